@@ -1,0 +1,1 @@
+"""HTTP and command line: settings, request/response models, error envelope, thin routes."""

@@ -1,0 +1,44 @@
+"""The FastAPI application: lifespan owns the runtime (database child process included)."""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from api.errors import install_error_handlers
+from api.limits_middleware import BodySizeLimit
+from api.routes import drawers, health
+from api.runtime import Runtime
+from api.settings import Settings, cached_settings
+
+VERSION = "0.1.0"
+
+
+def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
+    """The app; a `runtime` already started by the caller is reused and stopped on shutdown."""
+    settings = settings or cached_settings()
+    runtime = runtime or Runtime(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Started on the event-loop thread on purpose: the embedded database is told to die with
+        # the thread that spawned it (PR_SET_PDEATHSIG), and pool threads come and go.
+        if not runtime.started:
+            runtime.start()
+        try:
+            yield
+        finally:
+            runtime.stop()
+
+    app = FastAPI(
+        title="castlegraph",
+        version=VERSION,
+        summary="Entity resolution and memory deduplication for knowledge graphs.",
+        lifespan=lifespan,
+    )
+    app.state.runtime = runtime
+    app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes)
+    install_error_handlers(app)
+    app.include_router(health.router)
+    app.include_router(drawers.router)
+    return app

@@ -1,0 +1,89 @@
+"""The error envelope of DESIGN §7: `{"error": {"code", "message", "details"}}` on every non-2xx.
+
+Errors below `api/` carry their own stable `code`; this module maps codes to HTTP statuses and
+turns FastAPI's own validation errors and unknown routes into the same envelope.
+"""
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from graph.errors import CastlegraphError
+from resolver.errors import EmptyLabel
+
+log = logging.getLogger("castlegraph.api")
+
+STATUS_BY_CODE: dict[str, int] = {
+    "palace::drawer_not_found": 404,
+    "graph::entity_not_found": 404,
+    "jobs::job_not_found": 404,
+    "input::invalid": 400,
+    "domain::empty_label": 400,
+    "palace::invalid_path": 400,
+    "auth::unauthorized": 401,
+    "palace::drawer_name_taken": 409,
+    "palace::drawer_superseded": 409,
+    "idempotency::key_reused": 409,
+    "payload::too_large": 413,
+    "graph::unavailable": 503,
+    "graph::migration_failed": 503,
+}
+
+
+class ApiError(CastlegraphError):
+    """An error decided by the API layer itself, with an explicit status."""
+
+    def __init__(self, status: int, code: str, message: str, details: Any = None) -> None:
+        super().__init__(message, details)
+        self.status = status
+        self.code = code  # type: ignore[misc]  # an instance value shadows the class default
+
+
+def envelope(status: int, code: str, message: str, details: Any = None) -> JSONResponse:
+    body = {"error": {"code": code, "message": message, "details": details}}
+    return JSONResponse(status_code=status, content=body)
+
+
+def _validation_details(error: RequestValidationError) -> list[dict[str, Any]]:
+    return [
+        {"loc": list(item.get("loc", ())), "msg": item.get("msg", ""), "type": item.get("type")}
+        for item in error.errors()
+    ]
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def _api_error(_: Request, error: ApiError) -> JSONResponse:
+        return envelope(error.status, error.code, error.message, error.details)
+
+    @app.exception_handler(CastlegraphError)
+    async def _domain_error(_: Request, error: CastlegraphError) -> JSONResponse:
+        status = STATUS_BY_CODE.get(error.code, 500)
+        if status == 500:
+            log.error("internal error %s: %s", error.code, error.message)
+            return envelope(500, "internal::error", "the service failed; see its log")
+        return envelope(status, error.code, error.message, error.details)
+
+    @app.exception_handler(EmptyLabel)
+    async def _empty_label(_: Request, error: EmptyLabel) -> JSONResponse:
+        return envelope(400, "domain::empty_label", str(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, error: RequestValidationError) -> JSONResponse:
+        return envelope(422, "input::invalid", "the request is invalid", _validation_details(error))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = {404: "http::not_found", 405: "http::method_not_allowed", 413: "payload::too_large"}.get(
+            error.status_code, "http::error"
+        )
+        return envelope(error.status_code, code, str(error.detail))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_: Request, error: Exception) -> JSONResponse:
+        log.exception("unexpected error")
+        return envelope(500, "internal::error", "the service failed; see its log")

@@ -1,0 +1,1 @@
+"""Thin routes: validate, call one use case in `graph`, shape the answer."""

@@ -1,0 +1,94 @@
+"""The service's long-lived state: settings, the database backend and its readiness.
+
+It lives as long as the app (FastAPI lifespan), never one per request. The embedded database
+starts in the foreground (a failure there is fatal and clear); Neo4j is retried in the
+background while `/api/health` answers 503, so a service started before its database recovers.
+"""
+
+import logging
+import threading
+from pathlib import Path
+
+from api.settings import Settings
+from graph.backend import Backend, Neo4jTarget, open_backend
+from graph.drawers import DedupPolicy
+from graph.errors import GraphUnavailable
+from graph.migrations import migrate
+from graph.store import GraphStore
+
+log = logging.getLogger("castlegraph")
+RETRY_SECONDS = 2.0
+
+
+class Runtime:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.policy = DedupPolicy(settings.dedup.enabled, settings.dedup.near_threshold)
+        self.backend: Backend | None = None
+        self.migrations_applied = 0
+        self._ready = threading.Event()
+        self._stopping = threading.Event()
+        self._retry: threading.Thread | None = None
+        self.started = False
+
+    @property
+    def neo4j(self) -> Neo4jTarget | None:
+        graph = self.settings.graph
+        if not graph.neo4j_uri:
+            return None
+        return Neo4jTarget(
+            graph.neo4j_uri, graph.neo4j_user, graph.neo4j_password.get_secret_value(),
+            graph.neo4j_database,
+        )  # fmt: skip
+
+    def start(self) -> None:
+        self.started = True
+        if self.neo4j is None:
+            self._connect()
+            return
+        try:
+            self._connect()
+        except GraphUnavailable as error:
+            log.warning("Neo4j is not reachable yet (%s); retrying every %.0f s", error, RETRY_SECONDS)
+            self._retry = threading.Thread(target=self._retry_loop, name="neo4j-connect", daemon=True)
+            self._retry.start()
+
+    def _connect(self) -> None:
+        backend = open_backend(
+            self.neo4j, Path(self.settings.graph.data_dir), self.settings.graph.embedded_port
+        )
+        try:
+            backend.store.ping()
+            backend.store.apply_schema()
+            self.migrations_applied = len(migrate(backend.store))
+        except Exception:
+            backend.close()
+            raise
+        self.backend = backend
+        self._ready.set()
+        log.info("graph ready: %s", backend.description)
+
+    def _retry_loop(self) -> None:
+        while not self._stopping.wait(RETRY_SECONDS):
+            try:
+                self._connect()
+                return
+            except GraphUnavailable as error:
+                log.warning("Neo4j still unreachable: %s", error)
+
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set()
+
+    @property
+    def store(self) -> GraphStore:
+        if self.backend is None:
+            raise GraphUnavailable("the graph database is not ready yet")
+        return self.backend.store
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self.backend is not None:
+            self.backend.close()
+            self.backend = None
+        self._ready.clear()

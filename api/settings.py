@@ -1,0 +1,138 @@
+"""One typed settings object: `castlegraph.toml`, then `CASTLEGRAPH_*`, then CLI flags.
+
+Bad values refuse to start with a message naming the key (`dedup.near_threshold`). The
+environment names are fixed by DESIGN §8 because deployments depend on them; each field says
+its own with `validation_alias`.
+"""
+
+import math
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+from pydantic import BaseModel, Field, SecretStr, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+DEFAULT_PORT = 8765
+CONFIG_ENV = "CASTLEGRAPH_CONFIG"
+
+
+class DedupSettings(BaseModel):
+    enabled: bool = True
+    near_threshold: float = 0.9
+    entity_fuzzy: bool = True
+
+    @field_validator("near_threshold")
+    @classmethod
+    def _threshold_in_range(cls, value: float) -> float:
+        if math.isnan(value) or not 0.5 <= value <= 1.0:
+            raise ValueError("dedup.near_threshold must be a number from 0.5 to 1 inclusive")
+        return value
+
+
+class GraphSettings(BaseModel):
+    neo4j_uri: str | None = None
+    neo4j_user: str = "neo4j"
+    neo4j_password: SecretStr = SecretStr("")
+    neo4j_database: str = "neo4j"
+    data_dir: Path = Field(default_factory=lambda: Path(platformdirs.user_data_dir("castlegraph")))
+    embedded_port: int | None = Field(default=None, ge=1, le=65535)
+
+
+class ApiSettings(BaseModel):
+    host: str = "127.0.0.1"
+    port: int = Field(default=DEFAULT_PORT, ge=1, le=65535)
+    tokens: list[SecretStr] = Field(default_factory=list)
+    max_batch: int = Field(default=1000, ge=1, le=100_000)
+    max_body_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
+
+
+class EmbeddingSettings(BaseModel):
+    provider: Literal["none", "sentence-transformers"] = "none"
+    dimension: int | None = Field(default=None, ge=1, le=8192)
+
+
+class Settings(BaseSettings):
+    """Every setting; the flat `CASTLEGRAPH_*` names are mapped onto sections below."""
+
+    model_config = SettingsConfigDict(extra="forbid", env_prefix="CASTLEGRAPH_")
+
+    dedup: DedupSettings = Field(default_factory=DedupSettings)
+    graph: GraphSettings = Field(default_factory=GraphSettings)
+    api: ApiSettings = Field(default_factory=ApiSettings)
+    embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Flags (init) beat the environment, which beats the TOML file.
+        sources: list[PydanticBaseSettingsSource] = [init_settings, _FlatEnvSource(settings_cls)]
+        config = os.environ.get(CONFIG_ENV)
+        path = Path(config) if config else Path("castlegraph.toml")
+        if path.is_file():
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=path))
+        elif config:
+            raise ValueError(f"{CONFIG_ENV} names {path}, which is not a readable file")
+        return tuple(sources)
+
+
+# DESIGN §8 names: environment variable -> (section, key).
+ENVIRONMENT: dict[str, tuple[str, str]] = {
+    "CASTLEGRAPH_DEDUP_ENABLED": ("dedup", "enabled"),
+    "CASTLEGRAPH_DEDUP_NEAR_THRESHOLD": ("dedup", "near_threshold"),
+    "CASTLEGRAPH_DEDUP_ENTITY_FUZZY": ("dedup", "entity_fuzzy"),
+    "CASTLEGRAPH_HOST": ("api", "host"),
+    "CASTLEGRAPH_PORT": ("api", "port"),
+    "CASTLEGRAPH_API_TOKENS": ("api", "tokens"),
+    "CASTLEGRAPH_MAX_BATCH": ("api", "max_batch"),
+    "CASTLEGRAPH_DATA_DIR": ("graph", "data_dir"),
+    "CASTLEGRAPH_EMBEDDED_PORT": ("graph", "embedded_port"),
+    "CASTLEGRAPH_NEO4J_URI": ("graph", "neo4j_uri"),
+    "CASTLEGRAPH_NEO4J_USER": ("graph", "neo4j_user"),
+    "CASTLEGRAPH_NEO4J_PASSWORD": ("graph", "neo4j_password"),
+    "CASTLEGRAPH_NEO4J_DATABASE": ("graph", "neo4j_database"),
+    "CASTLEGRAPH_EMBEDDINGS_PROVIDER": ("embeddings", "provider"),
+    "CASTLEGRAPH_EMBEDDINGS_DIMENSION": ("embeddings", "dimension"),
+}
+
+
+class _FlatEnvSource(PydanticBaseSettingsSource):
+    """Reads the fixed flat environment names into nested sections."""
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        values: dict[str, dict[str, Any]] = {}
+        for name, (section, key) in ENVIRONMENT.items():
+            raw = os.environ.get(name)
+            if raw is None or raw == "":
+                continue
+            value: Any = raw
+            if key == "tokens":
+                value = [token.strip() for token in raw.split(",") if token.strip()]
+            values.setdefault(section, {})[key] = value
+        return values
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Settings with command-line overrides given as nested dicts, e.g. api={"port": 1}."""
+    return Settings(**overrides)
+
+
+@lru_cache(maxsize=1)
+def cached_settings() -> Settings:
+    return load_settings()

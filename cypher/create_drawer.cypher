@@ -1,0 +1,14 @@
+OPTIONAL MATCH (old:Drawer {id: $supersedes})
+FOREACH (closing IN CASE WHEN old IS NULL THEN [] ELSE [old] END |
+  SET closing.valid_to = $now)
+MERGE (w:Wing {name: $wing})
+MERGE (r:Room {wing: $wing, name: $room})
+MERGE (w)-[:HAS_ROOM]->(r)
+CREATE (r)-[:HAS_DRAWER]->(d:Drawer)
+SET d += $props
+WITH d
+UNWIND $links AS link
+MATCH (other:Drawer {id: link.other})
+CREATE (d)-[s:SIMILAR_TO]->(other)
+SET s += link.evidence
+RETURN count(s) AS linked

@@ -1,0 +1,3 @@
+MATCH (d:Drawer {id: $id})
+DETACH DELETE d
+RETURN count(*) AS deleted

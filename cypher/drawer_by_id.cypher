@@ -1,0 +1,2 @@
+MATCH (d:Drawer {id: $id})
+RETURN properties(d) AS drawer

@@ -1,0 +1,2 @@
+MERGE (m:Migration {version: $version})
+SET m.name = $name, m.applied_at = $now, m.changed = $changed

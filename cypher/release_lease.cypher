@@ -1,0 +1,3 @@
+MATCH (l:Lock {name: $name})
+WHERE l.holder = $holder
+REMOVE l.holder, l.until

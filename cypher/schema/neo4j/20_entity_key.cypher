@@ -1,0 +1,1 @@
+CREATE INDEX entity_key IF NOT EXISTS FOR (e:Entity) ON (e.key)

@@ -1,0 +1,294 @@
+"""Use cases of the palace: write, supersede, read, list and delete drawers (DESIGN §4).
+
+Each write reads its candidates from indexes, lets `resolver.drawers` name the likenesses and
+makes every change in one final statement (`create_drawer`), so a failure leaves nothing half
+written on either backend.
+"""
+
+import base64
+import binascii
+import json
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from graph.clock import utc_now
+from graph.errors import CastlegraphError, DrawerNameTaken, DrawerNotFound, DrawerSuperseded
+from graph.records import Drawer, SimilarDrawer, WriteOutcome
+from graph.store import GraphStore, Tx
+from resolver.drawers import DrawerText, Likeness, anchor_terms, compare, strongest
+
+EXACT_LOOKUP_LIMIT = 20
+"""Same-hash and same-fingerprint candidates read per write (copies beyond are not linked)."""
+
+TERM_CANDIDATES = 20
+"""Best shared-words candidates compared per write."""
+
+TERM_POSTINGS = 64
+"""Drawers read per anchor word, so that a word common to a whole room costs no more."""
+
+
+@dataclass(frozen=True, slots=True)
+class DedupPolicy:
+    enabled: bool = True
+    near_threshold: float = 0.9
+
+
+@dataclass(frozen=True, slots=True)
+class NewDrawer:
+    wing: str
+    room: str
+    content: str
+    name: str | None = None
+    kind: str = "manual"
+    agent: str | None = None
+    source_uri: str | None = None
+    drawer_id: str | None = None
+    compare_same_agent_only: bool = False
+
+
+class InvalidCursor(CastlegraphError):
+    code = "input::invalid"
+
+
+def write_drawer(
+    store: GraphStore, new: NewDrawer, policy: DedupPolicy, *, supersede: bool = False
+) -> WriteOutcome:
+    """Store a drawer unless it is an unnamed exact copy; link its likenesses."""
+
+    def work(tx: Tx) -> WriteOutcome:
+        tx.lock(f"room\x1f{new.wing}\x1f{new.room}")
+        replaced: Drawer | None = None
+        if new.name is not None:
+            holders = [Drawer.from_props(row["drawer"]) for row in tx.run(
+                "current_drawers_by_name", wing=new.wing, room=new.room, name=new.name
+            )]
+            if holders:
+                holder = holders[0]
+                if holder.content == new.content:
+                    return WriteOutcome(created=False, drawer=holder, similar=[])
+                if not supersede:
+                    raise DrawerNameTaken(new.wing, new.room, new.name, holder.id)
+                replaced = holder
+        return _store(tx, new, policy, replaced)
+
+    return store.write(work, use_case="write_drawer")
+
+
+def supersede_drawer(
+    store: GraphStore, drawer_id: str, content: str, policy: DedupPolicy
+) -> WriteOutcome:
+    """Close a drawer and store its replacement, which keeps its name, kind and agent."""
+
+    def work(tx: Tx) -> WriteOutcome:
+        old = _get(tx, drawer_id)
+        tx.lock(f"room\x1f{old.wing}\x1f{old.room}")
+        old = _get(tx, drawer_id)  # read again under the lock
+        if not old.is_current:
+            raise DrawerSuperseded(drawer_id, None)
+        if old.content == content:
+            return WriteOutcome(created=False, drawer=old, similar=[])
+        new = NewDrawer(
+            wing=old.wing, room=old.room, content=content, name=old.name, kind=old.kind,
+            agent=old.agent, source_uri=old.source_uri,
+        )  # fmt: skip
+        return _store(tx, new, policy, old)
+
+    return store.write(work, use_case="supersede_drawer")
+
+
+def _store(tx: Tx, new: NewDrawer, policy: DedupPolicy, replaced: Drawer | None) -> WriteOutcome:
+    text = DrawerText.of(new.content)
+    likenesses: list[Likeness] = []
+    if policy.enabled:
+        candidates = _candidates(tx, new, text, exclude=replaced.id if replaced else None)
+        exact = [d for d in candidates if d.content_hash == text.content_hash]
+        if exact and new.name is None:
+            oldest = min(exact, key=lambda d: (d.created_at, d.id))
+            return WriteOutcome(created=False, drawer=oldest, similar=[])
+        found = (compare(text, d.id, DrawerText.of(d.content), policy.near_threshold)
+                 for d in candidates)  # fmt: skip
+        likenesses = strongest(link for link in found if link is not None)
+    now = utc_now()
+    drawer = _new_drawer(new, text, now, replaced)
+    links = [
+        {"other": link.other_id, "evidence": _evidence(link, policy.near_threshold, now)}
+        for link in likenesses
+    ]
+    tx.run(
+        "create_drawer",
+        supersedes=replaced.id if replaced else None,
+        now=now,
+        wing=new.wing,
+        room=new.room,
+        props=_props(drawer, anchor_terms(new.wing, new.room, text.normalized)),
+        links=links,
+    )
+    similar = [_similar_entry(link, policy.near_threshold, now) for link in likenesses]
+    return WriteOutcome(
+        created=True, drawer=drawer, similar=similar, superseded=replaced.id if replaced else None
+    )
+
+
+def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, exclude: str | None) -> list[Drawer]:
+    """Current drawers of the room found through the hash, fingerprint and term indexes."""
+    scope: dict[str, Any] = {
+        "wing": new.wing,
+        "room": new.room,
+        "agent": new.agent if new.compare_same_agent_only else None,
+    }
+    rows = tx.run(
+        "current_drawers_by_hash", content_hash=text.content_hash, limit=EXACT_LOOKUP_LIMIT,
+        **scope,
+    )  # fmt: skip
+    if text.fingerprint is not None:
+        rows += tx.run(
+            "current_drawers_by_fingerprint", fingerprint=text.fingerprint,
+            limit=EXACT_LOOKUP_LIMIT, **scope,
+        )  # fmt: skip
+    terms = anchor_terms(new.wing, new.room, text.normalized)
+    if terms and len(text.normalized) >= 12:  # shorter texts are only exact or normalized
+        rows += tx.run(
+            "drawers_sharing_terms", terms=terms, terms_query=" OR ".join(terms),
+            per_term=TERM_POSTINGS, limit=TERM_CANDIDATES, **scope,
+        )  # fmt: skip
+    unique = {row["drawer"]["id"]: Drawer.from_props(row["drawer"]) for row in rows}
+    unique.pop(exclude or "", None)
+    return list(unique.values())
+
+
+def _new_drawer(new: NewDrawer, text: DrawerText, now: str, replaced: Drawer | None) -> Drawer:
+    return Drawer(
+        id=new.drawer_id or str(uuid.uuid4()),
+        wing=new.wing,
+        room=new.room,
+        content=new.content,
+        content_hash=text.content_hash,
+        fingerprint=text.fingerprint,
+        norm_len=len(text.normalized),
+        kind=new.kind,
+        created_at=now,
+        name=new.name,
+        agent=new.agent,
+        source_uri=new.source_uri,
+        valid_from=now,
+        supersedes=replaced.id if replaced else None,
+    )
+
+
+def _props(drawer: Drawer, terms: list[str]) -> dict[str, Any]:
+    """Flat properties without nulls (neither backend stores null properties)."""
+    props = {
+        field: getattr(drawer, field)
+        for field in Drawer.__slots__
+        if getattr(drawer, field) is not None
+    }
+    props["terms"] = terms
+    props["terms_text"] = " ".join(terms)
+    return props
+
+
+def _evidence(link: Likeness, threshold: float, now: str) -> dict[str, Any]:
+    return {
+        "kind": link.kind,
+        "similarity": link.similarity,
+        "same_hash": link.same_hash,
+        "same_fingerprint": link.same_fingerprint,
+        "threshold": threshold,
+        "created_at": now,
+    }
+
+
+def _similar_entry(link: Likeness, threshold: float, now: str) -> SimilarDrawer:
+    return SimilarDrawer(
+        drawer=link.other_id, side="older", kind=link.kind, similarity=link.similarity,
+        same_hash=link.same_hash, same_fingerprint=link.same_fingerprint, threshold=threshold,
+        created_at=now,
+    )  # fmt: skip
+
+
+def _get(tx: Tx, drawer_id: str) -> Drawer:
+    rows = tx.run("drawer_by_id", id=drawer_id)
+    if not rows:
+        raise DrawerNotFound(drawer_id)
+    return Drawer.from_props(rows[0]["drawer"])
+
+
+def get_drawer(store: GraphStore, drawer_id: str) -> Drawer:
+    return store.read(lambda tx: _get(tx, drawer_id), use_case="get_drawer")
+
+
+def similar_drawers(store: GraphStore, drawer_id: str) -> list[SimilarDrawer]:
+    """Both directions of SIMILAR_TO, by similarity descending then id."""
+
+    def work(tx: Tx) -> list[SimilarDrawer]:
+        _get(tx, drawer_id)
+        rows = tx.run("similar_of_drawer", id=drawer_id)
+        entries = [
+            SimilarDrawer(
+                drawer=row["drawer"],
+                side="older" if row["written_later"] else "newer",
+                kind=row["kind"],
+                similarity=float(row["similarity"]),
+                same_hash=bool(row["same_hash"]),
+                same_fingerprint=bool(row["same_fingerprint"]),
+                threshold=float(row["threshold"]),
+                created_at=row["created_at"],
+            )
+            for row in rows
+        ]
+        return sorted(entries, key=lambda entry: (-entry.similarity, entry.drawer))
+
+    return store.read(work, use_case="similar_drawers")
+
+
+def delete_drawer(store: GraphStore, drawer_id: str) -> None:
+    def work(tx: Tx) -> None:
+        if tx.run("delete_drawer", id=drawer_id)[0]["deleted"] == 0:
+            raise DrawerNotFound(drawer_id)
+
+    store.write(work, use_case="delete_drawer")
+
+
+def delete_similar(store: GraphStore, drawer_id: str, other_id: str) -> None:
+    """Remove the link between two drawers, whichever way it points (undoes the call)."""
+
+    def work(tx: Tx) -> None:
+        _get(tx, drawer_id)
+        _get(tx, other_id)
+        tx.run("delete_similar", id=drawer_id, other=other_id)
+
+    store.write(work, use_case="delete_similar")
+
+
+def list_room(
+    store: GraphStore, wing: str, room: str, limit: int, cursor: str | None
+) -> tuple[list[Drawer], str | None]:
+    """Current drawers of a room, oldest first, with an opaque keyset cursor."""
+    after_created, after_id = _decode_cursor(cursor) if cursor else (None, None)
+    rows = store.read(
+        lambda tx: tx.run(
+            "room_drawers_page", wing=wing, room=room, limit=limit + 1,
+            after_created=after_created, after_id=after_id,
+        ),  # fmt: skip
+        use_case="list_room",
+    )
+    drawers = [Drawer.from_props(row["drawer"]) for row in rows]
+    page, more = drawers[:limit], len(drawers) > limit
+    next_cursor = _encode_cursor(page[-1]) if more and page else None
+    return page, next_cursor
+
+
+def _encode_cursor(last: Drawer) -> str:
+    raw = json.dumps([last.created_at, last.id]).encode()
+    return base64.urlsafe_b64encode(raw).decode()
+
+
+def _decode_cursor(cursor: str) -> tuple[str, str]:
+    try:
+        created_at, drawer_id = json.loads(base64.urlsafe_b64decode(cursor.encode()))
+    except (ValueError, binascii.Error, TypeError) as error:
+        raise InvalidCursor("the cursor is not one this service returned", {"cursor": cursor}) from error
+    if not isinstance(created_at, str) or not isinstance(drawer_id, str):
+        raise InvalidCursor("the cursor is not one this service returned", {"cursor": cursor})
+    return created_at, drawer_id

@@ -1,0 +1,122 @@
+"""`GraphStore` on FalkorDB through its native client (never its Bolt port, see ENGINES.md)."""
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import redis.exceptions
+from falkordb import FalkorDB
+
+from graph.errors import ConstraintViolation, GraphQueryError, GraphUnavailable
+from graph.queries import Dialect, schema_statements, statement
+from graph.store import Row
+
+T = TypeVar("T")
+
+GRAPH_NAME = "castlegraph"
+QUERY_TIMEOUT_MS = 30_000
+INDEX_WAIT_SECONDS = 60.0
+
+# Unique constraints; FalkorDB builds them asynchronously on top of range indexes.
+UNIQUE_CONSTRAINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Drawer", ("id",)),
+    ("Entity", ("id",)),
+    ("Wing", ("name",)),
+    ("Room", ("wing", "name")),
+    ("Entity", ("kind", "name")),
+    ("Migration", ("version",)),
+)
+
+
+def _translate(error: Exception) -> Exception:
+    if isinstance(error, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
+        return GraphUnavailable(f"the embedded graph database is unavailable: {error}")
+    message = str(error)
+    if "unique constraint violation" in message:
+        return ConstraintViolation("a uniqueness constraint refused the write", message)
+    return GraphQueryError(f"the graph database refused a statement: {message}")
+
+
+class _FalkorTx:
+    def __init__(self, store: "FalkorStore", use_case: str) -> None:
+        self._store = store
+        self._use_case = use_case
+
+    def run(self, name: str, /, **params: Any) -> list[Row]:
+        return self._store.run_text(statement(name, "falkordb"), params)
+
+    def lock(self, scope: str) -> None:
+        """Nothing to do: the store already holds its process-wide write lock."""
+
+
+class FalkorStore:
+    dialect: Dialect = "falkordb"
+
+    def __init__(self, host: str, port: int, password: str | None = None) -> None:
+        self._db = FalkorDB(host=host, port=port, password=password)
+        self._graph = self._db.select_graph(GRAPH_NAME)
+        self._write_lock = threading.RLock()
+
+    def run_text(self, text: str, params: dict[str, Any]) -> list[Row]:
+        try:
+            result = self._graph.query(text, params, timeout=QUERY_TIMEOUT_MS)
+        except (redis.exceptions.RedisError, OSError) as error:
+            raise _translate(error) from error
+        names = [column[1] for column in result.header]
+        return [dict(zip(names, row, strict=True)) for row in result.result_set]
+
+    def read(self, work: Callable[[Any], T], *, use_case: str) -> T:
+        return work(_FalkorTx(self, use_case))
+
+    def write(self, work: Callable[[Any], T], *, use_case: str) -> T:
+        with self._write_lock:
+            return work(_FalkorTx(self, use_case))
+
+    def ping(self) -> None:
+        try:
+            self._db.connection.ping()
+        except (redis.exceptions.RedisError, OSError) as error:
+            raise _translate(error) from error
+
+    def apply_schema(self) -> None:
+        with self._write_lock:
+            for _, text in schema_statements("falkordb"):
+                try:
+                    self.run_text(text, {})
+                except GraphQueryError as error:
+                    # FalkorDB has no IF NOT EXISTS: an existing index is the goal reached.
+                    if "already indexed" not in str(error):
+                        raise
+            existing = self._constraints()
+            for label, properties in UNIQUE_CONSTRAINTS:
+                if (label, properties) not in existing:
+                    self._graph.create_node_unique_constraint(label, *properties)
+            self._wait_until_operational()
+
+    def _constraints(self) -> set[tuple[str, tuple[str, ...]]]:
+        rows = self.run_text("CALL db.constraints() YIELD label, properties RETURN *", {})
+        return {(row["label"], tuple(row["properties"])) for row in rows}
+
+    def _wait_until_operational(self) -> None:
+        """Until indexes are OPERATIONAL queries silently scan labels (ENGINES.md)."""
+        deadline = time.monotonic() + INDEX_WAIT_SECONDS
+        while True:
+            indexes = self.run_text("CALL db.indexes() YIELD status RETURN status", {})
+            constraints = self.run_text("CALL db.constraints() YIELD status RETURN status", {})
+            statuses = {row["status"] for row in indexes + constraints}
+            if "FAILED" in statuses:
+                raise GraphQueryError("a FalkorDB constraint failed to build", statuses)
+            if statuses <= {"OPERATIONAL"}:
+                return
+            if time.monotonic() > deadline:
+                raise GraphUnavailable("FalkorDB indexes did not become operational in time")
+            time.sleep(0.05)
+
+    def wipe(self) -> None:
+        """Delete every node and edge (tests only); the schema stays."""
+        with self._write_lock:
+            self.run_text("MATCH (n) DETACH DELETE n", {})
+
+    def close(self) -> None:
+        self._db.connection.close()

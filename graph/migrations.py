@@ -1,0 +1,108 @@
+"""Versioned migrations, recorded in the graph as `(:Migration {version})` (DESIGN §9).
+
+They run before the service serves, under a lease so that several instances on one Neo4j do
+not run them twice, and each is idempotent: a second run changes nothing. A failure stops the
+start-up instead of serving a half-migrated graph.
+"""
+
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from graph.clock import utc_now
+from graph.errors import GraphError
+from graph.store import GraphStore
+
+LEASE = "migrations"
+LEASE_SECONDS = 600
+LEASE_WAIT_SECONDS = 120.0
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    apply: Callable[[GraphStore], int]
+    """Does the work and returns how many nodes or edges it changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedMigration:
+    version: int
+    name: str
+    applied_at: str
+    changed: int
+
+
+class MigrationFailed(GraphError):
+    code = "graph::migration_failed"
+
+
+def _baseline(store: GraphStore) -> int:
+    """Version 1: the schema applied at start-up is the whole of the first version."""
+    return 0
+
+
+MIGRATIONS: tuple[Migration, ...] = (Migration(1, "baseline schema", _baseline),)
+
+
+def applied(store: GraphStore) -> list[AppliedMigration]:
+    rows = store.read(lambda tx: tx.run("applied_migrations"), use_case="applied_migrations")
+    return [
+        AppliedMigration(row["version"], row["name"], row["applied_at"], row["changed"] or 0)
+        for row in rows
+    ]
+
+
+def pending(store: GraphStore) -> list[Migration]:
+    done = {migration.version for migration in applied(store)}
+    return [migration for migration in MIGRATIONS if migration.version not in done]
+
+
+def migrate(store: GraphStore) -> list[AppliedMigration]:
+    """Apply every pending migration in order; returns what this call applied."""
+    holder = str(uuid.uuid4())
+    _acquire(store, holder)
+    try:
+        results: list[AppliedMigration] = []
+        for migration in pending(store):
+            try:
+                changed = migration.apply(store)
+            except Exception as error:
+                raise MigrationFailed(
+                    f"migration {migration.version} ({migration.name}) failed: {error}",
+                    {"version": migration.version},
+                ) from error
+            now = utc_now()
+            store.write(
+                lambda tx, m=migration, c=changed, n=now: tx.run(
+                    "record_migration", version=m.version, name=m.name, now=n, changed=c
+                ),
+                use_case="record_migration",
+            )
+            results.append(AppliedMigration(migration.version, migration.name, now, changed))
+        return results
+    finally:
+        store.write(
+            lambda tx: tx.run("release_lease", name=LEASE, holder=holder), use_case="release_lease"
+        )
+
+
+def _acquire(store: GraphStore, holder: str) -> None:
+    deadline = time.monotonic() + LEASE_WAIT_SECONDS
+    while True:
+        now = datetime.now(UTC)
+        until = (now + timedelta(seconds=LEASE_SECONDS)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        rows = store.write(
+            lambda tx, u=until: tx.run(
+                "acquire_lease", name=LEASE, holder=holder, now=utc_now(), until=u
+            ),
+            use_case="acquire_lease",
+        )
+        if rows and rows[0]["acquired"]:
+            return
+        if time.monotonic() > deadline:
+            raise MigrationFailed("another instance has held the migration lease for too long")
+        time.sleep(0.5)

@@ -1,0 +1,91 @@
+"""`GraphStore` on Neo4j 5 through the official driver, with managed transactions only.
+
+Every use case is one `execute_read` / `execute_write` unit, so a `neo4j://` routing URI sends
+reads to followers and writes to the leader, and the driver retries what is retryable.
+"""
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import neo4j
+import neo4j.exceptions
+
+from graph.errors import ConstraintViolation, GraphQueryError, GraphUnavailable
+from graph.queries import Dialect, schema_statements, statement
+from graph.store import Row
+
+T = TypeVar("T")
+
+TX_TIMEOUT_SECONDS = 30.0
+
+
+def _translate(error: Exception) -> Exception:
+    if isinstance(error, neo4j.exceptions.ServiceUnavailable | neo4j.exceptions.SessionExpired):
+        return GraphUnavailable(f"Neo4j is unavailable: {error}")
+    if isinstance(error, neo4j.exceptions.ConstraintError):
+        return ConstraintViolation("a uniqueness constraint refused the write", str(error))
+    return GraphQueryError(f"Neo4j refused a statement: {error}")
+
+
+class _Neo4jTx:
+    def __init__(self, tx: neo4j.ManagedTransaction) -> None:
+        self._tx = tx
+
+    def run(self, name: str, /, **params: Any) -> list[Row]:
+        result = self._tx.run(statement(name, "neo4j"), params)
+        return [record.data() for record in result]
+
+    def lock(self, scope: str) -> None:
+        # Writing a property of a constrained node takes its write lock until commit.
+        self.run("take_lock", name=scope)
+
+
+class Neo4jStore:
+    dialect: Dialect = "neo4j"
+
+    def __init__(self, uri: str, user: str, password: str, database: str) -> None:
+        self._driver = neo4j.GraphDatabase.driver(uri, auth=(user, password))
+        self._database = database
+
+    def _execute(self, mode: str, work: Callable[[Any], T], use_case: str) -> T:
+        @neo4j.unit_of_work(timeout=TX_TIMEOUT_SECONDS, metadata={"use_case": use_case})
+        def unit(tx: neo4j.ManagedTransaction) -> T:
+            return work(_Neo4jTx(tx))
+
+        try:
+            with self._driver.session(database=self._database) as session:
+                if mode == "read":
+                    return session.execute_read(unit)
+                return session.execute_write(unit)
+        except neo4j.exceptions.Neo4jError as error:
+            raise _translate(error) from error
+        except neo4j.exceptions.DriverError as error:
+            raise _translate(error) from error
+
+    def read(self, work: Callable[[Any], T], *, use_case: str) -> T:
+        return self._execute("read", work, use_case)
+
+    def write(self, work: Callable[[Any], T], *, use_case: str) -> T:
+        return self._execute("write", work, use_case)
+
+    def ping(self) -> None:
+        try:
+            self._driver.verify_connectivity()
+        except neo4j.exceptions.DriverError as error:
+            raise _translate(error) from error
+        except neo4j.exceptions.Neo4jError as error:
+            raise _translate(error) from error
+
+    def apply_schema(self) -> None:
+        with self._driver.session(database=self._database) as session:
+            for _, text in schema_statements("neo4j"):
+                session.run(text).consume()
+            session.run("CALL db.awaitIndexes(300)").consume()
+
+    def wipe(self) -> None:
+        """Delete every node and edge (tests only); the schema stays."""
+        with self._driver.session(database=self._database) as session:
+            session.run("MATCH (n) DETACH DELETE n").consume()
+
+    def close(self) -> None:
+        self._driver.close()

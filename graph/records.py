@@ -1,0 +1,69 @@
+"""Plain records returned by the use cases, mapped from the flat properties the graph stores."""
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Drawer:
+    id: str
+    wing: str
+    room: str
+    content: str
+    content_hash: str
+    fingerprint: str | None
+    norm_len: int
+    kind: str
+    created_at: str
+    name: str | None = None
+    agent: str | None = None
+    source_uri: str | None = None
+    valid_from: str | None = None
+    valid_to: str | None = None
+    supersedes: str | None = None
+
+    @classmethod
+    def from_props(cls, props: dict[str, Any]) -> "Drawer":
+        return cls(
+            id=props["id"],
+            wing=props["wing"],
+            room=props["room"],
+            content=props["content"],
+            content_hash=props["content_hash"],
+            fingerprint=props.get("fingerprint"),
+            norm_len=int(props.get("norm_len", 0)),
+            kind=props.get("kind", "manual"),
+            created_at=props["created_at"],
+            name=props.get("name"),
+            agent=props.get("agent"),
+            source_uri=props.get("source_uri"),
+            valid_from=props.get("valid_from"),
+            valid_to=props.get("valid_to"),
+            supersedes=props.get("supersedes"),
+        )
+
+    @property
+    def is_current(self) -> bool:
+        return self.valid_to is None
+
+
+@dataclass(frozen=True, slots=True)
+class SimilarDrawer:
+    """One SIMILAR_TO edge seen from a drawer: `side` says which of the two is older."""
+
+    drawer: str
+    side: str
+    kind: str
+    similarity: float
+    same_hash: bool
+    same_fingerprint: bool
+    threshold: float
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class WriteOutcome:
+    created: bool
+    drawer: Drawer
+    similar: list[SimilarDrawer]
+    superseded: str | None = None

@@ -1,0 +1,44 @@
+"""The `GraphStore` protocol that both backends implement.
+
+A use case is a function of a `Tx`: it runs named statements and returns plain values.
+`read` and `write` run it as one managed transaction on Neo4j. FalkorDB has no multi-statement
+transactions, so its store serialises every write unit in the process (the embedded database
+belongs to one service, see `graph.embedded`), and each use case makes its changes in one final
+statement, which FalkorDB applies atomically.
+"""
+
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
+
+from graph.queries import Dialect
+
+T = TypeVar("T")
+Row = dict[str, Any]
+
+
+class Tx(Protocol):
+    def run(self, name: str, /, **params: Any) -> list[Row]:
+        """Run the statement called `name` with `params`; rows as plain dicts."""
+        ...
+
+    def lock(self, scope: str) -> None:
+        """Hold an exclusive lock on `scope` until the transaction ends."""
+        ...
+
+
+class GraphStore(Protocol):
+    dialect: Dialect
+
+    def read(self, work: Callable[[Tx], T], *, use_case: str) -> T: ...
+
+    def write(self, work: Callable[[Tx], T], *, use_case: str) -> T: ...
+
+    def apply_schema(self) -> None:
+        """Create every constraint and index that is missing, then wait until usable."""
+        ...
+
+    def ping(self) -> None:
+        """Raise `GraphUnavailable` unless the database answers."""
+        ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,94 @@
+"""Verdicts for a drawer about to be written (DESIGN §4.3).
+
+The graph layer fetches a handful of candidates from indexes (same hash, same fingerprint,
+shared anchor words); `compare` names the likeness of each, cheapest signal first, and
+`strongest` keeps the few links worth recording. Nothing here ever merges two drawers.
+"""
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from resolver.similarity import at_least, text_similarity
+from resolver.text import content_hash, fingerprint, normalize_text
+
+NEAR_MIN_LENGTH = 12
+"""Below this many normalised code points one letter is another word, not a typo."""
+
+MAX_LINKS = 5
+"""At most this many SIMILAR_TO edges per write, strongest first."""
+
+ANCHOR_WORDS = 12
+"""Words per drawer kept as lexical anchors; near copies share most of them."""
+
+LikenessKind = Literal["exact", "normalized", "near"]
+_KIND_RANK: dict[str, int] = {"exact": 0, "normalized": 1, "near": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class DrawerText:
+    """What the rules need to know about one drawer's content."""
+
+    content_hash: str
+    fingerprint: str | None
+    normalized: str
+
+    @classmethod
+    def of(cls, content: str) -> "DrawerText":
+        normalized = normalize_text(content)
+        return cls(content_hash(content), fingerprint(normalized), normalized)
+
+
+@dataclass(frozen=True, slots=True)
+class Likeness:
+    """Why a new drawer resembles an existing one: the evidence stored on SIMILAR_TO."""
+
+    other_id: str
+    kind: LikenessKind
+    similarity: float
+    same_hash: bool
+    same_fingerprint: bool
+
+
+def compare(
+    new: DrawerText, other_id: str, other: DrawerText, near_threshold: float
+) -> Likeness | None:
+    """The strongest likeness between two texts, or None when they are distinct."""
+    same_hash = new.content_hash == other.content_hash
+    same_fingerprint = new.fingerprint is not None and new.fingerprint == other.fingerprint
+    if same_hash:
+        # Same bytes: similarity 1.0 even when the normal form is empty (DESIGN §11).
+        return Likeness(other_id, "exact", 1.0, True, same_fingerprint)
+    if same_fingerprint:
+        return Likeness(other_id, "normalized", 1.0, False, True)
+    if min(len(new.normalized), len(other.normalized)) < NEAR_MIN_LENGTH:
+        return None
+    similarity = text_similarity(new.normalized, other.normalized)
+    if at_least(similarity, near_threshold):
+        return Likeness(other_id, "near", similarity, False, False)
+    return None
+
+
+def strongest(likenesses: Iterable[Likeness], limit: int = MAX_LINKS) -> list[Likeness]:
+    """Exact before normalized before near, then higher similarity, then smaller id."""
+    ranked = sorted(
+        likenesses, key=lambda link: (_KIND_RANK[link.kind], -link.similarity, link.other_id)
+    )
+    return ranked[:limit]
+
+
+def anchor_terms(wing: str, room: str, normalized: str) -> list[str]:
+    """Index keys for the shared-words candidate search, scoped to one room.
+
+    The longest distinct words stand in for the rarest ones (no corpus statistics needed, so
+    the rule stays pure). Each is hashed with the room so that an index lookup only ever
+    returns drawers of that room, whatever the size of the rest of the palace.
+    """
+    words = sorted(set(normalized.split()), key=lambda word: (-len(word), word))
+    return [_scoped_hash(wing, room, word) for word in words[:ANCHOR_WORDS]]
+
+
+def _scoped_hash(wing: str, room: str, word: str) -> str:
+    digest = hashlib.blake2b(f"{wing}\x1f{room}\x1f{word}".encode(), digest_size=8)
+    return digest.hexdigest()

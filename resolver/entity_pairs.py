@@ -1,0 +1,131 @@
+"""Compare a mention key with an entity's spellings: distance, the edit, and the guards.
+
+One :class:`KeyPair` per spelling within two OSA edits of the mention key. The typo rule and the
+review links of ``resolver.entity_rules`` only read these pairs; the thresholds stay there and
+are passed in, so this module holds no policy of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from rapidfuzz.distance import OSA
+
+from resolver.edits import Edit, blocked_by_words, single_edit
+from resolver.entity_model import EntityView, ReviewReason, SpellingRole
+
+BlockReason = Literal["digit_edit", "known_words"]
+
+MAX_FUZZY_DISTANCE = 2  # two edits is the widest look-alike any rule considers
+_TOLERANCE = 1e-9  # threshold comparisons in float64 (1 - 2/8 is exactly 0.75)
+
+
+@dataclass(frozen=True, slots=True)
+class KeyPair:
+    """The mention key against one spelling (``index`` 0 = name, i = alias i - 1)."""
+
+    entity: EntityView
+    role: SpellingRole
+    index: int
+    spelling: str
+    key: str
+    distance: int
+    longer: int
+    shorter: int
+    edit: Edit | None = None
+    blocked: BlockReason | None = None
+
+    @property
+    def similarity(self) -> float:
+        """Key similarity ``1 - d/L`` (L = the longer key), 1.0 for two empty keys."""
+        return 1.0 - self.distance / self.longer if self.longer else 1.0
+
+    @classmethod
+    def equal(cls, entity: EntityView, index: int) -> KeyPair:
+        """A spelling whose key equals the mention key (rules 1-3)."""
+        role, spelling, key = entity.spellings()[index]
+        return cls(entity, role, index, spelling, key, 0, len(key), len(key))
+
+    def is_typo_candidate(self, typo_min_len: int) -> bool:
+        """One edit, long enough to be a typo, and no guard objects."""
+        return self.distance == 1 and self.shorter >= typo_min_len and self.blocked is None
+
+    def edit_evidence(self) -> dict[str, object]:
+        """The edit as plain values (the API shows it; edges cannot store maps)."""
+        if self.edit is None:
+            return {}
+        return {
+            "op": self.edit.op,
+            "position": self.edit.position,
+            "removed": self.edit.removed,
+            "added": self.edit.added,
+        }
+
+
+def _guard(
+    mention_key: str, key: str, edit: Edit, is_known_word: Callable[[str], bool]
+) -> BlockReason | None:
+    """Why a one-edit pair may not converge: digits are identity; two real words are two names."""
+    if edit.touches_digit():
+        return "digit_edit"
+    if blocked_by_words(mention_key, key, edit, is_known_word):
+        return "known_words"
+    return None
+
+
+def compare_spellings(
+    mention_key: str,
+    entity: EntityView,
+    typo_min_len: int,
+    is_known_word: Callable[[str], bool],
+) -> list[KeyPair]:
+    """The entity's spellings within one or two edits of ``mention_key``, in spelling order.
+
+    Guards run only on one-edit pairs long enough to be typos: shorter pairs never converge, so
+    asking the lexicon about them would only cost time.
+    """
+    pairs: list[KeyPair] = []
+    for index, (role, spelling, key) in enumerate(entity.spellings()):
+        if abs(len(key) - len(mention_key)) > MAX_FUZZY_DISTANCE:
+            continue  # cheap length filter: each edit changes the length by at most one
+        distance = OSA.distance(mention_key, key, score_cutoff=MAX_FUZZY_DISTANCE)
+        if not 0 < distance <= MAX_FUZZY_DISTANCE:
+            continue
+        longer, shorter = max(len(key), len(mention_key)), min(len(key), len(mention_key))
+        edit: Edit | None = None
+        blocked: BlockReason | None = None
+        if distance == 1:
+            edit = single_edit(mention_key, key)
+            if edit is None:  # pragma: no cover - OSA says one edit, so one edit exists
+                raise AssertionError(f"no single edit between {mention_key!r} and {key!r}")
+            if shorter >= typo_min_len:
+                blocked = _guard(mention_key, key, edit, is_known_word)
+        pairs.append(
+            KeyPair(entity, role, index, spelling, key, distance, longer, shorter, edit, blocked)
+        )
+    return pairs
+
+
+def review_reason(
+    pair: KeyPair,
+    *,
+    typo_min_len: int,
+    review_min_len: int,
+    two_edit_min_similarity: float,
+) -> ReviewReason | None:
+    """Why ``pair`` deserves a review link once the mention became a new entity, or None.
+
+    Called only when no rule fired, so a pair that is still a typo candidate was one of several
+    identities: ``ambiguous_typo``.
+    """
+    if pair.shorter < review_min_len:
+        return None
+    if pair.distance == 1:
+        if pair.shorter < typo_min_len:
+            return "one_edit_short_key"
+        return pair.blocked if pair.blocked is not None else "ambiguous_typo"
+    if pair.similarity >= two_edit_min_similarity - _TOLERANCE:
+        return "two_edits"
+    return None

@@ -1,0 +1,210 @@
+"""Entity resolution as a decision procedure (DESIGN §5.2-5.3, §11).
+
+Cheapest and safest rule first; the first rule that fires wins:
+
+1. ``exact``       the canonical name equals the mention byte for byte            1.0
+2. ``normalized``  the entity key equals the mention key                          0.98
+3. ``alias``       an alias key equals the mention key                            0.95
+4. ``typo``        exactly one typo candidate (fuzzy only)                        1 - 1/L
+5. ``new``         anything else; review links to look-alikes (fuzzy only)        1.0
+
+Candidates are whatever the graph layer fetched (name, key, alias-key and deletion-key lookups);
+irrelevant ones are filtered here, so over-fetching is always safe. Kinds: a mention matches
+entities of its own kind; an ``other`` mention matches any kind and prefers a specific kind;
+then the lowest id (as a string) wins. Preference breaks ties *within* a rule: rule order comes
+first, so an exact name on an ``other`` entity beats a key match on a ``person``.
+
+A typo candidate is an entity one OSA edit from the mention key (by its key or an alias key)
+with a shorter key of ≥ ``TYPO_MIN_KEY_LEN`` code points, whose edit touches no digit and is not
+an edit between two known words. "Exactly one" counts distinct *identities*: candidates sharing
+one canonical key (legacy duplicates, or an ``other`` and a ``person`` with the same name) are one
+identity and the preferred of them wins, as rule 2 would pick among them (DESIGN §9). Anything
+ambiguous is handed on as review links, never guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from resolver.entity_keys import entity_key
+from resolver.entity_model import (
+    Decision,
+    EntityView,
+    Mention,
+    ReviewLink,
+    RuleName,
+    is_alias_new,
+    make_mention,
+)
+from resolver.entity_pairs import KeyPair, compare_spellings, review_reason
+
+__all__ = [
+    "ALIAS_CONFIDENCE",
+    "EXACT_CONFIDENCE",
+    "MAX_REVIEW_LINKS",
+    "NEW_CONFIDENCE",
+    "NORMALIZED_CONFIDENCE",
+    "OTHER_KIND",
+    "REVIEW_MIN_KEY_LEN",
+    "REVIEW_TWO_EDIT_MIN_SIMILARITY",
+    "TYPO_MIN_KEY_LEN",
+    "Decision",
+    "EntityView",
+    "Mention",
+    "ReviewLink",
+    "decide",
+    "is_alias_new",
+    "make_mention",
+]
+
+# Thresholds (keys are compared; lengths in code points after lower-casing).
+TYPO_MIN_KEY_LEN = 6  # below this one letter is another name, not a typo
+REVIEW_MIN_KEY_LEN = 4  # below this look-alikes are too common to be worth a review
+REVIEW_TWO_EDIT_MIN_SIMILARITY = 0.75  # 1 - d/L for two-edit pairs: L ≥ 8
+MAX_REVIEW_LINKS = 5  # review links per new entity, strongest first
+
+EXACT_CONFIDENCE = 1.0
+NORMALIZED_CONFIDENCE = 0.98
+ALIAS_CONFIDENCE = 0.95
+NEW_CONFIDENCE = 1.0
+
+OTHER_KIND = "other"  # an extractor could not classify the mention
+
+
+def _preference(entity: EntityView) -> tuple[bool, str]:
+    """Specific kinds before ``other``, then the lowest id: a stable answer."""
+    return (entity.kind == OTHER_KIND, entity.id)
+
+
+def _compatible(kind: str, candidates: Iterable[EntityView]) -> list[EntityView]:
+    """Unique candidates the mention may match (DESIGN §5.2), most preferred first."""
+    unique: dict[str, EntityView] = {}
+    for entity in candidates:
+        if kind in (OTHER_KIND, entity.kind):
+            unique.setdefault(entity.id, entity)
+    return sorted(unique.values(), key=_preference)
+
+
+def _same(
+    mention: Mention,
+    key: str,
+    rule: RuleName,
+    confidence: float,
+    pair: KeyPair,
+    *,
+    extra: dict[str, object] | None = None,
+) -> Decision:
+    evidence: dict[str, object] = {
+        "rule": rule,
+        "mention_key": key,
+        "matched": pair.role,
+        "matched_spelling": pair.spelling,
+        "matched_key": pair.key,
+        "distance": pair.distance,
+        "similarity": pair.similarity,
+    }
+    evidence.update(extra or {})
+    new_alias = mention.name if is_alias_new(pair.entity, mention.name) else None
+    return Decision("same", rule, confidence, pair.entity, (), evidence, new_alias)
+
+
+def _spelling_rules(mention: Mention, key: str, pool: list[EntityView]) -> Decision | None:
+    """Rules 1-3: spelling alone, always on."""
+    for entity in pool:
+        if entity.name == mention.name:
+            return _same(mention, key, "exact", EXACT_CONFIDENCE, KeyPair.equal(entity, 0))
+    for entity in pool:
+        if entity.key == key:
+            pair = KeyPair.equal(entity, 0)
+            return _same(mention, key, "normalized", NORMALIZED_CONFIDENCE, pair)
+    for entity in pool:
+        if key in entity.alias_keys:
+            pair = KeyPair.equal(entity, 1 + entity.alias_keys.index(key))
+            return _same(mention, key, "alias", ALIAS_CONFIDENCE, pair)
+    return None
+
+
+def _look_alikes(
+    key: str, pool: list[EntityView], is_known_word: Callable[[str], bool]
+) -> list[KeyPair]:
+    """Every look-alike spelling (one or two edits) of the compatible entities, pool order."""
+    pairs: list[KeyPair] = []
+    for entity in pool:
+        pairs.extend(compare_spellings(key, entity, TYPO_MIN_KEY_LEN, is_known_word))
+    return pairs
+
+
+def _typo_rule(
+    mention: Mention, key: str, pairs: list[KeyPair]
+) -> tuple[Decision | None, list[str]]:
+    """Rule 4: fire only when the typo candidates are one identity; also return their ids."""
+    typo = [p for p in pairs if p.is_typo_candidate(TYPO_MIN_KEY_LEN)]
+    ids = sorted({p.entity.id for p in typo})
+    if not typo or len({p.entity.key for p in typo}) != 1:
+        return None, ids
+    # pairs follow pool order (preferred entity first); within an entity, the closest spelling
+    chosen = min(typo, key=lambda p: (_preference(p.entity), -p.similarity, p.index))
+    extra: dict[str, object] = {
+        "typo_candidates": ids,
+        "edit": chosen.edit_evidence(),
+        "blocked": _blocked(pairs),
+    }
+    decision = _same(mention, key, "typo", 1.0 - 1.0 / chosen.longer, chosen, extra=extra)
+    return decision, ids
+
+
+def _blocked(pairs: list[KeyPair]) -> list[dict[str, object]]:
+    """One-edit spellings that a guard kept from being typo candidates, for the evidence."""
+    return [
+        {"entity": p.entity.id, "spelling": p.spelling, "reason": p.blocked}
+        for p in pairs
+        if p.blocked is not None
+    ]
+
+
+def _review_links(pairs: list[KeyPair]) -> list[ReviewLink]:
+    """POSSIBLY_SAME_AS proposals: per entity its closest qualifying spelling; best first."""
+    best: dict[str, ReviewLink] = {}
+    for pair in pairs:
+        reason = review_reason(
+            pair,
+            typo_min_len=TYPO_MIN_KEY_LEN,
+            review_min_len=REVIEW_MIN_KEY_LEN,
+            two_edit_min_similarity=REVIEW_TWO_EDIT_MIN_SIMILARITY,
+        )
+        known = best.get(pair.entity.id)
+        if reason is None or (known is not None and known.similarity >= pair.similarity):
+            continue
+        best[pair.entity.id] = ReviewLink(pair.entity, pair.similarity, pair.distance, reason)
+    return sorted(best.values(), key=lambda link: (-link.similarity, link.entity.id))
+
+
+def decide(
+    mention: Mention,
+    candidates: Iterable[EntityView],
+    *,
+    fuzzy: bool,
+    is_known_word: Callable[[str], bool],
+) -> Decision:
+    """Resolve ``mention`` against the fetched ``candidates`` (DESIGN §5.3).
+
+    ``is_known_word`` is the lexicon of the word guard (it receives lower-case words of a key).
+    The evidence always names the rule and the mention key; fuzzy decisions add the typo
+    candidate ids, the guards that blocked a one-edit spelling, and ``review_candidates`` (how
+    many entities qualified for a review link before the cap of ``MAX_REVIEW_LINKS``).
+    """
+    key = entity_key(mention.name)
+    pool = _compatible(mention.kind, candidates)
+    spelled = _spelling_rules(mention, key, pool)
+    if spelled is not None:
+        return spelled
+    evidence: dict[str, object] = {"rule": "new", "mention_key": key, "fuzzy": fuzzy}
+    if not fuzzy:
+        return Decision("new", "new", NEW_CONFIDENCE, None, (), evidence)
+    pairs = _look_alikes(key, pool, is_known_word)
+    typo, typo_ids = _typo_rule(mention, key, pairs)
+    if typo is not None:
+        return typo
+    links = _review_links(pairs)
+    evidence.update(typo_candidates=typo_ids, blocked=_blocked(pairs), review_candidates=len(links))
+    return Decision("new", "new", NEW_CONFIDENCE, None, tuple(links[:MAX_REVIEW_LINKS]), evidence)

@@ -1,0 +1,36 @@
+"""Normalised text of a drawer (DESIGN §4.1) and the hashes derived from it.
+
+The normal form removes what a copy-paste or a re-format changes (case, punctuation, spacing)
+while keeping what changes the meaning (accents, digits, letters of any script).
+"""
+
+import hashlib
+import unicodedata
+
+
+def content_hash(content: str) -> str:
+    """SHA-256 hex of the exact UTF-8 bytes: equal hashes mean an exact copy."""
+    return hashlib.sha256(content.encode("utf-8")).hexdigest()
+
+
+def normalize_text(content: str) -> str:
+    """NFC, then letters and digits lower-cased per character, everything else one separator."""
+    out: list[str] = []
+    pending_space = False
+    for char in unicodedata.normalize("NFC", content):
+        if char.isalnum():
+            if pending_space and out:
+                out.append(" ")
+            pending_space = False
+            # Per-character lower() (DESIGN §11): no final-sigma context, full mappings kept.
+            out.append(char.lower())
+        else:
+            pending_space = True
+    return "".join(out)
+
+
+def fingerprint(normalized: str) -> str | None:
+    """SHA-256 hex of the normal form; an empty normal form has none and never matches."""
+    if not normalized:
+        return None
+    return hashlib.sha256(normalized.encode("utf-8")).hexdigest()

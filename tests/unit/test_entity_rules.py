@@ -1,0 +1,366 @@
+"""Entity resolution rules (DESIGN §5.2, §5.3, §11), table-driven, no database."""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import math
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from rapidfuzz.distance import OSA
+
+from resolver import entity_keys
+from resolver.edits import Edit, edited_words, single_edit
+from resolver.entity_rules import (
+    MAX_REVIEW_LINKS,
+    REVIEW_MIN_KEY_LEN,
+    REVIEW_TWO_EDIT_MIN_SIMILARITY,
+    TYPO_MIN_KEY_LEN,
+    Decision,
+    EntityView,
+    decide,
+    is_alias_new,
+    make_mention,
+)
+from resolver.errors import EmptyLabel
+
+# A fake lexicon: the real one is wired in the API layer.
+KNOWN_WORDS = frozenset(
+    {"maria", "mario", "jon", "john", "snow", "lopez", "marian", "marion", "johnson"}
+)
+
+
+def known(word: str) -> bool:
+    return word in KNOWN_WORDS
+
+
+Spec = tuple[str, str, str] | tuple[str, str, str, Sequence[str]]  # id, name, kind[, aliases]
+
+
+def entities(*specs: Spec) -> list[EntityView]:
+    return [EntityView.of(s[0], s[1], s[2], s[3] if len(s) == 4 else ()) for s in specs]
+
+
+def resolve(name: str, kind: str, *specs: Spec, fuzzy: bool = True) -> Decision:
+    return decide(make_mention(name, kind), entities(*specs), fuzzy=fuzzy, is_known_word=known)
+
+
+def links(decision: Decision) -> list[tuple[str, str, int]]:
+    return [(x.entity.name, x.reason, x.distance) for x in decision.possibly_same_as]
+
+
+# --- rules 1-3: spelling ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fuzzy", [True, False])
+@pytest.mark.parametrize(
+    ("mention", "existing", "rule", "confidence", "new_alias"),
+    [
+        ("Ada Lovelace", ("1", "Ada Lovelace", "person"), "exact", 1.0, None),
+        ("ADA LOVELACE", ("1", "Ada Lovelace", "person"), "normalized", 0.98, "ADA LOVELACE"),
+        ("NodeJS", ("1", "Node.js", "tool"), "normalized", 0.98, "NodeJS"),
+        ("OBrien", ("1", "O'Brien", "person"), "normalized", 0.98, "OBrien"),
+        ("Jose\u0301", ("1", "Jos\u00e9", "person"), "normalized", 0.98, "Jose\u0301"),
+        ("K8S", ("1", "Kubernetes", "tool", ["k8s"]), "alias", 0.95, "K8S"),
+        ("k8s", ("1", "Kubernetes", "tool", ["k8s"]), "alias", 0.95, None),
+    ],
+)
+def test_spelling_rules_always_apply(  # pytest passes parameters by keyword
+    *,
+    mention: str,
+    existing: Spec,
+    rule: str,
+    confidence: float,
+    new_alias: str | None,
+    fuzzy: bool,
+) -> None:
+    decision = resolve(mention, existing[2], existing, fuzzy=fuzzy)
+    assert (decision.decision, decision.rule, decision.confidence) == ("same", rule, confidence)
+    assert decision.entity is not None
+    assert decision.entity.id == "1"
+    assert decision.new_alias == new_alias
+    assert decision.possibly_same_as == ()
+
+
+def test_alias_evidence_names_the_alias() -> None:
+    decision = resolve("K8S", "tool", ("1", "Kubernetes", "tool", ["kube", "k8s"]))
+    assert decision.evidence["matched"] == "alias"
+    assert decision.evidence["matched_spelling"] == "k8s"
+
+
+@pytest.mark.parametrize(
+    ("mention", "existing"),
+    [("C++", "C"), ("C#", "C"), ("C", "C++"), ("cafe", "café"), ("Node JS", "Node")],
+)
+def test_different_keys_do_not_converge(mention: str, existing: str) -> None:
+    decision = resolve(mention, "tool", ("1", existing, "tool"), fuzzy=False)
+    assert (decision.decision, decision.rule, decision.entity) == ("new", "new", None)
+
+
+# --- kinds and ties (§5.2) --------------------------------------------------------------------
+
+
+def test_other_mention_joins_a_specific_kind() -> None:
+    decision = resolve("Ada", "other", ("1", "Ada", "person"))
+    assert decision.rule == "exact"
+    assert decision.entity is not None
+    assert decision.entity.kind == "person"
+
+
+def test_specific_mention_never_joins_an_other_entity() -> None:
+    decision = resolve("Ada", "person", ("1", "Ada", "other"))
+    assert (decision.decision, decision.entity) == ("new", None)
+    decision = resolve("Kubernets", "tool", ("1", "Kubernetes", "other"))
+    assert (decision.decision, decision.possibly_same_as) == ("new", ())
+
+
+def test_other_mention_prefers_a_specific_kind_over_a_lower_id() -> None:
+    decision = resolve("Ada", "other", ("1", "Ada", "other"), ("9", "Ada", "person"))
+    assert decision.entity is not None
+    assert decision.entity.id == "9"
+
+
+def test_rule_order_comes_before_kind_preference() -> None:
+    decision = resolve("ADA", "other", ("1", "ADA", "other"), ("2", "Ada", "person"))
+    assert (decision.rule, decision.entity and decision.entity.id) == ("exact", "1")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ties_go_to_the_lowest_id_in_any_order(seed: int) -> None:
+    pool = entities(*[(i, "Ada Lovelace", "person") for i in ("b", "10", "9", "c")])
+    random.Random(seed).shuffle(pool)
+    mention = make_mention("ada lovelace", "person")
+    decision = decide(mention, pool, fuzzy=True, is_known_word=known)
+    assert decision.entity is not None
+    assert decision.entity.id == "10"  # compared as strings
+
+
+def test_duplicate_and_irrelevant_candidates_are_harmless() -> None:
+    pool = entities(("1", "Kubernetes", "tool"), ("2", "Docker", "tool"), ("3", "Kubernete", "org"))
+    decision = decide(
+        make_mention("Kubernets", "tool"), pool + pool, fuzzy=True, is_known_word=known
+    )
+    assert (decision.rule, decision.entity and decision.entity.id) == ("typo", "1")
+
+
+# --- rule 4: typo -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mention", "existing", "winner", "confidence"),
+    [
+        ("Kubernets", ["Kubernetes"], "Kubernetes", 1 - 1 / 10),
+        ("SurealDB", ["SurrealDB"], "SurrealDB", 1 - 1 / 9),
+        ("Maeia Lopez", ["Maria Lopez"], "Maria Lopez", 1 - 1 / 11),
+        ("JeanLuc", ["Jean-Luc"], "Jean-Luc", 1 - 1 / 8),  # a space edit is never word-blocked
+        ("Jonsnow", ["Jon Snow"], "Jon Snow", 1 - 1 / 8),
+        ("Node JS", ["NodeJS"], "NodeJS", 1 - 1 / 7),
+        ("Kuberentes", ["Kubernetes"], "Kubernetes", 1 - 1 / 10),  # transposition
+        ("Zorvan", ["Zorva", "Zorvax"], "Zorvax", 1 - 1 / 6),  # Zorva is too short to block
+    ],
+)
+def test_typo_converges(mention: str, existing: list[str], winner: str, confidence: float) -> None:
+    decision = resolve(mention, "x", *[(str(i), n, "x") for i, n in enumerate(existing)])
+    assert (decision.decision, decision.rule) == ("same", "typo")
+    assert decision.entity is not None
+    assert decision.entity.name == winner
+    assert math.isclose(decision.confidence, confidence)
+    assert decision.new_alias == mention
+    assert decision.possibly_same_as == ()
+
+
+def test_typo_evidence() -> None:
+    decision = resolve(
+        "Kubernets", "tool", ("1", "Kubernetes", "tool"), ("2", "Kubernetes 2", "tool")
+    )
+    evidence = decision.evidence
+    assert evidence["rule"] == "typo"
+    assert evidence["distance"] == 1
+    assert evidence["typo_candidates"] == ["1"]
+    assert evidence["edit"] == {"op": "insert", "position": 8, "removed": "", "added": "e"}
+
+
+def test_typo_by_alias() -> None:
+    decision = resolve("Kubernets", "tool", ("1", "K8s", "tool", ["Kubernetes"]))
+    assert decision.rule == "typo"
+    assert decision.evidence["matched_spelling"] == "Kubernetes"
+
+
+def test_name_and_alias_of_one_entity_count_once() -> None:
+    decision = resolve("Kubernets", "tool", ("1", "Kubernetes", "tool", ["Kubernetas"]))
+    assert (decision.rule, decision.evidence["typo_candidates"]) == ("typo", ["1"])
+
+
+def test_same_key_duplicates_are_one_identity() -> None:
+    decision = resolve(
+        "Kubernets", "tool", ("2", "Kubernetes", "tool"), ("1", "kubernetes", "tool")
+    )
+    assert decision.rule == "typo"
+    assert decision.entity is not None
+    assert decision.entity.id == "1"
+    decision = resolve(
+        "Kubernets", "other", ("1", "Kubernetes", "other"), ("2", "Kubernetes", "tool")
+    )
+    assert decision.entity is not None
+    assert decision.entity.id == "2"
+
+
+def test_fuzzy_off_disables_typo_and_review() -> None:
+    for mention, existing in [("Kubernets", "Kubernetes"), ("Mario", "Maria")]:
+        decision = resolve(mention, "x", ("1", existing, "x"), fuzzy=False)
+        assert (decision.decision, decision.possibly_same_as) == ("new", ())
+
+
+# --- rule 5: new, with review links -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mention", "existing", "expected"),
+    [
+        ("Mario Lopez", ["Maria Lopez"], [("Maria Lopez", "known_words", 1)]),
+        ("Jon Snow", ["John Snow"], [("John Snow", "known_words", 1)]),
+        ("Marian", ["Marion"], [("Marion", "known_words", 1)]),
+        ("Python 3.12", ["Python 3.11"], [("Python 3.11", "digit_edit", 1)]),
+        ("SR-2023-053", ["SR-2023-052"], [("SR-2023-052", "digit_edit", 1)]),
+        ("v3", ["v2"], []),
+        ("Mario", ["Maria"], [("Maria", "one_edit_short_key", 1)]),
+        ("cafe", ["café"], [("café", "one_edit_short_key", 1)]),
+        ("Vue JS", ["VueJS"], [("VueJS", "one_edit_short_key", 1)]),
+        (
+            "Johnsin",
+            ["Johnson", "Johnsen"],
+            [("Johnson", "ambiguous_typo", 1), ("Johnsen", "ambiguous_typo", 1)],
+        ),
+        (
+            "Katerina",
+            ["Katarina", "Katerino"],
+            [("Katarina", "ambiguous_typo", 1), ("Katerino", "ambiguous_typo", 1)],
+        ),
+        ("Katorino", ["Katerina"], [("Katerina", "two_edits", 2)]),  # 1 - 2/8 = 0.75
+        ("Johnsxx", ["Johnson"], []),  # two edits in 7: 0.71 < 0.75
+        ("Ann", ["Ana"], []),
+        ("C", ["C#"], []),
+    ],
+)
+def test_new_with_review_links(
+    mention: str, existing: list[str], expected: list[tuple[str, str, int]]
+) -> None:
+    decision = resolve(mention, "x", *[(str(i), n, "x") for i, n in enumerate(existing)])
+    assert (decision.decision, decision.rule, decision.confidence) == ("new", "new", 1.0)
+    assert decision.entity is None
+    assert decision.new_alias is None
+    assert links(decision) == expected
+
+
+def test_blocked_guards_are_in_the_evidence() -> None:
+    decision = resolve("Python 3.12", "tool", ("1", "Python 3.11", "tool"))
+    assert decision.evidence["blocked"] == [
+        {"entity": "1", "spelling": "Python 3.11", "reason": "digit_edit"}
+    ]
+
+
+def test_review_links_are_capped_and_sorted() -> None:
+    names = ["Katerinb", "Katerinc", "Katerinx", "Katerin", "Katerinaaa", "Katerinab", "Kxterina"]
+    specs = [(f"id{9 - i}", n, "x") for i, n in enumerate(names)]
+    decision = resolve("Katerina", "x", *specs)
+    got = [(x.similarity, x.entity.id) for x in decision.possibly_same_as]
+    assert len(got) == MAX_REVIEW_LINKS
+    assert got == sorted(got, key=lambda t: (-t[0], t[1]))
+    assert decision.evidence["review_candidates"] == len(names)
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def test_make_mention_trims_and_normalises() -> None:
+    assert make_mention("  Ada \n", " Person ") == make_mention("Ada", "person")
+
+
+@pytest.mark.parametrize(("name", "kind", "field"), [(" ", "person", "name"), ("Ada", "", "kind")])
+def test_make_mention_refuses_blank_labels(name: str, kind: str, field: str) -> None:
+    with pytest.raises(EmptyLabel) as caught:
+        make_mention(name, kind)
+    assert caught.value.field == field
+
+
+def test_is_alias_new() -> None:
+    (entity,) = entities(("1", "Kubernetes", "tool", ["k8s"]))
+    assert not is_alias_new(entity, "Kubernetes")
+    assert not is_alias_new(entity, "k8s")
+    assert is_alias_new(entity, "K8S")
+    assert is_alias_new(entity, "kubernetes")
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "edit"),
+    [
+        ("abc", "abd", Edit("substitute", 2, "c", "d")),
+        ("abcd", "abdc", Edit("transpose", 2, "cd", "dc")),
+        ("abc", "ac", Edit("delete", 1, "b", "")),
+        ("ac", "abc", Edit("insert", 1, "", "b")),
+        ("aab", "ab", Edit("delete", 1, "a", "")),  # where the strings first differ
+        ("abc", "abc", None),
+        ("abc", "cba", None),
+        ("ca", "abc", None),  # OSA 3: no substring is edited twice
+    ],
+)
+def test_single_edit(source: str, target: str, edit: Edit | None) -> None:
+    assert single_edit(source, target) == edit
+
+
+def _apply(source: str, edit: Edit) -> str:
+    i = edit.position
+    return source[:i] + edit.added + source[i + len(edit.removed) :]
+
+
+def test_single_edit_agrees_with_osa_exhaustively() -> None:
+    strings = ["".join(t) for n in range(5) for t in itertools.product("ab 1", repeat=n)]
+    for a, b in itertools.product(strings, repeat=2):
+        edit = single_edit(a, b)
+        assert (edit is not None) == (OSA.distance(a, b) == 1), (a, b)
+        if edit is not None:
+            assert _apply(a, edit) == b, (a, b, edit)
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "words"),
+    [
+        ("maria lopez", "mario lopez", ("maria", "mario")),
+        ("jon snow", "john snow", ("jon", "john")),
+        ("john snow", "jon snow", ("john", "jon")),
+        ("maria lopez", "maria xlopez", ("lopez", "xlopez")),
+        ("maria lopez", "mariax lopez", ("maria", "mariax")),
+        ("jeanluc", "jean luc", None),
+        ("ab cd", "a bcd", None),
+    ],
+)
+def test_edited_words(source: str, target: str, words: tuple[str, str] | None) -> None:
+    edit = single_edit(source, target)
+    assert edit is not None
+    assert edited_words(source, target, edit) == words
+
+
+def test_two_edit_probe_length_matches_the_thresholds() -> None:
+    longer = math.ceil(2 / (1 - REVIEW_TWO_EDIT_MIN_SIMILARITY) - 1e-9)
+    assert max(longer - 2, REVIEW_MIN_KEY_LEN) == entity_keys.TWO_EDIT_PROBE_MIN_LEN
+    assert TYPO_MIN_KEY_LEN >= REVIEW_MIN_KEY_LEN
+
+
+_ALLOWED_ROOTS = {"__future__", "resolver", "rapidfuzz", "jellyfish"}
+_MODULES = ["entity_keys", "entity_model", "entity_pairs", "entity_rules", "edits", "errors"]
+
+
+@pytest.mark.parametrize("module", _MODULES)
+def test_rules_import_only_stdlib_rapidfuzz_jellyfish(module: str) -> None:
+    path = Path(entity_keys.__file__).with_name(f"{module}.py")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    roots = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots |= {alias.name for alias in node.names}
+    roots = {name.split(".")[0] for name in roots}
+    assert roots <= _ALLOWED_ROOTS | set(sys.stdlib_module_names), roots
