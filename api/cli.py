@@ -14,7 +14,9 @@ from api.runtime import Runtime
 from api.settings import CONFIG_ENV, Settings, load_settings
 from graph.errors import CastlegraphError
 
-app = typer.Typer(help="castlegraph: entity resolution and memory deduplication.", no_args_is_help=True)
+app = typer.Typer(
+    help="castlegraph: entity resolution and memory deduplication.", no_args_is_help=True
+)
 
 
 def _settings(config: Path | None, **sections: dict[str, Any]) -> Settings:

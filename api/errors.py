@@ -78,9 +78,11 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, error: StarletteHTTPException) -> JSONResponse:
-        code = {404: "http::not_found", 405: "http::method_not_allowed", 413: "payload::too_large"}.get(
-            error.status_code, "http::error"
-        )
+        code = {
+            404: "http::not_found",
+            405: "http::method_not_allowed",
+            413: "payload::too_large",
+        }.get(error.status_code, "http::error")
         return envelope(error.status_code, code, str(error.detail))
 
     @app.exception_handler(Exception)

@@ -12,15 +12,20 @@ def check_content(content: str) -> str:
     size = len(content.encode("utf-8", errors="surrogatepass"))
     if size > MAX_CONTENT_BYTES:
         raise ApiError(
-            413, "payload::too_large", "content is over 1 MiB", {"bytes": size, "max": MAX_CONTENT_BYTES}
+            413,
+            "payload::too_large",
+            "content is over 1 MiB",
+            {"bytes": size, "max": MAX_CONTENT_BYTES},
         )
     return content
 
 
 def check_path_segment(kind: str, value: str) -> str:
     """Wing and room names: non-blank, at most 200 characters, no control characters."""
-    if not value.strip() or len(value) > MAX_PATH_SEGMENT or any(
-        ord(char) < 32 or ord(char) == 127 for char in value
+    if (
+        not value.strip()
+        or len(value) > MAX_PATH_SEGMENT
+        or any(ord(char) < 32 or ord(char) == 127 for char in value)
     ):
         raise ApiError(
             400, "palace::invalid_path", f"invalid {kind} name", {kind: value[:MAX_PATH_SEGMENT]}

@@ -22,7 +22,9 @@ class BodySizeLimit:
             return
         declared = dict(scope.get("headers", [])).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            response = envelope(413, "payload::too_large", self._message, {"max_bytes": self.max_bytes})
+            response = envelope(
+                413, "payload::too_large", self._message, {"max_bytes": self.max_bytes}
+            )
             await response(scope, receive, send)
             return
         received = 0

@@ -49,8 +49,12 @@ class Runtime:
         try:
             self._connect()
         except GraphUnavailable as error:
-            log.warning("Neo4j is not reachable yet (%s); retrying every %.0f s", error, RETRY_SECONDS)
-            self._retry = threading.Thread(target=self._retry_loop, name="neo4j-connect", daemon=True)
+            log.warning(
+                "Neo4j is not reachable yet (%s); retrying every %.0f s", error, RETRY_SECONDS
+            )
+            self._retry = threading.Thread(
+                target=self._retry_loop, name="neo4j-connect", daemon=True
+            )
             self._retry.start()
 
     def _connect(self) -> None:
@@ -89,6 +93,8 @@ class Runtime:
     def stop(self) -> None:
         self._stopping.set()
         if self.backend is not None:
+            description = self.backend.description
             self.backend.close()
             self.backend = None
+            log.info("graph closed: %s", description)
         self._ready.clear()

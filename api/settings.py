@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -24,7 +24,13 @@ DEFAULT_PORT = 8765
 CONFIG_ENV = "CASTLEGRAPH_CONFIG"
 
 
-class DedupSettings(BaseModel):
+class Section(BaseModel):
+    """A `[section]` of castlegraph.toml: unknown keys are refused (a typo must not pass)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class DedupSettings(Section):
     enabled: bool = True
     near_threshold: float = 0.9
     entity_fuzzy: bool = True
@@ -37,7 +43,7 @@ class DedupSettings(BaseModel):
         return value
 
 
-class GraphSettings(BaseModel):
+class GraphSettings(Section):
     neo4j_uri: str | None = None
     neo4j_user: str = "neo4j"
     neo4j_password: SecretStr = SecretStr("")
@@ -46,7 +52,7 @@ class GraphSettings(BaseModel):
     embedded_port: int | None = Field(default=None, ge=1, le=65535)
 
 
-class ApiSettings(BaseModel):
+class ApiSettings(Section):
     host: str = "127.0.0.1"
     port: int = Field(default=DEFAULT_PORT, ge=1, le=65535)
     tokens: list[SecretStr] = Field(default_factory=list)
@@ -54,7 +60,7 @@ class ApiSettings(BaseModel):
     max_body_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
 
 
-class EmbeddingSettings(BaseModel):
+class EmbeddingSettings(Section):
     provider: Literal["none", "sentence-transformers"] = "none"
     dimension: int | None = Field(default=None, ge=1, le=8192)
 

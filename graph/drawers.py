@@ -51,6 +51,9 @@ class InvalidCursor(CastlegraphError):
     code = "input::invalid"
 
 
+BAD_CURSOR = "the cursor is not one this service returned"
+
+
 def write_drawer(
     store: GraphStore, new: NewDrawer, policy: DedupPolicy, *, supersede: bool = False
 ) -> WriteOutcome:
@@ -60,9 +63,12 @@ def write_drawer(
         tx.lock(f"room\x1f{new.wing}\x1f{new.room}")
         replaced: Drawer | None = None
         if new.name is not None:
-            holders = [Drawer.from_props(row["drawer"]) for row in tx.run(
-                "current_drawers_by_name", wing=new.wing, room=new.room, name=new.name
-            )]
+            holders = [
+                Drawer.from_props(row["drawer"])
+                for row in tx.run(
+                    "current_drawers_by_name", wing=new.wing, room=new.room, name=new.name
+                )
+            ]
             if holders:
                 holder = holders[0]
                 if holder.content == new.content:
@@ -268,9 +274,13 @@ def list_room(
     after_created, after_id = _decode_cursor(cursor) if cursor else (None, None)
     rows = store.read(
         lambda tx: tx.run(
-            "room_drawers_page", wing=wing, room=room, limit=limit + 1,
-            after_created=after_created, after_id=after_id,
-        ),  # fmt: skip
+            "room_drawers_page",
+            wing=wing,
+            room=room,
+            limit=limit + 1,
+            after_created=after_created,
+            after_id=after_id,
+        ),
         use_case="list_room",
     )
     drawers = [Drawer.from_props(row["drawer"]) for row in rows]
@@ -288,7 +298,7 @@ def _decode_cursor(cursor: str) -> tuple[str, str]:
     try:
         created_at, drawer_id = json.loads(base64.urlsafe_b64decode(cursor.encode()))
     except (ValueError, binascii.Error, TypeError) as error:
-        raise InvalidCursor("the cursor is not one this service returned", {"cursor": cursor}) from error
+        raise InvalidCursor(BAD_CURSOR, {"cursor": cursor}) from error
     if not isinstance(created_at, str) or not isinstance(drawer_id, str):
-        raise InvalidCursor("the cursor is not one this service returned", {"cursor": cursor})
+        raise InvalidCursor(BAD_CURSOR, {"cursor": cursor})
     return created_at, drawer_id

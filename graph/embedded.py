@@ -8,7 +8,6 @@ On Linux the child is told to die with its parent, so a killed service leaves no
 """
 
 import ctypes
-import os
 import secrets
 import signal
 import socket
@@ -90,7 +89,10 @@ class EmbeddedFalkorDB:
         ]  # fmt: skip
         log = (self.data_dir / "falkordb.log").open("ab")
         self._process = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent
+            command,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            preexec_fn=_die_with_parent,  # noqa: PLW1509  # only prctl and signal: no locks taken
         )
         log.close()
         self._wait_until_ready()
@@ -150,11 +152,3 @@ class EmbeddedFalkorDB:
         self._process = None
         if self._lock.is_locked:
             self._lock.release()
-
-
-def default_pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True

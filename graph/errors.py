@@ -2,7 +2,7 @@
 
     CastlegraphError                 code, message, details
     ├── GraphError
-    │   ├── GraphUnavailable         graph::unavailable     the database cannot be reached (retryable)
+    │   ├── GraphUnavailable         graph::unavailable (retryable): the database is unreachable
     │   ├── ConstraintViolation      a uniqueness constraint refused a write (retryable: re-read)
     │   └── GraphQueryError          the database refused a statement (a bug, never user input)
     ├── DrawerNotFound               palace::drawer_not_found

@@ -66,6 +66,10 @@ class FalkorStore:
         names = [column[1] for column in result.header]
         return [dict(zip(names, row, strict=True)) for row in result.result_set]
 
+    def explain(self, text: str, params: dict[str, Any]) -> str:
+        """The execution plan of a statement, as FalkorDB prints it (for tests and diagnosis)."""
+        return str(self._graph.explain(text, params))
+
     def read(self, work: Callable[[Any], T], *, use_case: str) -> T:
         return work(_FalkorTx(self, use_case))
 
@@ -90,13 +94,21 @@ class FalkorStore:
                         raise
             existing = self._constraints()
             for label, properties in UNIQUE_CONSTRAINTS:
-                if (label, properties) not in existing:
-                    self._graph.create_node_unique_constraint(label, *properties)
+                if (label, tuple(sorted(properties))) not in existing:
+                    self._create_constraint(label, properties)
             self._wait_until_operational()
 
+    def _create_constraint(self, label: str, properties: tuple[str, ...]) -> None:
+        try:
+            self._graph.create_node_unique_constraint(label, *properties)
+        except redis.exceptions.ResponseError as error:
+            if "already exists" not in str(error):
+                raise _translate(error) from error
+
     def _constraints(self) -> set[tuple[str, tuple[str, ...]]]:
+        """(label, sorted properties): FalkorDB lists a constraint's properties in any order."""
         rows = self.run_text("CALL db.constraints() YIELD label, properties RETURN *", {})
-        return {(row["label"], tuple(row["properties"])) for row in rows}
+        return {(row["label"], tuple(sorted(row["properties"]))) for row in rows}
 
     def _wait_until_operational(self) -> None:
         """Until indexes are OPERATIONAL queries silently scan labels (ENGINES.md)."""

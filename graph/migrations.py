@@ -10,10 +10,11 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
 from graph.clock import utc_now
 from graph.errors import GraphError
-from graph.store import GraphStore
+from graph.store import GraphStore, Tx
 
 LEASE = "migrations"
 LEASE_SECONDS = 600
@@ -75,14 +76,9 @@ def migrate(store: GraphStore) -> list[AppliedMigration]:
                     f"migration {migration.version} ({migration.name}) failed: {error}",
                     {"version": migration.version},
                 ) from error
-            now = utc_now()
-            store.write(
-                lambda tx, m=migration, c=changed, n=now: tx.run(
-                    "record_migration", version=m.version, name=m.name, now=n, changed=c
-                ),
-                use_case="record_migration",
-            )
-            results.append(AppliedMigration(migration.version, migration.name, now, changed))
+            record = AppliedMigration(migration.version, migration.name, utc_now(), changed)
+            store.write(partial(_record, record), use_case="record_migration")
+            results.append(record)
         return results
     finally:
         store.write(
@@ -90,18 +86,32 @@ def migrate(store: GraphStore) -> list[AppliedMigration]:
         )
 
 
+def _record(record: AppliedMigration, tx: Tx) -> None:
+    tx.run(
+        "record_migration",
+        version=record.version,
+        name=record.name,
+        now=record.applied_at,
+        changed=record.changed,
+    )
+
+
+def _take_lease(holder: str, tx: Tx) -> bool:
+    until = datetime.now(UTC) + timedelta(seconds=LEASE_SECONDS)
+    rows = tx.run(
+        "acquire_lease",
+        name=LEASE,
+        holder=holder,
+        now=utc_now(),
+        until=until.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+    )
+    return bool(rows and rows[0]["acquired"])
+
+
 def _acquire(store: GraphStore, holder: str) -> None:
     deadline = time.monotonic() + LEASE_WAIT_SECONDS
     while True:
-        now = datetime.now(UTC)
-        until = (now + timedelta(seconds=LEASE_SECONDS)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-        rows = store.write(
-            lambda tx, u=until: tx.run(
-                "acquire_lease", name=LEASE, holder=holder, now=utc_now(), until=u
-            ),
-            use_case="acquire_lease",
-        )
-        if rows and rows[0]["acquired"]:
+        if store.write(partial(_take_lease, holder), use_case="acquire_lease"):
             return
         if time.monotonic() > deadline:
             raise MigrationFailed("another instance has held the migration lease for too long")

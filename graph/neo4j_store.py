@@ -82,6 +82,11 @@ class Neo4jStore:
                 session.run(text).consume()
             session.run("CALL db.awaitIndexes(300)").consume()
 
+    def run_text(self, text: str, params: dict[str, Any]) -> list[Row]:
+        """One auto-commit statement outside the use cases (tests and diagnosis only)."""
+        records, _, _ = self._driver.execute_query(text, params, database_=self._database)
+        return [record.data() for record in records]
+
     def wipe(self) -> None:
         """Delete every node and edge (tests only); the schema stays."""
         with self._driver.session(database=self._database) as session:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 
-class EmptyLabel(ValueError):  # noqa: N818 - the name is part of the API contract
+class EmptyLabel(ValueError):
     """A label (mention name, kind, alias) is empty or whitespace only.
 
     ``field`` names which label was blank, so the API can point at it in ``details``.

@@ -47,7 +47,9 @@ def write_drawer(wing: str, room: str, body: DrawerCreate, runtime: RuntimeDep) 
         agent=body.agent,
         source_uri=body.source_uri,
     )
-    return _written(drawers.write_drawer(runtime.store, new, runtime.policy, supersede=body.supersede))
+    return _written(
+        drawers.write_drawer(runtime.store, new, runtime.policy, supersede=body.supersede)
+    )
 
 
 @router.post("/api/diary", response_model=WriteResponse)

@@ -1,0 +1,235 @@
+"""Drawer-write benchmark (DESIGN §10): latency of one write as the room grows.
+
+The budget is p50 ≤ 5 ms and p99 ≤ 20 ms per write in a room of 100 k drawers, and a write in
+that room may cost at most 1.5 times one in a room of 1 k — dedup candidates must come from indexes,
+never from a scan of the room (§4.3). So for each size N a fresh room is filled with N drawers
+(fast, 4 keep-alive clients), then S writes are timed one at a time, as an agent would make
+them. The mix includes near and exact copies so that the dedup path really runs; the outcome
+counts per kind are the sanity check that it did.
+"""
+
+import random
+import statistics
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from bench.corpus import Corpus, Kind, Text
+from bench.report import Cell, print_table
+from bench.service import Service, memory_facts, running_service
+
+WING = "bench"
+FILL_CLIENTS = 4
+FILL_NEAR, FILL_EXACT = 0.05, 0.02
+SAMPLE_NEAR, SAMPLE_EXACT = 0.10, 0.05
+"""More copies among the timed writes than in the fill, so each kind gets enough samples."""
+WARMUP_WRITES = 5
+"""Untimed writes on the timing client first: the first request pays for the TCP connect."""
+PROGRESS_SECONDS = 5.0
+REQUEST_TIMEOUT_SECONDS = 60.0
+
+
+@dataclass
+class SizeResult:
+    size: int
+    fill_seconds: float
+    fill_statuses: Counter[int]
+    latencies_ms: list[float] = field(default_factory=list)
+    outcomes: dict[str, Counter[str]] = field(default_factory=dict)
+    memory: dict[str, float | None] = field(default_factory=dict)
+
+    @property
+    def fill_rate(self) -> float:
+        return self.size / self.fill_seconds
+
+    def percentile(self, p: int) -> float:
+        """Inclusive quantile: p99 of 200 samples interpolates between the two largest."""
+        return statistics.quantiles(self.latencies_ms, n=100, method="inclusive")[p - 1]
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "size": self.size,
+            "fill_seconds": round(self.fill_seconds, 3),
+            "fill_rate_per_s": round(self.fill_rate, 1),
+            "fill_statuses": {str(k): v for k, v in sorted(self.fill_statuses.items())},
+            "samples": len(self.latencies_ms),
+            "p50_ms": self.percentile(50),
+            "p90_ms": self.percentile(90),
+            "p99_ms": self.percentile(99),
+            "mean_ms": statistics.fmean(self.latencies_ms),
+            "max_ms": max(self.latencies_ms),
+            "outcomes": {kind: dict(counts) for kind, counts in self.outcomes.items()},
+            "latencies_ms": [round(x, 3) for x in self.latencies_ms],
+            **self.memory,
+        }
+
+
+def _url(size: int) -> str:
+    return f"/api/wings/{WING}/rooms/room-{size}/drawers"
+
+
+def _post(client: httpx.Client, url: str, content: str) -> httpx.Response:
+    response = client.post(url, json={"content": content})
+    if response.status_code not in (200, 201):
+        raise RuntimeError(f"POST {url} → {response.status_code}: {response.text[:500]}")
+    return response
+
+
+def fill(service: Service, size: int, texts: Sequence[Text]) -> tuple[float, Counter[int]]:
+    """Write `texts` with 4 clients, each its own keep-alive connection; progress on stderr."""
+    statuses: Counter[int] = Counter()
+    lock = threading.Lock()
+    done = threading.Event()
+    url = _url(size)
+
+    def worker(share: Sequence[Text]) -> None:
+        with httpx.Client(base_url=service.base_url, timeout=REQUEST_TIMEOUT_SECONDS) as client:
+            for text in share:
+                status = _post(client, url, text.content).status_code
+                with lock:
+                    statuses[status] += 1
+
+    def progress(started: float) -> None:
+        while not done.wait(PROGRESS_SECONDS):
+            count = statuses.total()
+            rate = count / (time.perf_counter() - started)
+            print(f"  room-{size}: {count:,}/{size:,} written ({rate:,.0f}/s)", file=sys.stderr)
+
+    started = time.perf_counter()
+    reporter = threading.Thread(target=progress, args=(started,), daemon=True)
+    reporter.start()
+    errors: list[BaseException] = []
+
+    def guarded(share: Sequence[Text]) -> None:
+        try:
+            worker(share)
+        except BaseException as error:  # re-raised in the main thread below
+            errors.append(error)
+
+    threads = [threading.Thread(target=guarded, args=(texts[i::FILL_CLIENTS],))
+               for i in range(FILL_CLIENTS)]  # fmt: skip
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    done.set()
+    reporter.join()
+    if errors:
+        raise errors[0]
+    return elapsed, statuses
+
+
+def measure(service: Service, size: int, texts: Sequence[Text], result: SizeResult) -> None:
+    """Time each write alone on one keep-alive client; tally status and links per kind."""
+    url = _url(size)
+    with httpx.Client(base_url=service.base_url, timeout=REQUEST_TIMEOUT_SECONDS) as client:
+        for text in texts[:WARMUP_WRITES]:
+            _post(client, url, text.content)
+        for text in texts[WARMUP_WRITES:]:
+            started = time.perf_counter()
+            response = _post(client, url, text.content)
+            result.latencies_ms.append((time.perf_counter() - started) * 1000)
+            tally = result.outcomes.setdefault(text.kind.value, Counter())
+            tally["writes"] += 1
+            tally[str(response.status_code)] += 1
+            tally["with_similar"] += bool(response.json().get("similar"))
+
+
+def run_size(service: Service, corpus: Corpus, size: int, samples: int, seed: int) -> SizeResult:
+    """Fill a fresh room of `size` drawers, then time `samples` writes into it."""
+    rng = random.Random(f"{seed}:{size}")  # each size its own stream, independent of the others
+    room = corpus.room(size, rng, FILL_NEAR, FILL_EXACT)
+    print(f"filling room-{size} with {size:,} drawers…", file=sys.stderr)
+    seconds, statuses = fill(service, size, room)
+    result = SizeResult(size=size, fill_seconds=seconds, fill_statuses=statuses)
+    written: list[Text] = list(room)
+    timed: list[Text] = [Text(Kind.NEW, corpus.text(rng)) for _ in range(WARMUP_WRITES)]
+    while len(timed) < WARMUP_WRITES + samples:
+        text = corpus.follow(written, rng, SAMPLE_NEAR, SAMPLE_EXACT)
+        timed.append(text)
+        written.append(text)
+    print(f"timing {samples} single writes in room-{size}…", file=sys.stderr)
+    measure(service, size, timed, result)
+    result.memory = memory_facts(service.pid)
+    return result
+
+
+TARGET_P50_MS, TARGET_P99_MS, TARGET_RATIO = 5.0, 20.0, 1.5
+
+
+def run(sizes: Sequence[int], samples: int, seed: int) -> dict[str, Any]:
+    """The whole benchmark on one service, smallest room first; returns the JSON results."""
+    corpus = Corpus(seed)
+    results: list[SizeResult] = []
+    with running_service() as service:
+        for size in sorted(sizes):
+            results.append(run_size(service, corpus, size, samples, seed))
+    _print(results)
+    small, large = results[0], results[-1]
+    return {
+        "sizes": [r.summary() for r in results],
+        "ratio": {
+            "from": small.size,
+            "to": large.size,
+            **{name: _stat(large, name) / _stat(small, name) for name in ("p50", "p99", "mean")},
+        },
+        "targets": {"p50_ms": TARGET_P50_MS, "p99_ms": TARGET_P99_MS, "ratio": TARGET_RATIO},
+    }
+
+
+def _print(results: Sequence[SizeResult]) -> None:
+    rows = [
+        [r.size, len(r.latencies_ms), r.percentile(50), r.percentile(90), r.percentile(99),
+         statistics.fmean(r.latencies_ms), max(r.latencies_ms), r.fill_rate,
+         r.memory.get("service_rss_mb"), r.memory.get("database_rss_mb")]
+        for r in results
+    ]  # fmt: skip
+    targets = f"target p50 ≤ {TARGET_P50_MS:g} ms, p99 ≤ {TARGET_P99_MS:g} ms"
+    print_table(
+        f"Single drawer writes over HTTP ({targets})",
+        ["room size", "writes", "p50 ms", "p90 ms", "p99 ms", "mean ms", "max ms",
+         "fill /s", "service MB", "database MB"],
+        rows,
+    )  # fmt: skip
+    small, large = results[0], results[-1]
+    ratios: list[list[Cell]] = [
+        [name, _stat(small, name), _stat(large, name), _stat(large, name) / _stat(small, name)]
+        for name in ("p50", "p99", "mean")
+    ]
+    print_table(
+        f"Cost growth room-{large.size} / room-{small.size} "
+        f"(target ≤ {TARGET_RATIO:g} times from 1 k to 100 k)",
+        ["statistic", f"{small.size:,} ms", f"{large.size:,} ms", "ratio"],
+        ratios,
+    )
+    outcome_rows: list[list[Cell]] = [
+        [r.size, kind, c["writes"], c["201"], c["200"], c["with_similar"]]
+        for r in results
+        for kind, c in sorted(r.outcomes.items())
+    ]
+    print_table(
+        "Dedup sanity check of the timed writes (exact → 200; near → 201 with similar)",
+        ["room size", "kind", "writes", "201 created", "200 existing", "with similar"],
+        outcome_rows,
+    )
+    fill_rows = [[r.size, r.fill_seconds, r.fill_rate, r.fill_statuses[201], r.fill_statuses[200]]
+                 for r in results]  # fmt: skip
+    print_table(
+        f"Fill ({FILL_CLIENTS} clients; {FILL_NEAR:.0%} near and {FILL_EXACT:.0%} exact copies)",
+        ["room size", "seconds", "drawers /s", "201 created", "200 existing"],
+        fill_rows,
+    )
+
+
+def _stat(result: SizeResult, name: str) -> float:
+    """`p50`, `p99` or `mean` of one size's timed writes, in ms."""
+    if name == "mean":
+        return statistics.fmean(result.latencies_ms)
+    return result.percentile(int(name.removeprefix("p")))

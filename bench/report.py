@@ -1,0 +1,98 @@
+"""Print a benchmark's table and write its JSON with the facts of the machine that ran it.
+
+Absolute times only mean something next to the machine that produced them (DESIGN §10 budgets
+a 2-core machine), so every JSON file carries cores, CPU model, Python version and date. The
+table uses `rich` when it is installed and plain aligned text otherwise, so a bare environment
+can still run the benchmarks.
+"""
+
+import json
+import os
+import platform
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+Cell = str | int | float | None
+
+
+def machine_facts() -> dict[str, Any]:
+    """What the numbers depend on besides the code."""
+    return {
+        "cores": os.cpu_count(),
+        "cpu_model": _cpu_model(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+def _cpu_model() -> str | None:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        return None
+    return None
+
+
+def fmt(value: Cell) -> str:
+    """Floats with two decimals (milliseconds, ratios), thousands separated; None as a dash."""
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:,.2f}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return value
+
+
+def print_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Cell]]) -> None:
+    """One table on stdout; numbers right-aligned."""
+    cells = [[fmt(value) for value in row] for row in rows]
+    numeric = [all(isinstance(row[i], int | float) or row[i] is None for row in rows)
+               for i in range(len(columns))]  # fmt: skip
+    try:
+        from rich.console import Console  # noqa: PLC0415 - rich is optional
+        from rich.table import Table  # noqa: PLC0415 - rich is optional
+    except ImportError:
+        _print_plain(title, columns, cells, numeric)
+        return
+    table = Table()  # the title is printed apart: rich would wrap it to the table's width
+    for name, right in zip(columns, numeric, strict=True):
+        table.add_column(name, justify="right" if right else "left")
+    for row in cells:
+        table.add_row(*row)
+    console = Console(width=max(120, Console().width))
+    console.print(title, style="bold", highlight=False)
+    console.print(table)
+
+
+def _print_plain(
+    title: str, columns: Sequence[str], cells: list[list[str]], numeric: list[bool]
+) -> None:
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+
+    def line(values: Sequence[str]) -> str:
+        parts = [v.rjust(w) if right else v.ljust(w)
+                 for v, w, right in zip(values, widths, numeric, strict=True)]  # fmt: skip
+        return "  ".join(parts)
+
+    print(title)
+    print(line(columns))
+    print("  ".join("-" * w for w in widths))
+    for row in cells:
+        print(line(row))
+    print()
+
+
+def write_json(path: Path, benchmark: str, params: dict[str, Any], results: Any) -> None:
+    """`{benchmark, machine, params, results}`, pretty-printed so diffs between runs read well."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {"benchmark": benchmark, "machine": machine_facts(), "params": params,
+               "results": results}  # fmt: skip
+    path.write_text(json.dumps(payload, indent=2) + "\n")
+    print(f"results written to {path}", file=sys.stderr)

@@ -1,0 +1,180 @@
+"""Drawer use cases against a real database (every backend available)."""
+
+from typing import Any
+
+import pytest
+
+from graph import drawers
+from graph.drawers import DedupPolicy, NewDrawer
+from graph.errors import DrawerNameTaken, DrawerNotFound, DrawerSuperseded
+
+POLICY = DedupPolicy()
+TEXT = "The staging deploy listens on port 8080 behind nginx"
+TYPO = "The staging deploy listens on port 8080 behind ngnix"
+
+
+def write(store: Any, content: str, room: str = "ops", **fields: Any) -> drawers.WriteOutcome:
+    return drawers.write_drawer(store, NewDrawer("infra", room, content, **fields), POLICY)
+
+
+def edges(store: Any) -> set[tuple[str, str, str]]:
+    rows = store.run_text(
+        "MATCH (a:Drawer)-[s:SIMILAR_TO]->(b:Drawer) RETURN a.id AS a, b.id AS b, s.kind AS k", {}
+    )
+    return {(row["a"], row["b"], row["k"]) for row in rows}
+
+
+def test_exact_copy_returns_the_existing_drawer(store: Any) -> None:
+    first = write(store, TEXT)
+    second = write(store, TEXT)
+    assert first.created and not second.created
+    assert second.drawer.id == first.drawer.id
+    assert second.similar == []
+
+
+def test_exact_copy_returns_the_oldest_current_drawer(store: Any) -> None:
+    older = write(store, TEXT, name="a")
+    write(store, TEXT, name="b")
+    assert write(store, TEXT).drawer.id == older.drawer.id
+
+
+def test_a_typo_is_stored_and_linked_near_with_evidence(store: Any) -> None:
+    old = write(store, TEXT)
+    new = write(store, TYPO)
+    assert new.created
+    [link] = new.similar
+    assert (link.drawer, link.side, link.kind) == (old.drawer.id, "older", "near")
+    assert link.similarity == pytest.approx(1 - 1 / len(TEXT), abs=1e-9)  # one transposition
+    assert (link.same_hash, link.same_fingerprint, link.threshold) == (False, False, 0.9)
+    [seen_from_old] = drawers.similar_drawers(store, old.drawer.id)
+    assert (seen_from_old.drawer, seen_from_old.side) == (new.drawer.id, "newer")
+    assert edges(store) == {(new.drawer.id, old.drawer.id, "near")}
+
+
+def test_normalized_copy_is_stored_and_linked(store: Any) -> None:
+    old = write(store, TEXT)
+    new = write(store, TEXT.upper() + "!!")
+    assert new.created
+    assert [(s.drawer, s.kind, s.same_fingerprint) for s in new.similar] == [
+        (old.drawer.id, "normalized", True)
+    ]
+
+
+def test_another_room_is_another_memory(store: Any) -> None:
+    write(store, TEXT, room="ops")
+    other = write(store, TEXT, room="dev")
+    assert other.created and other.similar == []
+
+
+def test_at_most_five_links_strongest_first(store: Any) -> None:
+    olds = [write(store, TEXT + suffix).drawer.id for suffix in ("a", "b", "c", "d", "e", "f")]
+    new = write(store, TEXT + "!")  # normalized copy of none; near to all six
+    normalized = write(store, TEXT.upper())
+    assert len(new.similar) == 5
+    assert [s.kind for s in normalized.similar][:1] == ["normalized"]
+    assert all(s.drawer in {*olds, new.drawer.id} for s in normalized.similar)
+    sims = [(-s.similarity, s.drawer) for s in new.similar]
+    assert sims == sorted(sims)
+
+
+def test_named_drawer_identity(store: Any) -> None:
+    first = write(store, TEXT, name="nginx")
+    again = write(store, TEXT, name="nginx")
+    assert (again.created, again.drawer.id) == (False, first.drawer.id)
+    with pytest.raises(DrawerNameTaken) as taken:
+        write(store, TYPO, name="nginx")
+    assert taken.value.details["drawer"] == first.drawer.id
+    copy = write(store, TEXT, name="nginx-copy")
+    assert copy.created
+    assert [(s.drawer, s.kind) for s in copy.similar] == [(first.drawer.id, "exact")]
+
+
+def test_named_rewrite_with_supersede_replaces_and_keeps_the_name(store: Any) -> None:
+    first = write(store, TEXT, name="nginx")
+    outcome = drawers.write_drawer(
+        store, NewDrawer("infra", "ops", TYPO, name="nginx"), POLICY, supersede=True
+    )
+    assert outcome.created and outcome.superseded == first.drawer.id
+    assert outcome.drawer.supersedes == first.drawer.id
+    assert drawers.get_drawer(store, first.drawer.id).valid_to is not None
+    assert outcome.similar == []  # the superseded drawer is never a candidate
+
+
+def test_superseding_closes_the_old_drawer_and_frees_its_text(store: Any) -> None:
+    old = write(store, TEXT)
+    replaced = drawers.supersede_drawer(store, old.drawer.id, "Something else entirely now", POLICY)
+    assert replaced.created and replaced.superseded == old.drawer.id
+    again = write(store, TEXT)
+    assert again.created and again.drawer.id != old.drawer.id
+    with pytest.raises(DrawerSuperseded):
+        drawers.supersede_drawer(store, old.drawer.id, "third", POLICY)
+
+
+def test_delete_removes_the_drawer_and_its_links(store: Any) -> None:
+    old = write(store, TEXT)
+    new = write(store, TYPO)
+    drawers.delete_drawer(store, new.drawer.id)
+    assert edges(store) == set()
+    assert drawers.similar_drawers(store, old.drawer.id) == []
+    with pytest.raises(DrawerNotFound):
+        drawers.get_drawer(store, new.drawer.id)
+    with pytest.raises(DrawerNotFound):
+        drawers.delete_drawer(store, new.drawer.id)
+
+
+def test_delete_similar_undoes_the_link_in_either_direction(store: Any) -> None:
+    old = write(store, TEXT)
+    new = write(store, TYPO)
+    drawers.delete_similar(store, old.drawer.id, new.drawer.id)
+    assert edges(store) == set()
+
+
+def test_dedup_disabled_stores_everything_and_links_nothing(store: Any) -> None:
+    off = DedupPolicy(enabled=False)
+    first = drawers.write_drawer(store, NewDrawer("infra", "ops", TEXT), off)
+    second = drawers.write_drawer(store, NewDrawer("infra", "ops", TEXT), off)
+    assert first.created and second.created and second.similar == []
+    named = drawers.write_drawer(store, NewDrawer("infra", "ops", TEXT, name="n"), off)
+    assert not drawers.write_drawer(store, NewDrawer("infra", "ops", TEXT, name="n"), off).created
+    with pytest.raises(DrawerNameTaken):
+        drawers.write_drawer(store, NewDrawer("infra", "ops", TYPO, name="n"), off)
+    assert named.created and edges(store) == set()
+
+
+def test_diary_compares_only_the_same_agents_entries(store: Any) -> None:
+    def diary(agent: str) -> drawers.WriteOutcome:
+        entry = NewDrawer("diary", "diary", TEXT, kind="diary", agent=agent,
+                          compare_same_agent_only=True)  # fmt: skip
+        return drawers.write_drawer(store, entry, POLICY)
+
+    first = diary("ada")
+    assert not diary("ada").created
+    other = diary("bob")
+    assert other.created and other.similar == []
+    assert diary("ada").drawer.id == first.drawer.id
+
+
+def test_room_listing_pages_oldest_first(store: Any) -> None:
+    ids = [write(store, f"note number {i} about something").drawer.id for i in range(7)]
+    seen: list[str] = []
+    cursor = None
+    while True:
+        page, cursor = drawers.list_room(store, "infra", "ops", 3, cursor)
+        seen += [d.id for d in page]
+        if cursor is None:
+            break
+    assert seen == ids
+
+
+def test_candidates_come_from_indexes_not_a_room_scan(store: Any) -> None:
+    if store.dialect != "falkordb":
+        pytest.skip("the plan check reads FalkorDB's explain output")
+    from graph.queries import statement  # noqa: PLC0415
+
+    names = ("current_drawers_by_hash", "current_drawers_by_fingerprint", "drawers_sharing_terms")
+    for name in names:
+        params = {"content_hash": "h", "fingerprint": "f", "terms": ["t"], "wing": "w",
+                  "room": "r", "agent": None, "limit": 5, "per_term": 5}  # fmt: skip
+        plan = store.explain(statement(name, "falkordb"), params)
+        assert "Index Scan" in plan, (name, plan)
+        assert "Label Scan" not in plan, (name, plan)

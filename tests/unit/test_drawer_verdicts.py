@@ -1,0 +1,75 @@
+"""DESIGN §4.3: verdicts between a new drawer and one candidate, and link ranking."""
+
+import pytest
+
+from resolver.drawers import (
+    ANCHOR_WORDS,
+    DrawerText,
+    Likeness,
+    anchor_terms,
+    compare,
+    strongest,
+)
+
+
+def verdict(new: str, old: str, threshold: float = 0.9) -> str | None:
+    likeness = compare(DrawerText.of(new), "old", DrawerText.of(old), threshold)
+    return likeness.kind if likeness else None
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "kind"),
+    [
+        ("Use port 8080", "Use port 8080", "exact"),
+        ("!!!", "!!!", "exact"),  # same bytes even with an empty normal form
+        ("Use port 8080.", "use PORT 8080", "normalized"),
+        ("use port 8080", "use port 8081", "near"),  # 13 chars: near, linked, never merged
+        ("port 8080 ok", "port 8081 ok", "near"),  # 12 chars: the smallest near text
+        ("port 8080 o", "port 8081 o", None),  # 11 chars: only exact or normalized
+        ("!!!", "???", None),  # empty normal forms never match by fingerprint
+        ("completely different", "nothing alike at all", None),
+    ],
+)
+def test_verdicts(new: str, old: str, kind: str | None) -> None:
+    assert verdict(new, old) == kind
+
+
+def test_the_twelve_character_rule_applies_to_both_texts() -> None:
+    long_text = "abcdefghijkl"  # 12
+    short_text = "abcdefghijk"  # 11, one deletion away
+    assert verdict(long_text, short_text, 0.5) is None
+    assert verdict(short_text, long_text, 0.5) is None
+    assert verdict(long_text, "abcdefghijkX", 0.5) == "near"
+
+
+def test_exact_similarity_is_one_and_signals_are_set() -> None:
+    likeness = compare(DrawerText.of("Same text here"), "x", DrawerText.of("Same text here"), 0.9)
+    assert likeness == Likeness("x", "exact", 1.0, same_hash=True, same_fingerprint=True)
+
+
+def test_near_threshold_is_inclusive() -> None:
+    a, b = "abcdefghijklmnopqrst", "Xbcdefghijklmnopqrs" + "Y"  # 2 edits in 20 chars: 0.9
+    assert verdict(a, b, 0.9) == "near"
+    assert verdict(a, b, 0.91) is None
+
+
+def test_strongest_orders_by_kind_then_similarity_then_id_and_keeps_five() -> None:
+    links = [
+        Likeness("n2", "near", 0.95, False, False),
+        Likeness("n1", "near", 0.95, False, False),
+        Likeness("n3", "near", 0.99, False, False),
+        Likeness("f1", "normalized", 1.0, False, True),
+        Likeness("e1", "exact", 1.0, True, True),
+        Likeness("n4", "near", 0.91, False, False),
+        Likeness("n5", "near", 0.90, False, False),
+    ]
+    assert [link.other_id for link in strongest(links)] == ["e1", "f1", "n3", "n1", "n2"]
+
+
+def test_anchor_terms_are_scoped_to_the_room_and_bounded() -> None:
+    text = DrawerText.of(" ".join(f"word{i:03d}" for i in range(40))).normalized
+    terms = anchor_terms("wing", "room", text)
+    assert len(terms) == ANCHOR_WORDS
+    assert set(terms).isdisjoint(anchor_terms("wing", "other room", text))
+    assert terms == anchor_terms("wing", "room", text)
+    assert anchor_terms("wing", "room", "") == []

@@ -1,0 +1,105 @@
+"""DESIGN §8: typed settings, fixed environment names, refusing bad values by key."""
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from api.settings import Settings, load_settings
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)  # no castlegraph.toml from the working directory
+    import os  # noqa: PLC0415
+
+    for name in list(os.environ):
+        if name.startswith("CASTLEGRAPH_"):
+            monkeypatch.delenv(name)
+
+
+def test_defaults() -> None:
+    settings = load_settings()
+    assert (settings.dedup.enabled, settings.dedup.near_threshold) == (True, 0.9)
+    assert settings.dedup.entity_fuzzy is True
+    assert (settings.api.host, settings.api.port) == ("127.0.0.1", 8765)
+    assert settings.graph.neo4j_uri is None
+    assert settings.embeddings.provider == "none"
+
+
+@pytest.mark.parametrize("value", ["0.2", "1.1", "NaN", "nan", "-1", "abc"])
+def test_a_bad_near_threshold_refuses_to_start_naming_the_key(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("CASTLEGRAPH_DEDUP_NEAR_THRESHOLD", value)
+    with pytest.raises(ValidationError) as refused:
+        load_settings()
+    assert "dedup.near_threshold" in str(refused.value)
+
+
+@pytest.mark.parametrize("value", ["0.5", "1", "0.95"])
+def test_the_threshold_range_is_inclusive(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.setenv("CASTLEGRAPH_DEDUP_NEAR_THRESHOLD", value)
+    assert load_settings().dedup.near_threshold == float(value)
+
+
+def test_environment_names_are_the_documented_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    environment = {
+        "CASTLEGRAPH_DEDUP_ENABLED": "false",
+        "CASTLEGRAPH_DEDUP_ENTITY_FUZZY": "false",
+        "CASTLEGRAPH_HOST": "0.0.0.0",
+        "CASTLEGRAPH_PORT": "9001",
+        "CASTLEGRAPH_DATA_DIR": "/tmp/cg-data",
+        "CASTLEGRAPH_NEO4J_URI": "neo4j://db:7687",
+        "CASTLEGRAPH_NEO4J_USER": "u",
+        "CASTLEGRAPH_NEO4J_PASSWORD": "p",
+        "CASTLEGRAPH_NEO4J_DATABASE": "d",
+        "CASTLEGRAPH_API_TOKENS": "a, b",
+        "CASTLEGRAPH_EMBEDDINGS_DIMENSION": "384",
+    }
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    settings = load_settings()
+    assert (settings.dedup.enabled, settings.dedup.entity_fuzzy) == (False, False)
+    assert (settings.api.host, settings.api.port) == ("0.0.0.0", 9001)
+    assert settings.graph.data_dir == Path("/tmp/cg-data")
+    graph = settings.graph
+    assert (graph.neo4j_uri, graph.neo4j_user, graph.neo4j_database) == (
+        "neo4j://db:7687",
+        "u",
+        "d",
+    )
+    assert graph.neo4j_password.get_secret_value() == "p"
+    assert [t.get_secret_value() for t in settings.api.tokens] == ["a", "b"]
+    assert settings.embeddings.dimension == 384
+
+
+def test_file_then_environment_then_flags(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    config = tmp_path / "custom.toml"
+    config.write_text("[dedup]\nnear_threshold = 0.8\n[api]\nport = 9100\nhost = '10.0.0.1'\n")
+    monkeypatch.setenv("CASTLEGRAPH_CONFIG", str(config))
+    assert load_settings().dedup.near_threshold == 0.8
+    monkeypatch.setenv("CASTLEGRAPH_PORT", "9200")
+    assert load_settings().api.port == 9200
+    flagged = load_settings(api={"port": 9300})
+    assert (flagged.api.port, flagged.api.host) == (9300, "10.0.0.1")
+
+
+def test_a_bad_value_in_the_file_names_its_key(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    config = tmp_path / "castlegraph.toml"
+    config.write_text("[dedup]\nnear_threshold = 1.5\n")
+    monkeypatch.setenv("CASTLEGRAPH_CONFIG", str(config))
+    with pytest.raises(ValidationError, match=r"dedup\.near_threshold"):
+        load_settings()
+
+
+def test_unknown_keys_in_the_file_are_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    config = tmp_path / "castlegraph.toml"
+    config.write_text("[dedup]\nnear_treshold = 0.9\n")
+    monkeypatch.setenv("CASTLEGRAPH_CONFIG", str(config))
+    with pytest.raises(ValidationError, match="near_treshold"):
+        Settings()

@@ -1,0 +1,102 @@
+"""DESIGN §4.1–§4.2: normal form, fingerprint and similarity, table-driven."""
+
+import unicodedata
+
+import pytest
+
+from resolver.similarity import at_least, osa_distance, text_similarity, trigram_jaccard
+from resolver.text import content_hash, fingerprint, normalize_text
+
+
+@pytest.mark.parametrize(
+    ("raw", "normal"),
+    [
+        ("Hello, World!", "hello world"),
+        ("  leading and trailing  ", "leading and trailing"),
+        ("tabs\tand\nnew\r\nlines", "tabs and new lines"),
+        ("a---b___c", "a b c"),
+        ("café", "café"),  # accents are kept
+        ("Straße", "straße"),
+        ("İstanbul", "i̇stanbul"),  # full lower-case mapping, per character
+        ("ΟΔΟΣ", "οδοσ"),  # no final-sigma context
+        ("日本語 テキスト", "日本語 テキスト"),
+        ("v2.0-rc1", "v2 0 rc1"),
+        ("!!!", ""),
+        ("", ""),
+    ],
+)
+def test_normal_form(raw: str, normal: str) -> None:
+    assert normalize_text(raw) == normal
+
+
+def test_nfc_makes_decomposed_and_composed_equal() -> None:
+    composed, decomposed = "caf\u00e9", "cafe\u0301"
+    assert composed != decomposed
+    assert normalize_text(composed) == normalize_text(decomposed) == "café"
+    assert unicodedata.is_normalized("NFC", normalize_text(decomposed))
+
+
+def test_accents_are_not_folded() -> None:
+    assert normalize_text("café") != normalize_text("cafe")
+
+
+def test_fingerprint_is_sha256_of_the_normal_form_and_absent_when_empty() -> None:
+    assert fingerprint("hello world") == content_hash("hello world")
+    assert len(fingerprint("x") or "") == 64
+    assert fingerprint("") is None
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "distance"),
+    [
+        ("ca", "abc", 3),  # OSA, not unrestricted Damerau (which gives 2)
+        ("abcd", "abdc", 1),  # adjacent transposition costs 1
+        ("kitten", "sitting", 3),
+        ("", "abc", 3),
+        ("same", "same", 0),
+    ],
+)
+def test_osa_distance(a: str, b: str, distance: int) -> None:
+    assert osa_distance(a, b) == distance
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "similarity"),
+    [
+        ("", "", 0.0),
+        ("", "abc", 0.0),
+        ("abc", "abc", 1.0),
+        ("abcdefghij", "abcdefghik", 0.9),
+        ("use port 8080", "use port 8081", 1 - 1 / 13),
+    ],
+)
+def test_similarity_up_to_2000_chars_is_one_minus_osa_over_longer(
+    a: str, b: str, similarity: float
+) -> None:
+    assert text_similarity(a, b) == pytest.approx(similarity, abs=1e-12)
+
+
+def test_two_edits_in_twenty_chars_is_exactly_near_at_point_nine() -> None:
+    a = "abcdefghijklmnopqrst"
+    b = "Xbcdefghijklmnopqrs" + "Y"
+    assert len(a) == len(b) == 20
+    score = text_similarity(a, b)
+    assert at_least(score, 0.9)
+    assert not at_least(score - 2e-9, 0.9)
+
+
+def test_the_switch_to_trigram_jaccard_happens_above_2000_code_points() -> None:
+    base = "".join(chr(ord("a") + (i * 7) % 26) for i in range(2000))
+    edited = "Z" + base[1:]
+    assert text_similarity(base, edited) == pytest.approx(1 - 1 / 2000)
+    longer, longer_edited = base + "q", edited + "q"
+    assert len(longer) == 2001
+    assert text_similarity(longer, longer_edited) == pytest.approx(
+        trigram_jaccard(longer, longer_edited)
+    )
+    assert text_similarity(longer, longer_edited) != pytest.approx(1 - 1 / 2001)
+
+
+def test_trigrams_include_spaces() -> None:
+    assert trigram_jaccard("ab cd", "ab cd") == 1.0
+    assert trigram_jaccard("ab cd", "abcd") == 0.0
