@@ -7,7 +7,7 @@ from fastapi import FastAPI
 
 from api.errors import install_error_handlers
 from api.limits_middleware import BodySizeLimit
-from api.routes import drawers, health
+from api.routes import drawers, entities, health
 from api.runtime import Runtime
 from api.settings import Settings, cached_settings
 
@@ -41,4 +41,5 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     install_error_handlers(app)
     app.include_router(health.router)
     app.include_router(drawers.router)
+    app.include_router(entities.router)
     return app

@@ -20,6 +20,7 @@ log = logging.getLogger("castlegraph.api")
 STATUS_BY_CODE: dict[str, int] = {
     "palace::drawer_not_found": 404,
     "graph::entity_not_found": 404,
+    "graph::review_link_not_found": 404,
     "jobs::job_not_found": 404,
     "input::invalid": 400,
     "domain::empty_label": 400,
@@ -62,7 +63,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(CastlegraphError)
     async def _domain_error(_: Request, error: CastlegraphError) -> JSONResponse:
-        status = STATUS_BY_CODE.get(error.code, 500)
+        status = error.status or STATUS_BY_CODE.get(error.code, 500)
         if status == 500:
             log.error("internal error %s: %s", error.code, error.message)
             return envelope(500, "internal::error", "the service failed; see its log")
@@ -70,7 +71,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(EmptyLabel)
     async def _empty_label(_: Request, error: EmptyLabel) -> JSONResponse:
-        return envelope(400, "domain::empty_label", str(error))
+        return envelope(400, "domain::empty_label", str(error), {"field": error.field})
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, error: RequestValidationError) -> JSONResponse:

@@ -7,8 +7,10 @@ background while `/api/health` answers 503, so a service started before its data
 
 import logging
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
+from api.lexicon import Lexicon
 from api.settings import Settings
 from graph.backend import Backend, Neo4jTarget, open_backend
 from graph.drawers import DedupPolicy
@@ -24,6 +26,8 @@ class Runtime:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.policy = DedupPolicy(settings.dedup.enabled, settings.dedup.near_threshold)
+        self.fuzzy = settings.dedup.entity_fuzzy
+        self.known_word: Callable[[str], bool] = Lexicon()
         self.backend: Backend | None = None
         self.migrations_applied = 0
         self._ready = threading.Event()
@@ -37,9 +41,11 @@ class Runtime:
         if not graph.neo4j_uri:
             return None
         return Neo4jTarget(
-            graph.neo4j_uri, graph.neo4j_user, graph.neo4j_password.get_secret_value(),
+            graph.neo4j_uri,
+            graph.neo4j_user,
+            graph.neo4j_password.get_secret_value(),
             graph.neo4j_database,
-        )  # fmt: skip
+        )
 
     def start(self) -> None:
         self.started = True

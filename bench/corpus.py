@@ -14,8 +14,36 @@ import string
 from dataclasses import dataclass
 from enum import StrEnum
 
-ONSETS = ["", "b", "c", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "v", "w",
-          "z", "br", "ch", "st", "tr", "pl", "gr", "sh", "th", "qu", "sp"]  # fmt: skip
+ONSETS = [
+    "",
+    "b",
+    "c",
+    "d",
+    "f",
+    "g",
+    "h",
+    "k",
+    "l",
+    "m",
+    "n",
+    "p",
+    "r",
+    "s",
+    "t",
+    "v",
+    "w",
+    "z",
+    "br",
+    "ch",
+    "st",
+    "tr",
+    "pl",
+    "gr",
+    "sh",
+    "th",
+    "qu",
+    "sp",
+]
 NUCLEI = ["a", "e", "i", "o", "u", "ai", "ea", "ou", "y"]
 CODAS = ["", "", "n", "r", "s", "l", "t", "ng", "ck"]
 SYLLABLES = 300

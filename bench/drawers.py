@@ -112,8 +112,10 @@ def fill(service: Service, size: int, texts: Sequence[Text]) -> tuple[float, Cou
         except BaseException as error:  # re-raised in the main thread below
             errors.append(error)
 
-    threads = [threading.Thread(target=guarded, args=(texts[i::FILL_CLIENTS],))
-               for i in range(FILL_CLIENTS)]  # fmt: skip
+    threads = [
+        threading.Thread(target=guarded, args=(texts[i::FILL_CLIENTS],))
+        for i in range(FILL_CLIENTS)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -186,18 +188,37 @@ def run(sizes: Sequence[int], samples: int, seed: int) -> dict[str, Any]:
 
 def _print(results: Sequence[SizeResult]) -> None:
     rows = [
-        [r.size, len(r.latencies_ms), r.percentile(50), r.percentile(90), r.percentile(99),
-         statistics.fmean(r.latencies_ms), max(r.latencies_ms), r.fill_rate,
-         r.memory.get("service_rss_mb"), r.memory.get("database_rss_mb")]
+        [
+            r.size,
+            len(r.latencies_ms),
+            r.percentile(50),
+            r.percentile(90),
+            r.percentile(99),
+            statistics.fmean(r.latencies_ms),
+            max(r.latencies_ms),
+            r.fill_rate,
+            r.memory.get("service_rss_mb"),
+            r.memory.get("database_rss_mb"),
+        ]
         for r in results
-    ]  # fmt: skip
+    ]
     targets = f"target p50 ≤ {TARGET_P50_MS:g} ms, p99 ≤ {TARGET_P99_MS:g} ms"
     print_table(
         f"Single drawer writes over HTTP ({targets})",
-        ["room size", "writes", "p50 ms", "p90 ms", "p99 ms", "mean ms", "max ms",
-         "fill /s", "service MB", "database MB"],
+        [
+            "room size",
+            "writes",
+            "p50 ms",
+            "p90 ms",
+            "p99 ms",
+            "mean ms",
+            "max ms",
+            "fill /s",
+            "service MB",
+            "database MB",
+        ],
         rows,
-    )  # fmt: skip
+    )
     small, large = results[0], results[-1]
     ratios: list[list[Cell]] = [
         [name, _stat(small, name), _stat(large, name), _stat(large, name) / _stat(small, name)]
@@ -219,8 +240,10 @@ def _print(results: Sequence[SizeResult]) -> None:
         ["room size", "kind", "writes", "201 created", "200 existing", "with similar"],
         outcome_rows,
     )
-    fill_rows = [[r.size, r.fill_seconds, r.fill_rate, r.fill_statuses[201], r.fill_statuses[200]]
-                 for r in results]  # fmt: skip
+    fill_rows = [
+        [r.size, r.fill_seconds, r.fill_rate, r.fill_statuses[201], r.fill_statuses[200]]
+        for r in results
+    ]
     print_table(
         f"Fill ({FILL_CLIENTS} clients; {FILL_NEAR:.0%} near and {FILL_EXACT:.0%} exact copies)",
         ["room size", "seconds", "drawers /s", "201 created", "200 existing"],

@@ -53,8 +53,10 @@ def fmt(value: Cell) -> str:
 def print_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Cell]]) -> None:
     """One table on stdout; numbers right-aligned."""
     cells = [[fmt(value) for value in row] for row in rows]
-    numeric = [all(isinstance(row[i], int | float) or row[i] is None for row in rows)
-               for i in range(len(columns))]  # fmt: skip
+    numeric = [
+        all(isinstance(row[i], int | float) or row[i] is None for row in rows)
+        for i in range(len(columns))
+    ]
     try:
         from rich.console import Console  # noqa: PLC0415 - rich is optional
         from rich.table import Table  # noqa: PLC0415 - rich is optional
@@ -77,8 +79,10 @@ def _print_plain(
     widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
 
     def line(values: Sequence[str]) -> str:
-        parts = [v.rjust(w) if right else v.ljust(w)
-                 for v, w, right in zip(values, widths, numeric, strict=True)]  # fmt: skip
+        parts = [
+            v.rjust(w) if right else v.ljust(w)
+            for v, w, right in zip(values, widths, numeric, strict=True)
+        ]
         return "  ".join(parts)
 
     print(title)
@@ -92,7 +96,11 @@ def _print_plain(
 def write_json(path: Path, benchmark: str, params: dict[str, Any], results: Any) -> None:
     """`{benchmark, machine, params, results}`, pretty-printed so diffs between runs read well."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    payload = {"benchmark": benchmark, "machine": machine_facts(), "params": params,
-               "results": results}  # fmt: skip
+    payload = {
+        "benchmark": benchmark,
+        "machine": machine_facts(),
+        "params": params,
+        "results": results,
+    }
     path.write_text(json.dumps(payload, indent=2) + "\n")
     print(f"results written to {path}", file=sys.stderr)

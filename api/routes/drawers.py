@@ -34,9 +34,12 @@ def _written(outcome: WriteOutcome) -> JSONResponse:
 @router.post(
     "/api/wings/{wing}/rooms/{room}/drawers",
     response_model=WriteResponse,
-    responses={200: {"description": "an exact copy (unnamed) or the same named drawer"},
-               201: {"description": "stored"}, 409: {"description": "name held by other content"}},
-)  # fmt: skip
+    responses={
+        200: {"description": "an exact copy (unnamed) or the same named drawer"},
+        201: {"description": "stored"},
+        409: {"description": "name held by other content"},
+    },
+)
 def write_drawer(wing: str, room: str, body: DrawerCreate, runtime: RuntimeDep) -> JSONResponse:
     new = drawers.NewDrawer(
         wing=check_path_segment("wing", wing),

@@ -143,8 +143,9 @@ def test_dedup_disabled_stores_everything_and_links_nothing(store: Any) -> None:
 
 def test_diary_compares_only_the_same_agents_entries(store: Any) -> None:
     def diary(agent: str) -> drawers.WriteOutcome:
-        entry = NewDrawer("diary", "diary", TEXT, kind="diary", agent=agent,
-                          compare_same_agent_only=True)  # fmt: skip
+        entry = NewDrawer(
+            "diary", "diary", TEXT, kind="diary", agent=agent, compare_same_agent_only=True
+        )
         return drawers.write_drawer(store, entry, POLICY)
 
     first = diary("ada")
@@ -173,8 +174,16 @@ def test_candidates_come_from_indexes_not_a_room_scan(store: Any) -> None:
 
     names = ("current_drawers_by_hash", "current_drawers_by_fingerprint", "drawers_sharing_terms")
     for name in names:
-        params = {"content_hash": "h", "fingerprint": "f", "terms": ["t"], "wing": "w",
-                  "room": "r", "agent": None, "limit": 5, "per_term": 5}  # fmt: skip
+        params = {
+            "content_hash": "h",
+            "fingerprint": "f",
+            "terms": ["t"],
+            "wing": "w",
+            "room": "r",
+            "agent": None,
+            "limit": 5,
+            "per_term": 5,
+        }
         plan = store.explain(statement(name, "falkordb"), params)
         assert "Index Scan" in plan, (name, plan)
         assert "Label Scan" not in plan, (name, plan)

@@ -50,8 +50,16 @@ class Service:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = (log_dir or data_dir.parent) / f"service-{self.port}.log"
-        command = [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port),
-                   "--data-dir", str(data_dir)]  # fmt: skip
+        command = [
+            sys.executable,
+            "-m",
+            "api.cli",
+            "serve",
+            "--port",
+            str(self.port),
+            "--data-dir",
+            str(data_dir),
+        ]
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
 

@@ -1,0 +1,2 @@
+MATCH (e:Entity {id: $id})
+RETURN properties(e) AS entity

@@ -1,0 +1,184 @@
+"""Reading entities and settling what resolution left for people (DESIGN §5.6, §11).
+
+Aliases are the only curation: recording one never rewrites the canonical name and never
+merges two entities; later sightings of the spelling converge by rule `alias`.
+"""
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from graph.clock import utc_now
+from graph.entities import ENTITIES_LOCK
+from graph.entity_index import index_props, probe_params
+from graph.errors import CastlegraphError
+from graph.records import Entity
+from graph.store import GraphStore, Tx
+from resolver.entity_keys import entity_key
+from resolver.entity_model import is_alias_new
+from resolver.errors import EmptyLabel
+
+MENTIONS_LIMIT = 1000
+
+
+class EntityNotFound(CastlegraphError):
+    code = "graph::entity_not_found"
+
+    def __init__(self, entity_id: str) -> None:
+        super().__init__(f"no entity with id {entity_id!r}", {"entity": entity_id})
+
+
+class ReviewLinkNotFound(CastlegraphError):
+    code = "graph::review_link_not_found"
+
+    def __init__(self, entity_id: str, other_id: str) -> None:
+        super().__init__(
+            "the two entities have no POSSIBLY_SAME_AS link",
+            {"entity": entity_id, "other": other_id},
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewCandidate:
+    entity: Entity
+    side: str
+    similarity: float
+    distance: int
+    reason: str
+    status: str
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class EntityMention:
+    drawer: str
+    props: dict[str, Any]
+
+
+def _get(tx: Tx, entity_id: str) -> Entity:
+    rows = tx.run("entity_by_id", id=entity_id)
+    if not rows:
+        raise EntityNotFound(entity_id)
+    return Entity.from_props(rows[0]["entity"])
+
+
+def get_entity(store: GraphStore, entity_id: str) -> Entity:
+    return store.read(lambda tx: _get(tx, entity_id), use_case="get_entity")
+
+
+def find_entities(store: GraphStore, name: str, kind: str | None) -> list[Entity]:
+    """Entities whose name or an alias has the key of `name`, by id (the caller pages)."""
+    key = entity_key(name)
+
+    def work(tx: Tx) -> list[Entity]:
+        params = probe_params([key], store.dialect)
+        return [
+            Entity.from_props(row["entity"]) for row in tx.run("entities_by_probe_keys", **params)
+        ]
+
+    found = store.read(work, use_case="find_entities")
+    matching = [
+        entity
+        for entity in found
+        if (entity.view.key == key or key in entity.view.alias_keys)
+        and (kind is None or entity.view.kind == kind)
+    ]
+    return sorted(matching, key=lambda entity: entity.view.id)
+
+
+def entity_mentions(store: GraphStore, entity_id: str) -> list[EntityMention]:
+    def work(tx: Tx) -> list[EntityMention]:
+        _get(tx, entity_id)
+        rows = tx.run("entity_mentions", id=entity_id, limit=MENTIONS_LIMIT)
+        return [EntityMention(row["drawer"], row["mention"]) for row in rows]
+
+    return store.read(work, use_case="entity_mentions")
+
+
+def review_candidates(
+    store: GraphStore, entity_id: str, *, pending_only: bool = True
+) -> list[ReviewCandidate]:
+    def work(tx: Tx) -> list[ReviewCandidate]:
+        _get(tx, entity_id)
+        return [
+            ReviewCandidate(
+                entity=Entity.from_props(row["entity"]),
+                side="older" if row["is_newer"] else "newer",
+                similarity=float(row["link"]["similarity"]),
+                distance=int(row["link"]["distance"]),
+                reason=row["link"]["reason"],
+                status=row["link"].get("status", "pending"),
+                created_at=row["link"]["created_at"],
+            )
+            for row in tx.run("entity_review_links", id=entity_id)
+        ]
+
+    found = store.read(work, use_case="review_candidates")
+    kept = [c for c in found if c.status == "pending" or not pending_only]
+    return sorted(kept, key=lambda c: (-c.similarity, c.entity.view.id))
+
+
+def add_alias(store: GraphStore, entity_id: str, alias: str) -> Entity:
+    """Record a spelling of an entity; the name itself or a known alias is a no-op."""
+
+    def work(tx: Tx) -> Entity:
+        tx.lock(ENTITIES_LOCK)
+        entity = _get(tx, entity_id)  # unknown entity before blank alias (DESIGN §5.6)
+        spelling = alias.strip()
+        if not spelling:
+            raise EmptyLabel("alias")
+        spellings = _respelled(store, entity, spelling)
+        if not spellings:
+            return entity
+        rows = tx.run("set_entity_spellings", id=entity_id, spellings=spellings)
+        return Entity.from_props(rows[0]["entity"])
+
+    return store.write(work, use_case="add_alias")
+
+
+def _respelled(store: GraphStore, entity: Entity, spelling: str) -> dict[str, Any]:
+    """The spelling properties after adding `spelling`; empty when it is already known."""
+    if not is_alias_new(entity.view, spelling):
+        return {}
+    view = replace(
+        entity.view,
+        aliases=(*entity.view.aliases, spelling),
+        alias_keys=(*entity.view.alias_keys, entity_key(spelling)),
+    )
+    return {
+        "aliases": list(view.aliases),
+        "alias_keys": list(view.alias_keys),
+        **index_props(view, store.dialect),
+    }
+
+
+def settle_review(store: GraphStore, entity_id: str, other_id: str, verdict: str) -> Entity:
+    """`same`: the newer entity's name becomes an alias of the older; `different`: never again.
+
+    Returns the older entity of the pair (the one that received the alias, if any).
+    """
+
+    def work(tx: Tx) -> Entity:
+        tx.lock(ENTITIES_LOCK)
+        entity = _get(tx, entity_id)
+        _get(tx, other_id)
+        links = [
+            r for r in tx.run("entity_review_links", id=entity_id) if r["entity"]["id"] == other_id
+        ]
+        if not links:
+            raise ReviewLinkNotFound(entity_id, other_id)
+        this_is_newer = bool(links[0]["is_newer"])
+        older = Entity.from_props(links[0]["entity"]) if this_is_newer else entity
+        newer = entity if this_is_newer else Entity.from_props(links[0]["entity"])
+        spellings = _respelled(store, older, newer.view.name) if verdict == "same" else {}
+        rows = tx.run(
+            "settle_review_link",
+            id=entity_id,
+            other=other_id,
+            status=verdict,
+            now=utc_now(),
+            older=older.view.id,
+            spellings=spellings,
+        )
+        return Entity.from_props(rows[0]["entity"])
+
+    return store.write(work, use_case="settle_review")
