@@ -6,6 +6,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from api.errors import install_error_handlers
+from api.idempotency import IdempotencyKeys
 from api.limits_middleware import BodySizeLimit
 from api.routes import drawers, entities, health
 from api.runtime import Runtime
@@ -37,7 +38,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         lifespan=lifespan,
     )
     app.state.runtime = runtime
-    app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes)
+    app.add_middleware(IdempotencyKeys)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes)  # the outermost
     install_error_handlers(app)
     app.include_router(health.router)
     app.include_router(drawers.router)

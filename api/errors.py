@@ -40,7 +40,7 @@ class ApiError(CastlegraphError):
 
     def __init__(self, status: int, code: str, message: str, details: Any = None) -> None:
         super().__init__(message, details)
-        self.status = status
+        self.http_status = status
         self.code = code  # type: ignore[misc]  # an instance value shadows the class default
 
 
@@ -59,7 +59,7 @@ def _validation_details(error: RequestValidationError) -> list[dict[str, Any]]:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, error: ApiError) -> JSONResponse:
-        return envelope(error.status, error.code, error.message, error.details)
+        return envelope(error.http_status, error.code, error.message, error.details)
 
     @app.exception_handler(CastlegraphError)
     async def _domain_error(_: Request, error: CastlegraphError) -> JSONResponse:

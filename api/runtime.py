@@ -15,6 +15,7 @@ from api.settings import Settings
 from graph.backend import Backend, Neo4jTarget, open_backend
 from graph.drawers import DedupPolicy
 from graph.errors import GraphUnavailable
+from graph.idempotency import purge_expired
 from graph.migrations import migrate
 from graph.store import GraphStore
 
@@ -71,6 +72,7 @@ class Runtime:
             backend.store.ping()
             backend.store.apply_schema()
             self.migrations_applied = len(migrate(backend.store))
+            purge_expired(backend.store)
         except Exception:
             backend.close()
             raise

@@ -1,0 +1,1 @@
+CREATE INDEX FOR (k:IdempotencyKey) ON (k.key)
