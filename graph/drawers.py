@@ -28,6 +28,9 @@ TERM_POSTINGS = 64
 """Drawers read per anchor word, so that a word common to a whole room costs no more."""
 
 
+EXCERPT_LENGTH = 60
+
+
 @dataclass(frozen=True, slots=True)
 class DedupPolicy:
     enabled: bool = True
@@ -205,7 +208,13 @@ def _props(drawer: Drawer, terms: list[str]) -> dict[str, Any]:
     }
     props["terms"] = terms
     props["terms_text"] = " ".join(terms)
+    props["excerpt"] = _excerpt(drawer.content)  # the caption Neo4j Browser shows
     return props
+
+
+def _excerpt(content: str) -> str:
+    flat = " ".join(content.split())
+    return flat if len(flat) <= EXCERPT_LENGTH else flat[: EXCERPT_LENGTH - 1] + "…"
 
 
 def _evidence(link: Likeness, threshold: float, now: str) -> dict[str, Any]:

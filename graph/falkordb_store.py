@@ -107,15 +107,15 @@ class FalkorStore:
 
     def _constraints(self) -> set[tuple[str, tuple[str, ...]]]:
         """(label, sorted properties): FalkorDB lists a constraint's properties in any order."""
-        rows = self.run_text("CALL db.constraints() YIELD label, properties RETURN *", {})
+        rows = self.run_text(statement("constraint_list", "falkordb"), {})
         return {(row["label"], tuple(sorted(row["properties"]))) for row in rows}
 
     def _wait_until_operational(self) -> None:
         """Until indexes are OPERATIONAL queries silently scan labels (ENGINES.md)."""
         deadline = time.monotonic() + INDEX_WAIT_SECONDS
         while True:
-            indexes = self.run_text("CALL db.indexes() YIELD status RETURN status", {})
-            constraints = self.run_text("CALL db.constraints() YIELD status RETURN status", {})
+            indexes = self.run_text(statement("index_statuses", "falkordb"), {})
+            constraints = self.run_text(statement("constraint_list", "falkordb"), {})
             statuses = {row["status"] for row in indexes + constraints}
             if "FAILED" in statuses:
                 raise GraphQueryError("a FalkorDB constraint failed to build", statuses)
@@ -128,7 +128,7 @@ class FalkorStore:
     def wipe(self) -> None:
         """Delete every node and edge (tests only); the schema stays."""
         with self._write_lock:
-            self.run_text("MATCH (n) DETACH DELETE n", {})
+            self.run_text(statement("wipe_graph", "falkordb"), {})
 
     def close(self) -> None:
         self._db.connection.close()

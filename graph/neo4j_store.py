@@ -80,7 +80,7 @@ class Neo4jStore:
         with self._driver.session(database=self._database) as session:
             for _, text in schema_statements("neo4j"):
                 session.run(text).consume()
-            session.run("CALL db.awaitIndexes(300)").consume()
+            session.run(statement("await_indexes", "neo4j")).consume()
 
     def run_text(self, text: str, params: dict[str, Any]) -> list[Row]:
         """One auto-commit statement outside the use cases (tests and diagnosis only)."""
@@ -90,7 +90,7 @@ class Neo4jStore:
     def wipe(self) -> None:
         """Delete every node and edge (tests only); the schema stays."""
         with self._driver.session(database=self._database) as session:
-            session.run("MATCH (n) DETACH DELETE n").consume()
+            session.run(statement("wipe_graph", "neo4j")).consume()
 
     def close(self) -> None:
         self._driver.close()

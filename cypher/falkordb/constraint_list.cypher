@@ -1,0 +1,1 @@
+CALL db.constraints() YIELD label, properties, status RETURN label, properties, status

@@ -1,0 +1,1 @@
+CALL db.indexes() YIELD status RETURN status

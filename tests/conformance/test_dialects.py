@@ -1,0 +1,69 @@
+"""Every statement the graph layer runs exists for both backends, and dialects stay paired."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from graph.queries import statement
+
+ROOT = Path(__file__).resolve().parents[2]
+CYPHER = ROOT / "cypher"
+NEO4J_ONLY = {"take_lock", "await_indexes"}  # FalkorDB locks in-process; polls its indexes
+FALKORDB_ONLY = {"index_statuses", "constraint_list"}  # its schema procedures
+
+
+def statement_names() -> set[str]:
+    """First arguments of every `tx.run("name", ...)` call in graph/."""
+    names = set()
+    for path in (ROOT / "graph").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "run"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+                and node.args[0].value.isidentifier()
+            ):
+                names.add(node.args[0].value)
+    return names
+
+
+def test_the_graph_layer_runs_named_statements() -> None:
+    assert {"create_drawer", "write_resolutions", "entities_by_probe_keys"} <= statement_names()
+
+
+@pytest.mark.parametrize("name", sorted(statement_names()))
+@pytest.mark.parametrize("dialect", ["falkordb", "neo4j"])
+def test_every_statement_loads_for_both_dialects(name: str, dialect: str) -> None:
+    if name in NEO4J_ONLY and dialect == "falkordb":
+        pytest.skip(f"{name} is Neo4j-only: FalkorDB serialises write units in the process")
+    assert statement(name, dialect).strip()  # type: ignore[arg-type]
+
+
+def test_dialect_folders_pair_up() -> None:
+    falkordb = {p.stem for p in (CYPHER / "falkordb").glob("*.cypher")}
+    neo4j = {p.stem for p in (CYPHER / "neo4j").glob("*.cypher")}
+    assert falkordb - FALKORDB_ONLY == neo4j - NEO4J_ONLY
+
+
+def test_schemas_cover_the_same_indexes() -> None:
+    def topics(dialect: str) -> set[str]:
+        # 10_drawer_content_hash.cypher -> drawer_content_hash
+        return {p.stem.split("_", 1)[1] for p in (CYPHER / "schema" / dialect).glob("*.cypher")}
+
+    # Neo4j lists its uniqueness constraints as files; FalkorDB's are in graph/falkordb_store.py.
+    constraints = {
+        "drawer_id",
+        "entity_id",
+        "wing_name",
+        "room_wing_name",
+        "entity_kind_name",
+        "migration_version",
+        "lock_name",
+        "entity_name",
+        "idempotency_key",
+    }
+    assert topics("falkordb") - constraints == topics("neo4j") - constraints
