@@ -14,6 +14,7 @@ writers never create the same (kind, key) twice.
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from graph.clock import utc_now
@@ -21,11 +22,12 @@ from graph.entity_index import BatchIndex, index_props, probe_keys, probe_params
 from graph.errors import CastlegraphError
 from graph.records import Entity, MentionResult
 from graph.store import GraphStore, Tx
-from resolver.entity_keys import entity_key
+from resolver.entity_keys import entity_key as _entity_key
 from resolver.entity_model import Decision, EntityView, Mention, is_alias_new
 from resolver.entity_rules import decide
 
 KnownWord = Callable[[str], bool]
+entity_key = lru_cache(maxsize=100_000)(_entity_key)  # a batch repeats its names
 ENTITIES_LOCK = "entities"
 
 

@@ -14,19 +14,24 @@ Neo4j cannot index list elements, so it keeps them as one whitespace-separated s
 
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import lru_cache
 
 from graph.queries import Dialect
 from resolver.entity_keys import TWO_EDIT_PROBE_MIN_LEN, deletion_keys, review_probe_keys
 from resolver.entity_model import EntityView
 from resolver.entity_rules import REVIEW_MIN_KEY_LEN
 
+CACHE_SIZE = 100_000
+"""Keys whose neighbourhoods are remembered: a batch repeats names, and so do batches."""
+
 FULLTEXT_LIMIT = 10_000
 """Most entities one Neo4j full-text probe returns (a probe set is a few hundred keys)."""
 
 
-def spelling_keys(key: str) -> list[str]:
+@lru_cache(maxsize=CACHE_SIZE)
+def spelling_keys(key: str) -> tuple[str, ...]:
     """Keys stored for one spelling; a key too short for any fuzzy rule stores only itself."""
-    return deletion_keys(key) if len(key) >= REVIEW_MIN_KEY_LEN else [key]
+    return tuple(deletion_keys(key)) if len(key) >= REVIEW_MIN_KEY_LEN else (key,)
 
 
 def stored_keys(view: EntityView) -> list[str]:
@@ -43,10 +48,11 @@ def index_props(view: EntityView, dialect: Dialect) -> dict[str, object]:
     return {"dkeys": keys}
 
 
-def probe_keys(key: str, *, two_edits: bool) -> list[str]:
+@lru_cache(maxsize=CACHE_SIZE)
+def probe_keys(key: str, *, two_edits: bool) -> tuple[str, ...]:
     """What a mention looks up: equal and one-edit spellings, plus two-edit ones on request."""
     if two_edits and len(key) >= TWO_EDIT_PROBE_MIN_LEN:
-        return review_probe_keys(key)
+        return tuple(review_probe_keys(key))
     return spelling_keys(key)
 
 

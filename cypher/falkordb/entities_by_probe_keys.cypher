@@ -1,4 +1,5 @@
 UNWIND $probes AS probe
 MATCH (e:Entity)
 WHERE probe IN e.dkeys
-RETURN DISTINCT properties(e) AS entity
+WITH DISTINCT e
+RETURN e {.id, .name, .kind, .key, .aliases, .alias_keys, .created_at} AS entity
