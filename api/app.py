@@ -8,7 +8,7 @@ from fastapi import FastAPI
 from api.errors import install_error_handlers
 from api.idempotency import IdempotencyKeys
 from api.limits_middleware import BodySizeLimit
-from api.routes import drawers, entities, health
+from api.routes import drawers, entities, health, jobs
 from api.runtime import Runtime
 from api.settings import Settings, cached_settings
 
@@ -44,4 +44,5 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.include_router(health.router)
     app.include_router(drawers.router)
     app.include_router(entities.router)
+    app.include_router(jobs.router)
     return app

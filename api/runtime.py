@@ -10,12 +10,14 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from api.jobs.runner import JobRunner
 from api.lexicon import Lexicon
 from api.settings import Settings
 from graph.backend import Backend, Neo4jTarget, open_backend
 from graph.drawers import DedupPolicy
 from graph.errors import GraphUnavailable
 from graph.idempotency import purge_expired
+from graph.jobs import Job
 from graph.migrations import migrate
 from graph.store import GraphStore
 
@@ -30,6 +32,7 @@ class Runtime:
         self.fuzzy = settings.dedup.entity_fuzzy
         self.known_word: Callable[[str], bool] = Lexicon()
         self.backend: Backend | None = None
+        self.jobs: JobRunner | None = None
         self.migrations_applied = 0
         self._ready = threading.Event()
         self._stopping = threading.Event()
@@ -77,6 +80,8 @@ class Runtime:
             backend.close()
             raise
         self.backend = backend
+        self.jobs = JobRunner(lambda: self.store, self.policy)
+        self.jobs.start()
         self._ready.set()
         log.info("graph ready: %s", backend.description)
 
@@ -98,8 +103,15 @@ class Runtime:
             raise GraphUnavailable("the graph database is not ready yet")
         return self.backend.store
 
+    def submit(self, job: Job) -> None:
+        if self.jobs is None:
+            raise GraphUnavailable("the graph database is not ready yet")
+        self.jobs.submit(job)
+
     def stop(self) -> None:
         self._stopping.set()
+        if self.jobs is not None:
+            self.jobs.stop()
         if self.backend is not None:
             description = self.backend.description
             self.backend.close()

@@ -4,7 +4,7 @@ Requests forbid unknown fields. Lengths that DESIGN names are checked here (422)
 answer with other statuses (empty content 400, content over 1 MiB 413) live in `api.limits`.
 """
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -59,6 +59,7 @@ class DrawerOut(BaseModel):
     valid_to: str | None
     supersedes: str | None
     created_at: str
+    origin: dict[str, Any]
 
     @classmethod
     def of(cls, drawer: Drawer) -> "DrawerOut":

@@ -9,7 +9,7 @@ import base64
 import binascii
 import json
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from graph.clock import utc_now
@@ -48,6 +48,7 @@ class NewDrawer:
     source_uri: str | None = None
     drawer_id: str | None = None
     compare_same_agent_only: bool = False
+    origin: dict[str, Any] = field(default_factory=dict)
 
 
 class InvalidCursor(CastlegraphError):
@@ -196,16 +197,18 @@ def _new_drawer(new: NewDrawer, text: DrawerText, now: str, replaced: Drawer | N
         source_uri=new.source_uri,
         valid_from=now,
         supersedes=replaced.id if replaced else None,
+        origin=dict(new.origin),
     )
 
 
 def _props(drawer: Drawer, terms: list[str]) -> dict[str, Any]:
     """Flat properties without nulls (neither backend stores null properties)."""
     props = {
-        field: getattr(drawer, field)
-        for field in Drawer.__slots__
-        if getattr(drawer, field) is not None
+        name: getattr(drawer, name)
+        for name in Drawer.__slots__
+        if name != "origin" and getattr(drawer, name) is not None
     }
+    props.update({f"origin_{key}": value for key, value in drawer.origin.items()})
     props["terms"] = terms
     props["terms_text"] = " ".join(terms)
     props["excerpt"] = _excerpt(drawer.content)  # the caption Neo4j Browser shows

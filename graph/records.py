@@ -1,6 +1,6 @@
 """Plain records returned by the use cases, mapped from the flat properties the graph stores."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from resolver.entity_model import EntityView
@@ -23,6 +23,8 @@ class Drawer:
     valid_from: str | None = None
     valid_to: str | None = None
     supersedes: str | None = None
+    origin: dict[str, Any] = field(default_factory=dict)
+    """Provenance (document, chunk, revision, ...), stored flat as `origin_*` properties."""
 
     @classmethod
     def from_props(cls, props: dict[str, Any]) -> "Drawer":
@@ -42,6 +44,9 @@ class Drawer:
             valid_from=props.get("valid_from"),
             valid_to=props.get("valid_to"),
             supersedes=props.get("supersedes"),
+            origin={
+                k.removeprefix("origin_"): v for k, v in props.items() if k.startswith("origin_")
+            },
         )
 
     @property

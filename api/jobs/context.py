@@ -1,0 +1,30 @@
+"""What an executor gets: the store, the policy, its job, and a way to checkpoint progress."""
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from graph.drawers import DedupPolicy
+from graph.jobs import Job, update_job
+from graph.store import GraphStore
+
+
+class JobInterrupted(Exception):
+    """The service is stopping: the executor saved its state and will resume on restart."""
+
+
+@dataclass
+class JobContext:
+    store: GraphStore
+    policy: DedupPolicy
+    job: Job
+    stopping: threading.Event
+
+    def checkpoint(self, state: dict[str, Any], done: int, total: int | None = None) -> None:
+        """Record progress; raise `JobInterrupted` if the service asked to stop."""
+        changes: dict[str, Any] = {"state": state, "progress_done": done}
+        if total is not None:
+            changes["progress_total"] = total
+        self.job = update_job(self.store, self.job.id, **changes)
+        if self.stopping.is_set():
+            raise JobInterrupted

@@ -1,0 +1,3 @@
+CREATE (j:Job)
+SET j += $props
+RETURN properties(j) AS job

@@ -1,0 +1,2 @@
+MATCH (j:Job {id: $id})
+RETURN properties(j) AS job

@@ -1,0 +1,1 @@
+CREATE INDEX FOR (j:Job) ON (j.id)

@@ -1,0 +1,3 @@
+MATCH (j:Job {id: $id})
+SET j += $changes
+RETURN properties(j) AS job

@@ -1,0 +1,116 @@
+"""Durable jobs, recorded in the graph as `(:Job)` so that they survive a crash (DESIGN §4.4).
+
+A job keeps its parameters, status, progress, result and error, plus a `state` checkpoint its
+runner writes as it goes. Maps are stored as JSON strings: neither backend stores maps.
+"""
+
+import json
+import uuid
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from graph.clock import utc_now
+from graph.errors import CastlegraphError
+from graph.store import GraphStore, Tx
+
+JobStatus = Literal["queued", "running", "succeeded", "failed"]
+JOB_NAMESPACE = uuid.UUID("6f1d4c1e-6a52-4d0b-9a8e-2f9a3c1b7d40")
+
+
+class JobNotFound(CastlegraphError):
+    code = "jobs::job_not_found"
+
+    def __init__(self, job_id: str) -> None:
+        super().__init__(f"no job with id {job_id!r}", {"job": job_id})
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    id: str
+    kind: str
+    status: JobStatus
+    params: dict[str, Any]
+    progress_done: int
+    progress_total: int | None
+    result: dict[str, Any] | None
+    error: dict[str, Any] | None
+    state: dict[str, Any]
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+
+    @classmethod
+    def from_props(cls, props: dict[str, Any]) -> "Job":
+        def load(name: str) -> Any:
+            raw = props.get(name)
+            return json.loads(raw) if raw else None
+
+        return cls(
+            id=props["id"],
+            kind=props["kind"],
+            status=props["status"],
+            params=load("params") or {},
+            progress_done=int(props.get("progress_done") or 0),
+            progress_total=props.get("progress_total"),
+            result=load("result"),
+            error=load("error"),
+            state=load("state") or {},
+            created_at=props["created_at"],
+            started_at=props.get("started_at"),
+            finished_at=props.get("finished_at"),
+        )
+
+
+def item_id(job_id: str, index: int | str) -> str:
+    """The id of the drawer a job stores for item `index`: a resumed job finds it again."""
+    return str(uuid.uuid5(JOB_NAMESPACE, f"{job_id}:{index}"))
+
+
+def create_job(store: GraphStore, kind: str, params: dict[str, Any], total: int | None) -> Job:
+    props: dict[str, Any] = {
+        "id": str(uuid.uuid4()),
+        "kind": kind,
+        "status": "queued",
+        "params": json.dumps(params),
+        "progress_done": 0,
+        "created_at": utc_now(),
+    }
+    if total is not None:
+        props["progress_total"] = total
+    rows = store.write(lambda tx: tx.run("create_job", props=props), use_case="create_job")
+    return Job.from_props(rows[0]["job"])
+
+
+def _get(tx: Tx, job_id: str) -> Job:
+    rows = tx.run("job_by_id", id=job_id)
+    if not rows:
+        raise JobNotFound(job_id)
+    return Job.from_props(rows[0]["job"])
+
+
+def get_job(store: GraphStore, job_id: str) -> Job:
+    return store.read(lambda tx: _get(tx, job_id), use_case="get_job")
+
+
+def recent_jobs(store: GraphStore, limit: int) -> list[Job]:
+    rows = store.read(lambda tx: tx.run("recent_jobs", limit=limit), use_case="recent_jobs")
+    return [Job.from_props(row["job"]) for row in rows]
+
+
+def unfinished_jobs(store: GraphStore) -> list[Job]:
+    rows = store.read(lambda tx: tx.run("unfinished_jobs"), use_case="unfinished_jobs")
+    return [Job.from_props(row["job"]) for row in rows]
+
+
+def update_job(store: GraphStore, job_id: str, **changes: Any) -> Job:
+    """Set fields; dicts (`result`, `error`, `state`, `params`) are stored as JSON text."""
+    encoded = {
+        name: json.dumps(value) if isinstance(value, dict) else value
+        for name, value in changes.items()
+    }
+    rows = store.write(
+        lambda tx: tx.run("update_job", id=job_id, changes=encoded), use_case="update_job"
+    )
+    if not rows:
+        raise JobNotFound(job_id)
+    return Job.from_props(rows[0]["job"])
