@@ -40,7 +40,7 @@ def post_mine(body: MineRequest, runtime: RuntimeDep) -> JSONResponse:
         raise ApiError(
             400, "palace::invalid_path", "no such file or directory", {"path": body.path}
         )
-    params = {
+    params: dict[str, str | int] = {
         "path": str(root),
         "wing": check_path_segment("wing", body.wing),
         "room": check_path_segment("room", body.room or root.name or "root"),
