@@ -2,14 +2,26 @@
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    Field,
+    SerializerFunctionWrapHandler,
+    StringConstraints,
+    model_serializer,
+)
 
-from api.schemas import Label, Strict
+from api.schemas import Label, Strict, plain_text
 from graph.entity_curation import EntityMention, ReviewCandidate
 from graph.records import Entity, MentionResult
 
 OriginKey = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
-OriginValue = Annotated[str, StringConstraints(max_length=2048)] | int | float | bool
+OriginValue = (
+    Annotated[str, StringConstraints(max_length=2048), AfterValidator(plain_text)]
+    | bool
+    | Annotated[int, Field(ge=-(2**63), lt=2**63)]  # the graph stores 64-bit integers
+    | Annotated[float, Field(allow_inf_nan=False)]
+)
 Origin = Annotated[dict[OriginKey, OriginValue], Field(max_length=32)]
 
 
@@ -58,6 +70,17 @@ class EntitySummary(BaseModel):
 class EntityOut(EntitySummary):
     key: str
     created_at: str
+    same_as: str | None = Field(
+        default=None,
+        description="Present once settled as the same as this older entity (never merged).",
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_unsettled(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data.get("same_as") is None:
+            data.pop("same_as", None)
+        return data
 
     @classmethod
     def of(cls, entity: Entity) -> "EntityOut":
@@ -69,6 +92,7 @@ class EntityOut(EntitySummary):
             key=view.key,
             aliases=list(view.aliases),
             created_at=entity.created_at,
+            same_as=entity.same_as,
         )
 
 

@@ -4,15 +4,24 @@ Requests forbid unknown fields. Lengths that DESIGN names are checked here (422)
 answer with other statuses (empty content 400, content over 1 MiB 413) live in `api.limits`.
 """
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from graph.records import Drawer, SimilarDrawer, WriteOutcome
 
 MAX_LABEL = 200
 
-Label = Annotated[str, StringConstraints(max_length=MAX_LABEL)]
+
+def plain_text(value: str) -> str:
+    """Labels are text: no control characters but whitespace, no lone surrogates."""
+    if any(unicodedata.category(c) in ("Cc", "Cs") and c not in "\t\n\r" for c in value):
+        raise ValueError("must not contain control characters or lone surrogates")
+    return value
+
+
+Label = Annotated[str, StringConstraints(max_length=MAX_LABEL), AfterValidator(plain_text)]
 DrawerKind = Literal["manual", "note", "diary", "checkpoint", "file", "other"]
 
 

@@ -201,6 +201,24 @@ def _new_drawer(new: NewDrawer, text: DrawerText, now: str, replaced: Drawer | N
     )
 
 
+def drawer_index_props(wing: str, room: str, content: str) -> dict[str, Any]:
+    """The properties derived from a drawer's content (migration 3 backfills them)."""
+    text = DrawerText.of(content)
+    props: dict[str, Any] = {
+        "content_hash": text.content_hash,
+        "norm_len": len(text.normalized),
+        "excerpt": _excerpt(content),
+        **_term_props(anchor_terms(wing, room, text.normalized)),
+    }
+    if text.fingerprint is not None:
+        props["fingerprint"] = text.fingerprint
+    return props
+
+
+def _term_props(terms: list[str]) -> dict[str, Any]:
+    return {"terms": terms, "terms_text": " ".join(terms)}
+
+
 def _props(drawer: Drawer, terms: list[str]) -> dict[str, Any]:
     """Flat properties without nulls (neither backend stores null properties)."""
     props = {
@@ -209,8 +227,7 @@ def _props(drawer: Drawer, terms: list[str]) -> dict[str, Any]:
         if name != "origin" and getattr(drawer, name) is not None
     }
     props.update({f"origin_{key}": value for key, value in drawer.origin.items()})
-    props["terms"] = terms
-    props["terms_text"] = " ".join(terms)
+    props.update(_term_props(terms))
     props["excerpt"] = _excerpt(drawer.content)  # the caption Neo4j Browser shows
     return props
 

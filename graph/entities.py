@@ -122,7 +122,8 @@ def _fetch(tx: Tx, store: GraphStore, probes: set[str]) -> list[Entity]:
     if not probes:
         return []
     rows = tx.run("entities_by_probe_keys", **probe_params(probes, store.dialect))
-    return [Entity.from_props(row["entity"]) for row in rows]
+    found = [Entity.from_props(row["entity"]) for row in rows]
+    return [entity for entity in found if entity.same_as is None]
 
 
 def _fetch_candidates(

@@ -169,15 +169,17 @@ def settle_review(store: GraphStore, entity_id: str, other_id: str, verdict: str
         this_is_newer = bool(links[0]["is_newer"])
         older = Entity.from_props(links[0]["entity"]) if this_is_newer else entity
         newer = entity if this_is_newer else Entity.from_props(links[0]["entity"])
-        spellings = _respelled(store, older, newer.view.name) if verdict == "same" else {}
+        same = verdict == "same"
         rows = tx.run(
             "settle_review_link",
             id=entity_id,
             other=other_id,
             status=verdict,
             now=utc_now(),
+            newer=newer.view.id,
+            newer_props={"same_as": older.view.id} if same else {},
             older=older.view.id,
-            spellings=spellings,
+            spellings=_respelled(store, older, newer.view.name) if same else {},
         )
         return Entity.from_props(rows[0]["entity"])
 

@@ -48,10 +48,16 @@ def index_props(view: EntityView, dialect: Dialect) -> dict[str, object]:
     return {"dkeys": keys}
 
 
+TWO_EDIT_PROBE_MAX_LEN = 40
+"""Longer keys probe one edit only: a depth-2 neighbourhood grows with the square of the
+length (18,000 keys at 200 characters), and two edits in a long name are a small change
+that the one-edit probe's superset already finds in most cases."""
+
+
 @lru_cache(maxsize=CACHE_SIZE)
 def probe_keys(key: str, *, two_edits: bool) -> tuple[str, ...]:
     """What a mention looks up: equal and one-edit spellings, plus two-edit ones on request."""
-    if two_edits and len(key) >= TWO_EDIT_PROBE_MIN_LEN:
+    if two_edits and TWO_EDIT_PROBE_MIN_LEN <= len(key) <= TWO_EDIT_PROBE_MAX_LEN:
         return tuple(review_probe_keys(key))
     return spelling_keys(key)
 

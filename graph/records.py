@@ -82,6 +82,9 @@ class Entity:
 
     view: EntityView
     created_at: str
+    same_as: str | None = None
+    """Set when a person settled this entity as the same as an older one (DESIGN §11): it is
+    kept, never merged, but no longer a candidate, so its spellings converge on the older."""
 
     @classmethod
     def from_props(cls, props: dict[str, Any]) -> "Entity":
@@ -93,7 +96,7 @@ class Entity:
             aliases=tuple(props.get("aliases") or ()),
             alias_keys=tuple(props.get("alias_keys") or ()),
         )
-        return cls(view, props.get("created_at", ""))
+        return cls(view, props.get("created_at", ""), props.get("same_as"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -120,7 +120,10 @@ def _encode(entity_id: str) -> str:
 
 def _decode(cursor: str) -> str:
     try:
-        return base64.urlsafe_b64decode(cursor.encode()).decode()
+        decoded = base64.b64decode(cursor.encode(), altchars=b"-_", validate=True).decode()
+        if not decoded:
+            raise ValueError("empty cursor")
+        return decoded
     except (ValueError, binascii.Error) as error:
         raise ApiError(
             400, "input::invalid", "the cursor is not one this service returned", {"cursor": cursor}

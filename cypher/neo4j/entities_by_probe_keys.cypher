@@ -1,4 +1,4 @@
 CALL db.index.fulltext.queryNodes('entity_dkeys', $probes_query, {limit: $limit})
 YIELD node
 WITH DISTINCT node AS e
-RETURN e {.id, .name, .kind, .key, .aliases, .alias_keys, .created_at} AS entity
+RETURN e {.id, .name, .kind, .key, .aliases, .alias_keys, .created_at, .same_as} AS entity

@@ -1,0 +1,4 @@
+MATCH (d:Drawer)
+WHERE NOT (d)<-[:HAS_DRAWER]-(:Room)
+RETURN d.id AS id, d.wing AS wing, d.room AS room
+LIMIT $limit

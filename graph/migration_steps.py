@@ -1,0 +1,82 @@
+"""The data migrations (DESIGN §9). Each is idempotent and merges nothing.
+
+- 2: drawers written without the palace structure get their Wing, Room and HAS_* edges.
+- 3: keys this service relies on, derived for data written before them: drawer hashes,
+  fingerprints, normal-form lengths and anchor terms; entity keys, alias keys and the
+  candidate-index keys. Duplicates that already exist stay: new sightings converge on the one
+  with the lowest id, deterministically, because the rules break ties by id.
+
+Each works in batches until a lookup finds nothing left, so a second run changes nothing.
+"""
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from graph.drawers import drawer_index_props
+from graph.entity_index import index_props
+from graph.errors import GraphQueryError
+from graph.store import GraphStore, Row, Tx
+from resolver.entity_model import EntityView
+
+BATCH = 1000
+
+
+def _in_batches(
+    store: GraphStore, find: str, write: str, rows_for: Callable[[list[Row]], list[dict[str, Any]]]
+) -> int:
+    changed = 0
+    done: set[str] = set()
+    while True:
+        found = store.read(lambda tx: tx.run(find, limit=BATCH), use_case=find)
+        if not found:
+            return changed
+        ids = {row["id"] for row in found}
+        if ids <= done:  # written, yet still found: a bug, not a reason to loop forever
+            raise GraphQueryError(f"{find} keeps finding rows it already updated", sorted(ids)[:5])
+        done |= ids
+        rows = rows_for(found)
+        store.write(partial(_write, write, rows), use_case=write)
+        changed += len(rows)
+
+
+def _write(name: str, rows: list[dict[str, Any]], tx: Tx) -> None:
+    tx.run(name, rows=rows)
+
+
+def attach_drawers_to_rooms(store: GraphStore) -> int:
+    """Version 2."""
+    return _in_batches(
+        store,
+        "drawers_outside_palace",
+        "attach_drawers_to_rooms",
+        lambda rows: [{"id": row["id"], "wing": row["wing"], "room": row["room"]} for row in rows],
+    )
+
+
+def derive_keys(store: GraphStore) -> int:
+    """Version 3."""
+    drawers = _in_batches(
+        store,
+        "drawers_without_keys",
+        "set_drawer_keys",
+        lambda rows: [
+            {"id": row["id"], "props": drawer_index_props(row["wing"], row["room"], row["content"])}
+            for row in rows
+        ],
+    )
+
+    def entity_rows(rows: list[Row]) -> list[dict[str, Any]]:
+        updates = []
+        for row in rows:
+            view = EntityView.of(row["id"], row["name"], row["kind"], row.get("aliases") or ())
+            props = {
+                "key": view.key,
+                "alias_keys": list(view.alias_keys),
+                "aliases": list(view.aliases),
+                **index_props(view, store.dialect),
+            }
+            updates.append({"id": row["id"], "props": props})
+        return updates
+
+    return drawers + _in_batches(store, "entities_without_keys", "set_entity_keys", entity_rows)

@@ -1,0 +1,158 @@
+"""Checkpoint and mining jobs through HTTP, run by the real job runner."""
+
+import time
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+WAIT_SECONDS = 20.0
+
+
+def finished(client: TestClient, response: Any) -> dict[str, Any]:
+    assert response.status_code == 202, response.text
+    job = response.json()["job"]
+    assert job["status"] in ("queued", "running", "succeeded")
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        job = client.get(f"/api/jobs/{job['id']}").json()["job"]
+        if job["status"] in ("succeeded", "failed"):
+            return job
+        time.sleep(0.02)
+    raise AssertionError(f"job still {job['status']}")
+
+
+def checkpoint(
+    client: TestClient, items: list[dict[str, Any]], room: str = "ops"
+) -> dict[str, Any]:
+    body = {"wing": "agent", "room": room, "items": items}
+    return finished(client, client.post("/api/checkpoints", json=body))
+
+
+def test_a_checkpoint_counts_exact_copies_instead_of_storing_them(client: TestClient) -> None:
+    first = checkpoint(client, [{"content": "D"}])
+    second = checkpoint(client, [{"content": "D"}, {"content": "other"}])
+    assert first["result"] == {"items": 1, "stored": 1, "duplicates": 0, "failed": []}
+    assert second["result"] == {"items": 2, "stored": 1, "duplicates": 1, "failed": []}
+    contents = [
+        d["content"] for d in client.get("/api/wings/agent/rooms/ops/drawers").json()["drawers"]
+    ]
+    assert contents == ["D", "other"]
+
+
+def test_an_item_repeated_within_a_checkpoint_is_a_duplicate(client: TestClient) -> None:
+    job = checkpoint(client, [{"content": "same"}, {"content": "same"}])
+    assert job["result"]["duplicates"] == 1
+    assert job["progress"] == {"done": 2, "total": 2}
+
+
+def test_named_items_follow_the_named_drawer_rules(client: TestClient) -> None:
+    client.post("/api/wings/agent/rooms/ops/drawers", json={"content": "A", "name": "plan"})
+    job = checkpoint(client, [{"content": "A", "name": "plan"}, {"content": "B", "name": "plan"}])
+    assert job["status"] == "succeeded"
+    assert job["result"]["stored"] == 0
+    assert job["result"]["duplicates"] == 1
+    assert [(f["index"], f["code"]) for f in job["result"]["failed"]] == [
+        (1, "palace::drawer_name_taken")
+    ]
+
+
+def test_a_checkpoint_item_may_go_to_another_room(client: TestClient) -> None:
+    checkpoint(client, [{"content": "elsewhere", "destination": {"room": "inbox"}}])
+    drawers = client.get("/api/wings/agent/rooms/inbox/drawers").json()["drawers"]
+    assert [(d["content"], d["kind"]) for d in drawers] == [("elsewhere", "checkpoint")]
+
+
+def test_bad_checkpoints_are_refused_before_a_job_exists(client: TestClient) -> None:
+    empty = client.post(
+        "/api/checkpoints", json={"wing": "w", "room": "r", "items": [{"content": " "}]}
+    )
+    assert empty.status_code == 400
+    assert empty.json()["error"]["code"] == "input::invalid"
+    assert client.get("/api/jobs").json()["jobs"] == []
+
+
+def mine(client: TestClient, path: Path, **extra: Any) -> dict[str, Any]:
+    body = {"path": str(path), "wing": "docs", "room": "notes", **extra}
+    return finished(client, client.post("/api/mine", json=body))
+
+
+def test_mining_stores_every_chunk_and_links_identical_files(
+    client: TestClient, tmp_path: Path
+) -> None:
+    text = "# Deploys\n\nStaging listens on port 8080.\n\nProduction on 443."
+    (tmp_path / "a.md").write_text(text)
+    (tmp_path / "b.md").write_text(text)
+    (tmp_path / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0")
+    job = mine(client, tmp_path)
+    assert job["result"] == {
+        "files": 2,
+        "created": 2,
+        "unchanged": 0,
+        "superseded": 0,
+        "similar": 1,
+    }
+    drawers = client.get("/api/wings/docs/rooms/notes/drawers").json()["drawers"]
+    assert sorted(d["name"] for d in drawers) == ["a.md#0", "b.md#0"]
+    newer = next(d for d in drawers if d["name"] == "b.md#0")
+    assert newer["origin"]["document"] == "b.md"
+    assert newer["origin"]["chunk"] == 0
+    assert len(newer["origin"]["revision"]) == 16
+    [link] = client.get(f"/api/drawers/{newer['id']}/duplicates").json()["similar"]
+    assert link["kind"] == "exact"
+
+
+def test_re_mining_unchanged_files_changes_nothing_and_a_changed_file_supersedes(
+    client: TestClient, tmp_path: Path
+) -> None:
+    (tmp_path / "a.md").write_text("First paragraph.\n\nSecond paragraph.")
+    (tmp_path / "b.txt").write_text("Something else entirely.")
+    mine(client, tmp_path)
+    again = mine(client, tmp_path)
+    assert again["result"] == {
+        "files": 2,
+        "created": 0,
+        "unchanged": 2,
+        "superseded": 0,
+        "similar": 0,
+    }
+    (tmp_path / "a.md").write_text("First paragraph, edited.\n\nSecond paragraph.")
+    changed = mine(client, tmp_path)
+    assert changed["result"]["superseded"] == 1
+    assert changed["result"]["unchanged"] == 1
+    current = client.get("/api/wings/docs/rooms/notes/drawers").json()["drawers"]
+    assert sorted(d["content"] for d in current) == [
+        "First paragraph, edited.\n\nSecond paragraph.",
+        "Something else entirely.",
+    ]
+
+
+def test_mining_respects_gitignore_and_chunk_size(client: TestClient, tmp_path: Path) -> None:
+    (tmp_path / ".gitignore").write_text("build/\n*.log\n")
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "out.md").write_text("generated")
+    (tmp_path / "run.log").write_text("log line")
+    (tmp_path / "notes.md").write_text("\n\n".join(f"Paragraph {i} " + "x" * 80 for i in range(5)))
+    job = mine(client, tmp_path, chunk_chars=200)
+    assert job["result"]["files"] == 1
+    names = [d["name"] for d in client.get("/api/wings/docs/rooms/notes/drawers").json()["drawers"]]
+    assert sorted(names) == [f"notes.md#{i}" for i in range(3)]
+
+
+def test_mining_a_missing_path_is_refused(client: TestClient, tmp_path: Path) -> None:
+    response = client.post("/api/mine", json={"path": str(tmp_path / "nope"), "wing": "docs"})
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "palace::invalid_path"
+
+
+def test_an_unknown_job_is_404(client: TestClient) -> None:
+    response = client.get("/api/jobs/nope")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "jobs::job_not_found"
+
+
+def test_jobs_are_listed_newest_first(client: TestClient) -> None:
+    first = checkpoint(client, [{"content": "one"}])
+    second = checkpoint(client, [{"content": "two"}])
+    listed = [job["id"] for job in client.get("/api/jobs").json()["jobs"]]
+    assert listed[:2] == [second["id"], first["id"]]
