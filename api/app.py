@@ -8,7 +8,7 @@ from fastapi import FastAPI
 from api.errors import install_error_handlers
 from api.idempotency import IdempotencyKeys
 from api.limits_middleware import BodySizeLimit
-from api.routes import drawers, entities, health, jobs
+from api.routes import drawers, duplicates, entities, health, jobs
 from api.runtime import Runtime
 from api.settings import Settings, cached_settings
 
@@ -45,4 +45,5 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.include_router(drawers.router)
     app.include_router(entities.router)
     app.include_router(jobs.router)
+    app.include_router(duplicates.router)
     return app

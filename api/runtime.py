@@ -10,11 +10,13 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from api.embedder import EmbeddingWorker, make_provider
 from api.jobs.runner import JobRunner
 from api.lexicon import Lexicon
 from api.settings import Settings
 from graph.backend import Backend, Neo4jTarget, open_backend
 from graph.drawers import DedupPolicy
+from graph.embeddings import missing_embeddings, stored_dimension
 from graph.errors import GraphUnavailable
 from graph.idempotency import purge_expired
 from graph.jobs import Job
@@ -33,6 +35,7 @@ class Runtime:
         self.known_word: Callable[[str], bool] = Lexicon()
         self.backend: Backend | None = None
         self.jobs: JobRunner | None = None
+        self.embedder: EmbeddingWorker | None = None
         self.migrations_applied = 0
         self._ready = threading.Event()
         self._stopping = threading.Event()
@@ -80,10 +83,26 @@ class Runtime:
             backend.close()
             raise
         self.backend = backend
-        self.jobs = JobRunner(lambda: self.store, self.policy)
+        self._start_embeddings(backend.store)
+        self.jobs = JobRunner(lambda: self.store, self.policy, self.written)
         self.jobs.start()
         self._ready.set()
         log.info("graph ready: %s", backend.description)
+
+    def _start_embeddings(self, store: GraphStore) -> None:
+        configured = self.settings.embeddings.dimension
+        dimension = configured or stored_dimension(store)
+        if dimension is not None:
+            store.ensure_vector_index(dimension)
+        provider = make_provider(self.settings.embeddings.provider)
+        if provider is not None:
+            self.embedder = EmbeddingWorker(lambda: self.store, provider, configured)
+            self.embedder.start(backlog=missing_embeddings(store))
+
+    def written(self, drawer_id: str) -> None:
+        """A drawer was stored: compute its embedding in the background, if a provider is set."""
+        if self.embedder is not None:
+            self.embedder.enqueue(drawer_id)
 
     def _retry_loop(self) -> None:
         while not self._stopping.wait(RETRY_SECONDS):
@@ -112,6 +131,8 @@ class Runtime:
         self._stopping.set()
         if self.jobs is not None:
             self.jobs.stop()
+        if self.embedder is not None:
+            self.embedder.stop()
         if self.backend is not None:
             description = self.backend.description
             self.backend.close()

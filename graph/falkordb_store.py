@@ -57,6 +57,7 @@ class FalkorStore:
         self._db = FalkorDB(host=host, port=port, password=password)
         self._graph = self._db.select_graph(GRAPH_NAME)
         self._write_lock = threading.RLock()
+        self._vector_index = False
 
     def run_text(self, text: str, params: dict[str, Any]) -> list[Row]:
         try:
@@ -98,6 +99,22 @@ class FalkorStore:
                     self._create_constraint(label, properties)
             self._wait_until_operational()
 
+    def ensure_vector_index(self, dimension: int) -> None:
+        if self._vector_index:
+            return
+        with self._write_lock:
+            indexes = self.run_text(statement("index_list", "falkordb"), {})
+            exists = any(
+                row["label"] == "Drawer" and "VECTOR" in (row["types"].get("embedding") or [])
+                for row in indexes
+            )
+            if not exists:
+                self.run_text(
+                    statement("create_vector_index", "falkordb"), {"dimension": dimension}
+                )
+                self._wait_until_operational()
+            self._vector_index = True
+
     def _create_constraint(self, label: str, properties: tuple[str, ...]) -> None:
         try:
             self._graph.create_node_unique_constraint(label, *properties)
@@ -114,7 +131,7 @@ class FalkorStore:
         """Until indexes are OPERATIONAL queries silently scan labels (ENGINES.md)."""
         deadline = time.monotonic() + INDEX_WAIT_SECONDS
         while True:
-            indexes = self.run_text(statement("index_statuses", "falkordb"), {})
+            indexes = self.run_text(statement("index_list", "falkordb"), {})
             constraints = self.run_text(statement("constraint_list", "falkordb"), {})
             statuses = {row["status"] for row in indexes + constraints}
             if "FAILED" in statuses:

@@ -87,6 +87,13 @@ class Neo4jStore:
         records, _, _ = self._driver.execute_query(text, params, database_=self._database)
         return [record.data() for record in records]
 
+    def ensure_vector_index(self, dimension: int) -> None:
+        with self._driver.session(database=self._database) as session:
+            session.run(
+                statement("create_vector_index", "neo4j"), {"dimension": dimension}
+            ).consume()
+            session.run(statement("await_indexes", "neo4j")).consume()
+
     def wipe(self) -> None:
         """Delete every node and edge (tests only); the schema stays."""
         with self._driver.session(database=self._database) as session:

@@ -37,6 +37,10 @@ class GraphStore(Protocol):
         """Create every constraint and index that is missing, then wait until usable."""
         ...
 
+    def ensure_vector_index(self, dimension: int) -> None:
+        """Create the drawers' vector index for `dimension` unless it exists."""
+        ...
+
     def ping(self) -> None:
         """Raise `GraphUnavailable` unless the database answers."""
         ...

@@ -56,6 +56,8 @@ def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
                 )
             else:
                 state["stored" if outcome.created else "duplicates"] += 1
+                if outcome.created:
+                    ctx.written(outcome.drawer.id)
         state["next"] = index + 1
         ctx.checkpoint(state, done=index + 1)
     return {

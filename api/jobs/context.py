@@ -1,6 +1,7 @@
 """What an executor gets: the store, the policy, its job, and a way to checkpoint progress."""
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,8 @@ class JobContext:
     policy: DedupPolicy
     job: Job
     stopping: threading.Event
+    written: Callable[[str], None]
+    """Called with each drawer the job stores (its embedding is computed in the background)."""
 
     def checkpoint(self, state: dict[str, Any], done: int, total: int | None = None) -> None:
         """Record progress; raise `JobInterrupted` if the service asked to stop."""

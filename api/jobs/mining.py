@@ -40,6 +40,7 @@ def _store_chunk(ctx: JobContext, state: dict[str, Any], new: drawers.NewDrawer)
             state["unchanged"] += 1
             return
         state["superseded" if outcome.superseded else "created"] += 1
+        ctx.written(outcome.drawer.id)
         linked = bool(outcome.similar)
     state["similar"] += int(linked)
 

@@ -28,9 +28,15 @@ STOP_SECONDS = 30.0
 
 
 class JobRunner:
-    def __init__(self, store: Callable[[], GraphStore], policy: DedupPolicy) -> None:
+    def __init__(
+        self,
+        store: Callable[[], GraphStore],
+        policy: DedupPolicy,
+        written: Callable[[str], None],
+    ) -> None:
         self._store = store
         self._policy = policy
+        self._written = written
         self._queue: queue.Queue[str] = queue.Queue()
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="castlegraph-jobs", daemon=True)
@@ -70,7 +76,9 @@ class JobRunner:
             job = update_job(
                 store, job_id, status="running", started_at=job.started_at or utc_now()
             )
-            result = EXECUTORS[job.kind](JobContext(store, self._policy, job, self._stopping))
+            result = EXECUTORS[job.kind](
+                JobContext(store, self._policy, job, self._stopping, self._written)
+            )
         except JobInterrupted:
             update_job(store, job_id, status="queued")
             log.info("job %s checkpointed for the next start", job_id)

@@ -7,6 +7,7 @@ from fastapi.responses import JSONResponse
 
 from api.deps import RuntimeDep, StoreDep
 from api.limits import check_content, check_path_segment
+from api.runtime import Runtime
 from api.schemas import (
     DiaryCreate,
     DrawerCreate,
@@ -24,7 +25,9 @@ router = APIRouter(tags=["drawers"])
 DIARY_ROOM = "diary"
 
 
-def _written(outcome: WriteOutcome) -> JSONResponse:
+def _written(runtime: Runtime, outcome: WriteOutcome) -> JSONResponse:
+    if outcome.created:
+        runtime.written(outcome.drawer.id)
     body = WriteResponse.of(outcome).model_dump(mode="json", exclude_none=False)
     if outcome.superseded is None:
         body.pop("superseded")
@@ -50,9 +53,8 @@ def write_drawer(wing: str, room: str, body: DrawerCreate, runtime: RuntimeDep) 
         agent=body.agent,
         source_uri=body.source_uri,
     )
-    return _written(
-        drawers.write_drawer(runtime.store, new, runtime.policy, supersede=body.supersede)
-    )
+    outcome = drawers.write_drawer(runtime.store, new, runtime.policy, supersede=body.supersede)
+    return _written(runtime, outcome)
 
 
 @router.post("/api/diary", response_model=WriteResponse)
@@ -66,7 +68,7 @@ def write_diary(body: DiaryCreate, runtime: RuntimeDep) -> JSONResponse:
         agent=check_path_segment("agent", body.agent),
         compare_same_agent_only=True,
     )
-    return _written(drawers.write_drawer(runtime.store, new, runtime.policy))
+    return _written(runtime, drawers.write_drawer(runtime.store, new, runtime.policy))
 
 
 @router.put("/api/drawers/{drawer_id}", response_model=WriteResponse)
@@ -74,7 +76,7 @@ def supersede_drawer(drawer_id: str, body: DrawerReplace, runtime: RuntimeDep) -
     outcome = drawers.supersede_drawer(
         runtime.store, drawer_id, check_content(body.content), runtime.policy
     )
-    return _written(outcome)
+    return _written(runtime, outcome)
 
 
 @router.get("/api/drawers/{drawer_id}", response_model=DrawerOut)

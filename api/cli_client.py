@@ -1,0 +1,103 @@
+"""How a command reaches castlegraph: one interface, in-process or over HTTP.
+
+The embedded database belongs to one process at a time (a lock file in the data directory).
+So a command talks HTTP when given `--url` (or `CASTLEGRAPH_URL`); otherwise it opens the
+backend in-process, and when a running service holds the data directory it talks HTTP to that
+service instead, at the configured host and port. Every answer is the JSON the HTTP API
+returns, so each command is written once and `--json` prints the same thing in both modes.
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Protocol
+
+import typer
+
+from api.cli_http import HttpClient
+from api.cli_local import LocalClient
+from api.cli_options import Json
+from api.runtime import Runtime
+from api.settings import Settings
+from graph.errors import DataDirInUse, GraphUnavailable
+
+ANY_ADDRESS = {"", "0.0.0.0", "::"}  # noqa: S104  # a listen address, not one to connect to
+
+
+class Client(Protocol):
+    remote: bool
+    """True when the work happens in a service that keeps running after the command exits."""
+
+    def mine(self, body: Json) -> Json:
+        """`POST /api/mine` → `{"job": ...}`."""
+        ...
+
+    def checkpoint(self, body: Json) -> Json:
+        """`POST /api/checkpoints` → `{"job": ...}`."""
+        ...
+
+    def job(self, job_id: str) -> Json:
+        """`GET /api/jobs/{id}` → `{"job": ...}`."""
+        ...
+
+    def jobs(self, limit: int) -> Json:
+        """`GET /api/jobs?limit=` → `{"jobs": [...]}`."""
+        ...
+
+    def resolve(self, name: str, kind: str) -> Json:
+        """`POST /api/resolve`: the dry run."""
+        ...
+
+    def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:
+        """`GET /api/entities?name=&kind=&cursor=` → `{"entities": [...], "next_cursor"}`."""
+        ...
+
+    def entity_mentions(self, entity_id: str) -> list[Json]:
+        """`GET /api/entities/{id}/mentions`."""
+        ...
+
+    def entity_candidates(self, entity_id: str) -> list[Json]:
+        """`GET /api/entities/{id}/candidates`: the pending review links."""
+        ...
+
+
+def service_url(settings: Settings) -> str:
+    host = settings.api.host
+    host = "127.0.0.1" if host in ANY_ADDRESS else host
+    host = f"[{host}]" if ":" in host else host
+    return f"http://{host}:{settings.api.port}"
+
+
+def _started(runtime: Runtime) -> bool:
+    """Start the backend in-process; False when a running service holds the data directory."""
+    try:
+        runtime.start()
+    except DataDirInUse:
+        runtime.stop()
+        return False
+    except BaseException:
+        runtime.stop()
+        raise
+    if not runtime.ready:  # Neo4j: the runtime would go on retrying in the background
+        runtime.stop()
+        raise GraphUnavailable(f"Neo4j at {runtime.settings.graph.neo4j_uri} is not reachable")
+    return True
+
+
+@contextmanager
+def connect(settings: Settings, url: str | None) -> Iterator[Client]:
+    """A client for the duration of one command; an in-process backend is stopped after it."""
+    runtime = None if url else Runtime(settings)
+    if runtime is not None and _started(runtime):
+        try:
+            yield LocalClient(runtime)
+        finally:
+            runtime.stop()
+        return
+    if url is None:
+        url = service_url(settings)
+        typer.echo(
+            f"castlegraph: a service is using {settings.graph.data_dir}; talking to it at {url}",
+            err=True,
+        )
+    with HttpClient(url, settings) as client:
+        yield client

@@ -1,0 +1,76 @@
+"""The in-process client: the HTTP routes called as functions on a started `Runtime`.
+
+Calling the route functions themselves (not copies of what they do) keeps one definition of
+each use case's checks and answer: a request body goes through the same pydantic model, the
+same `api.limits` checks and the same `graph` use case, and comes back as the same JSON.
+"""
+
+import json
+from typing import TypeVar
+
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ValidationError
+
+from api.cli_options import Json
+from api.entity_schemas import ResolveRequest
+from api.errors import ApiError
+from api.job_schemas import CheckpointRequest, MineRequest
+from api.routes import entities, jobs
+from api.runtime import Runtime
+
+Model = TypeVar("Model", bound=BaseModel)
+PAGE = 100
+
+
+def _request(model: type[Model], body: Json) -> Model:
+    """The body validated as the route would; refused with the envelope's 422 otherwise."""
+    try:
+        return model.model_validate(body)
+    except ValidationError as error:
+        details = [
+            {"loc": ["body", *item["loc"]], "msg": item["msg"], "type": item["type"]}
+            for item in error.errors()
+        ]
+        raise ApiError(422, "input::invalid", "the request is invalid", details) from error
+
+
+def _json(answer: BaseModel | JSONResponse) -> Json:
+    if isinstance(answer, JSONResponse):
+        decoded: Json = json.loads(bytes(answer.body))
+        return decoded
+    return answer.model_dump(mode="json")
+
+
+class LocalClient:
+    remote = False
+
+    def __init__(self, runtime: Runtime) -> None:
+        self._runtime = runtime
+
+    def mine(self, body: Json) -> Json:
+        return _json(jobs.post_mine(_request(MineRequest, body), self._runtime))
+
+    def checkpoint(self, body: Json) -> Json:
+        return _json(jobs.post_checkpoint(_request(CheckpointRequest, body), self._runtime))
+
+    def job(self, job_id: str) -> Json:
+        return _json(jobs.get_job(job_id, self._runtime.store))
+
+    def jobs(self, limit: int) -> Json:
+        return _json(jobs.list_jobs(self._runtime.store, limit))
+
+    def resolve(self, name: str, kind: str) -> Json:
+        request = _request(ResolveRequest, {"name": name, "kind": kind})
+        return _json(entities.resolve(request, self._runtime))
+
+    def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:
+        found = entities.list_entities(
+            name=name, store=self._runtime.store, kind=kind, limit=PAGE, cursor=cursor
+        )
+        return _json(found)
+
+    def entity_mentions(self, entity_id: str) -> list[Json]:
+        return [_json(m) for m in entities.entity_mentions(entity_id, self._runtime.store)]
+
+    def entity_candidates(self, entity_id: str) -> list[Json]:
+        return [_json(c) for c in entities.entity_candidates(entity_id, self._runtime.store)]

@@ -1,0 +1,3 @@
+MATCH (d:Drawer)
+WHERE d.valid_to IS NULL AND d.embedding IS NULL
+RETURN count(d) AS missing

@@ -1,0 +1,4 @@
+MATCH (d:Drawer)
+WHERE d.valid_to IS NULL AND d.embedding IS NOT NULL
+  AND ($wing IS NULL OR d.wing = $wing) AND ($room IS NULL OR d.room = $room)
+RETURN d.id AS id

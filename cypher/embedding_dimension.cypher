@@ -1,0 +1,2 @@
+MATCH (m:Meta {name: 'embeddings'})
+RETURN m.dimension AS dimension

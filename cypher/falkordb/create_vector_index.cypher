@@ -1,0 +1,2 @@
+CREATE VECTOR INDEX FOR (d:Drawer) ON (d.embedding)
+OPTIONS {dimension: $dimension, similarityFunction: 'cosine'}

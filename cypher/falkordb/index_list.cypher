@@ -1,0 +1,1 @@
+CALL db.indexes() YIELD label, properties, types, status RETURN label, properties, types, status

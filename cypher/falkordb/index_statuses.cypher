@@ -1,1 +1,0 @@
-CALL db.indexes() YIELD status RETURN status

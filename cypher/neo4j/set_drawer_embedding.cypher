@@ -1,0 +1,3 @@
+MATCH (d:Drawer {id: $id})
+CALL db.create.setNodeVectorProperty(d, 'embedding', $vector)
+RETURN d.id AS id

@@ -1,0 +1,1 @@
+CREATE INDEX FOR (m:Meta) ON (m.name)

@@ -1,0 +1,8 @@
+MATCH (a:Drawer {id: $a})
+MATCH (b:Drawer {id: $b})
+OPTIONAL MATCH (a)-[old:DEDUP_CHECKED]-(b)
+DELETE old
+WITH DISTINCT a, b
+CREATE (a)-[v:DEDUP_CHECKED]->(b)
+SET v.status = $status, v.checked_at = $now
+RETURN v.status AS status

@@ -1,0 +1,110 @@
+"""Meaning-level duplicates: k-nearest-neighbour search on the vector index (DESIGN §6).
+
+Read-only. Every current drawer in scope asks the index for its k nearest neighbours (in
+batches, one statement each), pairs at or above the threshold are kept unless a verdict was
+recorded for them, and union-find groups them into clusters. Cost grows with the number of
+drawers times k, never with the number of pairs.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from graph.clock import utc_now
+from graph.drawers import get_drawer
+from graph.errors import DrawerNotFound
+from graph.queries import Dialect
+from graph.records import Drawer
+from graph.store import GraphStore, Tx
+from resolver.clusters import Cluster, ScoredPair, cluster_pairs
+
+NEIGHBOURS = 16
+"""k of the k-NN search: neighbours asked per drawer (itself included)."""
+
+BATCH = 500
+SCORE_TOLERANCE = 1e-6
+"""Vectors are stored as float32: the inclusive threshold allows this much."""
+
+VERDICTS = ("duplicate", "supplement", "contradiction", "unrelated")
+
+# The index's score, turned back into cosine similarity.
+_COSINE: dict[Dialect, Callable[[float], float]] = {
+    "falkordb": lambda distance: 1.0 - distance,  # cosine distance
+    "neo4j": lambda score: 2.0 * score - 1.0,  # (1 + cosine) / 2
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    wing: str | None = None
+    room: str | None = None
+
+
+def _checked(tx: Tx) -> set[tuple[str, str]]:
+    return {(row["a"], row["b"]) for row in tx.run("checked_pairs")}
+
+
+def duplicate_clusters(store: GraphStore, scope: Scope, threshold: float) -> list[Cluster]:
+    cosine = _COSINE[store.dialect]
+    params = {"wing": scope.wing, "room": scope.room}
+
+    def work(tx: Tx) -> list[ScoredPair]:
+        ids = [row["id"] for row in tx.run("embedded_drawer_ids", **params)]
+        checked = _checked(tx)
+        pairs: list[ScoredPair] = []
+        for start in range(0, len(ids), BATCH):
+            rows = tx.run("nearest_drawers", ids=ids[start : start + BATCH], k=NEIGHBOURS, **params)
+            for row in rows:
+                score = cosine(float(row["score"]))
+                pair = ScoredPair.of(row["a"], row["b"], min(score, 1.0))
+                if score >= threshold - SCORE_TOLERANCE and (pair.a, pair.b) not in checked:
+                    pairs.append(pair)
+        return pairs
+
+    return cluster_pairs(store.read(work, use_case="duplicate_clusters"))
+
+
+def resolve_drawer(store: GraphStore, reference: str, scope: Scope) -> Drawer:
+    """A drawer by id, or by name among the current drawers of the scope's room."""
+    try:
+        return get_drawer(store, reference)
+    except DrawerNotFound:
+        if scope.wing is None or scope.room is None:
+            raise
+    rows = store.read(
+        lambda tx: tx.run(
+            "current_drawers_by_name", wing=scope.wing, room=scope.room, name=reference
+        ),
+        use_case="drawer_by_name",
+    )
+    if not rows:
+        raise DrawerNotFound(reference)
+    return Drawer.from_props(rows[0]["drawer"])
+
+
+def record_verdict(store: GraphStore, a: str, b: str, status: str) -> tuple[str, str]:
+    """Store the verdict once per unordered pair (smaller id first), replacing an earlier one."""
+    low, high = sorted((a, b))
+    store.write(
+        lambda tx: tx.run("set_dedup_verdict", a=low, b=high, status=status, now=utc_now()),
+        use_case="record_verdict",
+    )
+    return low, high
+
+
+@dataclass(frozen=True, slots=True)
+class Hygiene:
+    duplicate_pairs_pending: int
+    possibly_same_as_pending: int
+    drawers_without_embedding: int
+
+
+def hygiene(store: GraphStore, default_threshold: float) -> Hygiene:
+    clusters = duplicate_clusters(store, Scope(), default_threshold)
+
+    def counts(tx: Tx) -> tuple[int, int]:
+        review = tx.run("count_pending_review_links")[0]["pending"]
+        missing = tx.run("count_drawers_without_embedding")[0]["missing"]
+        return int(review), int(missing)
+
+    review, missing = store.read(counts, use_case="hygiene")
+    return Hygiene(sum(len(c.pairs) for c in clusters), review, missing)

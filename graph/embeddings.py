@@ -1,0 +1,72 @@
+"""Drawer embeddings and the vector index that serves them (DESIGN §6).
+
+The dimension is the configured one, or else fixed by the first vector stored (kept in the
+graph as `(:Meta {name: 'embeddings', dimension})`); the vector index is created once it is
+known. Vectors are checked before they reach the database: FalkorDB would silently accept a
+vector of another length.
+"""
+
+import math
+from collections.abc import Sequence
+
+from graph.drawers import get_drawer
+from graph.errors import CastlegraphError
+from graph.store import GraphStore, Tx
+
+EMBEDDINGS_LOCK = "embeddings"
+
+
+class InvalidVector(CastlegraphError):
+    code = "input::invalid"
+    status = 422
+
+
+def check_vector(vector: Sequence[float], dimension: int | None) -> None:
+    if not vector:
+        raise InvalidVector("the vector is empty")
+    if not all(math.isfinite(x) for x in vector):
+        raise InvalidVector("the vector holds NaN or infinite values")
+    if not any(x != 0 for x in vector):
+        raise InvalidVector("the vector has zero norm: it has no direction to compare")
+    if dimension is not None and len(vector) != dimension:
+        raise InvalidVector(
+            f"the vector has {len(vector)} dimensions; this palace's embeddings have {dimension}",
+            {"dimension": dimension, "length": len(vector)},
+        )
+
+
+def stored_dimension(store: GraphStore) -> int | None:
+    rows = store.read(lambda tx: tx.run("embedding_dimension"), use_case="embedding_dimension")
+    return int(rows[0]["dimension"]) if rows else None
+
+
+def set_embedding(
+    store: GraphStore, drawer_id: str, vector: Sequence[float], configured: int | None
+) -> int:
+    """Store a drawer's vector; returns the palace's dimension."""
+    get_drawer(store, drawer_id)  # unknown drawer: 404 before any vector complaint
+    check_vector(vector, configured)
+    values = [float(x) for x in vector]
+
+    def work(tx: Tx) -> int:
+        tx.lock(EMBEDDINGS_LOCK)
+        rows = tx.run("embedding_dimension")
+        dimension = int(rows[0]["dimension"]) if rows else None
+        check_vector(values, dimension)
+        if dimension is None:
+            dimension = len(values)
+            tx.run("fix_embedding_dimension", dimension=dimension)
+        tx.run("set_drawer_embedding", id=drawer_id, vector=values)
+        return dimension
+
+    dimension = store.write(work, use_case="set_embedding")
+    store.ensure_vector_index(dimension)
+    return dimension
+
+
+def missing_embeddings(store: GraphStore, limit: int = 100_000) -> list[str]:
+    """Current drawers that have no vector yet (the provider's backlog at start)."""
+    rows = store.read(
+        lambda tx: tx.run("drawers_missing_embedding", limit=limit), use_case="missing_embeddings"
+    )
+    return [row["id"] for row in rows]

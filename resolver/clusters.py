@@ -1,0 +1,78 @@
+"""Connected-component clusters of duplicate pairs, by union-find (DESIGN §6).
+
+Deterministic whatever order the pairs arrive in: pairs are ranked by score descending then
+ids, clusters by their best pair. Every pair of a component lands in exactly one cluster (the
+greedy set-merging some libraries use is not transitive and can split a component).
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class ScoredPair:
+    """Two drawer ids, `a` < `b`, and their cosine similarity."""
+
+    a: str
+    b: str
+    score: float
+
+    @classmethod
+    def of(cls, x: str, y: str, score: float) -> "ScoredPair":
+        low, high = sorted((x, y))
+        return cls(low, high, score)
+
+
+@dataclass(frozen=True, slots=True)
+class Cluster:
+    pairs: tuple[ScoredPair, ...]
+
+    @property
+    def members(self) -> frozenset[str]:
+        return frozenset(m for pair in self.pairs for m in (pair.a, pair.b))
+
+    @property
+    def size(self) -> int:
+        return len(self.members)
+
+
+class _UnionFind:
+    def __init__(self) -> None:
+        self._parent: dict[str, str] = {}
+
+    def find(self, item: str) -> str:
+        self._parent.setdefault(item, item)
+        root = item
+        while self._parent[root] != root:
+            root = self._parent[root]
+        while self._parent[item] != root:  # path compression
+            self._parent[item], item = root, self._parent[item]
+        return root
+
+    def union(self, a: str, b: str) -> None:
+        root_a, root_b = self.find(a), self.find(b)
+        if root_a != root_b:
+            # the smaller id becomes the root, so the structure does not depend on arrival order
+            low, high = sorted((root_a, root_b))
+            self._parent[high] = low
+
+
+def _rank(pair: ScoredPair) -> tuple[float, str, str]:
+    return (-pair.score, pair.a, pair.b)
+
+
+def cluster_pairs(pairs: Iterable[ScoredPair]) -> list[Cluster]:
+    """Clusters ordered by their best pair; pairs inside by score descending, then ids."""
+    best: dict[tuple[str, str], ScoredPair] = {}
+    for pair in pairs:  # a pair seen twice (from both ends of a k-NN search) keeps its best score
+        seen = best.get((pair.a, pair.b))
+        if seen is None or pair.score > seen.score:
+            best[(pair.a, pair.b)] = pair
+    unique = sorted(best.values(), key=_rank)
+    forest = _UnionFind()
+    for pair in unique:
+        forest.union(pair.a, pair.b)
+    groups: dict[str, list[ScoredPair]] = {}
+    for pair in unique:  # already in rank order, so each group is too
+        groups.setdefault(forest.find(pair.a), []).append(pair)
+    return sorted((Cluster(tuple(g)) for g in groups.values()), key=lambda c: _rank(c.pairs[0]))
