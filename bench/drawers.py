@@ -15,6 +15,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,8 @@ SAMPLE_NEAR, SAMPLE_EXACT = 0.10, 0.05
 WARMUP_WRITES = 5
 """Untimed writes on the timing client first: the first request pays for the TCP connect."""
 PROGRESS_SECONDS = 5.0
+TARGET_P50_MS, TARGET_P99_MS, TARGET_RATIO = 5.0, 20.0, 1.5
+"""DESIGN §10, at 100 k drawers; the ratio compares the largest room with the smallest."""
 REQUEST_TIMEOUT_SECONDS = 60.0
 
 
@@ -48,9 +51,16 @@ class SizeResult:
     def fill_rate(self) -> float:
         return self.size / self.fill_seconds
 
-    def percentile(self, p: int) -> float:
-        """Inclusive quantile: p99 of 200 samples interpolates between the two largest."""
-        return statistics.quantiles(self.latencies_ms, n=100, method="inclusive")[p - 1]
+    def stat(self, name: str) -> float:
+        """`mean` or a percentile (`p50`, `p99`) of the timed writes, in ms.
+
+        Percentiles are inclusive quantiles: p99 of 200 samples interpolates between the two
+        largest rather than reporting the single worst write.
+        """
+        if name == "mean":
+            return statistics.fmean(self.latencies_ms)
+        percentile = int(name.removeprefix("p"))
+        return statistics.quantiles(self.latencies_ms, n=100, method="inclusive")[percentile - 1]
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -59,10 +69,7 @@ class SizeResult:
             "fill_rate_per_s": round(self.fill_rate, 1),
             "fill_statuses": {str(k): v for k, v in sorted(self.fill_statuses.items())},
             "samples": len(self.latencies_ms),
-            "p50_ms": self.percentile(50),
-            "p90_ms": self.percentile(90),
-            "p99_ms": self.percentile(99),
-            "mean_ms": statistics.fmean(self.latencies_ms),
+            **{f"{name}_ms": self.stat(name) for name in ("p50", "p90", "p99", "mean")},
             "max_ms": max(self.latencies_ms),
             "outcomes": {kind: dict(counts) for kind, counts in self.outcomes.items()},
             "latencies_ms": [round(x, 3) for x in self.latencies_ms],
@@ -82,50 +89,45 @@ def _post(client: httpx.Client, url: str, content: str) -> httpx.Response:
 
 
 def fill(service: Service, size: int, texts: Sequence[Text]) -> tuple[float, Counter[int]]:
-    """Write `texts` with 4 clients, each its own keep-alive connection; progress on stderr."""
+    """Write `texts` with 4 clients, each its own keep-alive connection; progress on stderr.
+
+    The first failure stops the other clients too (`done`), and the pool re-raises it here.
+    """
     statuses: Counter[int] = Counter()
     lock = threading.Lock()
     done = threading.Event()
     url = _url(size)
 
-    def worker(share: Sequence[Text]) -> None:
-        with httpx.Client(base_url=service.base_url, timeout=REQUEST_TIMEOUT_SECONDS) as client:
-            for text in share:
-                status = _post(client, url, text.content).status_code
-                with lock:
-                    statuses[status] += 1
-
-    def progress(started: float) -> None:
-        while not done.wait(PROGRESS_SECONDS):
-            count = statuses.total()
-            rate = count / (time.perf_counter() - started)
-            print(f"  room-{size}: {count:,}/{size:,} written ({rate:,.0f}/s)", file=sys.stderr)
+    def client_writes(share: Sequence[Text]) -> None:
+        try:
+            with httpx.Client(base_url=service.base_url, timeout=REQUEST_TIMEOUT_SECONDS) as client:
+                for text in share:
+                    if done.is_set():
+                        return
+                    status = _post(client, url, text.content).status_code
+                    with lock:
+                        statuses[status] += 1
+        except BaseException:
+            done.set()
+            raise
 
     started = time.perf_counter()
-    reporter = threading.Thread(target=progress, args=(started,), daemon=True)
-    reporter.start()
-    errors: list[BaseException] = []
-
-    def guarded(share: Sequence[Text]) -> None:
+    with ThreadPoolExecutor(FILL_CLIENTS + 1) as pool:
+        pool.submit(_progress, size, statuses, started, done)
+        clients = [pool.submit(client_writes, texts[i::FILL_CLIENTS]) for i in range(FILL_CLIENTS)]
         try:
-            worker(share)
-        except BaseException as error:  # re-raised in the main thread below
-            errors.append(error)
+            for future in clients:
+                future.result()
+        finally:
+            done.set()
+    return time.perf_counter() - started, statuses
 
-    threads = [
-        threading.Thread(target=guarded, args=(texts[i::FILL_CLIENTS],))
-        for i in range(FILL_CLIENTS)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - started
-    done.set()
-    reporter.join()
-    if errors:
-        raise errors[0]
-    return elapsed, statuses
+
+def _progress(size: int, statuses: Counter[int], started: float, done: threading.Event) -> None:
+    while not done.wait(PROGRESS_SECONDS):
+        count = statuses.total()
+        rate = count / (time.perf_counter() - started)
+        print(f"  room-{size}: {count:,}/{size:,} written ({rate:,.0f}/s)", file=sys.stderr)
 
 
 def measure(service: Service, size: int, texts: Sequence[Text], result: SizeResult) -> None:
@@ -163,9 +165,6 @@ def run_size(service: Service, corpus: Corpus, size: int, samples: int, seed: in
     return result
 
 
-TARGET_P50_MS, TARGET_P99_MS, TARGET_RATIO = 5.0, 20.0, 1.5
-
-
 def run(sizes: Sequence[int], samples: int, seed: int) -> dict[str, Any]:
     """The whole benchmark on one service, smallest room first; returns the JSON results."""
     corpus = Corpus(seed)
@@ -180,7 +179,7 @@ def run(sizes: Sequence[int], samples: int, seed: int) -> dict[str, Any]:
         "ratio": {
             "from": small.size,
             "to": large.size,
-            **{name: _stat(large, name) / _stat(small, name) for name in ("p50", "p99", "mean")},
+            **{name: large.stat(name) / small.stat(name) for name in ("p50", "p99", "mean")},
         },
         "targets": {"p50_ms": TARGET_P50_MS, "p99_ms": TARGET_P99_MS, "ratio": TARGET_RATIO},
     }
@@ -188,40 +187,17 @@ def run(sizes: Sequence[int], samples: int, seed: int) -> dict[str, Any]:
 
 def _print(results: Sequence[SizeResult]) -> None:
     rows = [
-        [
-            r.size,
-            len(r.latencies_ms),
-            r.percentile(50),
-            r.percentile(90),
-            r.percentile(99),
-            statistics.fmean(r.latencies_ms),
-            max(r.latencies_ms),
-            r.fill_rate,
-            r.memory.get("service_rss_mb"),
-            r.memory.get("database_rss_mb"),
-        ]
+        [r.size, len(r.latencies_ms), *(r.stat(name) for name in ("p50", "p90", "p99", "mean")),
+         max(r.latencies_ms), r.fill_rate, r.memory.get("service_rss_mb"),
+         r.memory.get("database_rss_mb")]
         for r in results
-    ]
+    ]  # fmt: skip
     targets = f"target p50 ≤ {TARGET_P50_MS:g} ms, p99 ≤ {TARGET_P99_MS:g} ms"
-    print_table(
-        f"Single drawer writes over HTTP ({targets})",
-        [
-            "room size",
-            "writes",
-            "p50 ms",
-            "p90 ms",
-            "p99 ms",
-            "mean ms",
-            "max ms",
-            "fill /s",
-            "service MB",
-            "database MB",
-        ],
-        rows,
-    )
+    columns = "room size|writes|p50 ms|p90 ms|p99 ms|mean ms|max ms|fill /s|service MB|database MB"
+    print_table(f"Single drawer writes over HTTP ({targets})", columns.split("|"), rows)
     small, large = results[0], results[-1]
     ratios: list[list[Cell]] = [
-        [name, _stat(small, name), _stat(large, name), _stat(large, name) / _stat(small, name)]
+        [name, small.stat(name), large.stat(name), large.stat(name) / small.stat(name)]
         for name in ("p50", "p99", "mean")
     ]
     print_table(
@@ -249,10 +225,3 @@ def _print(results: Sequence[SizeResult]) -> None:
         ["room size", "seconds", "drawers /s", "201 created", "200 existing"],
         fill_rows,
     )
-
-
-def _stat(result: SizeResult, name: str) -> float:
-    """`p50`, `p99` or `mean` of one size's timed writes, in ms."""
-    if name == "mean":
-        return statistics.fmean(result.latencies_ms)
-    return result.percentile(int(name.removeprefix("p")))

@@ -1,6 +1,6 @@
 OPTIONAL MATCH (old:Drawer {id: $supersedes})
 FOREACH (closing IN CASE WHEN old IS NULL THEN [] ELSE [old] END |
-  SET closing.valid_to = $now)
+  SET closing.valid_to = $now, closing.embedding = null)
 WITH old
 OPTIONAL MATCH (old)-[verdict:DEDUP_CHECKED]-(:Drawer)
 DELETE verdict

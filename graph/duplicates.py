@@ -17,8 +17,10 @@ from graph.records import Drawer
 from graph.store import GraphStore, Tx
 from resolver.clusters import Cluster, ScoredPair, cluster_pairs
 
-NEIGHBOURS = 16
-"""k of the k-NN search: neighbours asked per drawer (itself included)."""
+NEIGHBOURS = 32
+"""k of the k-NN search: neighbours asked per drawer (itself included). FalkorDB counts
+vectors of deleted drawers among the k until they are purged, hence the margin; superseded
+drawers lose their vector, so they never take a place."""
 
 BATCH = 500
 SCORE_TOLERANCE = 1e-6

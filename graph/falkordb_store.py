@@ -143,9 +143,13 @@ class FalkorStore:
             time.sleep(0.05)
 
     def wipe(self) -> None:
-        """Delete every node and edge (tests only); the schema stays."""
+        """Delete every node and edge (tests only); the schema stays, but the vector index is
+        dropped: FalkorDB's keeps deleted vectors, which then crowd k-NN answers."""
         with self._write_lock:
             self.run_text(statement("wipe_graph", "falkordb"), {})
+            if self._vector_index:
+                self.run_text(statement("drop_vector_index", "falkordb"), {})
+                self._vector_index = False
 
     def close(self) -> None:
         self._db.connection.close()

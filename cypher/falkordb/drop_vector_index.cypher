@@ -1,0 +1,1 @@
+DROP VECTOR INDEX FOR (d:Drawer) ON (d.embedding)

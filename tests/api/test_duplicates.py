@@ -1,0 +1,156 @@
+"""Duplicate review through HTTP: client-supplied vectors with known cosines."""
+
+import math
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+ROOM = "/api/wings/w/rooms/r/drawers"
+
+
+def unit(angle_degrees: float) -> list[float]:
+    """A 4-d vector at `angle` from the first axis, in the first plane: cos = cos(angle)."""
+    radians = math.radians(angle_degrees)
+    return [math.cos(radians), math.sin(radians), 0.0, 0.0]
+
+
+def drawer(client: TestClient, content: str, vector: list[float], room: str = "r") -> str:
+    written = client.post(f"/api/wings/w/rooms/{room}/drawers", json={"content": content})
+    drawer_id = str(written.json()["drawer"]["id"])
+    response = client.put(f"/api/drawers/{drawer_id}/embedding", json={"vector": vector})
+    assert response.status_code == 200, response.text
+    return drawer_id
+
+
+def clusters(client: TestClient, **params: Any) -> list[list[tuple[str, str, float]]]:
+    body = client.get("/api/duplicates", params=params).json()
+    assert [c["size"] for c in body["clusters"]] == [
+        len({m for p in c["pairs"] for m in (p["a"], p["b"])}) for c in body["clusters"]
+    ]
+    return [[(p["a"], p["b"], round(p["score"], 4)) for p in c["pairs"]] for c in body["clusters"]]
+
+
+@pytest.fixture
+def palace(client: TestClient) -> dict[str, str]:
+    """A 3-cluster (0°, 10°, 20°), a pair (90°, 95°) and a loner (55°)."""
+    angles = {"a0": 0, "a10": 10, "a20": 20, "p90": 90, "p95": 95, "loner": 55}
+    return {name: drawer(client, f"note {name}", unit(angle)) for name, angle in angles.items()}
+
+
+def pair(ids: dict[str, str], x: str, y: str, degrees: float) -> tuple[str, str, float]:
+    low, high = sorted((ids[x], ids[y]))
+    return (low, high, round(math.cos(math.radians(degrees)), 4))
+
+
+def test_clusters_from_known_cosines(client: TestClient, palace: dict[str, str]) -> None:
+    found = clusters(client, threshold=0.9)  # cos 20° = 0.94 joins a0 and a20 too
+    assert found == [
+        [pair(palace, "p90", "p95", 5)],
+        sorted(
+            [
+                pair(palace, "a0", "a10", 10),
+                pair(palace, "a10", "a20", 10),
+                pair(palace, "a0", "a20", 20),
+            ],
+            key=lambda p: (-p[2], p[0], p[1]),
+        ),
+    ]
+
+
+def test_the_threshold_is_inclusive(client: TestClient, palace: dict[str, str]) -> None:
+    at_ten = math.cos(math.radians(10))
+    found = clusters(client, threshold=at_ten)
+    assert [len(c) for c in found] == [1, 2]  # cos 5° and the two 10° pairs; 20° is out
+    assert clusters(client, threshold=0.999) == []
+
+
+def test_a_verdict_hides_its_pair_and_superseding_brings_it_back(
+    client: TestClient, palace: dict[str, str]
+) -> None:
+    body = {"a": palace["p95"], "b": palace["p90"], "status": "supplement"}
+    recorded = client.post("/api/duplicates/verdicts", json=body)
+    assert recorded.status_code == 200
+    assert recorded.json() == {
+        "a": min(palace["p90"], palace["p95"]),
+        "b": max(palace["p90"], palace["p95"]),
+        "status": "supplement",
+    }
+    assert [len(c) for c in clusters(client, threshold=0.9)] == [3]
+    replaced = client.put(f"/api/drawers/{palace['p95']}", json={"content": "note p95, edited"})
+    new_id = replaced.json()["drawer"]["id"]
+    client.put(f"/api/drawers/{new_id}/embedding", json={"vector": unit(95)})
+    found = clusters(client, threshold=0.9)
+    assert pair({"p90": palace["p90"], "new": new_id}, "p90", "new", 5) in found[0]
+
+
+def test_deleting_a_drawer_clears_its_verdicts(client: TestClient, palace: dict[str, str]) -> None:
+    client.post(
+        "/api/duplicates/verdicts",
+        json={"a": palace["a0"], "b": palace["a10"], "status": "duplicate"},
+    )
+    assert client.delete(f"/api/drawers/{palace['a0']}").status_code == 204
+    checked = client.app.state.runtime.store.run_text(  # type: ignore[attr-defined]
+        "MATCH ()-[v:DEDUP_CHECKED]->() RETURN count(v) AS n", {}
+    )
+    assert checked == [{"n": 0}]
+
+
+def test_verdicts_by_name_and_unknown_drawers(client: TestClient) -> None:
+    for name, angle in (("first", 0), ("second", 1)):
+        written = client.post(ROOM, json={"content": f"named {name}", "name": name}).json()
+        client.put(
+            f"/api/drawers/{written['drawer']['id']}/embedding", json={"vector": unit(angle)}
+        )
+    body = {"a": "first", "b": "second", "status": "duplicate", "wing": "w", "room": "r"}
+    assert client.post("/api/duplicates/verdicts", json=body).status_code == 200
+    assert clusters(client) == []
+    unknown = client.post("/api/duplicates/verdicts", json={**body, "b": "missing"})
+    assert unknown.status_code == 404
+    assert unknown.json()["error"]["code"] == "palace::drawer_not_found"
+
+
+@pytest.mark.parametrize("status", ["dup", "", "DUPLICATE", None])
+def test_an_invalid_status_is_refused(client: TestClient, status: str | None) -> None:
+    body = {"a": "x", "b": "y", "status": status}
+    response = client.post("/api/duplicates/verdicts", json=body)
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "input::invalid"
+
+
+def test_scope_by_room(client: TestClient) -> None:
+    drawer(client, "one", unit(0), room="r")
+    drawer(client, "two", unit(1), room="other")
+    assert len(clusters(client)) == 1  # without a scope pairs cross rooms
+    assert clusters(client, wing="w", room="r") == []
+
+
+@pytest.mark.parametrize(
+    "vector",
+    [[], [0.0, 0.0, 0.0, 0.0], [1.0, 2.0], [1.0, "NaN", 0.0, 0.0]],
+)
+def test_bad_vectors_are_refused(client: TestClient, vector: list[Any]) -> None:
+    first = drawer(client, "sets the dimension to 4", unit(0))
+    response = client.put(f"/api/drawers/{first}/embedding", json={"vector": vector})
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "input::invalid"
+
+
+def test_a_vector_for_an_unknown_drawer_is_404(client: TestClient) -> None:
+    response = client.put("/api/drawers/nope/embedding", json={"vector": [1.0]})
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("threshold", [-0.1, 1.5])
+def test_the_threshold_range(client: TestClient, threshold: float) -> None:
+    assert client.get("/api/duplicates", params={"threshold": threshold}).status_code == 422
+
+
+def test_hygiene_counts_what_waits_for_review(client: TestClient, palace: dict[str, str]) -> None:
+    client.post(ROOM, json={"content": "no vector yet"})
+    report = client.get("/api/hygiene").json()
+    assert report == {
+        "duplicate_pairs_pending": 3 + 1,  # at 0.85: the 3-cluster and the pair
+        "possibly_same_as_pending": 0,
+        "drawers_without_embedding": 1,
+    }
