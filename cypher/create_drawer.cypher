@@ -1,10 +1,3 @@
-OPTIONAL MATCH (old:Drawer {id: $supersedes})
-FOREACH (closing IN CASE WHEN old IS NULL THEN [] ELSE [old] END |
-  SET closing.valid_to = $now, closing.embedding = null)
-WITH old
-OPTIONAL MATCH (old)-[verdict:DEDUP_CHECKED]-(:Drawer)
-DELETE verdict
-WITH count(*) AS cleared
 MERGE (w:Wing {name: $wing})
 MERGE (r:Room {wing: $wing, name: $room})
 MERGE (w)-[:HAS_ROOM]->(r)

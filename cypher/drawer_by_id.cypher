@@ -1,2 +1,2 @@
 MATCH (d:Drawer {id: $id})
-RETURN properties(d) AS drawer
+RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer

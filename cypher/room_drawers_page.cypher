@@ -2,6 +2,6 @@ MATCH (d:Drawer)
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($after_created IS NULL OR d.created_at > $after_created
        OR (d.created_at = $after_created AND d.id > $after_id))
-RETURN properties(d) AS drawer
+RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer
 ORDER BY d.created_at, d.id
 LIMIT $limit

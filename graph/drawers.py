@@ -24,8 +24,12 @@ EXACT_LOOKUP_LIMIT = 20
 TERM_CANDIDATES = 20
 """Best shared-words candidates compared per write."""
 
-TERM_POSTINGS = 64
-"""Drawers read per anchor word, so that a word common to a whole room costs no more."""
+TERM_POSTINGS = 32
+"""Drawers read per term at most: a word common to the whole room costs no more than this."""
+
+RARE_TERMS = 8
+"""Terms whose drawers are compared: those with the fewest drawers in the room. A near copy
+shares its original's rare words, and a rare word's drawers all fit under the cap above."""
 
 
 EXCERPT_LENGTH = 60
@@ -131,10 +135,11 @@ def _store(tx: Tx, new: NewDrawer, policy: DedupPolicy, replaced: Drawer | None)
         {"other": link.other_id, "evidence": _evidence(link, policy.near_threshold, now)}
         for link in likenesses
     ]
+    # Two statements, not one with an optional match: FalkorDB plans `{id: null}` as a scan.
+    replacing = {"supersedes": replaced.id, "now": now} if replaced else {}
     tx.run(
-        "create_drawer",
-        supersedes=replaced.id if replaced else None,
-        now=now,
+        "create_drawer_replacing" if replaced else "create_drawer",
+        **replacing,
         wing=new.wing,
         room=new.room,
         props=_props(drawer, anchor_terms(new.wing, new.room, text.normalized)),
@@ -173,6 +178,7 @@ def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, exclude: str | None) -
             terms=terms,
             terms_query=" OR ".join(terms),
             per_term=TERM_POSTINGS,
+            rare_terms=RARE_TERMS,
             limit=TERM_CANDIDATES,
             **scope,
         )

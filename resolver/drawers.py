@@ -19,8 +19,8 @@ NEAR_MIN_LENGTH = 12
 MAX_LINKS = 5
 """At most this many SIMILAR_TO edges per write, strongest first."""
 
-ANCHOR_WORDS = 12
-"""Words per drawer kept as lexical anchors; near copies share most of them."""
+ANCHOR_WORDS = 48
+"""Words per drawer kept as index terms (the longest, when a text has more)."""
 
 LikenessKind = Literal["exact", "normalized", "near"]
 _KIND_RANK: dict[str, int] = {"exact": 0, "normalized": 1, "near": 2}
@@ -81,9 +81,10 @@ def strongest(likenesses: Iterable[Likeness], limit: int = MAX_LINKS) -> list[Li
 def anchor_terms(wing: str, room: str, normalized: str) -> list[str]:
     """Index keys for the shared-words candidate search, scoped to one room.
 
-    The longest distinct words stand in for the rarest ones (no corpus statistics needed, so
-    the rule stays pure). Each is hashed with the room so that an index lookup only ever
-    returns drawers of that room, whatever the size of the rest of the palace.
+    Each distinct word is hashed with the room, so that an index lookup only ever returns
+    drawers of that room, whatever the size of the rest of the palace. The search then uses
+    the terms that are rarest *in the room* (see `graph.drawers`); a text with more words than
+    the cap keeps its longest ones, which are the likeliest to be rare.
     """
     words = sorted(set(normalized.split()), key=lambda word: (-len(word), word))
     return [_scoped_hash(wing, room, word) for word in words[:ANCHOR_WORDS]]

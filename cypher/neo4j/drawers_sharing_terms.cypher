@@ -2,6 +2,6 @@ CALL db.index.fulltext.queryNodes('drawer_terms', $terms_query, {limit: $per_ter
 YIELD node, score
 WHERE node.wing = $wing AND node.room = $room AND node.valid_to IS NULL
   AND ($agent IS NULL OR node.agent = $agent)
-RETURN properties(node) AS drawer, score AS shared
+RETURN node {.*, embedding: null, terms: null, terms_text: null} AS drawer, score AS shared
 ORDER BY shared DESC, node.id
 LIMIT $limit

@@ -13,6 +13,15 @@ NEO4J_ONLY = {"take_lock", "await_indexes"}  # FalkorDB locks in-process; polls 
 FALKORDB_ONLY = {"constraint_list", "index_list", "drop_vector_index"}  # its schema procedures
 
 
+def _literal_names(node: ast.expr) -> list[str]:
+    """`"name"`, or both names of `"a" if cond else "b"`."""
+    if isinstance(node, ast.IfExp):
+        return _literal_names(node.body) + _literal_names(node.orelse)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value] if node.value.isidentifier() else []
+    return []
+
+
 def statement_names() -> set[str]:
     """First arguments of every `tx.run("name", ...)` call in graph/."""
     names = set()
@@ -23,11 +32,8 @@ def statement_names() -> set[str]:
                 and isinstance(node.func, ast.Attribute)
                 and node.func.attr == "run"
                 and node.args
-                and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[0].value, str)
-                and node.args[0].value.isidentifier()
             ):
-                names.add(node.args[0].value)
+                names.update(_literal_names(node.args[0]))
     return names
 
 

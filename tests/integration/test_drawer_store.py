@@ -183,6 +183,7 @@ def test_candidates_come_from_indexes_not_a_room_scan(store: Any) -> None:
             "agent": None,
             "limit": 5,
             "per_term": 5,
+            "rare_terms": 2,
         }
         plan = store.explain(statement(name, "falkordb"), params)
         assert "Index Scan" in plan, (name, plan)

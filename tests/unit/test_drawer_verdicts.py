@@ -67,7 +67,7 @@ def test_strongest_orders_by_kind_then_similarity_then_id_and_keeps_five() -> No
 
 
 def test_anchor_terms_are_scoped_to_the_room_and_bounded() -> None:
-    text = DrawerText.of(" ".join(f"word{i:03d}" for i in range(40))).normalized
+    text = DrawerText.of(" ".join(f"word{i:03d}" for i in range(ANCHOR_WORDS + 10))).normalized
     terms = anchor_terms("wing", "room", text)
     assert len(terms) == ANCHOR_WORDS
     assert set(terms).isdisjoint(anchor_terms("wing", "other room", text))

@@ -100,3 +100,24 @@ def test_the_switch_to_trigram_jaccard_happens_above_2000_code_points() -> None:
 def test_trigrams_include_spaces() -> None:
     assert trigram_jaccard("ab cd", "ab cd") == 1.0
     assert trigram_jaccard("ab cd", "abcd") == 0.0
+
+
+def test_the_fast_normal_form_equals_the_per_character_rule() -> None:
+    """Random text from every plane of interest, including the tricky letters."""
+    import random  # noqa: PLC0415
+
+    from resolver.text import normalize_text_by_character  # noqa: PLC0415
+
+    rng = random.Random(42)
+    alphabet = (
+        [chr(c) for c in range(0x20, 0x250)]
+        + list("ΣσςİIıẞß\u0301\u0307\u00ad\u200b_-\t\n")
+        + [chr(c) for c in range(0x370, 0x3FF)]
+        + [chr(c) for c in range(0x400, 0x4FF)]
+        + [chr(c) for c in range(0x660, 0x66A)]  # Arabic-Indic digits
+        + [chr(c) for c in range(0x2160, 0x2189)]  # Roman numerals (numeric letters)
+        + [chr(c) for c in range(0x3040, 0x30FF)]
+    )
+    for _ in range(3000):
+        text = "".join(rng.choices(alphabet, k=rng.randint(0, 40)))
+        assert normalize_text(text) == normalize_text_by_character(text), repr(text)

@@ -1,0 +1,157 @@
+"""What the MCP tools call: the HTTP routes, in-process or over HTTP (as the CLI does).
+
+`LocalPalace` calls the route functions on a started `Runtime`, like `api.cli_local`; the HTTP
+app's `/mcp` endpoint uses it on the app's own runtime. `HttpPalace` sends the same requests to
+a running service, like `api.cli_http`. Both answer the JSON the HTTP API returns, so a tool is
+written once and behaves the same over stdio, over `/mcp`, and through a service.
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Protocol
+from urllib.parse import quote
+
+import typer
+
+from api.cli_client import _started, service_url
+from api.cli_http import HttpClient
+from api.cli_local import LocalClient, _json
+from api.cli_options import Json
+from api.entity_schemas import AliasRequest
+from api.routes import drawers, duplicates, entities
+from api.routes.duplicates import VerdictIn
+from api.runtime import Runtime
+from api.schemas import DiaryCreate, DrawerCreate
+from api.settings import Settings
+
+
+class Palace(Protocol):
+    def write_drawer(self, wing: str, room: str, body: DrawerCreate) -> Json:
+        """`POST /api/wings/{wing}/rooms/{room}/drawers`."""
+        ...
+
+    def write_diary(self, body: DiaryCreate) -> Json:
+        """`POST /api/diary`."""
+        ...
+
+    def drawer(self, drawer_id: str) -> Json:
+        """`GET /api/drawers/{id}`."""
+        ...
+
+    def drawer_duplicates(self, drawer_id: str) -> Json:
+        """`GET /api/drawers/{id}/duplicates`: the SIMILAR_TO links."""
+        ...
+
+    def find_duplicates(self, wing: str | None, room: str | None, threshold: float) -> Json:
+        """`GET /api/duplicates`: clusters of drawers alike in meaning."""
+        ...
+
+    def mark_checked(self, body: VerdictIn) -> Json:
+        """`POST /api/duplicates/verdicts`."""
+        ...
+
+    def resolve(self, name: str, kind: str) -> Json:
+        """`POST /api/resolve`: the dry run."""
+        ...
+
+    def entity_candidates(self, entity_id: str) -> list[Json]:
+        """`GET /api/entities/{id}/candidates`: the pending review links."""
+        ...
+
+    def add_alias(self, entity_id: str, body: AliasRequest) -> Json:
+        """`POST /api/entities/{id}/aliases`."""
+        ...
+
+    def hygiene(self) -> Json:
+        """`GET /api/hygiene`."""
+        ...
+
+
+class LocalPalace(LocalClient):
+    """The route functions themselves, on a runtime this process owns (or the app's)."""
+
+    def write_drawer(self, wing: str, room: str, body: DrawerCreate) -> Json:
+        return _json(drawers.write_drawer(wing, room, body, self._runtime))
+
+    def write_diary(self, body: DiaryCreate) -> Json:
+        return _json(drawers.write_diary(body, self._runtime))
+
+    def drawer(self, drawer_id: str) -> Json:
+        return _json(drawers.get_drawer(drawer_id, self._runtime.store))
+
+    def drawer_duplicates(self, drawer_id: str) -> Json:
+        return _json(drawers.drawer_duplicates(drawer_id, self._runtime.store))
+
+    def find_duplicates(self, wing: str | None, room: str | None, threshold: float) -> Json:
+        found = duplicates.find_duplicates(self._runtime.store, wing, room, threshold)
+        return _json(found)
+
+    def mark_checked(self, body: VerdictIn) -> Json:
+        return _json(duplicates.post_verdict(body, self._runtime.store))
+
+    def add_alias(self, entity_id: str, body: AliasRequest) -> Json:
+        return _json(entities.add_alias(entity_id, body, self._runtime.store))
+
+    def hygiene(self) -> Json:
+        return _json(duplicates.get_hygiene(self._runtime.store))
+
+
+def _path(segment: str) -> str:
+    return quote(segment, safe="")
+
+
+class HttpPalace(HttpClient):
+    """The same requests, sent to a running service."""
+
+    def write_drawer(self, wing: str, room: str, body: DrawerCreate) -> Json:
+        path = f"/api/wings/{_path(wing)}/rooms/{_path(room)}/drawers"
+        return self._object("POST", path, json=body.model_dump(mode="json", exclude_none=True))
+
+    def write_diary(self, body: DiaryCreate) -> Json:
+        return self._object("POST", "/api/diary", json=body.model_dump(mode="json"))
+
+    def drawer(self, drawer_id: str) -> Json:
+        return self._object("GET", f"/api/drawers/{_path(drawer_id)}")
+
+    def drawer_duplicates(self, drawer_id: str) -> Json:
+        return self._object("GET", f"/api/drawers/{_path(drawer_id)}/duplicates")
+
+    def find_duplicates(self, wing: str | None, room: str | None, threshold: float) -> Json:
+        params = {"wing": wing, "room": room, "threshold": threshold}
+        given = {key: value for key, value in params.items() if value is not None}
+        return self._object("GET", "/api/duplicates", params=given)
+
+    def mark_checked(self, body: VerdictIn) -> Json:
+        verdict = body.model_dump(mode="json", exclude_none=True)
+        return self._object("POST", "/api/duplicates/verdicts", json=verdict)
+
+    def add_alias(self, entity_id: str, body: AliasRequest) -> Json:
+        path = f"/api/entities/{_path(entity_id)}/aliases"
+        return self._object("POST", path, json=body.model_dump(mode="json"))
+
+    def hygiene(self) -> Json:
+        return self._object("GET", "/api/hygiene")
+
+
+@contextmanager
+def open_palace(settings: Settings, url: str | None) -> Iterator[Palace]:
+    """The palace for a stdio session, found as `api.cli_client.connect` finds a client.
+
+    With `url`, a service; otherwise the data directory in-process, or, when a running service
+    holds it, that service. An in-process backend is stopped when the session ends.
+    """
+    runtime = None if url else Runtime(settings)
+    if runtime is not None and _started(runtime):
+        try:
+            yield LocalPalace(runtime)
+        finally:
+            runtime.stop()
+        return
+    if url is None:
+        url = service_url(settings)
+        typer.echo(
+            f"castlegraph: a service is using {settings.graph.data_dir}; forwarding to it at {url}",
+            err=True,
+        )
+    with HttpPalace(url, settings) as palace:
+        yield palace

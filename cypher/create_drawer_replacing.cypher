@@ -1,0 +1,17 @@
+MATCH (old:Drawer {id: $supersedes})
+SET old.valid_to = $now, old.embedding = null
+WITH old
+OPTIONAL MATCH (old)-[verdict:DEDUP_CHECKED]-(:Drawer)
+DELETE verdict
+WITH count(*) AS cleared
+MERGE (w:Wing {name: $wing})
+MERGE (r:Room {wing: $wing, name: $room})
+MERGE (w)-[:HAS_ROOM]->(r)
+CREATE (r)-[:HAS_DRAWER]->(d:Drawer)
+SET d += $props
+WITH d
+UNWIND $links AS link
+MATCH (other:Drawer {id: link.other})
+CREATE (d)-[s:SIMILAR_TO]->(other)
+SET s += link.evidence
+RETURN count(s) AS linked
