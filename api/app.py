@@ -5,9 +5,11 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from api.auth import BearerAuth
 from api.errors import install_error_handlers
 from api.idempotency import IdempotencyKeys
 from api.limits_middleware import BodySizeLimit
+from api.mcp_server import http_endpoint
 from api.routes import drawers, duplicates, entities, health, jobs
 from api.runtime import Runtime
 from api.settings import Settings, cached_settings
@@ -19,6 +21,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     """The app; a `runtime` already started by the caller is reused and stopped on shutdown."""
     settings = settings or cached_settings()
     runtime = runtime or Runtime(settings)
+    mcp = http_endpoint(runtime, settings.api.host, VERSION)  # the agent tools, at /mcp
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -27,7 +30,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         if not runtime.started:
             runtime.start()
         try:
-            yield
+            async with mcp.running():
+                yield
         finally:
             runtime.stop()
 
@@ -39,6 +43,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     )
     app.state.runtime = runtime
     app.add_middleware(IdempotencyKeys)
+    tokens = [token.get_secret_value() for token in settings.api.tokens]
+    app.add_middleware(BearerAuth, tokens=tokens)
     app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes)  # the outermost
     install_error_handlers(app)
     app.include_router(health.router)
@@ -46,4 +52,5 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.include_router(entities.router)
     app.include_router(jobs.router)
     app.include_router(duplicates.router)
+    app.router.routes.append(mcp.route)
     return app

@@ -26,6 +26,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "domain::empty_label": 400,
     "palace::invalid_path": 400,
     "auth::unauthorized": 401,
+    "auth::forbidden": 403,
     "palace::drawer_name_taken": 409,
     "palace::drawer_superseded": 409,
     "idempotency::key_reused": 409,

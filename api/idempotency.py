@@ -36,6 +36,9 @@ class IdempotencyKeys:
             response = envelope(400, "input::invalid", "invalid Idempotency-Key header")
             await response(scope, receive, send)
             return
+        caller = scope.get("state", {}).get("caller")
+        if caller:
+            text = f"{caller}:{text}"
         body = await _read_body(receive)
         fingerprint = hashlib.sha256(
             b"\0".join([scope["method"].encode(), scope["path"].encode(), body])

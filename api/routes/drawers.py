@@ -5,7 +5,9 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
-from api.deps import RuntimeDep, StoreDep
+from api.auth import may_see
+from api.deps import CallerAgent, RuntimeDep, StoreDep
+from api.errors import ApiError
 from api.limits import check_content, check_path_segment
 from api.runtime import Runtime
 from api.schemas import (
@@ -19,7 +21,9 @@ from api.schemas import (
     WriteResponse,
 )
 from graph import drawers
-from graph.records import WriteOutcome
+from graph.errors import DrawerNotFound
+from graph.records import Drawer, WriteOutcome
+from graph.store import GraphStore
 
 router = APIRouter(tags=["drawers"])
 DIARY_ROOM = "diary"
@@ -58,8 +62,18 @@ def write_drawer(wing: str, room: str, body: DrawerCreate, runtime: RuntimeDep) 
 
 
 @router.post("/api/diary", response_model=WriteResponse)
-def write_diary(body: DiaryCreate, runtime: RuntimeDep) -> JSONResponse:
-    """A diary entry is compared only with the same agent's entries of the wing's diary room."""
+def write_diary(body: DiaryCreate, runtime: RuntimeDep, caller: CallerAgent) -> JSONResponse:
+    """A diary entry is compared only with the same agent's entries of the wing's diary room.
+
+    When the caller's token names an agent, that is the only agent it may write as.
+    """
+    if caller is not None and body.agent != caller:
+        raise ApiError(
+            403,
+            "auth::forbidden",
+            "this token may only write its own agent's diary",
+            {"agent": body.agent},
+        )
     new = drawers.NewDrawer(
         wing=check_path_segment("wing", body.wing),
         room=DIARY_ROOM,
@@ -72,7 +86,10 @@ def write_diary(body: DiaryCreate, runtime: RuntimeDep) -> JSONResponse:
 
 
 @router.put("/api/drawers/{drawer_id}", response_model=WriteResponse)
-def supersede_drawer(drawer_id: str, body: DrawerReplace, runtime: RuntimeDep) -> JSONResponse:
+def supersede_drawer(
+    drawer_id: str, body: DrawerReplace, runtime: RuntimeDep, caller: CallerAgent
+) -> JSONResponse:
+    _visible(runtime.store, drawer_id, caller)
     outcome = drawers.supersede_drawer(
         runtime.store, drawer_id, check_content(body.content), runtime.policy
     )
@@ -80,18 +97,20 @@ def supersede_drawer(drawer_id: str, body: DrawerReplace, runtime: RuntimeDep) -
 
 
 @router.get("/api/drawers/{drawer_id}", response_model=DrawerOut)
-def get_drawer(drawer_id: str, store: StoreDep) -> DrawerOut:
-    return DrawerOut.of(drawers.get_drawer(store, drawer_id))
+def get_drawer(drawer_id: str, store: StoreDep, caller: CallerAgent) -> DrawerOut:
+    return DrawerOut.of(_visible(store, drawer_id, caller))
 
 
 @router.delete("/api/drawers/{drawer_id}", status_code=204)
-def delete_drawer(drawer_id: str, store: StoreDep) -> Response:
+def delete_drawer(drawer_id: str, store: StoreDep, caller: CallerAgent) -> Response:
+    _visible(store, drawer_id, caller)
     drawers.delete_drawer(store, drawer_id)
     return Response(status_code=204)
 
 
 @router.get("/api/drawers/{drawer_id}/duplicates", response_model=DuplicatesResponse)
-def drawer_duplicates(drawer_id: str, store: StoreDep) -> DuplicatesResponse:
+def drawer_duplicates(drawer_id: str, store: StoreDep, caller: CallerAgent) -> DuplicatesResponse:
+    _visible(store, drawer_id, caller)
     entries = drawers.similar_drawers(store, drawer_id)
     return DuplicatesResponse(drawer=drawer_id, similar=[SimilarOut.of(e) for e in entries])
 
@@ -107,10 +126,21 @@ def list_room(
     wing: str,
     room: str,
     store: StoreDep,
+    caller: CallerAgent,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     cursor: Annotated[str | None, Query(max_length=1000)] = None,
 ) -> RoomPage:
+    """Current drawers, oldest first (another agent's diary entries are not shown)."""
     page, next_cursor = drawers.list_room(
         store, check_path_segment("wing", wing), check_path_segment("room", room), limit, cursor
     )
-    return RoomPage(drawers=[DrawerOut.of(d) for d in page], next_cursor=next_cursor)
+    shown = [DrawerOut.of(d) for d in page if may_see(d.kind, d.agent, caller)]
+    return RoomPage(drawers=shown, next_cursor=next_cursor)
+
+
+def _visible(store: GraphStore, drawer_id: str, caller: str | None) -> Drawer:
+    """The drawer, unless it is another agent's diary entry: then it does not exist."""
+    drawer = drawers.get_drawer(store, drawer_id)
+    if not may_see(drawer.kind, drawer.agent, caller):
+        raise DrawerNotFound(drawer_id)
+    return drawer

@@ -1,0 +1,93 @@
+"""Bearer tokens: required everywhere but health when set; agent tokens keep diaries private."""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import app_settings
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+
+ADMIN = {"Authorization": "Bearer admin-secret"}
+ADA = {"Authorization": "Bearer ada-secret"}
+BOB = {"Authorization": "Bearer bob-secret"}
+
+
+@pytest.fixture(scope="module")
+def secured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    tokens = ["admin-secret", "ada:ada-secret", "bob:bob-secret"]
+    settings = app_settings(tmp_path_factory.mktemp("auth"), api={"tokens": tokens})
+    with TestClient(create_app(settings)) as client:
+        yield client
+
+
+@pytest.fixture
+def client(secured: TestClient) -> TestClient:
+    secured.app.state.runtime.store.wipe()  # type: ignore[attr-defined]
+    return secured
+
+
+def test_health_needs_no_token(client: TestClient) -> None:
+    assert client.get("/api/health").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},
+        {"Authorization": "Bearer wrong"},
+        {"Authorization": "Basic admin-secret"},
+        {"Authorization": "Bearer "},
+        {"Authorization": "admin-secret"},
+    ],
+)
+def test_every_other_route_needs_a_valid_token(client: TestClient, headers: dict[str, str]) -> None:
+    for method, path in [
+        ("GET", "/api/jobs"),
+        ("POST", "/api/mentions"),
+        ("GET", "/docs"),
+        ("GET", "/api/drawers/x"),
+    ]:
+        response = client.request(method, path, headers=headers, json={})
+        assert response.status_code == 401, (method, path)
+        assert response.json()["error"]["code"] == "auth::unauthorized"
+        assert response.headers["www-authenticate"] == "Bearer"
+
+
+def test_a_valid_token_gets_in(client: TestClient) -> None:
+    response = client.post("/api/wings/w/rooms/r/drawers", json={"content": "hello"}, headers=ADMIN)
+    assert response.status_code == 201
+
+
+def test_an_agent_token_writes_only_its_own_diary(client: TestClient) -> None:
+    own = client.post("/api/diary", json={"agent": "ada", "content": "mine"}, headers=ADA)
+    assert own.status_code == 201
+    other = client.post("/api/diary", json={"agent": "bob", "content": "not mine"}, headers=ADA)
+    assert other.status_code == 403
+    assert other.json()["error"]["code"] == "auth::forbidden"
+
+
+def test_an_agent_token_cannot_read_another_agents_diary(client: TestClient) -> None:
+    bob_entry = client.post("/api/diary", json={"agent": "bob", "content": "bob's"}, headers=BOB)
+    ada_entry = client.post("/api/diary", json={"agent": "ada", "content": "ada's"}, headers=ADA)
+    bob_id, ada_id = bob_entry.json()["drawer"]["id"], ada_entry.json()["drawer"]["id"]
+    assert client.get(f"/api/drawers/{bob_id}", headers=ADA).status_code == 404
+    assert client.get(f"/api/drawers/{bob_id}/duplicates", headers=ADA).status_code == 404
+    assert (
+        client.put(f"/api/drawers/{bob_id}", json={"content": "x"}, headers=ADA).status_code == 404
+    )
+    assert client.delete(f"/api/drawers/{bob_id}", headers=ADA).status_code == 404
+    listed = client.get("/api/wings/diary/rooms/diary/drawers", headers=ADA).json()["drawers"]
+    assert [d["id"] for d in listed] == [ada_id]
+    everyone = client.get("/api/wings/diary/rooms/diary/drawers", headers=ADMIN).json()["drawers"]
+    assert {d["id"] for d in everyone} == {ada_id, bob_id}
+
+
+def test_idempotency_keys_are_per_caller(client: TestClient) -> None:
+    key = {"Idempotency-Key": "same-key"}
+    first = client.post(
+        "/api/wings/w/rooms/r/drawers", json={"content": "one"}, headers=ADMIN | key
+    )
+    other = client.post("/api/wings/w/rooms/r/drawers", json={"content": "two"}, headers=BOB | key)
+    assert (first.status_code, other.status_code) == (201, 201)
