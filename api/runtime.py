@@ -40,6 +40,7 @@ class Runtime:
         self._ready = threading.Event()
         self._stopping = threading.Event()
         self._retry: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
         self.started = False
 
     @property
@@ -58,6 +59,7 @@ class Runtime:
         self.started = True
         if self.neo4j is None:
             self._connect()
+            self._watch_embedded()
             return
         try:
             self._connect()
@@ -104,6 +106,16 @@ class Runtime:
         if self.embedder is not None:
             self.embedder.enqueue(drawer_id)
 
+    def _watch_embedded(self) -> None:
+        """Restart the embedded database if it dies; requests meanwhile get 503."""
+        embedded = self.backend.embedded if self.backend else None
+        if embedded is not None:
+            watchdog = threading.Thread(
+                target=embedded.watch, args=(self._stopping,), name="falkordb-watch", daemon=True
+            )
+            watchdog.start()
+            self._threads.append(watchdog)
+
     def _retry_loop(self) -> None:
         while not self._stopping.wait(RETRY_SECONDS):
             try:
@@ -129,6 +141,8 @@ class Runtime:
 
     def stop(self) -> None:
         self._stopping.set()
+        for thread in self._threads:
+            thread.join(5)
         if self.jobs is not None:
             self.jobs.stop()
         if self.embedder is not None:

@@ -8,11 +8,13 @@ On Linux the child is told to die with its parent, so a killed service leaves no
 """
 
 import ctypes
+import logging
 import secrets
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -26,7 +28,9 @@ HOST = "127.0.0.1"
 START_TIMEOUT_SECONDS = 20.0
 STOP_TIMEOUT_SECONDS = 10.0
 LOCK_FILE = "castlegraph.lock"
+WATCH_SECONDS = 0.25
 _PR_SET_PDEATHSIG = 1
+log = logging.getLogger("castlegraph.embedded")
 
 
 def free_port() -> int:
@@ -140,6 +144,22 @@ class EmbeddedFalkorDB:
         """Start the child again on the same port after it died (the lock is still ours)."""
         self._reap()
         self._spawn()
+
+    def watch(self, stopping: threading.Event) -> None:
+        """Restart the child whenever it dies, until `stopping` is set (run on its own thread:
+        the kernel ties the child's life to the thread that spawned it)."""
+        while not stopping.wait(WATCH_SECONDS):
+            if self._process is None or self.is_running():
+                continue
+            log.error(
+                "the embedded database exited (code %s); restarting it", self._process.returncode
+            )
+            try:
+                self.restart()
+            except GraphUnavailable as error:
+                log.error("could not restart the embedded database: %s", error)
+            else:
+                log.info("the embedded database is back on %s:%s", HOST, self.port)
 
     def _reap(self) -> None:
         if self._process is not None and self._process.poll() is None:

@@ -1,0 +1,97 @@
+"""Faults with real processes: the database killed mid-stream, Neo4j unreachable at start."""
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx2 as httpx
+import pytest
+from processes import Service, children, spawn
+
+from graph.embedded import free_port
+
+pytestmark = pytest.mark.slow
+__all__ = ["spawn"]  # a fixture, used by name
+
+
+def test_a_killed_database_restarts_and_loses_no_acknowledged_write(
+    tmp_path: Path, spawn: Callable[..., Service]
+) -> None:
+    service = spawn(tmp_path / "data")
+    service.wait_healthy()
+    database = service.database_pid()
+    acknowledged: list[str] = []
+    statuses: list[int] = []
+    stop = threading.Event()
+
+    def writer() -> None:
+        with httpx.Client(base_url=service.url, timeout=10) as client:
+            for i in range(100_000):
+                if stop.is_set():
+                    return
+                response = client.post(
+                    "/api/wings/w/rooms/r/drawers", json={"content": f"note {i}"}
+                )
+                statuses.append(response.status_code)
+                if response.status_code == 201:
+                    acknowledged.append(response.json()["drawer"]["id"])
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    while len(acknowledged) < 50:
+        time.sleep(0.01)
+    os.kill(database, signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # the service brings its database back by itself
+        pids = children(service.process.pid)
+        if (
+            pids
+            and pids != [database]
+            and httpx.get(f"{service.url}/api/health").status_code == 200
+        ):
+            break
+        time.sleep(0.1)
+    time.sleep(0.5)  # a few writes after the restart
+    stop.set()
+    thread.join(30)
+
+    assert 500 not in statuses
+    assert set(statuses) <= {201, 503}
+    assert httpx.get(f"{service.url}/api/health").status_code == 200
+    missing = [
+        drawer_id
+        for drawer_id in acknowledged
+        if httpx.get(f"{service.url}/api/drawers/{drawer_id}").status_code != 200
+    ]
+    assert missing == []
+    assert "restarting it" in service.output()
+    service.stop(signal.SIGTERM)
+
+
+def test_neo4j_unreachable_at_start_is_reported_and_retried(
+    tmp_path: Path, spawn: Callable[..., Service]
+) -> None:
+    closed = free_port()
+    env = {"CASTLEGRAPH_NEO4J_URI": f"bolt://127.0.0.1:{closed}", "CASTLEGRAPH_NEO4J_PASSWORD": "x"}
+    service = spawn(tmp_path / "data", env=env)
+    deadline = time.monotonic() + 30
+    health = None
+    while time.monotonic() < deadline:
+        try:
+            health = httpx.get(f"{service.url}/api/health", timeout=2)
+            break
+        except httpx.TransportError:
+            time.sleep(0.1)
+    assert health is not None
+    assert health.status_code == 503
+    assert health.json()["error"]["code"] == "graph::unavailable"
+    write = httpx.post(f"{service.url}/api/wings/w/rooms/r/drawers", json={"content": "x"})
+    assert write.status_code == 503
+    assert write.json()["error"]["code"] == "graph::unavailable"
+    time.sleep(2.5)  # one more retry
+    assert "Neo4j is not reachable yet" in service.output()
+    assert "still unreachable" in service.output()
+    service.stop(signal.SIGTERM)
