@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 import uvicorn
 
-from api import cli_entities, cli_jobs, cli_migrate
+from api import cli_entities, cli_jobs, cli_migrate, mcp_cli
 from api.app import VERSION, create_app
 from api.cli_options import ConfigOption, DataDirOption, describe, fail, settings_from
 from api.runtime import Runtime
@@ -59,6 +59,7 @@ app.command()(cli_migrate.migrate)
 app.command()(cli_entities.resolve)
 app.command()(cli_entities.entity)
 app.command()(cli_jobs.jobs)
+app.command()(mcp_cli.mcp)
 
 
 if __name__ == "__main__":

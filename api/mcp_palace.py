@@ -6,14 +6,9 @@ a running service, like `api.cli_http`. Both answer the JSON the HTTP API return
 written once and behaves the same over stdio, over `/mcp`, and through a service.
 """
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Protocol
 from urllib.parse import quote
 
-import typer
-
-from api.cli_client import _started, service_url
 from api.cli_http import HttpClient
 from api.cli_local import LocalClient, _json
 from api.cli_options import Json
@@ -22,10 +17,13 @@ from api.routes import drawers, duplicates, entities
 from api.routes.duplicates import VerdictIn
 from api.runtime import Runtime
 from api.schemas import DiaryCreate, DrawerCreate
-from api.settings import Settings
 
 
 class Palace(Protocol):
+    def as_caller(self, agent: str | None) -> "Palace":
+        """The palace as seen by the agent a caller's bearer token names (its own diary only)."""
+        ...
+
     def write_drawer(self, wing: str, room: str, body: DrawerCreate) -> Json:
         """`POST /api/wings/{wing}/rooms/{room}/drawers`."""
         ...
@@ -70,17 +68,25 @@ class Palace(Protocol):
 class LocalPalace(LocalClient):
     """The route functions themselves, on a runtime this process owns (or the app's)."""
 
+    def __init__(self, runtime: Runtime, caller: str | None = None) -> None:
+        super().__init__(runtime)
+        self._caller = caller
+
+    def as_caller(self, agent: str | None) -> "LocalPalace":
+        return LocalPalace(self._runtime, agent)
+
     def write_drawer(self, wing: str, room: str, body: DrawerCreate) -> Json:
         return _json(drawers.write_drawer(wing, room, body, self._runtime))
 
     def write_diary(self, body: DiaryCreate) -> Json:
-        return _json(drawers.write_diary(body, self._runtime))
+        return _json(drawers.write_diary(body, self._runtime, self._caller))
 
     def drawer(self, drawer_id: str) -> Json:
-        return _json(drawers.get_drawer(drawer_id, self._runtime.store))
+        return _json(drawers.get_drawer(drawer_id, self._runtime.store, self._caller))
 
     def drawer_duplicates(self, drawer_id: str) -> Json:
-        return _json(drawers.drawer_duplicates(drawer_id, self._runtime.store))
+        found = drawers.drawer_duplicates(drawer_id, self._runtime.store, self._caller)
+        return _json(found)
 
     def find_duplicates(self, wing: str | None, room: str | None, threshold: float) -> Json:
         found = duplicates.find_duplicates(self._runtime.store, wing, room, threshold)
@@ -101,7 +107,13 @@ def _path(segment: str) -> str:
 
 
 class HttpPalace(HttpClient):
-    """The same requests, sent to a running service."""
+    """The same requests, sent to a running service; its token says who is calling."""
+
+    def __enter__(self) -> "HttpPalace":
+        return self
+
+    def as_caller(self, agent: str | None) -> "HttpPalace":
+        return self
 
     def write_drawer(self, wing: str, room: str, body: DrawerCreate) -> Json:
         path = f"/api/wings/{_path(wing)}/rooms/{_path(room)}/drawers"
@@ -131,27 +143,3 @@ class HttpPalace(HttpClient):
 
     def hygiene(self) -> Json:
         return self._object("GET", "/api/hygiene")
-
-
-@contextmanager
-def open_palace(settings: Settings, url: str | None) -> Iterator[Palace]:
-    """The palace for a stdio session, found as `api.cli_client.connect` finds a client.
-
-    With `url`, a service; otherwise the data directory in-process, or, when a running service
-    holds it, that service. An in-process backend is stopped when the session ends.
-    """
-    runtime = None if url else Runtime(settings)
-    if runtime is not None and _started(runtime):
-        try:
-            yield LocalPalace(runtime)
-        finally:
-            runtime.stop()
-        return
-    if url is None:
-        url = service_url(settings)
-        typer.echo(
-            f"castlegraph: a service is using {settings.graph.data_dir}; forwarding to it at {url}",
-            err=True,
-        )
-    with HttpPalace(url, settings) as palace:
-        yield palace

@@ -1,0 +1,63 @@
+"""`castlegraph mcp`: the MCP tools for an agent host, over stdio.
+
+stdout carries the protocol and nothing else: logs and messages go to stderr. The palace is
+found as every other command finds it (`--url`, else the data directory in-process, else the
+service that holds it), and an in-process database is stopped when the host closes stdin.
+"""
+
+import logging
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import anyio
+import typer
+
+from api.app import VERSION
+from api.cli_client import _started, service_url
+from api.cli_options import ConfigOption, DataDirOption, UrlOption, reported_errors, settings_from
+from api.mcp_palace import HttpPalace, LocalPalace, Palace
+from api.mcp_server import build_server
+from api.runtime import Runtime
+from api.settings import Settings
+
+
+def mcp(  # typer calls commands with keywords
+    *,
+    url: UrlOption = None,
+    data_dir: DataDirOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Serve the agent tools (drawer_write, find_duplicates, ...) over MCP on stdio."""
+    settings = settings_from(config, data_dir)
+    logging.basicConfig(
+        level=logging.INFO,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+    )
+    with reported_errors(), open_palace(settings, url) as palace:
+        anyio.run(build_server(palace, VERSION).run_stdio_async)
+
+
+@contextmanager
+def open_palace(settings: Settings, url: str | None) -> Iterator[Palace]:
+    """The palace for a stdio session, found as `api.cli_client.connect` finds a client.
+
+    With `url`, a service; otherwise the data directory in-process, or, when a running service
+    holds it, that service. An in-process backend is stopped when the session ends.
+    """
+    runtime = None if url else Runtime(settings)
+    if runtime is not None and _started(runtime):
+        try:
+            yield LocalPalace(runtime)
+        finally:
+            runtime.stop()
+        return
+    if url is None:
+        url = service_url(settings)
+        typer.echo(
+            f"castlegraph: a service is using {settings.graph.data_dir}; forwarding to it at {url}",
+            err=True,
+        )
+    with HttpPalace(url, settings) as palace:
+        yield palace

@@ -1,0 +1,271 @@
+"""The MCP tools over stdio: a real `castlegraph mcp` process driven by the SDK's client.
+
+The palace is prepared beforehand through the HTTP app in-process (TestClient), which stops
+its database on exit, so the `mcp` process can then open the same data directory itself.
+Over streamable HTTP against a real service: `tests/integration/test_mcp_http.py`.
+"""
+
+import json
+import math
+import re
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import app_settings
+from fastapi.testclient import TestClient
+from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent
+
+from api.app import create_app
+from api.cli_http import ServiceUnreachable
+from api.mcp_tools import tool_errors
+from graph.errors import DrawerNotFound, GraphQueryError, GraphUnavailable
+
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]  # stdio tests start their own processes
+
+TOOLS = {
+    "drawer_write",
+    "diary_write",
+    "drawer_duplicates",
+    "find_duplicates",
+    "dedup_mark_checked",
+    "resolve_entity",
+    "entity_candidates",
+    "add_alias",
+    "hygiene",
+}
+JUDGING = {"drawer_duplicates", "find_duplicates", "dedup_mark_checked", "entity_candidates"}
+PAIR_LINE = re.compile(r'^  \[score:(\d\.\d\d)\] "(.+)" \((\S+)\) <-> "(.+)" \((\S+)\)$')
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def text(result: CallToolResult) -> str:
+    [block] = result.content
+    assert isinstance(block, TextContent)
+    return block.text
+
+
+def answer(result: CallToolResult) -> dict[str, Any]:
+    assert not result.is_error, text(result)
+    assert result.structured_content is not None
+    assert json.loads(text(result)) == result.structured_content  # the same JSON, as text too
+    return result.structured_content
+
+
+def failure(result: CallToolResult) -> str:
+    assert result.is_error
+    return text(result)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _server_processes(data_dir: Path) -> list[int]:
+    """The `castlegraph mcp` process serving `data_dir`, and its database child."""
+    for entry in Path("/proc").iterdir():
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"mcp" in argv and str(data_dir).encode() in argv:
+            return [int(entry.name), *_children(int(entry.name))]
+    return []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@asynccontextmanager
+async def stdio_session(data_dir: Path, log: Path) -> AsyncIterator[ClientSession]:
+    """A session with `castlegraph mcp`; afterwards, no process of it is left."""
+    command = [sys.executable, "-m", "api.cli", "mcp", "--data-dir", str(data_dir)]
+    params = StdioServerParameters(command=command[0], args=command[1:])
+    with log.open("w") as errlog:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            processes = _server_processes(data_dir)
+            assert len(processes) == 2, log.read_text()  # the server and its FalkorDB
+            yield session
+    assert not [pid for pid in processes if _alive(pid)], log.read_text()
+    assert "graph closed" in log.read_text()  # stopped on stdin EOF, not killed
+
+
+@pytest.fixture
+def palace(tmp_path: Path) -> dict[str, str]:
+    """Two drawers alike in meaning (cosine 0.97), one apart, and two entities under review."""
+    data_dir = tmp_path / "palace"
+    with TestClient(create_app(app_settings(data_dir))) as client:
+        ids = {}
+        for name, content, angle in [
+            ("a", "Staging listens on 8080", 0.0),
+            ("b", "staging listens on port 8080 since the move", math.degrees(math.acos(0.97))),
+            ("c", "The cafeteria opens at nine", 90.0),
+        ]:
+            written = client.post("/api/wings/ops/rooms/deploy/drawers", json={"content": content})
+            ids[name] = written.json()["drawer"]["id"]
+            vector = [math.cos(math.radians(angle)), math.sin(math.radians(angle)), 0.0]
+            put = client.put(f"/api/drawers/{ids[name]}/embedding", json={"vector": vector})
+            assert put.status_code == 200, put.text
+        mentions = [{"drawer": ids["a"], "name": n, "kind": "person"} for n in ("Maria", "Mario")]
+        results = client.post("/api/mentions", json={"mentions": mentions}).json()["results"]
+        ids["maria"], ids["mario"] = (r["entity"]["id"] for r in results)
+        assert results[1]["possibly_same_as"] == [ids["maria"]]
+    ids["data_dir"] = str(data_dir)
+    return ids
+
+
+async def test_tools_are_listed_with_descriptions(tmp_path: Path) -> None:
+    async with stdio_session(tmp_path / "empty", tmp_path / "mcp.log") as session:
+        listed = {tool.name: tool for tool in (await session.list_tools()).tools}
+    assert set(listed) == TOOLS
+    assert all(tool.description and tool.input_schema for tool in listed.values())
+    assert all("docs/agent-guide.md" in (listed[name].description or "") for name in JUDGING)
+    schema = listed["dedup_mark_checked"].input_schema
+    assert schema["properties"]["status"]["enum"] == [
+        "duplicate",
+        "supplement",
+        "contradiction",
+        "unrelated",
+    ]
+    assert schema["properties"]["a"]["description"]
+    assert "ctx" not in listed["drawer_write"].input_schema["properties"]
+
+
+async def test_writes_and_errors_on_an_empty_palace(tmp_path: Path) -> None:
+    async with stdio_session(tmp_path / "empty", tmp_path / "mcp.log") as session:
+        note = {"wing": "ops", "room": "deploy", "content": "Staging listens on 8080"}
+        first = answer(await session.call_tool("drawer_write", note))
+        again = answer(await session.call_tool("drawer_write", note))
+        entry = {"agent": "scout", "content": "Checked the staging port."}
+        diary = answer(await session.call_tool("diary_write", entry))
+        diary_again = answer(await session.call_tool("diary_write", entry))
+        nothing = text(await session.call_tool("find_duplicates", {}))
+        hygiene = text(await session.call_tool("hygiene", {}))
+        links = answer(
+            await session.call_tool("drawer_duplicates", {"drawer_id": first["drawer"]["id"]})
+        )
+        unknown_entity = failure(
+            await session.call_tool("add_alias", {"entity_id": "nope", "alias": "Ada"})
+        )
+        unknown_drawer = failure(await session.call_tool("drawer_duplicates", {"drawer_id": "x"}))
+        blank = failure(await session.call_tool("drawer_write", {**note, "content": "  "}))
+        bad_status = failure(
+            await session.call_tool("dedup_mark_checked", {"a": "x", "b": "y", "status": "same"})
+        )
+    assert (first["created"], again["created"]) == (True, False)
+    assert again["drawer"]["id"] == first["drawer"]["id"]
+    assert (diary["created"], diary_again["created"]) == (True, False)
+    assert diary["drawer"]["room"] == "diary"
+    assert nothing == "No duplicate candidates at threshold 0.85."
+    assert "2 drawers without an embedding" in hygiene
+    assert links == {"drawer": first["drawer"]["id"], "similar": []}
+    assert "graph::entity_not_found" in unknown_entity
+    assert "palace::drawer_not_found" in unknown_drawer
+    assert "input::invalid: content is empty" in blank
+    assert "input::invalid: status: Input should be" in bad_status
+
+
+async def test_duplicate_review_over_stdio(palace: dict[str, str], tmp_path: Path) -> None:
+    a, b = sorted((palace["a"], palace["b"]))
+    async with stdio_session(Path(palace["data_dir"]), tmp_path / "mcp.log") as session:
+        found = text(await session.call_tool("find_duplicates", {}))
+        hygiene_before = text(await session.call_tool("hygiene", {}))
+        verdict = {"a": palace["b"], "b": palace["a"], "status": "supplement"}
+        marked = answer(await session.call_tool("dedup_mark_checked", verdict))
+        after = text(await session.call_tool("find_duplicates", {"wing": "ops", "room": "deploy"}))
+        hygiene_after = text(await session.call_tool("hygiene", {}))
+    assert "Cluster of 2:" in found
+    [line] = [line for line in found.splitlines() if line.startswith("  [score:")]
+    match = PAIR_LINE.match(line)
+    assert match is not None, line
+    assert match.group(1) == "0.97"
+    assert {(match.group(2), match.group(3)), (match.group(4), match.group(5))} == {
+        ("Staging listens on 8080", palace["a"]),
+        ("staging listens on port 8080 since the move", palace["b"]),
+    }
+    assert "1 duplicate pair at threshold 0.85" in hygiene_before
+    assert marked == {"a": a, "b": b, "status": "supplement"}  # canonical order
+    assert after == "No duplicate candidates at threshold 0.85 in wing 'ops', room 'deploy'."
+    assert "0 duplicate pairs" in hygiene_after
+
+
+async def test_entity_review_over_stdio(palace: dict[str, str], tmp_path: Path) -> None:
+    async with stdio_session(Path(palace["data_dir"]), tmp_path / "mcp.log") as session:
+        dry = answer(await session.call_tool("resolve_entity", {"name": "MARIA", "kind": "person"}))
+        new = answer(await session.call_tool("resolve_entity", {"name": "Zed", "kind": "tool"}))
+        candidates = answer(
+            await session.call_tool("entity_candidates", {"entity_id": palace["mario"]})
+        )
+        alias = answer(
+            await session.call_tool(
+                "add_alias", {"entity_id": palace["maria"], "alias": "Maria L."}
+            )
+        )
+        converged = answer(
+            await session.call_tool("resolve_entity", {"name": "maria l", "kind": "person"})
+        )
+        unchanged = answer(
+            await session.call_tool("resolve_entity", {"name": "Zed", "kind": "tool"})
+        )
+        blank = failure(await session.call_tool("resolve_entity", {"name": " ", "kind": "tool"}))
+        blank_alias = failure(
+            await session.call_tool("add_alias", {"entity_id": palace["maria"], "alias": " "})
+        )
+    assert (dry["decision"], dry["rule"], dry["entity"]["id"]) == (
+        "same",
+        "normalized",
+        palace["maria"],
+    )
+    assert (new["decision"], new["entity"]) == ("new", None)
+    assert unchanged == new  # a dry run wrote nothing
+    assert candidates["entity"] == palace["mario"]
+    assert [(c["entity"]["id"], c["side"]) for c in candidates["candidates"]] == [
+        (palace["maria"], "older")
+    ]
+    assert alias["aliases"] == ["Maria L."]
+    assert (converged["rule"], converged["entity"]["id"]) == ("alias", palace["maria"])
+    assert "domain::empty_label" in blank
+    assert "domain::empty_label: alias must not be blank" in blank_alias
+
+
+@pytest.mark.parametrize(
+    ("error", "text"),
+    [
+        (GraphUnavailable("the graph database is not ready yet"), "graph::unavailable: the graph"),
+        (DrawerNotFound("d1"), "palace::drawer_not_found: "),
+        (ServiceUnreachable("cannot reach the service"), "cli::service_unreachable: cannot"),
+        (GraphQueryError("MATCH (n) ... syntax error"), "internal::error: the service failed"),
+    ],
+)
+def test_errors_keep_their_code_and_bugs_their_details(error: Exception, text: str) -> None:
+    with pytest.raises(ToolError) as raised, tool_errors():
+        raise error
+    assert str(raised.value).startswith(text)
+    assert "MATCH" not in str(raised.value)
