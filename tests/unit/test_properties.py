@@ -1,0 +1,49 @@
+"""Invariants of the pure rules, checked on generated input (Hypothesis)."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from resolver.drawers import DrawerText, compare
+from resolver.entity_keys import entity_key
+from resolver.similarity import text_similarity
+from resolver.text import normalize_text
+
+TEXT = st.text(st.characters(max_codepoint=0x3000, exclude_categories=("Cs",)), max_size=80)
+PROPERTIES = settings(max_examples=300, deadline=None)
+
+
+@PROPERTIES
+@given(TEXT)
+def test_keys_and_normal_forms_are_idempotent(text: str) -> None:
+    key = entity_key(text)
+    assert entity_key(key) == key or not key.strip()
+    normal = normalize_text(text)
+    assert normalize_text(normal) == normal
+
+
+@PROPERTIES
+@given(TEXT, TEXT)
+def test_similarity_is_symmetric_and_within_zero_and_one(a: str, b: str) -> None:
+    left, right = normalize_text(a), normalize_text(b)
+    score = text_similarity(left, right)
+    assert 0.0 <= score <= 1.0
+    assert score == text_similarity(right, left)
+
+
+@PROPERTIES
+@given(TEXT)
+def test_a_text_is_exact_to_itself_and_never_merely_near(text: str) -> None:
+    same = compare(DrawerText.of(text), "x", DrawerText.of(text), 0.9)
+    assert same is not None
+    assert same.kind == "exact"
+    assert same.similarity == 1.0
+
+
+@PROPERTIES
+@given(TEXT, TEXT, st.floats(min_value=0.5, max_value=1.0))
+def test_the_verdict_does_not_depend_on_argument_order(a: str, b: str, threshold: float) -> None:
+    forward = compare(DrawerText.of(a), "x", DrawerText.of(b), threshold)
+    backward = compare(DrawerText.of(b), "x", DrawerText.of(a), threshold)
+    assert (forward and (forward.kind, forward.similarity)) == (
+        backward and (backward.kind, backward.similarity)
+    )
