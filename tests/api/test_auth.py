@@ -1,7 +1,6 @@
 """Bearer tokens: required everywhere but health when set; agent tokens keep diaries private."""
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from conftest import app_settings
