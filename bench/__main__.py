@@ -51,5 +51,82 @@ def drawers(
     report.write_json(out, "drawers", params, results)
 
 
+@app.command()
+def mentions(
+    sizes: Annotated[str, typer.Option(help="Entity counts, comma-separated.")] = (
+        "10000,100000,1000000"
+    ),
+    batches: Annotated[int, typer.Option(min=3, help="Timed batches of 1,000 per size.")] = 20,
+    seed: Seed = 7,
+    out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/mentions.json"),
+) -> None:
+    """Bulk mention resolution over HTTP as the number of entities grows."""
+    from bench import mentions as workload  # noqa: PLC0415 - each command loads only its workload
+
+    entity_counts = _sizes(sizes)
+    params = {"sizes": entity_counts, "batches": batches, "seed": seed}
+    started = time.perf_counter()
+    results = workload.run(entity_counts, batches, seed)
+    results["wall_seconds"] = round(time.perf_counter() - started, 1)
+    typer.echo(f"wall time {results['wall_seconds']:.1f} s", err=True)
+    report.write_json(out, "mentions", params, results)
+
+
+@app.command()
+def quality(
+    scale: Annotated[float, typer.Option(min=0.05, help="Size of the labelled stream.")] = 1.0,
+    sweep: Annotated[bool, typer.Option(help="Also rerun with other lexicons.")] = True,
+    baselines: Annotated[bool, typer.Option(help="Also run the three baselines.")] = True,
+    seed: Seed = 7,
+    out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/quality.json"),
+) -> None:
+    """Resolution precision, recall and review load per rule, next to three baselines."""
+    from bench import quality as workload  # noqa: PLC0415 - each command loads only its workload
+
+    params = {"scale": scale, "sweep": sweep, "baselines": baselines, "seed": seed}
+    started = time.perf_counter()
+    results = workload.run(seed, scale, sweep, baselines)
+    results["wall_seconds"] = round(time.perf_counter() - started, 1)
+    typer.echo(f"wall time {results['wall_seconds']:.1f} s", err=True)
+    report.write_json(out, "quality", params, results)
+
+
+@app.command()
+def duplicates(
+    sizes: Annotated[str, typer.Option(help="Drawer counts, comma-separated.")] = "10000,100000",
+    http: Annotated[bool, typer.Option(help="Also time GET /api/duplicates once.")] = True,
+    seed: Seed = 7,
+    out: Annotated[Path, typer.Option(help="JSON results.")] = Path(
+        "bench/results/duplicates.json"
+    ),
+) -> None:
+    """`find_duplicates` (k-NN on the vector index) against comparing all pairs."""
+    from bench import duplicates as workload  # noqa: PLC0415 - each command loads only its workload
+
+    drawer_counts = _sizes(sizes)
+    params = {"sizes": drawer_counts, "http": http, "seed": seed}
+    started = time.perf_counter()
+    results = workload.run(drawer_counts, seed, http)
+    results["wall_seconds"] = round(time.perf_counter() - started, 1)
+    typer.echo(f"wall time {results['wall_seconds']:.1f} s", err=True)
+    report.write_json(out, "duplicates", params, results)
+
+
+@app.command()
+def load(
+    seconds: Annotated[float, typer.Option(min=5, help="How long the 16 clients run.")] = 180,
+    seed: Seed = 7,
+    out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/load.json"),
+) -> None:
+    """16 concurrent clients on loopback; then checks that nothing was lost or duplicated."""
+    from bench import load as workload  # noqa: PLC0415 - each command loads only its workload
+
+    params = {"seconds": seconds, "seed": seed}
+    results = workload.run(seconds, seed)
+    report.write_json(out, "load", params, results)
+    if results["server_errors"] or results["duplicate_entities"] or results["lost_mentions"]:
+        raise typer.Exit(1)
+
+
 if __name__ == "__main__":
     app()
