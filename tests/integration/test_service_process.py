@@ -90,3 +90,22 @@ def test_a_failed_migration_stops_the_service_with_a_clear_error(
     assert service.process.wait(timeout=30) == 1
     assert "migration 3" in service.output()
     assert "Traceback" not in service.output()
+
+
+def test_an_idempotency_key_replays_across_a_restart(
+    data_dir: Path, spawn: Callable[..., Service]
+) -> None:
+    headers = {"Idempotency-Key": "restart-1"}
+    body = {"content": "written once"}
+    service = spawn(data_dir)
+    service.wait_healthy()
+    first = httpx.post(f"{service.url}/api/wings/w/rooms/r/drawers", json=body, headers=headers)
+    service.stop(signal.SIGTERM)
+
+    restarted = spawn(data_dir)
+    restarted.wait_healthy()
+    retry = httpx.post(f"{restarted.url}/api/wings/w/rooms/r/drawers", json=body, headers=headers)
+    assert (first.status_code, retry.status_code) == (201, 201)
+    assert retry.json() == first.json()
+    assert retry.headers["idempotent-replayed"] == "true"
+    restarted.stop(signal.SIGTERM)
