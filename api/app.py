@@ -5,22 +5,22 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from api import VERSION
 from api.auth import BearerAuth
 from api.errors import install_error_handlers
 from api.idempotency import IdempotencyKeys
 from api.limits_middleware import BodySizeLimit
-from api.mcp_server import http_endpoint
 from api.routes import drawers, duplicates, entities, health, jobs
 from api.runtime import Runtime
 from api.settings import Settings, cached_settings
-
-VERSION = "0.1.0"
 
 
 def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
     """The app; a `runtime` already started by the caller is reused and stopped on shutdown."""
     settings = settings or cached_settings()
     runtime = runtime or Runtime(settings)
+    from api.mcp_server import http_endpoint  # noqa: PLC0415  # the MCP SDK takes 1 s to import
+
     mcp = http_endpoint(runtime, settings.api.host, VERSION)  # the agent tools, at /mcp
 
     @asynccontextmanager

@@ -16,8 +16,7 @@ from typing import Annotated
 import typer
 import uvicorn
 
-from api import cli_entities, cli_jobs, cli_migrate, mcp_cli
-from api.app import VERSION, create_app
+from api import VERSION, cli_entities, cli_jobs, cli_migrate, mcp_cli
 from api.cli_options import ConfigOption, DataDirOption, describe, fail, settings_from
 from api.runtime import Runtime
 from graph.errors import CastlegraphError
@@ -39,6 +38,8 @@ def serve(
     api = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
     settings = settings_from(config, data_dir, api=api)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    from api.app import create_app  # noqa: PLC0415  # the web stack loads for `serve` only
+
     runtime = Runtime(settings)
     try:
         runtime.start()  # on the main thread, before serving: see `api.app`

@@ -9,17 +9,19 @@ import logging
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import anyio
 import typer
 
-from api.app import VERSION
+from api import VERSION
 from api.cli_client import _started, service_url
 from api.cli_options import ConfigOption, DataDirOption, UrlOption, reported_errors, settings_from
-from api.mcp_palace import HttpPalace, LocalPalace, Palace
-from api.mcp_server import build_server
 from api.runtime import Runtime
 from api.settings import Settings
+
+if TYPE_CHECKING:
+    from api.mcp_palace import Palace
 
 
 def mcp(  # typer calls commands with keywords
@@ -35,17 +37,21 @@ def mcp(  # typer calls commands with keywords
         stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
     )
+    from api.mcp_server import build_server  # noqa: PLC0415  # the MCP SDK loads for `mcp` only
+
     with reported_errors(), open_palace(settings, url) as palace:
         anyio.run(build_server(palace, VERSION).run_stdio_async)
 
 
 @contextmanager
-def open_palace(settings: Settings, url: str | None) -> Iterator[Palace]:
+def open_palace(settings: Settings, url: str | None) -> Iterator["Palace"]:
     """The palace for a stdio session, found as `api.cli_client.connect` finds a client.
 
     With `url`, a service; otherwise the data directory in-process, or, when a running service
     holds it, that service. An in-process backend is stopped when the session ends.
     """
+    from api.mcp_palace import HttpPalace, LocalPalace  # noqa: PLC0415  # see `mcp`
+
     runtime = None if url else Runtime(settings)
     if runtime is not None and _started(runtime):
         try:
