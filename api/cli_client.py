@@ -84,12 +84,13 @@ def _started(runtime: Runtime) -> bool:
 
 
 @contextmanager
-def connect(settings: Settings, url: str | None) -> Iterator[Client]:
-    """A client for the duration of one command; an in-process backend is stopped after it."""
+def located(settings: Settings, url: str | None) -> Iterator[Runtime | str]:
+    """Where a command finds the palace: a runtime started in-process on the data directory
+    (stopped afterwards), or the URL of a service — `url`, else the one holding the data."""
     runtime = None if url else Runtime(settings)
     if runtime is not None and _started(runtime):
         try:
-            yield LocalClient(runtime)
+            yield runtime
         finally:
             runtime.stop()
         return
@@ -99,5 +100,15 @@ def connect(settings: Settings, url: str | None) -> Iterator[Client]:
             f"castlegraph: a service is using {settings.graph.data_dir}; talking to it at {url}",
             err=True,
         )
-    with HttpClient(url, settings) as client:
-        yield client
+    yield url
+
+
+@contextmanager
+def connect(settings: Settings, url: str | None) -> Iterator[Client]:
+    """A client for the duration of one command."""
+    with located(settings, url) as place:
+        if isinstance(place, Runtime):
+            yield LocalClient(place)
+            return
+        with HttpClient(place, settings) as client:
+            yield client

@@ -12,10 +12,9 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import anyio
-import typer
 
 from api import VERSION
-from api.cli_client import _started, service_url
+from api.cli_client import located
 from api.cli_options import ConfigOption, DataDirOption, UrlOption, reported_errors, settings_from
 from api.runtime import Runtime
 from api.settings import Settings
@@ -52,18 +51,9 @@ def open_palace(settings: Settings, url: str | None) -> Iterator["Palace"]:
     """
     from api.mcp_palace import HttpPalace, LocalPalace  # noqa: PLC0415  # see `mcp`
 
-    runtime = None if url else Runtime(settings)
-    if runtime is not None and _started(runtime):
-        try:
-            yield LocalPalace(runtime)
-        finally:
-            runtime.stop()
-        return
-    if url is None:
-        url = service_url(settings)
-        typer.echo(
-            f"castlegraph: a service is using {settings.graph.data_dir}; forwarding to it at {url}",
-            err=True,
-        )
-    with HttpPalace(url, settings) as palace:
-        yield palace
+    with located(settings, url) as place:
+        if isinstance(place, Runtime):
+            yield LocalPalace(place)
+            return
+        with HttpPalace(place, settings) as palace:
+            yield palace

@@ -133,7 +133,7 @@ async def test_stdio_forwards_to_the_service_holding_the_data_dir(
     assert written.structured_content is not None, text(written)
     drawer = written.structured_content["drawer"]["id"]
     assert httpx.get(f"{service.url}/api/drawers/{drawer}").json()["content"] == note["content"]
-    assert f"forwarding to it at http://127.0.0.1:{service.port}" in log.read_text()
+    assert f"talking to it at http://127.0.0.1:{service.port}" in log.read_text()
     service.stop(signal.SIGTERM)
 
 
