@@ -34,7 +34,7 @@ def _request(model: type[Model], body: Json) -> Model:
         raise ApiError(422, "input::invalid", "the request is invalid", details) from error
 
 
-def _json(answer: BaseModel | JSONResponse) -> Json:
+def as_json_document(answer: BaseModel | JSONResponse) -> Json:
     if isinstance(answer, JSONResponse):
         decoded: Json = json.loads(bytes(answer.body))
         return decoded
@@ -48,29 +48,29 @@ class LocalClient:
         self._runtime = runtime
 
     def mine(self, body: Json) -> Json:
-        return _json(jobs.post_mine(_request(MineRequest, body), self._runtime))
+        return as_json_document(jobs.post_mine(_request(MineRequest, body), self._runtime))
 
     def checkpoint(self, body: Json) -> Json:
-        return _json(jobs.post_checkpoint(_request(CheckpointRequest, body), self._runtime))
+        return as_json_document(jobs.post_checkpoint(_request(CheckpointRequest, body), self._runtime))
 
     def job(self, job_id: str) -> Json:
-        return _json(jobs.get_job(job_id, self._runtime.store))
+        return as_json_document(jobs.get_job(job_id, self._runtime.store))
 
     def jobs(self, limit: int) -> Json:
-        return _json(jobs.list_jobs(self._runtime.store, limit))
+        return as_json_document(jobs.list_jobs(self._runtime.store, limit))
 
     def resolve(self, name: str, kind: str) -> Json:
         request = _request(ResolveRequest, {"name": name, "kind": kind})
-        return _json(entities.resolve(request, self._runtime))
+        return as_json_document(entities.resolve(request, self._runtime))
 
     def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:
         found = entities.list_entities(
             name=name, store=self._runtime.store, kind=kind, limit=PAGE, cursor=cursor
         )
-        return _json(found)
+        return as_json_document(found)
 
     def entity_mentions(self, entity_id: str) -> list[Json]:
-        return [_json(m) for m in entities.entity_mentions(entity_id, self._runtime.store)]
+        return [as_json_document(m) for m in entities.entity_mentions(entity_id, self._runtime.store)]
 
     def entity_candidates(self, entity_id: str) -> list[Json]:
-        return [_json(c) for c in entities.entity_candidates(entity_id, self._runtime.store)]
+        return [as_json_document(c) for c in entities.entity_candidates(entity_id, self._runtime.store)]

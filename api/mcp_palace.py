@@ -10,7 +10,7 @@ from typing import Protocol
 from urllib.parse import quote
 
 from api.cli_http import HttpClient
-from api.cli_local import LocalClient, _json
+from api.cli_local import LocalClient, as_json_document
 from api.cli_options import Json
 from api.entity_schemas import AliasRequest
 from api.routes import drawers, duplicates, entities
@@ -76,30 +76,30 @@ class LocalPalace(LocalClient):
         return LocalPalace(self._runtime, agent)
 
     def write_drawer(self, wing: str, room: str, body: DrawerCreate) -> Json:
-        return _json(drawers.write_drawer(wing, room, body, self._runtime))
+        return as_json_document(drawers.write_drawer(wing, room, body, self._runtime))
 
     def write_diary(self, body: DiaryCreate) -> Json:
-        return _json(drawers.write_diary(body, self._runtime, self._caller))
+        return as_json_document(drawers.write_diary(body, self._runtime, self._caller))
 
     def drawer(self, drawer_id: str) -> Json:
-        return _json(drawers.get_drawer(drawer_id, self._runtime.store, self._caller))
+        return as_json_document(drawers.get_drawer(drawer_id, self._runtime.store, self._caller))
 
     def drawer_duplicates(self, drawer_id: str) -> Json:
         found = drawers.drawer_duplicates(drawer_id, self._runtime.store, self._caller)
-        return _json(found)
+        return as_json_document(found)
 
     def find_duplicates(self, wing: str | None, room: str | None, threshold: float) -> Json:
         found = duplicates.find_duplicates(self._runtime.store, wing, room, threshold)
-        return _json(found)
+        return as_json_document(found)
 
     def mark_checked(self, body: VerdictIn) -> Json:
-        return _json(duplicates.post_verdict(body, self._runtime.store))
+        return as_json_document(duplicates.post_verdict(body, self._runtime.store))
 
     def add_alias(self, entity_id: str, body: AliasRequest) -> Json:
-        return _json(entities.add_alias(entity_id, body, self._runtime.store))
+        return as_json_document(entities.add_alias(entity_id, body, self._runtime.store))
 
     def hygiene(self) -> Json:
-        return _json(duplicates.get_hygiene(self._runtime.store))
+        return as_json_document(duplicates.get_hygiene(self._runtime.store))
 
 
 def _path(segment: str) -> str:
