@@ -51,7 +51,9 @@ class LocalClient:
         return as_json_document(jobs.post_mine(_request(MineRequest, body), self._runtime))
 
     def checkpoint(self, body: Json) -> Json:
-        return as_json_document(jobs.post_checkpoint(_request(CheckpointRequest, body), self._runtime))
+        return as_json_document(
+            jobs.post_checkpoint(_request(CheckpointRequest, body), self._runtime)
+        )
 
     def job(self, job_id: str) -> Json:
         return as_json_document(jobs.get_job(job_id, self._runtime.store))
@@ -70,7 +72,11 @@ class LocalClient:
         return as_json_document(found)
 
     def entity_mentions(self, entity_id: str) -> list[Json]:
-        return [as_json_document(m) for m in entities.entity_mentions(entity_id, self._runtime.store)]
+        return [
+            as_json_document(m) for m in entities.entity_mentions(entity_id, self._runtime.store)
+        ]
 
     def entity_candidates(self, entity_id: str) -> list[Json]:
-        return [as_json_document(c) for c in entities.entity_candidates(entity_id, self._runtime.store)]
+        return [
+            as_json_document(c) for c in entities.entity_candidates(entity_id, self._runtime.store)
+        ]
