@@ -10,6 +10,8 @@ from api.auth import BearerAuth
 from api.errors import install_error_handlers
 from api.idempotency import IdempotencyKeys
 from api.limits_middleware import BodySizeLimit
+from api.logs import RequestLog
+from api.metrics import METRICS_PATH, HttpMetrics, Metrics
 from api.routes import drawers, duplicates, entities, health, jobs
 from api.runtime import Runtime
 from api.settings import Settings, cached_settings
@@ -45,7 +47,10 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.add_middleware(IdempotencyKeys)
     tokens = [token.get_secret_value() for token in settings.api.tokens]
     app.add_middleware(BearerAuth, tokens=tokens)
-    app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes)  # the outermost
+    app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes)
+    metrics = Metrics(runtime)
+    app.add_middleware(HttpMetrics, metrics=metrics)
+    app.add_middleware(RequestLog)  # the outermost: 401s and 413s get an id and a log line too
     install_error_handlers(app)
     app.include_router(health.router)
     app.include_router(drawers.router)
@@ -53,4 +58,5 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.include_router(jobs.router)
     app.include_router(duplicates.router)
     app.router.routes.append(mcp.route)
+    app.add_route(METRICS_PATH, metrics.endpoint, include_in_schema=False)
     return app

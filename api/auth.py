@@ -14,7 +14,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.errors import envelope
 
-OPEN_PATHS = frozenset({"/api/health"})
+OPEN_PATHS = frozenset({"/api/health", "/metrics"})
 
 
 @dataclass(frozen=True, slots=True)

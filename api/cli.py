@@ -8,6 +8,8 @@ back to the running service that holds it. `--json` prints what the HTTP API ret
     mine, checkpoint, jobs        api.cli_jobs
     resolve, entity               api.cli_entities
     migrate                       api.cli_migrate (in-process only)
+    doctor                        api.cli_doctor
+    export                        api.cli_export (in-process only)
 """
 
 import logging
@@ -16,8 +18,9 @@ from typing import Annotated
 import typer
 import uvicorn
 
-from api import VERSION, cli_entities, cli_jobs, cli_migrate, mcp_cli
+from api import VERSION, cli_doctor, cli_entities, cli_export, cli_jobs, cli_migrate, mcp_cli
 from api.cli_options import ConfigOption, DataDirOption, describe, fail, settings_from
+from api.logs import LogFormat, configure_logging, use_json
 from api.runtime import Runtime
 from graph.errors import CastlegraphError
 
@@ -33,11 +36,14 @@ def serve(
     port: Annotated[int | None, typer.Option(help="Port to listen on (default 8765).")] = None,
     data_dir: DataDirOption = None,
     config: ConfigOption = None,
+    log_format: Annotated[
+        LogFormat | None, typer.Option(help="json or text (default: json unless on a terminal).")
+    ] = None,
 ) -> None:
     """Start the HTTP service (on the embedded FalkorDB unless a Neo4j URI is configured)."""
     api = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
     settings = settings_from(config, data_dir, api=api)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    configure_logging(json=use_json(log_format), level=logging.INFO)
     from api.app import create_app  # noqa: PLC0415  # the web stack loads for `serve` only
 
     runtime = Runtime(settings)
@@ -45,7 +51,13 @@ def serve(
         runtime.start()  # on the main thread, before serving: see `api.app`
     except CastlegraphError as error:
         fail(describe(error))
-    uvicorn.run(create_app(settings, runtime), host=settings.api.host, port=settings.api.port)
+    uvicorn.run(
+        create_app(settings, runtime),
+        host=settings.api.host,
+        port=settings.api.port,
+        log_config=None,  # keep `configure_logging`'s format
+        access_log=False,  # `api.logs.RequestLog` writes one without the query string
+    )
 
 
 @app.command()
@@ -61,6 +73,8 @@ app.command()(cli_entities.resolve)
 app.command()(cli_entities.entity)
 app.command()(cli_jobs.jobs)
 app.command()(mcp_cli.mcp)
+app.command()(cli_doctor.doctor)
+app.command()(cli_export.export)
 
 
 if __name__ == "__main__":

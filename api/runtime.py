@@ -13,7 +13,7 @@ from pathlib import Path
 from api.embedder import EmbeddingWorker, make_provider
 from api.jobs.runner import JobRunner
 from api.lexicon import Lexicon
-from api.settings import Settings
+from api.settings import Settings, scrub
 from graph.backend import Backend, Neo4jTarget, open_backend
 from graph.drawers import DedupPolicy
 from graph.embeddings import missing_embeddings, stored_dimension
@@ -65,7 +65,9 @@ class Runtime:
             self._connect()
         except GraphUnavailable as error:
             log.warning(
-                "Neo4j is not reachable yet (%s); retrying every %.0f s", error, RETRY_SECONDS
+                "Neo4j is not reachable yet (%s); retrying every %.0f s",
+                scrub(error.message, self.settings),
+                RETRY_SECONDS,
             )
             self._retry = threading.Thread(
                 target=self._retry_loop, name="neo4j-connect", daemon=True
@@ -122,7 +124,7 @@ class Runtime:
                 self._connect()
                 return
             except GraphUnavailable as error:
-                log.warning("Neo4j still unreachable: %s", error)
+                log.warning("Neo4j still unreachable: %s", scrub(error.message, self.settings))
 
     @property
     def ready(self) -> bool:

@@ -10,6 +10,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
@@ -142,3 +143,29 @@ def load_settings(**overrides: Any) -> Settings:
 @lru_cache(maxsize=1)
 def cached_settings() -> Settings:
     return load_settings()
+
+
+def safe_uri(uri: str) -> str:
+    """The URI without a password (`bolt://user:secret@host` -> `bolt://user@host`)."""
+    parts = urlsplit(uri)
+    if parts.password is None:
+        return uri
+    host = parts.hostname or ""
+    netloc = f"{parts.username}@{host}" if parts.username else host
+    if parts.port is not None:
+        netloc += f":{parts.port}"
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def scrub(text: str, settings: Settings) -> str:
+    """Remove every configured secret: a driver may quote the URI it was given, password and all."""
+    uri = settings.graph.neo4j_uri
+    if uri:
+        text = text.replace(uri, safe_uri(uri))
+    secrets = [settings.graph.neo4j_password.get_secret_value()]
+    secrets += [token.get_secret_value() for token in settings.api.tokens]
+    password = urlsplit(uri).password if uri else None
+    for secret in [*secrets, password]:
+        if secret:
+            text = text.replace(secret, "***")
+    return text

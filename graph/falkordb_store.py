@@ -9,6 +9,7 @@ import redis.exceptions
 from falkordb import FalkorDB
 
 from graph.errors import ConstraintViolation, GraphQueryError, GraphUnavailable
+from graph.observe import observed_write, timed_statement
 from graph.queries import Dialect, schema_statements, statement
 from graph.store import Row
 
@@ -43,6 +44,7 @@ class _FalkorTx:
         self._store = store
         self._use_case = use_case
 
+    @timed_statement
     def run(self, name: str, /, **params: Any) -> list[Row]:
         return self._store.run_text(statement(name, "falkordb"), params)
 
@@ -74,6 +76,7 @@ class FalkorStore:
     def read(self, work: Callable[[Any], T], *, use_case: str) -> T:
         return work(_FalkorTx(self, use_case))
 
+    @observed_write
     def write(self, work: Callable[[Any], T], *, use_case: str) -> T:
         with self._write_lock:
             return work(_FalkorTx(self, use_case))

@@ -11,6 +11,7 @@ import neo4j
 import neo4j.exceptions
 
 from graph.errors import ConstraintViolation, GraphQueryError, GraphUnavailable
+from graph.observe import observed_write, timed_statement
 from graph.queries import Dialect, schema_statements, statement
 from graph.store import Row
 
@@ -31,6 +32,7 @@ class _Neo4jTx:
     def __init__(self, tx: neo4j.ManagedTransaction) -> None:
         self._tx = tx
 
+    @timed_statement
     def run(self, name: str, /, **params: Any) -> list[Row]:
         result = self._tx.run(statement(name, "neo4j"), params)
         return [record.data() for record in result]
@@ -65,6 +67,7 @@ class Neo4jStore:
     def read(self, work: Callable[[Any], T], *, use_case: str) -> T:
         return self._execute("read", work, use_case)
 
+    @observed_write
     def write(self, work: Callable[[Any], T], *, use_case: str) -> T:
         return self._execute("write", work, use_case)
 

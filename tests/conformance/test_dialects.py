@@ -10,7 +10,7 @@ from graph.queries import statement
 ROOT = Path(__file__).resolve().parents[2]
 CYPHER = ROOT / "cypher"
 NEO4J_ONLY = {"take_lock", "await_indexes"}  # FalkorDB locks in-process; polls its indexes
-FALKORDB_ONLY = {"constraint_list", "index_list", "drop_vector_index"}  # its schema procedures
+FALKORDB_ONLY = {"drop_vector_index"}  # its schema procedures
 
 
 def _literal_names(node: ast.expr) -> list[str]:

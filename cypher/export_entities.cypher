@@ -1,0 +1,3 @@
+UNWIND $ids AS id
+MATCH (e:Entity {id: id})
+RETURN e {.*, dkeys: null, dkeys_text: null} AS entity

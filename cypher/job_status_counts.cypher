@@ -1,0 +1,3 @@
+UNWIND $statuses AS status
+MATCH (j:Job {status: status})
+RETURN status, count(j) AS jobs

@@ -1,0 +1,2 @@
+SHOW CONSTRAINTS YIELD name, type, labelsOrTypes, properties
+RETURN name, type, labelsOrTypes AS labels, properties

@@ -1,0 +1,184 @@
+"""`castlegraph doctor` against real data directories, a real service, and Neo4j's answers.
+
+There is no Neo4j here, so its side is checked twice over: an unreachable URI through the
+command (the password never shows), and the schema comparison on SHOW INDEXES / SHOW
+CONSTRAINTS rows as Neo4j returns them.
+"""
+
+import json
+import signal
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from processes import Service, spawn
+from typer.testing import CliRunner, Result
+
+from api import doctor
+from api.cli import app
+from api.settings import load_settings
+from graph import inspection
+from graph.backend import open_backend
+
+__all__ = ["spawn"]  # a fixture, used by name
+
+CLEAN_ENV: dict[str, str | None] = dict.fromkeys(
+    (
+        "CASTLEGRAPH_URL",
+        "CASTLEGRAPH_CONFIG",
+        "CASTLEGRAPH_DATA_DIR",
+        "CASTLEGRAPH_PORT",
+        "CASTLEGRAPH_HOST",
+        "CASTLEGRAPH_NEO4J_URI",
+        "CASTLEGRAPH_NEO4J_PASSWORD",
+        "CASTLEGRAPH_API_TOKENS",
+        "CASTLEGRAPH_EMBEDDINGS_PROVIDER",
+        "CASTLEGRAPH_DEDUP_NEAR_THRESHOLD",
+    )
+)
+NO_SERVICE = {"CASTLEGRAPH_PORT": "9"}  # discard: nothing answers there
+
+
+def cli(data_dir: Path, *args: str, env: Mapping[str, str] | None = None) -> Result:
+    argv = [*args, "--data-dir", str(data_dir)]
+    return CliRunner().invoke(app, argv, env={**CLEAN_ENV, **(env or {})}, catch_exceptions=False)
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+def checks(result: Result) -> dict[str, tuple[str, str]]:
+    answer = json.loads(result.stdout)
+    assert answer["ok"] is (result.exit_code == 0)
+    return {
+        c["name"]: (c["status"], c["message"] + " " + (c["fix"] or "")) for c in answer["checks"]
+    }
+
+
+def test_doctor_on_a_fresh_then_a_migrated_data_directory(data_dir: Path) -> None:
+    fresh = cli(data_dir, "doctor", "--json", env=NO_SERVICE)
+    assert fresh.exit_code == 0, fresh.output
+    statuses = {name: status for name, (status, _) in checks(fresh).items()}
+    assert statuses == {
+        "settings": "ok",
+        "backend": "ok",
+        "data directory": "ok",
+        "database": "skip",
+        "embeddings": "ok",
+        "service": "skip",
+    }
+    cli(data_dir, "migrate")
+    ready = cli(data_dir, "doctor", env=NO_SERVICE)
+    assert ready.exit_code == 0, ready.output
+    assert "✔ schema          all 17 constraints and indexes are in place" in ready.stdout
+    assert "✔ migrations      3 applied, none pending" in ready.stdout
+    assert ready.stdout.endswith("all good\n")
+
+
+def test_doctor_finds_a_missing_index_and_a_pending_migration(data_dir: Path) -> None:
+    cli(data_dir, "migrate")
+    backend = open_backend(None, data_dir)
+    try:
+        store: Any = backend.store
+        store.run_text("DROP INDEX ON :Job(status)", {})
+        store.run_text("MATCH (m:Migration {version: 3}) DELETE m", {})
+    finally:
+        backend.close()
+    result = cli(data_dir, "doctor", "--json", env=NO_SERVICE)
+    assert result.exit_code == 1
+    found = checks(result)
+    assert found["schema"][0] == "fail" and "missing job_status" in found["schema"][1]
+    assert found["migrations"][0] == "fail"
+    assert "pending: 3 (derived keys" in found["migrations"][1]
+    assert "castlegraph migrate" in found["migrations"][1]
+
+
+def test_doctor_reports_invalid_settings(data_dir: Path) -> None:
+    env = {"CASTLEGRAPH_DEDUP_NEAR_THRESHOLD": "2"}
+    result = cli(data_dir, "doctor", env=env)
+    assert result.exit_code == 1
+    assert result.stdout.startswith("✘ settings  invalid (")
+    assert "dedup.near_threshold" in result.stdout
+
+
+def test_doctor_never_prints_the_neo4j_password(data_dir: Path) -> None:
+    env = {
+        "CASTLEGRAPH_NEO4J_URI": "bolt://neo4j:uri-secret@127.0.0.1:9",
+        "CASTLEGRAPH_NEO4J_PASSWORD": "pw-secret",
+        "CASTLEGRAPH_PORT": "9",
+    }
+    result = cli(data_dir, "doctor", "--json", env=env)
+    assert result.exit_code == 1
+    found = checks(result)
+    assert found["backend"][1].startswith("Neo4j at bolt://neo4j@127.0.0.1:9 ")
+    assert found["database"][0] == "fail"
+    assert "secret" not in result.output
+
+
+@pytest.mark.slow
+def test_doctor_asks_the_service_that_holds_the_data_directory(
+    data_dir: Path, spawn: Callable[..., Service]
+) -> None:
+    service = spawn(data_dir)
+    service.wait_healthy()
+    result = cli(data_dir, "doctor", "--json", env={"CASTLEGRAPH_PORT": str(service.port)})
+    assert result.exit_code == 0, result.output
+    found = checks(result)
+    assert found["database"] == (
+        "ok",
+        "a running service holds the data directory; asked it over HTTP ",
+    )
+    assert found["service"][0] == "ok" and "healthy, on embedded FalkorDB" in found["service"][1]
+    service.stop(signal.SIGTERM)
+
+
+def test_embeddings_provider_must_be_importable(monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = load_settings(embeddings={"provider": "sentence-transformers"})
+    monkeypatch.setattr(doctor.importlib.util, "find_spec", lambda name: None)
+    check = doctor.embeddings_check(settings)
+    assert (check.status, check.fix) == (
+        "fail",
+        "pip install 'castlegraph[embeddings]' (a CPU build of torch first), or set "
+        "CASTLEGRAPH_EMBEDDINGS_PROVIDER=none",
+    )
+
+
+def test_safe_uri_drops_only_the_password() -> None:
+    assert doctor.safe_uri("neo4j+s://u:p@db.example:7687/x") == "neo4j+s://u@db.example:7687/x"
+    assert doctor.safe_uri("bolt://db:7687") == "bolt://db:7687"
+
+
+class FakeNeo4j:
+    """Neo4j's answers to SHOW INDEXES / SHOW CONSTRAINTS (no Neo4j here to ask)."""
+
+    dialect = "neo4j"
+
+    def __init__(self, states: dict[str, str]) -> None:
+        self.states = states
+
+    def read(self, work: Callable[[Any], Any], *, use_case: str) -> Any:
+        return work(self)
+
+    def run(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        expected = inspection.expected_neo4j_names()
+        if name == "constraint_list":
+            return [
+                {"name": n} for kind, n in expected if kind == "constraint" and n in self.states
+            ]
+        return [{"name": n, "state": s} for n, s in self.states.items()]
+
+
+def test_the_neo4j_schema_is_compared_by_name_and_state() -> None:
+    names = [name for _, name in inspection.expected_neo4j_names()]
+    complete = inspection.schema_state(FakeNeo4j(dict.fromkeys(names, "ONLINE")))  # type: ignore[arg-type]
+    assert complete.complete and len(complete.expected) == len(names) == 19
+    states = {**dict.fromkeys(names, "ONLINE"), "drawer_terms": "POPULATING"}
+    del states["entity_key"], states["job_id"]
+    partial = inspection.schema_state(FakeNeo4j(states))  # type: ignore[arg-type]
+    assert (partial.missing, partial.not_ready) == (
+        ["entity_key", "job_id"],
+        ["drawer_terms (POPULATING)"],
+    )
