@@ -17,10 +17,10 @@ from graph.records import Drawer
 from graph.store import GraphStore, Tx
 from resolver.clusters import Cluster, ScoredPair, cluster_pairs
 
-NEIGHBOURS = 32
-"""k of the k-NN search: neighbours asked per drawer (itself included). FalkorDB counts
-vectors of deleted drawers among the k until they are purged, hence the margin; superseded
-drawers lose their vector, so they never take a place."""
+NEIGHBOURS = 16
+"""k of the k-NN search: neighbours asked per drawer (itself included). A drawer with more
+look-alikes than this still joins their cluster through its neighbours. FalkorDB counts vectors
+of deleted drawers among the k until they are purged; superseded drawers lose their vector."""
 
 BATCH = 500
 SCORE_TOLERANCE = 1e-6
@@ -28,10 +28,14 @@ SCORE_TOLERANCE = 1e-6
 
 VERDICTS = ("duplicate", "supplement", "contradiction", "unrelated")
 
-# The index's score, turned back into cosine similarity.
+# The index's score, turned back into cosine similarity, and a cosine into the index's score.
 _COSINE: dict[Dialect, Callable[[float], float]] = {
     "falkordb": lambda distance: 1.0 - distance,  # cosine distance
     "neo4j": lambda score: 2.0 * score - 1.0,  # (1 + cosine) / 2
+}
+_INDEX_SCORE: dict[Dialect, Callable[[float], float]] = {
+    "falkordb": lambda cosine: 1.0 - cosine + SCORE_TOLERANCE,
+    "neo4j": lambda cosine: (1.0 + cosine) / 2.0 - SCORE_TOLERANCE,
 }
 
 
@@ -54,7 +58,13 @@ def duplicate_clusters(store: GraphStore, scope: Scope, threshold: float) -> lis
         checked = _checked(tx)
         pairs: list[ScoredPair] = []
         for start in range(0, len(ids), BATCH):
-            rows = tx.run("nearest_drawers", ids=ids[start : start + BATCH], k=NEIGHBOURS, **params)
+            rows = tx.run(
+                "nearest_drawers",
+                ids=ids[start : start + BATCH],
+                k=NEIGHBOURS,
+                score_cutoff=_INDEX_SCORE[store.dialect](threshold),  # filtered in the database
+                **params,
+            )
             for row in rows:
                 score = cosine(float(row["score"]))
                 pair = ScoredPair.of(row["a"], row["b"], min(score, 1.0))

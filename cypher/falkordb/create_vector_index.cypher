@@ -1,2 +1,2 @@
 CREATE VECTOR INDEX FOR (d:Drawer) ON (d.embedding)
-OPTIONS {dimension: $dimension, similarityFunction: 'cosine', efRuntime: 100}
+OPTIONS {dimension: $dimension, similarityFunction: 'cosine', efRuntime: 40}

@@ -3,6 +3,6 @@ MATCH (d:Drawer {id: id})
 CALL db.idx.vector.queryNodes('Drawer', 'embedding', $k, d.embedding)
 YIELD node, score
 WITH id, node, score
-WHERE node.id <> id AND node.valid_to IS NULL
+WHERE score <= $score_cutoff AND node.id <> id AND node.valid_to IS NULL
   AND ($wing IS NULL OR node.wing = $wing) AND ($room IS NULL OR node.room = $room)
 RETURN id AS a, node.id AS b, score
