@@ -32,7 +32,8 @@ class Runtime:
         self.settings = settings
         self.policy = DedupPolicy(settings.dedup.enabled, settings.dedup.near_threshold)
         self.fuzzy = settings.dedup.entity_fuzzy
-        self.known_word: Callable[[str], bool] = Lexicon()
+        self.lexicon = Lexicon()
+        self.known_word: Callable[[str], bool] = self.lexicon
         self.backend: Backend | None = None
         self.jobs: JobRunner | None = None
         self.embedder: EmbeddingWorker | None = None
@@ -57,6 +58,8 @@ class Runtime:
 
     def start(self) -> None:
         self.started = True
+        if self.fuzzy:
+            threading.Thread(target=self.lexicon.warm, name="lexicon", daemon=True).start()
         if self.neo4j is None:
             self._connect()
             self._watch_embedded()
