@@ -1,0 +1,98 @@
+"""Fast set-up for `bench duplicates`: bulk-loaded drawers, and one HTTP call on the same runtime.
+
+Writing 100 k drawers through `graph.drawers.write_drawer` costs about 10 ms each (dedup
+candidates, room structure), which `find_duplicates` never reads. So drawers are created in
+batches with one `UNWIND` statement each, carrying what the duplicate search and
+`Drawer.from_props` need (`id`, `wing`, `room`, `content`, `content_hash`, `kind`,
+`created_at`, no `valid_to`) and the vector as `vecf32`. The first vector goes through
+`graph.embeddings.set_embedding`, which records the palace's dimension and creates the vector
+index, so the rest are indexed as they arrive (building the index over 100 k vectors at once
+could outlast the store's wait for it to become operational).
+"""
+
+import hashlib
+import socket
+import threading
+import time
+from typing import Any
+
+import httpx
+import numpy as np
+import uvicorn
+
+from api.app import create_app
+from api.runtime import Runtime
+from graph.embeddings import set_embedding
+from graph.falkordb_store import FalkorStore
+from graph.store import GraphStore
+
+LOAD_BATCH = 500
+ROOMS = 20
+CREATE_DRAWERS = (
+    "UNWIND $rows AS row CREATE (d:Drawer) SET d = row.props, d.embedding = vecf32(row.vector)"
+)
+HTTP_TIMEOUT_SECONDS = 600.0
+
+
+def _props(drawer: str, number: int) -> dict[str, Any]:
+    content = f"bench drawer {number}"
+    return {
+        "id": drawer,
+        "wing": "bench",
+        "room": f"room-{number % ROOMS}",
+        "content": content,
+        "content_hash": hashlib.sha256(content.encode()).hexdigest(),
+        "kind": "manual",
+        "created_at": "2025-01-01T00:00:00+00:00",
+    }
+
+
+def _rows(ids: list[str], vectors: np.ndarray[Any, Any], start: int) -> list[dict[str, Any]]:
+    return [
+        {"props": _props(drawer, start + i), "vector": vectors[start + i].tolist()}
+        for i, drawer in enumerate(ids[start : start + LOAD_BATCH])
+    ]
+
+
+def load_drawers(store: GraphStore, ids: list[str], vectors: np.ndarray[Any, Any]) -> float:
+    """Create the drawers with their vectors; returns the seconds it took."""
+    if not isinstance(store, FalkorStore):
+        raise TypeError("the bulk loader speaks FalkorDB's Cypher (vecf32)")
+    began = time.perf_counter()
+    for start in range(0, len(ids), LOAD_BATCH):
+        store.run_text(CREATE_DRAWERS, {"rows": _rows(ids, vectors, start)})
+        if start == 0:
+            set_embedding(store, ids[0], vectors[0].tolist(), None)
+    return time.perf_counter() - began
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def http_duplicates(runtime: Runtime, threshold: float) -> tuple[float, int]:
+    """Time one `GET /api/duplicates` served by uvicorn on this runtime; (seconds, pairs)."""
+    port = _free_port()
+    app = create_app(runtime.settings, runtime)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, name="bench-http", daemon=True)
+    thread.start()
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=HTTP_TIMEOUT_SECONDS) as c:
+            for _ in range(200):
+                try:
+                    if c.get("/api/health").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.05)
+            began = time.perf_counter()
+            response = c.get("/api/duplicates", params={"threshold": threshold})
+            seconds = time.perf_counter() - began
+            response.raise_for_status()
+        pairs = sum(len(cluster["pairs"]) for cluster in response.json()["clusters"])
+        return seconds, pairs
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)

@@ -1,0 +1,135 @@
+"""Resolution quality benchmark (DESIGN §10): precision, recall and review load, per rule.
+
+One seeded, labelled mention stream (`bench.quality_data`) is resolved, in this process, by:
+
+- castlegraph through the real path (embedded FalkorDB, `resolve_mentions`, batches of 1,000):
+  the headline; then again with the word guard off and with stricter and looser lexicons, the
+  trade-off the guard's threshold (`api.lexicon.MIN_ZIPF`) decides;
+- castlegraph's rules in memory (no database), which must agree with the real path;
+- three baselines from their published descriptions (`bench.baselines`,
+  `bench.baseline_graphiti`).
+
+Targets: precision of converged mentions ≥ 0.995, recall of true variants ≥ 0.95.
+"""
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from api.lexicon import LANGUAGES, MIN_ZIPF, Lexicon
+from bench.baseline_graphiti import graphiti_minhash
+from bench.baselines import graphrag_fuzzy, length_band
+from bench.quality_castle import resolve_in_graph, resolve_in_memory
+from bench.quality_data import LabelledMention, TrueEntity, mention_stream, true_entities
+from bench.quality_eval import Outcome, score
+from bench.quality_report import print_tables
+
+TARGET_PRECISION, TARGET_RECALL = 0.995, 0.95
+STRICTER = (3.5, 4.0)
+"""Zipf thresholds above the default, on the product's lexicon (wordfreq `small` lists)."""
+LOOSER = (2.5, 2.0)
+"""Below 3.0 the `small` lists have nothing more (they stop at Zipf 3), so looser lexicons
+come from wordfreq's `large` lists of the same languages (`LargeLexicon`, bench-local)."""
+EXTRA_LANGUAGES = ("pl", "cs", "sv")
+"""The three Faker locales of the stream that the default lexicon does not cover."""
+
+Run = Callable[[Sequence[LabelledMention]], tuple[list[Outcome], float]]
+
+
+def _never_a_word(word: str) -> bool:
+    del word
+    return False
+
+
+def _agreement(a: Sequence[Outcome], b: Sequence[Outcome]) -> dict[str, Any]:
+    """Do two castlegraph runs decide alike? Rules and link counts per mention (ids differ)."""
+    differ = [
+        i
+        for i, (x, y) in enumerate(zip(a, b, strict=True))
+        if x.rule != y.rule or len(x.links) != len(y.links)
+    ]
+    return {"mentions_differing": len(differ), "first_indexes": differ[:10]}
+
+
+def run(seed: int, scale: float, sweep: bool, baselines: bool) -> dict[str, Any]:
+    entities = true_entities(seed, scale)
+    stream = mention_stream(entities, seed)
+    print(f"{len(entities):,} true entities, {len(stream):,} mentions", file=sys.stderr)
+    default = Lexicon()
+    runs: dict[str, Run] = {
+        "castlegraph": lambda s: resolve_in_graph(s, default),
+        "castlegraph (memory)": lambda s: resolve_in_memory(s, default),
+    }
+    if baselines:
+        runs |= {
+            "MemCastle band": length_band,
+            "graphrag WRatio": graphrag_fuzzy,
+            "Graphiti MinHash": graphiti_minhash,
+        }
+    results: dict[str, Any] = {}
+    outcomes: dict[str, list[Outcome]] = {}
+    for name, resolver in runs.items():
+        print(f"resolving with {name} ...", file=sys.stderr)
+        outcomes[name], seconds = resolver(stream)
+        results[name] = score(stream, outcomes[name], entities, seconds)
+    label = f"small ≥ {MIN_ZIPF} (default, {len(default.words):,})"
+    lexicons: dict[str, Any] = {label: results["castlegraph"]}
+    if sweep:
+        for label, known in _sweep():
+            print(f"resolving with castlegraph, lexicon {label} ...", file=sys.stderr)
+            found, seconds = resolve_in_graph(stream, known)
+            lexicons[label] = score(stream, found, entities, seconds)
+    agreement = _agreement(outcomes["castlegraph"], outcomes["castlegraph (memory)"])
+    print_tables(results, lexicons, agreement, len(entities))
+    return {
+        "data": _describe(entities, stream),
+        "targets": {"precision": TARGET_PRECISION, "recall": TARGET_RECALL},
+        "resolvers": results,
+        "lexicon": lexicons,
+        "graph_vs_memory": agreement,
+    }
+
+
+class LargeLexicon:
+    """`api.lexicon.Lexicon` over wordfreq's `large` lists, which reach below Zipf 3."""
+
+    def __init__(self, min_zipf: float, languages: tuple[str, ...] = LANGUAGES) -> None:
+        from wordfreq import get_frequency_dict  # noqa: PLC0415 - heavy, only for the sweep
+
+        floor = 10 ** (min_zipf - 9)
+        self.words = frozenset(
+            word
+            for language in languages
+            for word, frequency in get_frequency_dict(language, "large").items()
+            if frequency >= floor
+        )
+
+    def __call__(self, word: str) -> bool:
+        return word in self.words
+
+
+def _sweep() -> list[tuple[str, Callable[[str], bool]]]:
+    found: list[tuple[str, Callable[[str], bool]]] = [("guard off", _never_a_word)]
+    for zipf in STRICTER:
+        small = Lexicon(min_zipf=zipf)
+        found.append((f"small ≥ {zipf} ({len(small.words):,})", small))
+    for zipf in LOOSER:
+        large = LargeLexicon(zipf)
+        found.append((f"large ≥ {zipf} ({len(large.words):,})", large))
+    wider = Lexicon((*LANGUAGES, *EXTRA_LANGUAGES))
+    found.append((f"small ≥ {MIN_ZIPF} +pl cs sv ({len(wider.words):,})", wider))
+    return found
+
+
+def _describe(entities: Sequence[TrueEntity], stream: Sequence[LabelledMention]) -> dict[str, Any]:
+    def count(values: list[str]) -> dict[str, int]:
+        return {v: values.count(v) for v in sorted(set(values))}
+
+    return {
+        "true_entities": len(entities),
+        "mentions": len(stream),
+        "entities_by_kind": count([e.kind for e in entities]),
+        "entities_by_group": count([e.group for e in entities]),
+        "entities_by_source": count([e.source for e in entities]),
+        "mentions_by_form": count([m.form for m in stream]),
+    }

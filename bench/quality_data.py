@@ -1,0 +1,220 @@
+"""The labelled mention stream of `bench quality`: real name lists, real variants, true ids.
+
+Names come from lists that PyPI packages ship, seeded: Faker's person, company and city names
+across ten locales (accents, hyphens, apostrophes, legal suffixes), Pygments' lexer names as
+software (`C++`, `C#`, `Node.js`-style punctuation), and products and tickets built from Faker
+words with model numbers. Every true entity has a canonical id; every mention carries the id
+and the form it was written in (`canonical` or one of `bench.quality_variants.FORMS`).
+
+Planted hard negatives are separate true entities that look like one another: given names or
+surnames one edit apart with the rest equal (`Maria Lopez` / `Mario Lopez`, `Meyer` /
+`Meier`), and digit siblings (`Python 3.11` / `Python 3.12`, `Vertex 300` / `Vertex 310`,
+`SR-2023-052` / `SR-2023-053`). Within a kind no two true entities share an entity key (that
+would be the same name), and no variant takes another entity's key.
+"""
+
+import random
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from faker import Faker
+from pygments.lexers import get_all_lexers
+from rapidfuzz.distance import OSA
+
+from bench.quality_variants import FORM_WEIGHTS, FORMS
+from resolver.entity_keys import deletion_keys, entity_key
+
+LOCALES = (
+    "en_US", "de_DE", "fr_FR", "es_ES", "it_IT", "pt_BR", "nl_NL", "pl_PL", "cs_CZ", "sv_SE",
+)  # fmt: skip
+"""The lexicon of the word guard covers the first seven languages; the last three are not."""
+
+BASE_COUNTS = {"person": 2400, "company": 1200, "place": 1200, "product": 400}
+NEAR_NAME_PAIRS, NEAR_SURNAME_PAIRS = 250, 150
+VERSION_FAMILIES, PRODUCT_FAMILIES, TICKET_FAMILIES = 150, 150, 120
+MENTIONS_PER_ENTITY = ((1, 2, 3, 4, 5, 6, 8, 12), (30, 20, 15, 10, 8, 7, 6, 4))
+CANONICAL_SHARE = 0.5
+"""Share of the mentions after an entity's first that repeat its canonical spelling."""
+REDRAWS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class TrueEntity:
+    id: str
+    name: str
+    kind: str
+    group: str  # plain | near_name | digit_sibling
+    source: str  # locale, or the package the name list came from
+
+
+@dataclass(frozen=True, slots=True)
+class LabelledMention:
+    name: str
+    kind: str
+    truth: str
+    form: str
+
+
+class _Registry:
+    """True entities by kind, refusing a name whose key another entity of the kind has."""
+
+    def __init__(self) -> None:
+        self.entities: list[TrueEntity] = []
+        self.keys: defaultdict[str, set[str]] = defaultdict(set)
+
+    def add(self, name: str, kind: str, group: str, source: str) -> bool:
+        key = entity_key(name)
+        if not name.strip() or key in self.keys[kind]:
+            return False
+        self.keys[kind].add(key)
+        self.entities.append(
+            TrueEntity(f"{kind}:{len(self.entities):05d}", name, kind, group, source)
+        )
+        return True
+
+
+def _fakers(seed: int) -> Iterator[tuple[str, Faker]]:
+    for i, locale in enumerate(LOCALES):
+        fake = Faker(locale)
+        fake.seed_instance(seed * 1000 + i)
+        _sort_lists(fake)
+        yield locale, fake
+
+
+def _sort_lists(fake: Faker) -> None:
+    """Sort every list of names a provider draws from: some are built from a set (it_IT's
+    cities), so their order, and the seeded draw, would change with PYTHONHASHSEED."""
+    for provider in fake.get_providers():
+        for name, value in vars(type(provider)).items():
+            if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+                setattr(provider, name, sorted(value))
+
+
+def _one_edit_pairs(words: set[str]) -> list[tuple[str, str]]:
+    """Pairs of distinct words (≥ 4 letters) exactly one OSA edit apart, sorted."""
+    by_key: defaultdict[str, set[str]] = defaultdict(set)
+    for word in words:
+        if len(word) >= 4:
+            for key in deletion_keys(word.lower()):
+                by_key[key].add(word)
+    pairs = {
+        (a, b)
+        for group in by_key.values()
+        for a in group
+        for b in group
+        if a < b and OSA.distance(a.lower(), b.lower()) == 1
+    }
+    return sorted(pairs)
+
+
+def _people(reg: _Registry, rng: random.Random, seed: int, scale: float) -> None:
+    per_locale = round(BASE_COUNTS["person"] * scale / len(LOCALES))
+    firsts: dict[str, set[str]] = {}
+    lasts: dict[str, set[str]] = {}
+    for locale, fake in _fakers(seed):
+        firsts[locale] = {fake.first_name() for _ in range(3000)}
+        lasts[locale] = {fake.last_name() for _ in range(3000)}
+        for _ in range(per_locale):
+            reg.add(f"{fake.first_name()} {fake.last_name()}", "person", "plain", locale)
+    near = [("first", loc, p) for loc in LOCALES for p in _one_edit_pairs(firsts[loc])]
+    near_last = [("last", loc, p) for loc in LOCALES for p in _one_edit_pairs(lasts[loc])]
+    chosen = rng.sample(near, min(len(near), round(NEAR_NAME_PAIRS * scale)))
+    chosen += rng.sample(near_last, min(len(near_last), round(NEAR_SURNAME_PAIRS * scale)))
+    for which, locale, (a, b) in chosen:
+        other = rng.choice(sorted(lasts[locale] if which == "first" else firsts[locale]))
+        for word in (a, b):
+            name = f"{word} {other}" if which == "first" else f"{other} {word}"
+            reg.add(name, "person", "near_name", locale)
+
+
+def _companies_and_places(reg: _Registry, seed: int, scale: float) -> None:
+    for kind, count in (("company", BASE_COUNTS["company"]), ("place", BASE_COUNTS["place"])):
+        per_locale = round(count * scale / len(LOCALES))
+        for locale, fake in _fakers(seed + (1 if kind == "company" else 2)):
+            made = 0
+            for _ in range(per_locale * 20):
+                name = fake.company() if kind == "company" else fake.city()
+                made += reg.add(name, kind, "plain", locale)
+                if made == per_locale:
+                    break
+
+
+def _software(reg: _Registry, rng: random.Random, scale: float) -> None:
+    names = sorted({lexer[0] for lexer in get_all_lexers()})
+    for name in names:
+        reg.add(name, "software", "plain", "pygments")
+    plain = [n for n in names if n.isalpha() and len(n) >= 4]
+    for name in rng.sample(plain, min(len(plain), round(VERSION_FAMILIES * scale))):
+        major, minor = rng.randint(1, 9), rng.randint(0, 18)
+        for step in range(rng.choice((2, 2, 3))):
+            reg.add(f"{name} {major}.{minor + step}", "software", "digit_sibling", "pygments")
+
+
+def _products_and_tickets(reg: _Registry, rng: random.Random, seed: int, scale: float) -> None:
+    fake = Faker("en_US")
+    fake.seed_instance(seed)
+    _sort_lists(fake)
+    words = [w.capitalize() for w in fake.get_words_list() if len(w) >= 4]
+    for _ in range(round(BASE_COUNTS["product"] * scale)):
+        model = rng.randint(1, 99) * 10
+        reg.add(f"{fake.last_name()} {rng.choice(words)} {model}", "product", "plain", "faker")
+    for _ in range(round(PRODUCT_FAMILIES * scale)):
+        brand, word, model = fake.last_name(), rng.choice(words), rng.randint(1, 90) * 10
+        for step in (0, rng.choice((1, 10))):
+            reg.add(f"{brand} {word} {model + step}", "product", "digit_sibling", "faker")
+    for _ in range(round(TICKET_FAMILIES * scale)):
+        prefix, year = rng.choice(("SR", "INC", "CHG", "BUG", "REQ")), rng.randint(2015, 2025)
+        number = rng.randint(1, 998)
+        for step in range(rng.choice((2, 3))):
+            reg.add(f"{prefix}-{year}-{number + step:03d}", "ticket", "digit_sibling", "synthetic")
+
+
+def true_entities(seed: int, scale: float) -> list[TrueEntity]:
+    rng = random.Random(seed)
+    reg = _Registry()
+    _people(reg, rng, seed, scale)
+    _companies_and_places(reg, seed, scale)
+    _software(reg, rng, scale)
+    _products_and_tickets(reg, rng, seed, scale)
+    return reg.entities
+
+
+def _variant(entity: TrueEntity, taken: set[str], rng: random.Random) -> tuple[str, str]:
+    """(spelling, form): a variant whose key is no other entity's, else the canonical name."""
+    forms = [f for f in FORM_WEIGHTS if f != "initials" or entity.kind == "person"]
+    weights = [FORM_WEIGHTS[f] for f in forms]
+    own = entity_key(entity.name)
+    for _ in range(REDRAWS):
+        form = rng.choices(forms, weights)[0]
+        spelling = FORMS[form](entity.name, rng)
+        if spelling is None or not spelling.strip() or spelling == entity.name:
+            continue
+        key = entity_key(spelling)
+        if key != own and key in taken:
+            continue  # it would spell another entity's name: not a variant of this one
+        if form in ("typo", "transposition") and key == own:
+            continue
+        return spelling, form
+    return entity.name, "canonical"
+
+
+def mention_stream(entities: list[TrueEntity], seed: int) -> list[LabelledMention]:
+    """Every entity's mentions (its canonical name at least once), shuffled together."""
+    rng = random.Random(seed + 1)
+    taken: defaultdict[str, set[str]] = defaultdict(set)
+    for entity in entities:
+        taken[entity.kind].add(entity_key(entity.name))
+    counts, weights = MENTIONS_PER_ENTITY
+    stream: list[LabelledMention] = []
+    for entity in entities:
+        n = rng.choices(counts, weights)[0]
+        stream.append(LabelledMention(entity.name, entity.kind, entity.id, "canonical"))
+        for _ in range(n - 1):
+            if rng.random() < CANONICAL_SHARE:
+                spelling, form = entity.name, "canonical"
+            else:
+                spelling, form = _variant(entity, taken[entity.kind], rng)
+            stream.append(LabelledMention(spelling, entity.kind, entity.id, form))
+    rng.shuffle(stream)
+    return stream

@@ -1,0 +1,154 @@
+"""Scoring of one resolver's answers against the true ids of `bench quality`.
+
+Every resolver, castlegraph or baseline, returns one `Outcome` per mention in stream order: the
+entity it landed on (its own ids), the rule, and any review links. Entities are mapped to the
+true id of the mention that created them, then:
+
+- a **converged** mention (any rule but `new`/`deferred`) is correct when its entity's true id is
+  the mention's own: precision is correct / converged, per rule and overall;
+- a **target** is a mention whose true entity already has an entity (created from a mention of
+  the same true id) and whose spelling that true entity has not shown before: a true variant.
+  It is recalled when it converged correctly, or stayed new with a review link to an entity of
+  its true id. `recall_all` also counts repeated spellings;
+- the **review load** is review links per 1,000 mentions; link precision is the share of links
+  that point at the mention's true entity.
+
+`deferred` is a baseline's "no decision, hand it to an LLM": scored as a new entity.
+"""
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bench.quality_data import LabelledMention, TrueEntity
+from resolver.entity_keys import entity_key
+
+CREATING_RULES = frozenset({"new", "deferred"})
+EXAMPLES = 15
+LONG_KEY = 6
+"""castlegraph's typo rule needs keys of ≥ 6 code points; recall is also given for those."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    entity: str
+    rule: str
+    links: tuple[str, ...] = ()
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def score(
+    stream: Sequence[LabelledMention],
+    outcomes: Sequence[Outcome],
+    entities: Sequence[TrueEntity],
+    seconds: float,
+) -> dict[str, Any]:
+    truth_of: dict[str, str] = {}  # resolver entity id -> true id of its creating mention
+    created: set[str] = set()  # true ids that have an entity
+    spellings: defaultdict[str, set[str]] = defaultdict(set)  # true id -> spellings seen
+    group = {e.id: e.group for e in entities}
+    name = {e.id: e.name for e in entities}
+    long_key = {e.id for e in entities if len(entity_key(e.name)) >= LONG_KEY}
+    rules: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    forms: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    totals: Counter[str] = Counter()
+    false_merges: list[dict[str, str]] = []
+    misses: defaultdict[str, list[str]] = defaultdict(list)
+    for mention, outcome in zip(stream, outcomes, strict=True):
+        target = mention.truth in created
+        variant = target and mention.name not in spellings[mention.truth]
+        spellings[mention.truth].add(mention.name)
+        totals["links"] += len(outcome.links)
+        totals["good_links"] += sum(truth_of.get(x) == mention.truth for x in outcome.links)
+        if outcome.rule in CREATING_RULES:
+            totals[outcome.rule] += 1
+            truth_of.setdefault(outcome.entity, mention.truth)
+            created.add(mention.truth)
+            hit = any(truth_of.get(x) == mention.truth for x in outcome.links)
+            kind_of_hit = "linked"
+        else:
+            correct = truth_of.get(outcome.entity) == mention.truth
+            rules[outcome.rule]["converged"] += 1
+            rules[outcome.rule]["correct"] += correct
+            if group[mention.truth] != "near_name":
+                totals["converged_not_near"] += 1
+                totals["correct_not_near"] += correct
+            if not correct:
+                totals[f"false_merge_{group[mention.truth]}"] += 1
+                if len(false_merges) < EXAMPLES:
+                    landed = name.get(truth_of.get(outcome.entity, ""), "?")
+                    false_merges.append(
+                        {"mention": mention.name, "rule": outcome.rule, "landed_on": landed}
+                    )
+            hit, kind_of_hit = correct, "converged"
+            if variant and correct:
+                rules[outcome.rule]["variant_hits"] += 1
+        if target:
+            totals["targets_all"] += 1
+            totals["hits_all"] += hit
+        if variant and mention.truth in long_key:
+            totals["targets_long"] += 1
+            totals["hits_long"] += hit
+        if variant:
+            forms[mention.form]["targets"] += 1
+            forms[mention.form][kind_of_hit] += hit
+            if not hit and len(misses[mention.form]) < EXAMPLES:
+                misses[mention.form].append(f"{mention.name} ⇐ {name[mention.truth]}")
+    return _summary(stream, rules, forms, totals, seconds, false_merges, misses)
+
+
+def _summary(
+    stream: Sequence[LabelledMention],
+    rules: dict[str, Counter[str]],
+    forms: dict[str, Counter[str]],
+    totals: Counter[str],
+    seconds: float,
+    false_merges: list[dict[str, str]],
+    misses: dict[str, list[str]],
+) -> dict[str, Any]:
+    converged = sum(r["converged"] for r in rules.values())
+    correct = sum(r["correct"] for r in rules.values())
+    targets = sum(f["targets"] for f in forms.values())
+    hits = sum(f["converged"] + f["linked"] for f in forms.values())
+    per_rule = {
+        rule: {**counts, "precision": _ratio(counts["correct"], counts["converged"])}
+        for rule, counts in sorted(rules.items())
+    }
+    per_form = {
+        form: {
+            **counts,
+            "recall": _ratio(counts["converged"] + counts["linked"], counts["targets"]),
+        }
+        for form, counts in forms.items()
+    }
+    return {
+        "mentions": len(stream),
+        "seconds": round(seconds, 3),
+        "mentions_per_s": round(len(stream) / seconds, 1) if seconds else None,
+        "entities_created": totals["new"] + totals["deferred"],
+        "deferred": totals["deferred"],
+        "converged": converged,
+        "precision": _ratio(correct, converged),
+        "precision_without_near_names": _ratio(
+            totals["correct_not_near"], totals["converged_not_near"]
+        ),
+        "targets": targets,
+        "recall": _ratio(hits, targets),
+        "recall_long_keys": _ratio(totals["hits_long"], totals["targets_long"]),
+        "recall_converged_only": _ratio(sum(f["converged"] for f in forms.values()), targets),
+        "recall_all": _ratio(totals["hits_all"], totals["targets_all"]),
+        "review_links": totals["links"],
+        "review_per_1k": round(1000 * totals["links"] / len(stream), 2) if stream else None,
+        "link_precision": _ratio(totals["good_links"], totals["links"]),
+        "false_merges": {
+            g: totals[f"false_merge_{g}"] for g in ("plain", "near_name", "digit_sibling")
+        },
+        "per_rule": per_rule,
+        "per_form": per_form,
+        "false_merge_examples": false_merges,
+        "miss_examples": dict(misses),
+    }

@@ -1,0 +1,148 @@
+"""The tables of `bench quality` (one row per resolver, rule, variant form or lexicon)."""
+
+from typing import Any
+
+from bench.quality_variants import FORMS
+from bench.report import Cell, print_table
+
+
+def _r(value: float | None) -> str | None:
+    """Ratios with four decimals: the precision target is 0.995."""
+    return None if value is None else f"{value:.4f}"
+
+
+def _merges(result: dict[str, Any]) -> str:
+    merges = result["false_merges"]
+    return f"{merges['plain']}/{merges['near_name']}/{merges['digit_sibling']}"
+
+
+def _quality_row(name: str, r: dict[str, Any]) -> list[Cell]:
+    return [
+        name,
+        _r(r["precision"]),
+        _r(r["precision_without_near_names"]),
+        _r(r["recall"]),
+        _r(r["recall_long_keys"]),
+        _r(r["recall_all"]),
+        r["review_per_1k"],
+        _r(r["link_precision"]),
+        _merges(r),
+    ]
+
+
+QUALITY_COLUMNS = [
+    "resolver",
+    "precision",
+    "prec ¬near",
+    "recall",
+    "rec key≥6",
+    "rec all",
+    "links/1k",
+    "link prec",
+    "false p/n/d",
+]
+
+
+def _speed_row(name: str, r: dict[str, Any], true_entities: int) -> list[Cell]:
+    return [
+        name,
+        r["mentions_per_s"],
+        r["seconds"],
+        r["converged"],
+        r["entities_created"],
+        true_entities,
+        r["deferred"] or None,
+        _r(r["recall_converged_only"]),
+    ]
+
+
+SPEED_COLUMNS = [
+    "resolver",
+    "mentions/s",
+    "seconds",
+    "converged",
+    "entities",
+    "true ents",
+    "deferred",
+    "rec merged",
+]
+
+
+def print_tables(
+    results: dict[str, Any], lexicons: dict[str, Any], agreement: dict[str, Any], true: int
+) -> None:
+    print_table(
+        "Resolution quality (precision of converged mentions; recall of true variants, "
+        "converged or review-linked)",
+        QUALITY_COLUMNS,
+        [_quality_row(name, r) for name, r in results.items()],
+    )
+    print_table(
+        "Speed (same process, same stream) and volume",
+        SPEED_COLUMNS,
+        [_speed_row(name, r, true) for name, r in results.items()],
+    )
+    print_table(
+        "Per rule: converged mentions, correct, precision, true variants caught",
+        ["resolver", "rule", "converged", "correct", "precision", "variant hits"],
+        [
+            [name, rule, c["converged"], c["correct"], _r(c["precision"]), c.get("variant_hits", 0)]
+            for name, r in results.items()
+            for rule, c in r["per_rule"].items()
+        ],
+    )
+    names = list(results)
+    forms = ["canonical", *FORMS]
+    first = results[names[0]]["per_form"]
+    print_table(
+        "Recall per variant form (true variants: converged + linked / targets)",
+        ["form", "targets", "cg linked", *names],
+        [
+            [
+                form,
+                first.get(form, {}).get("targets"),
+                first.get(form, {}).get("linked"),
+                *[_r(results[n]["per_form"].get(form, {}).get("recall")) for n in names],
+            ]
+            for form in forms
+        ],
+    )
+    print_table(
+        "castlegraph word guard: lexicon threshold trade-off (real path)",
+        [
+            "lexicon",
+            "precision",
+            "prec ¬near",
+            "recall",
+            "rec key≥6",
+            "rec merged",
+            "links/1k",
+            "link prec",
+            "typo",
+            "false p/n/d",
+            "ment./s",
+        ],
+        [
+            [
+                label,
+                _r(r["precision"]),
+                _r(r["precision_without_near_names"]),
+                _r(r["recall"]),
+                _r(r["recall_long_keys"]),
+                _r(r["recall_converged_only"]),
+                r["review_per_1k"],
+                _r(r["link_precision"]),
+                r["per_rule"].get("typo", {}).get("converged"),
+                _merges(r),
+                r["mentions_per_s"],
+            ]
+            for label, r in lexicons.items()
+        ],
+    )
+    print(
+        "castlegraph graph vs in-memory rules: "
+        f"{agreement['mentions_differing']} mentions decided differently\n"
+        "false p/n/d: converged mentions of plain / near-name / digit-sibling true entities "
+        "that landed on another entity; prec ¬near: precision without the planted near-name "
+        "entities; rec key≥6: recall of variants of names whose key has ≥ 6 code points"
+    )

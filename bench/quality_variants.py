@@ -1,0 +1,136 @@
+"""Spellings people really produce for one name: the variant forms of `bench quality`.
+
+Each maker takes the canonical name and a seeded `random.Random` and returns a different
+spelling, or None when the form does not apply to that name (no accents to drop, one word to
+take an initial from). They never touch a digit: a changed digit is another thing (a version,
+a model number), which the generator plants as a separate true entity, not as a variant.
+"""
+
+import random
+import unicodedata
+from collections.abc import Callable
+
+Maker = Callable[[str, random.Random], str | None]
+
+_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_NEIGHBOURS: dict[str, str] = {}
+for _r, _row in enumerate(_ROWS):
+    for _c, _ch in enumerate(_row):
+        near = [_row[i] for i in (_c - 1, _c + 1) if 0 <= i < len(_row)]
+        near += [_ROWS[r][_c] for r in (_r - 1, _r + 1) if 0 <= r < 3 and _c < len(_ROWS[r])]
+        _NEIGHBOURS[_ch] = "".join(near)
+
+
+def _letters(name: str) -> list[int]:
+    return [i for i, ch in enumerate(name) if ch.isalpha()]
+
+
+def _neighbour(ch: str, rng: random.Random) -> str:
+    """A key next to `ch` on a QWERTY keyboard (same case); any a-z letter for other scripts."""
+    pool = _NEIGHBOURS.get(ch.lower()) or "abcdefghijklmnopqrstuvwxyz"
+    pick = rng.choice(pool)
+    return pick.upper() if ch.isupper() else pick
+
+
+def case(name: str, rng: random.Random) -> str | None:
+    options = [s for s in (name.upper(), name.lower(), name.title()) if s != name]
+    return rng.choice(options) if options else None
+
+
+def punctuation(name: str, rng: random.Random) -> str | None:
+    """Hyphens become spaces or vanish, dots and apostrophes drop, or a stray full stop or
+    comma is added at the end (what sentence-level extraction leaves behind)."""
+    options: list[str] = []
+    if "-" in name:
+        options += [name.replace("-", " "), name.replace("-", "")]
+    for mark in (".", "'", "’", ","):
+        if mark in name:
+            options.append(name.replace(mark, ""))
+    if not options:
+        options = [name + ".", name + ","]
+    options = [s for s in options if s.strip() and s != name]
+    return rng.choice(options) if options else None
+
+
+def spacing(name: str, rng: random.Random) -> str | None:
+    """A doubled space, a space lost between two words, or a CamelCase word split in two."""
+    gaps = [i for i, ch in enumerate(name) if ch == " "]
+    camel = [i for i in range(1, len(name)) if name[i].isupper() and name[i - 1].islower()]
+    options: list[str] = []
+    if gaps:
+        i = rng.choice(gaps)
+        options += [name[:i] + "  " + name[i + 1 :], name[:i] + name[i + 1 :]]
+    if camel:
+        i = rng.choice(camel)
+        options.append(name[:i] + " " + name[i:])
+    return rng.choice(options) if options else None
+
+
+def typo(name: str, rng: random.Random) -> str | None:
+    """One letter substituted by a keyboard neighbour, doubled, or lost."""
+    letters = _letters(name)
+    if len(letters) < 2:
+        return None
+    i = rng.choice(letters)
+    operation = rng.choice(("substitute", "insert", "delete"))
+    if operation == "substitute":
+        return name[:i] + _neighbour(name[i], rng) + name[i + 1 :]
+    if operation == "insert":
+        return name[: i + 1] + name[i] + name[i + 1 :]
+    return name[:i] + name[i + 1 :]
+
+
+def transposition(name: str, rng: random.Random) -> str | None:
+    """Two adjacent, different letters swapped."""
+    spots = [
+        i
+        for i in range(len(name) - 1)
+        if name[i].isalpha() and name[i + 1].isalpha() and name[i].lower() != name[i + 1].lower()
+    ]
+    if not spots:
+        return None
+    i = rng.choice(spots)
+    return name[:i] + name[i + 1] + name[i] + name[i + 2 :]
+
+
+def accents(name: str, rng: random.Random) -> str | None:
+    """Every combining accent dropped, as typed on a keyboard without them."""
+    del rng
+    stripped = "".join(
+        ch for ch in unicodedata.normalize("NFD", name) if unicodedata.category(ch) != "Mn"
+    )
+    stripped = unicodedata.normalize("NFC", stripped)
+    return stripped if stripped != name else None
+
+
+def initials(name: str, rng: random.Random) -> str | None:
+    """The given name cut to its initial: `John Smith` → `J. Smith` (or `J Smith`)."""
+    words = name.split(" ")
+    if len(words) < 2 or not words[0][:1].isalpha():
+        return None
+    dot = rng.choice((".", ".", ""))
+    return " ".join([words[0][0] + dot, *words[1:]])
+
+
+FORMS: dict[str, Maker] = {
+    "case": case,
+    "punctuation": punctuation,
+    "spacing": spacing,
+    "typo": typo,
+    "transposition": transposition,
+    "accents": accents,
+    "initials": initials,
+}
+"""Variant forms, in report order."""
+
+FORM_WEIGHTS: dict[str, float] = {
+    "case": 0.18,
+    "punctuation": 0.14,
+    "spacing": 0.12,
+    "typo": 0.22,
+    "transposition": 0.10,
+    "accents": 0.18,
+    "initials": 0.06,
+}
+"""Share of each form among the mentions that are not the canonical spelling (persons only
+take initials; a form that does not apply to a name is re-drawn)."""
