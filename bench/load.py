@@ -121,7 +121,8 @@ def _check(service: Service, tally: Tally) -> dict[str, int]:
         for drawer, entity in tally.mentions:
             by_entity[entity].add(drawer)
         for entity, drawers in by_entity.items():
-            mentioned = {m["drawer"] for m in client.get(f"/api/entities/{entity}/mentions").json()}
+            answer = client.get(f"/api/entities/{entity}/mentions", params={"limit": 100_000})
+            mentioned = {m["drawer"] for m in answer.json()}
             lost += len(drawers - mentioned)
         for drawer in tally.drawers:
             similar = client.get(f"/api/drawers/{drawer}/duplicates").json()["similar"]

@@ -85,10 +85,14 @@ def find_entities(store: GraphStore, name: str, kind: str | None) -> list[Entity
     return sorted(matching, key=lambda entity: entity.view.id)
 
 
-def entity_mentions(store: GraphStore, entity_id: str) -> list[EntityMention]:
+def entity_mentions(
+    store: GraphStore, entity_id: str, limit: int = MENTIONS_LIMIT
+) -> list[EntityMention]:
+    """The newest `limit` observations of an entity."""
+
     def work(tx: Tx) -> list[EntityMention]:
         _get(tx, entity_id)
-        rows = tx.run("entity_mentions", id=entity_id, limit=MENTIONS_LIMIT)
+        rows = tx.run("entity_mentions", id=entity_id, limit=limit)
         return [EntityMention(row["drawer"], row["mention"]) for row in rows]
 
     return store.read(work, use_case="entity_mentions")

@@ -136,9 +136,13 @@ def get_entity(entity_id: str, store: StoreDep) -> EntityOut:
 
 
 @router.get("/api/entities/{entity_id}/mentions", response_model=list[EntityMentionOut])
-def entity_mentions(entity_id: str, store: StoreDep) -> list[EntityMentionOut]:
+def entity_mentions(
+    entity_id: str,
+    store: StoreDep,
+    limit: Annotated[int, Query(ge=1, le=100_000)] = curation.MENTIONS_LIMIT,
+) -> list[EntityMentionOut]:
     """Where the entity is mentioned, newest first, with each observation's provenance."""
-    return [EntityMentionOut.of(m) for m in curation.entity_mentions(store, entity_id)]
+    return [EntityMentionOut.of(m) for m in curation.entity_mentions(store, entity_id, limit)]
 
 
 @router.get("/api/entities/{entity_id}/candidates", response_model=list[CandidateOut])
