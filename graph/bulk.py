@@ -29,6 +29,23 @@ def _create(rows: list[dict[str, Any]], tx: Tx) -> list[Row]:
     return tx.run("bulk_create_entities", rows=rows)
 
 
+def _rows(store: GraphStore, chunk: list[EntityView]) -> list[dict[str, Any]]:
+    now = utc_now()
+    return [
+        {
+            "id": v.id,
+            "name": v.name,
+            "kind": v.kind,
+            "key": v.key,
+            "created_at": now,
+            "aliases": list(v.aliases),
+            "alias_keys": list(v.alias_keys),
+            **index_props(v, store.dialect),
+        }
+        for v in chunk
+    ]
+
+
 def load_entities(store: GraphStore, entities: Iterable[tuple[str, str, list[str]]]) -> int:
     """Create entities from (name, kind, aliases); returns how many were created."""
     views = (
@@ -36,20 +53,6 @@ def load_entities(store: GraphStore, entities: Iterable[tuple[str, str, list[str
     )
     created = 0
     for chunk in _chunks(views, BATCH):
-        now = utc_now()
-        rows = [
-            {
-                "id": v.id,
-                "name": v.name,
-                "kind": v.kind,
-                "key": v.key,
-                "created_at": now,
-                "aliases": list(v.aliases),
-                "alias_keys": list(v.alias_keys),
-                **index_props(v, store.dialect),
-            }
-            for v in chunk
-        ]
-        result = store.write(partial(_create, rows), use_case="bulk_load")
+        result = store.write(partial(_create, _rows(store, chunk)), use_case="bulk_load")
         created += int(result[0]["created"]) if result else 0
     return created

@@ -25,7 +25,9 @@ from filelock import FileLock, Timeout
 from graph.errors import DataDirInUse, GraphUnavailable
 
 HOST = "127.0.0.1"
-START_TIMEOUT_SECONDS = 20.0
+START_TIMEOUT_SECONDS = 300.0
+"""Loading a large append-only file rebuilds every index first (about 40 s at 1 M entities)."""
+PROBE_TIMEOUT_SECONDS = 2.0
 STOP_TIMEOUT_SECONDS = 10.0
 LOCK_FILE = "castlegraph.lock"
 WATCH_SECONDS = 0.25
@@ -116,7 +118,9 @@ class EmbeddedFalkorDB:
 
     def _wait_until_ready(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
-        client = redis.Redis(host=HOST, port=self.port, password=self.password)
+        client = redis.Redis(
+            host=HOST, port=self.port, password=self.password, socket_timeout=PROBE_TIMEOUT_SECONDS
+        )
         try:
             while time.monotonic() < deadline:
                 if self._process is not None and self._process.poll() is not None:
@@ -128,8 +132,8 @@ class EmbeddedFalkorDB:
                     # LOADING errors answer while the append-only file is replayed.
                     if client.ping():
                         return
-                except redis.exceptions.BusyLoadingError:
-                    pass
+                except (redis.exceptions.BusyLoadingError, redis.exceptions.TimeoutError):
+                    pass  # still loading its file, or too busy rebuilding indexes to answer
                 except redis.exceptions.ConnectionError:
                     pass
                 time.sleep(0.02)

@@ -1,10 +1,32 @@
 """Use cases of entity resolution (DESIGN §5): resolve batches of mentions, read, curate.
 
-A batch is resolved in one write unit: two indexed reads fetch every candidate (one-edit
-probes for all mentions, then two-edit probes for the mentions no spelling rule can settle),
-the rules decide mention after mention against those candidates plus the entities the batch
-itself created or respelled, and one statement writes the new entities, spellings, MENTIONS and
-POSSIBLY_SAME_AS edges. Nothing is ever merged or deleted.
+A batch is resolved in one write unit: indexed reads fetch the candidates, the rules decide
+mention after mention against those candidates plus the entities the batch itself created or
+respelled, and one statement writes the new entities, spellings, MENTIONS and POSSIBLY_SAME_AS
+edges. Nothing is ever merged or deleted.
+
+Candidates come in up to three reads, each only as deep as the decisions need, because the
+probes are what costs (about 1, 15 and 100 probe keys per mention at depths 0, 1 and 2):
+
+1. Rules 1-3 fire on equal keys only, and every stored spelling's index keys include that
+   spelling's own key, so probing with the mention keys themselves finds every entity a
+   spelling rule can pick. Most mentions of a real batch are repeats and respellings that
+   settle here.
+2. The typo rule needs every one-edit candidate, which the one-edit neighbourhood finds.
+3. Only a mention that ends up new needs the two-edit review candidates.
+
+Which mentions need reads 2 and 3 is first decided against the stored entities alone. The
+batch's own entities can change a verdict (a typo that a new look-alike makes ambiguous), so
+each final decision checks that its mention key was searched deep enough, and in the rare
+case it was not, fetches the rest before deciding again: no decision ever rests on a search
+shallower than it needs.
+
+In memory, each mention is first decided against its equal-key candidates alone (the spelling
+rules pick the same entity from that subset as from any superset), and only an unsettled
+mention is compared with its look-alikes. That first verdict, taken against the stored
+entities before the batch changes anything, stands unless the batch has since created or
+respelled an entity under the mention's key: nothing else can change what rules 1-3 see
+(names and keys are never rewritten; aliases are only appended).
 
 Concurrency: FalkorDB serialises write units in the process that owns it; on Neo4j the unit
 takes the `entities` lock first, so concurrent batches resolve one after the other and two
@@ -18,7 +40,16 @@ from functools import lru_cache
 from typing import Any
 
 from graph.clock import utc_now
-from graph.entity_index import BatchIndex, index_props, probe_keys, probe_params
+from graph.entity_index import (
+    EXACT,
+    ONE_EDIT,
+    TWO_EDITS,
+    BatchIndex,
+    Candidates,
+    depth_probes,
+    index_props,
+    spelling_keys,
+)
 from graph.errors import CastlegraphError
 from graph.records import Entity, MentionResult
 from graph.store import GraphStore, Tx
@@ -57,12 +88,18 @@ class UnknownDrawers(CastlegraphError):
         )
 
 
+_SPELLING_RULES = frozenset({"exact", "normalized", "alias"})
+
+
 @dataclass
 class _Batch:
     """What one write unit decided so far, applied in order to the in-memory index."""
 
-    index: BatchIndex
-    created_at: dict[str, str]
+    candidates: Candidates
+    fuzzy: bool
+    known_word: KnownWord
+    spelled: dict[Mention, Decision] = field(default_factory=dict)
+    """Rules 1-3 per distinct mention against the stored entities alone, before any change."""
     new_entities: dict[str, EntityView] = field(default_factory=dict)
     respelled: dict[str, EntityView] = field(default_factory=dict)
 
@@ -75,7 +112,7 @@ def resolve_mentions(
         _check_drawers(tx, inputs)
         batch = _fetch_candidates(tx, store, [i.mention for i in inputs], fuzzy, known_word)
         now = utc_now()
-        decisions = [_apply(batch, i.mention, fuzzy, known_word, now) for i in inputs]
+        decisions = [_apply(batch, i.mention, now) for i in inputs]
         existing = _existing_mentions(tx, inputs, decisions, batch)
         results, mention_rows = _results(inputs, decisions, batch, existing, now)
         tx.run(
@@ -101,11 +138,7 @@ def dry_run(
 
     def work(tx: Tx) -> tuple[Decision, dict[str, str]]:
         batch = _fetch_candidates(tx, store, [mention], fuzzy, known_word)
-        probes = probe_keys(entity_key(mention.name), two_edits=fuzzy)
-        decision = decide(
-            mention, batch.index.candidates(probes), fuzzy=fuzzy, is_known_word=known_word
-        )
-        return decision, batch.created_at
+        return _decided(batch, mention), batch.candidates.created_at
 
     return store.read(work, use_case="resolve_dry_run")
 
@@ -118,69 +151,98 @@ def _check_drawers(tx: Tx, inputs: Sequence[MentionInput]) -> None:
         raise UnknownDrawers(missing)
 
 
-def _fetch(tx: Tx, store: GraphStore, probes: set[str]) -> list[Entity]:
-    if not probes:
-        return []
-    rows = tx.run("entities_by_probe_keys", **probe_params(probes, store.dialect))
-    found = [Entity.from_props(row["entity"]) for row in rows]
-    return [entity for entity in found if entity.same_as is None]
-
-
 def _fetch_candidates(
     tx: Tx, store: GraphStore, mentions: Sequence[Mention], fuzzy: bool, known_word: KnownWord
 ) -> _Batch:
-    """One-edit probes for every mention, then two-edit probes where no spelling rule fires."""
-    keys = {entity_key(m.name) for m in mentions}
-    found = _fetch(tx, store, {p for key in keys for p in probe_keys(key, two_edits=False)})
-    batch = _Batch(BatchIndex(), {e.view.id: e.created_at for e in found})
-    for entity in found:
-        batch.index.put(entity.view)
+    """Reads 1-3 of the module docstring, each for the mentions the previous one left open."""
+    batch = _Batch(Candidates(tx, store.dialect), fuzzy, known_word)
+    found = batch.candidates
+    found.ensure({entity_key(m.name) for m in mentions}, EXACT)
+    for mention in mentions:
+        if mention not in batch.spelled:
+            batch.spelled[mention] = _spelled(found.index, mention, known_word)
     if fuzzy:
-        unsettled = {
-            entity_key(m.name)
-            for m in mentions
-            if decide(
-                m,
-                batch.index.candidates(probe_keys(entity_key(m.name), two_edits=False)),
-                fuzzy=False,
-                is_known_word=known_word,
-            ).decision
-            == "new"
-        }
-        deeper = {p for key in unsettled for p in probe_keys(key, two_edits=True)}
-        for entity in _fetch(tx, store, deeper):
-            if entity.view.id not in batch.index:
-                batch.index.put(entity.view)
-                batch.created_at[entity.view.id] = entity.created_at
+        unsettled = {m: entity_key(m.name) for m, d in batch.spelled.items() if d.decision == "new"}
+        found.ensure(unsettled.values(), ONE_EDIT)
+        found.ensure(
+            (k for m, k in unsettled.items() if _look_alikes(batch, m, ONE_EDIT).decision == "new"),
+            TWO_EDITS,
+        )
     return batch
 
 
-def _apply(
-    batch: _Batch, mention: Mention, fuzzy: bool, known_word: KnownWord, now: str
-) -> Decision:
+def _spelled(index: BatchIndex, mention: Mention, known_word: KnownWord) -> Decision:
+    """Rules 1-3 against the candidates that share the mention's key: all they can pick."""
+    candidates = index.candidates((entity_key(mention.name),))
+    return decide(mention, candidates, fuzzy=False, is_known_word=known_word)
+
+
+def _look_alikes(batch: _Batch, mention: Mention, depth: int = TWO_EDITS) -> Decision:
+    """All rules against the mention's neighbourhood (rules 1-3 fire on none of it).
+
+    One edit settles whether the typo rule fires (it counts one-edit candidates only); the
+    two-edit candidates only add review links to a new entity.
+    """
+    candidates = batch.candidates.index.candidates(depth_probes(entity_key(mention.name), depth))
+    return decide(mention, candidates, fuzzy=True, is_known_word=batch.known_word)
+
+
+def _current_decision(batch: _Batch, mention: Mention) -> Decision:
+    """The verdict given what the batch has done so far (see the module docstring)."""
+    index = batch.candidates.index
+    if index.touched(entity_key(mention.name)):
+        spelled = _spelled(index, mention, batch.known_word)
+    else:
+        spelled = batch.spelled[mention]
+        if spelled.decision == "same":
+            assert spelled.entity is not None  # a "same" decision always names its entity
+            current = index.get(spelled.entity.id)  # maybe respelled since, by another key
+            new_alias = mention.name if is_alias_new(current, mention.name) else None
+            return replace(spelled, entity=current, new_alias=new_alias)
+    if spelled.decision == "same" or not batch.fuzzy:
+        return spelled
+    return _look_alikes(batch, mention)
+
+
+def _decided(batch: _Batch, mention: Mention) -> Decision:
+    """The current verdict, once the mention key has been searched as deep as it needs."""
+    if mention not in batch.spelled:  # a dry run has no pre-pass verdict to reuse
+        batch.spelled[mention] = _spelled(batch.candidates.index, mention, batch.known_word)
+    decision = _current_decision(batch, mention)
+    key = entity_key(mention.name)
+    needed = _depth_needed(decision, batch.fuzzy)
+    if batch.candidates.depth(key) < needed and batch.candidates.ensure((key,), needed):
+        decision = _current_decision(batch, mention)
+    return decision
+
+
+def _depth_needed(decision: Decision, fuzzy: bool) -> int:
+    """How deep the mention key must have been searched for `decision` to be the right one."""
+    if decision.decision == "same":
+        return EXACT if decision.rule in _SPELLING_RULES else ONE_EDIT
+    return TWO_EDITS if fuzzy else EXACT
+
+
+def _apply(batch: _Batch, mention: Mention, now: str) -> Decision:
     """Decide one mention and record its effect, so later mentions of the batch see it."""
-    probes = probe_keys(entity_key(mention.name), two_edits=fuzzy)
-    decision = decide(
-        mention, batch.index.candidates(probes), fuzzy=fuzzy, is_known_word=known_word
-    )
+    decision = _decided(batch, mention)
+    index = batch.candidates.index
     if decision.decision == "new":
-        created = EntityView(
-            str(uuid.uuid4()), mention.name, mention.kind, entity_key(mention.name)
-        )
+        key = entity_key(mention.name)
+        created = EntityView(str(uuid.uuid4()), mention.name, mention.kind, key)
         batch.new_entities[created.id] = created
-        batch.created_at[created.id] = now
-        batch.index.put(created)
+        batch.candidates.created_at[created.id] = now
+        index.put_local(created, spelling_keys(key))
         return replace(decision, entity=created)
     entity = decision.entity
     assert entity is not None  # a "same" decision always names its entity
-    current = batch.index.get(entity.id)
+    current = index.get(entity.id)
     if is_alias_new(current, mention.name):
+        key = entity_key(mention.name)
         respelled = replace(
-            current,
-            aliases=(*current.aliases, mention.name),
-            alias_keys=(*current.alias_keys, entity_key(mention.name)),
+            current, aliases=(*current.aliases, mention.name), alias_keys=(*current.alias_keys, key)
         )
-        batch.index.put(respelled)
+        index.put_local(respelled, spelling_keys(key))
         batch.respelled[respelled.id] = respelled
         if respelled.id in batch.new_entities:
             batch.new_entities[respelled.id] = respelled
@@ -229,10 +291,10 @@ def _results(
             )
         created = decision.decision == "new" and entity_id not in created_ids
         created_ids.add(entity_id)
-        final_view = batch.index.get(entity_id)
+        final_view = batch.candidates.index.get(entity_id)
         results.append(
             MentionResult(
-                entity=Entity(final_view, batch.created_at[entity_id]),
+                entity=Entity(final_view, batch.candidates.created_at[entity_id]),
                 created=created,
                 linked=linked,
                 observed_name=item.mention.name,

@@ -7,38 +7,75 @@ every one-edit candidate, whatever the number of entities; two-edit review candi
 probing deeper on the mention side (`resolver.entity_keys.review_probe_keys`). Candidates found
 this way are a superset: the rules verify each with the real distance.
 
+Two-edit probes are only sent where they can matter. A depth-2 probe key (two code points
+deleted from the mention key `a`) meets the stored depth-1 keys of `b` only when `b` is shorter
+than `a` (the depth-1 probes already find every other pair they can), so such a pair's longer
+key is `a`; a two-edit review link needs `1 - 2/L ≥ 0.75`, hence `a` of ≥ 8 code points. Shorter
+mention keys probe one edit only: what depth 2 would add could never qualify for anything.
+
 FalkorDB indexes the keys as an array property (`dkeys`, a range index answers `k IN e.dkeys`).
 Neo4j cannot index list elements, so it keeps them as one whitespace-separated string
-(`dkeys_text`) under a whitespace-analysed full-text index.
+(`dkeys_text`) under a whitespace-analysed full-text index. FalkorDB receives the probe keys as
+one string joined by a control character that no probe contains, split back in the statement:
+its client writes every parameter into a Cypher text header in Python, and tens of thousands
+of small quoted strings cost far more to render there than one long one.
+
+`Candidates` fetches for one write unit, in depths (`EXACT`: the key itself; `ONE_EDIT`: its
+deletion neighbourhood; `TWO_EDITS`: the review probes), never sending a probe key twice, and
+remembers the depth reached per mention key, so a decision that needs a deeper search than was
+fetched can ask for it.
+
+`BatchIndex` answers the same lookups in memory for one batch. A stored entity is indexed only
+under the probe keys that found it (FalkorDB returns them with each entity), at a fraction of
+the cost of indexing every stored key of every entity fetched: a lookup is complete for the
+probe keys sent, and the depth check above keeps any decision from resting on others. What the
+batch itself creates or respells is not in the database yet, so it is indexed under all its
+keys.
 """
 
+import math
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from graph.queries import Dialect
-from resolver.entity_keys import TWO_EDIT_PROBE_MIN_LEN, deletion_keys, review_probe_keys
+from graph.records import Entity
+from graph.store import Tx
+from resolver.entity_keys import deletion_keys
 from resolver.entity_model import EntityView
-from resolver.entity_rules import REVIEW_MIN_KEY_LEN
+from resolver.entity_rules import REVIEW_MIN_KEY_LEN, REVIEW_TWO_EDIT_MIN_SIMILARITY
 
-CACHE_SIZE = 100_000
-"""Keys whose neighbourhoods are remembered: a batch repeats names, and so do batches."""
+CACHE_SIZE = 32_768
+"""Keys whose neighbourhoods are remembered: a batch repeats names, and so do batches. About
+1 KB each, so the cache stays near 35 MB however long the service runs."""
+REVIEW_CACHE_SIZE = 4_096
+"""Two-edit neighbourhoods (about 100 keys each) are remembered for one batch's fetch and
+decisions only: a long-lived cache of them would grow to hundreds of megabytes."""
 
 FULLTEXT_LIMIT = 10_000
 """Most entities one Neo4j full-text probe returns (a probe set is a few hundred keys)."""
 
 
 @lru_cache(maxsize=CACHE_SIZE)
-def spelling_keys(key: str) -> tuple[str, ...]:
+def spelling_keys(key: str) -> frozenset[str]:
     """Keys stored for one spelling; a key too short for any fuzzy rule stores only itself."""
-    return tuple(deletion_keys(key)) if len(key) >= REVIEW_MIN_KEY_LEN else (key,)
+    return frozenset(deletion_keys(key)) if len(key) >= REVIEW_MIN_KEY_LEN else frozenset((key,))
 
 
 def stored_keys(view: EntityView) -> list[str]:
+    """The index keys stored for an entity, sorted (the `dkeys` property)."""
     keys: set[str] = set()
-    for spelling_key in (view.key, *view.alias_keys):
-        keys.update(spelling_keys(spelling_key))
+    for spelling in (view.key, *view.alias_keys):
+        keys.add(spelling)
+        if len(spelling) >= REVIEW_MIN_KEY_LEN:  # not cached: a bulk load sees each key once
+            keys.update(spelling[:i] + spelling[i + 1 :] for i in range(len(spelling)))
     return sorted(keys)
+
+
+def stored_key_set(view: EntityView) -> frozenset[str]:
+    if not view.alias_keys:
+        return spelling_keys(view.key)
+    return frozenset().union(*map(spelling_keys, (view.key, *view.alias_keys)))
 
 
 def index_props(view: EntityView, dialect: Dialect) -> dict[str, object]:
@@ -48,26 +85,49 @@ def index_props(view: EntityView, dialect: Dialect) -> dict[str, object]:
     return {"dkeys": keys}
 
 
+DEEP_PROBE_MIN_LEN = math.ceil(2 / (1 - REVIEW_TWO_EDIT_MIN_SIMILARITY) - 1e-9)
+"""The shortest mention key whose two-edit probes can find a link: 8 at 0.75 (see above).
+`resolver.entity_keys.TWO_EDIT_PROBE_MIN_LEN` (6) bounds the shorter key of such a pair."""
 TWO_EDIT_PROBE_MAX_LEN = 40
 """Longer keys probe one edit only: a depth-2 neighbourhood grows with the square of the
 length (18,000 keys at 200 characters), and two edits in a long name are a small change
 that the one-edit probe's superset already finds in most cases."""
 
 
-@lru_cache(maxsize=CACHE_SIZE)
-def probe_keys(key: str, *, two_edits: bool) -> tuple[str, ...]:
+def probe_keys(key: str, *, two_edits: bool) -> frozenset[str]:
     """What a mention looks up: equal and one-edit spellings, plus two-edit ones on request."""
-    if two_edits and TWO_EDIT_PROBE_MIN_LEN <= len(key) <= TWO_EDIT_PROBE_MAX_LEN:
-        return tuple(review_probe_keys(key))
+    if two_edits and DEEP_PROBE_MIN_LEN <= len(key) <= TWO_EDIT_PROBE_MAX_LEN:
+        return _two_deletions(key)
     return spelling_keys(key)
 
 
+@lru_cache(maxsize=REVIEW_CACHE_SIZE)
+def _two_deletions(key: str) -> frozenset[str]:
+    """`resolver.entity_keys.deletion_neighbourhood(key, 2)` as a set, each pair deleted once."""
+    found = {key}
+    for i in range(len(key)):
+        shorter = key[:i] + key[i + 1 :]
+        found.add(shorter)
+        found.update(shorter[:j] + shorter[j + 1 :] for j in range(i, len(shorter)))
+    return frozenset(found)
+
+
 def probe_params(probes: Iterable[str], dialect: Dialect) -> dict[str, object]:
-    unique = sorted(set(probes))
     if dialect == "neo4j":
-        query = " OR ".join(f'"{_token(key)}"' for key in unique)
+        query = " OR ".join(f'"{_token(key)}"' for key in sorted(set(probes)))
         return {"probes_query": query, "limit": FULLTEXT_LIMIT}
-    return {"probes": unique}
+    unique = set(probes)  # any order: the rows are a set of entities
+    for separator in _separators():
+        joined = separator.join(unique)
+        if joined.count(separator) == max(len(unique) - 1, 0):  # no probe contains it
+            return {"probes": joined, "separator": separator}
+    raise AssertionError("unreachable: some code point is in no probe key")  # pragma: no cover
+
+
+def _separators() -> Iterator[str]:
+    """Control characters first (keys drop them), then any other code point below surrogates."""
+    yield from "\x1f\x1e\x1d\x1c"
+    yield from map(chr, range(1, 0xD800))
 
 
 def _token(key: str) -> str:
@@ -76,17 +136,80 @@ def _token(key: str) -> str:
     return key.replace(" ", "_")
 
 
+def fetch(tx: Tx, dialect: Dialect, probes: set[str]) -> list[tuple[Entity, list[str]]]:
+    """Entities with a stored key among `probes`, each with those of its keys that are probes.
+
+    Entities a person settled as the same as an older one (`same_as`) are no candidates.
+    FalkorDB's string index trims the values it stores (`' ab'` is indexed as `'ab'`), so a
+    probe key that starts or ends with a space (a deletion next to a one-letter word) finds
+    nothing by itself: its trimmed form is probed too, and every answer is checked against the
+    entity's real keys, which also drops what the trimmed probes over-fetch.
+    """
+    if not probes:
+        return []
+    stand_ins: dict[str, list[str]] = {}
+    if dialect == "falkordb":
+        for probe in probes:
+            trimmed = probe.strip(" ")
+            if trimmed != probe and trimmed:
+                stand_ins.setdefault(trimmed, []).append(probe)
+    found: list[tuple[Entity, list[str]]] = []
+    params = probe_params(probes | stand_ins.keys(), dialect)
+    for row in tx.run("entities_by_probe_keys", **params):
+        entity = Entity.from_props(row["entity"])
+        if entity.same_as is not None:
+            continue
+        view, returned = entity.view, row.get("probes")
+        if returned is None:  # Neo4j's full-text search does not say which token matched
+            matched = [key for key in stored_key_set(view) if key in probes]
+        else:
+            matched = [key for key in returned if key in probes and stores(view, key)]
+            matched += [key for p in returned for key in stand_ins.get(p, ()) if stores(view, key)]
+        found.append((entity, matched))
+    return found
+
+
+def stores(view: EntityView, key: str) -> bool:
+    """Whether `key` is one of the entity's stored index keys, without listing them."""
+    return any(_deletion_key_of(key, spelling) for spelling in (view.key, *view.alias_keys))
+
+
+def _deletion_key_of(key: str, spelling: str) -> bool:
+    """`key in spelling_keys(spelling)`: the spelling, or (if long enough) it less one character."""
+    if key == spelling:
+        return True
+    if len(key) != len(spelling) - 1 or len(spelling) < REVIEW_MIN_KEY_LEN:
+        return False
+    i = next((i for i, (a, b) in enumerate(zip(key, spelling, strict=False)) if a != b), len(key))
+    return key[i:] == spelling[i + 1 :]
+
+
 class BatchIndex:
     """The same lookup in memory, over the entities a batch has fetched or created so far."""
 
     def __init__(self) -> None:
         self._views: dict[str, EntityView] = {}
         self._ids_by_key: defaultdict[str, set[str]] = defaultdict(set)
+        self._local_ids_by_key: defaultdict[str, list[str]] = defaultdict(list)
 
-    def put(self, view: EntityView) -> None:
+    def add_found(self, view: EntityView, probes: Iterable[str]) -> bool:
+        """A stored entity under the probe keys that found it; False if it was known already."""
+        new = view.id not in self._views
+        if new:
+            self._views[view.id] = view
+        for probe in probes:
+            self._ids_by_key[probe].add(view.id)
+        return new
+
+    def put_local(self, view: EntityView, keys: Iterable[str]) -> None:
+        """An entity the batch created, or respelled with a new alias key: (re)index it."""
         self._views[view.id] = view
-        for key in stored_keys(view):
-            self._ids_by_key[key].add(view.id)
+        for key in keys:
+            self._local_ids_by_key[key].append(view.id)
+
+    def touched(self, key: str) -> bool:
+        """Whether the batch created or respelled an entity stored under `key`."""
+        return key in self._local_ids_by_key
 
     def get(self, entity_id: str) -> EntityView:
         return self._views[entity_id]
@@ -96,6 +219,49 @@ class BatchIndex:
 
     def candidates(self, probes: Iterable[str]) -> list[EntityView]:
         ids: set[str] = set()
-        for probe in probes:
-            ids |= self._ids_by_key.get(probe, set())
+        stored, local = self._ids_by_key, self._local_ids_by_key
+        for probe in stored.keys() & probes:  # in C, over the (few) probes
+            ids.update(stored[probe])
+        for probe in local.keys() & probes:
+            ids.update(local[probe])
         return [self._views[entity_id] for entity_id in sorted(ids)]
+
+
+EXACT, ONE_EDIT, TWO_EDITS = 0, 1, 2
+"""Probe depths: the key, its one-edit neighbourhood, its review probes (`probe_keys`)."""
+
+
+def depth_probes(key: str, depth: int) -> frozenset[str]:
+    if depth == EXACT:
+        return frozenset((key,))
+    return probe_keys(key, two_edits=depth == TWO_EDITS)
+
+
+class Candidates:
+    """The stored candidates one write unit has fetched, and how deep per mention key."""
+
+    def __init__(self, tx: Tx, dialect: Dialect) -> None:
+        self.index = BatchIndex()
+        self.created_at: dict[str, str] = {}
+        self._tx = tx
+        self._dialect = dialect
+        self._sent: set[str] = set()
+        self._depth: dict[str, int] = {}
+
+    def depth(self, key: str) -> int:
+        return self._depth.get(key, -1)
+
+    def ensure(self, keys: Iterable[str], depth: int) -> bool:
+        """Fetch, in one read, whatever `keys` lack to be searched to `depth`; True if found any."""
+        wanted: set[str] = set()
+        for key in keys:
+            if self._depth.get(key, -1) < depth:
+                self._depth[key] = depth
+                wanted |= depth_probes(key, depth)
+        wanted -= self._sent
+        self._sent |= wanted
+        found = fetch(self._tx, self._dialect, wanted)
+        for entity, probes in found:
+            if self.index.add_found(entity.view, probes):
+                self.created_at[entity.view.id] = entity.created_at
+        return bool(found)

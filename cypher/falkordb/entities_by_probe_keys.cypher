@@ -1,5 +1,5 @@
-UNWIND $probes AS probe
+UNWIND split($probes, $separator) AS probe
 MATCH (e:Entity)
 WHERE probe IN e.dkeys
-WITH DISTINCT e
-RETURN e {.id, .name, .kind, .key, .aliases, .alias_keys, .created_at, .same_as} AS entity
+WITH e, collect(probe) AS probes
+RETURN e {.id, .name, .kind, .key, .aliases, .alias_keys, .created_at, .same_as} AS entity, probes

@@ -1,0 +1,161 @@
+"""Bulk-mentions benchmark (DESIGN §10): resolution throughput as the graph grows.
+
+The budget: ≥ 10,000 mentions/s end to end through `POST /api/mentions` (batches of 1,000) at
+1 M entities, a per-mention cost at 1 M at most 1.5 times its cost at 10 k — candidate search
+must come from indexes (§5.4) — and a service under 500 MB RSS. For each size N, N seeded
+entities (`bench.names`) are bulk-loaded into a fresh data directory (`bench.preload`), the
+real service starts on it, and a few hundred drawers are created through the API. Then batches
+from `bench.mention_mix` are posted by one keep-alive client per service, as an extractor
+would; the first batches warm the services up and are not timed.
+
+The sizes are measured interleaved: every service runs at once (idle while another works) and
+batch i goes to each in turn. On a shared 2-core machine the load of other programs drifts by
+a factor of two within minutes; interleaving makes that drift hit every size alike, so the
+cost ratio between sizes means something even when the absolute times wander. The CPU time the
+service and its database spent per batch is reported next to the wall time. The rules that
+fired, per kind of mention, are the sanity check that every path of §5.3 ran.
+"""
+
+import json
+import os
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from tempfile import TemporaryDirectory
+from typing import Any
+
+import httpx
+
+from bench.mention_mix import MentionMix
+from bench.mention_results import BATCH, SizeResult, peak_mb, print_results, summary
+from bench.names import NameGenerator
+from bench.preload import preload, serving
+from bench.service import Service, memory_facts
+
+WARMUP_BATCHES = 2
+DRAWERS = 300
+NEW_SHARE_MARGIN = 0.5
+"""Fresh names prepared per mention posted: the mix draws new names for 20 % of mentions."""
+REQUEST_TIMEOUT_SECONDS = 300.0
+
+
+@dataclass
+class _Target:
+    """One size under test: its running service, client, mention stream and results."""
+
+    result: SizeResult
+    service: Service
+    client: httpx.Client
+    mix: MentionMix
+    rng: random.Random
+
+
+def make_drawers(client: httpx.Client, count: int) -> list[str]:
+    ids = []
+    for i in range(count):
+        content = f"Extraction source {i}: meeting notes that mention people, tools and places."
+        response = client.post("/api/wings/bench/rooms/mentions/drawers", json={"content": content})
+        if response.status_code not in (200, 201):
+            raise RuntimeError(f"drawer {i}: {response.status_code} {response.text[:300]}")
+        ids.append(response.json()["drawer"]["id"])
+    return ids
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of one process so far (0.0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _database_pid(service: Service) -> int | None:
+    try:
+        children = Path(f"/proc/{service.pid}/task/{service.pid}/children").read_text().split()
+    except OSError:
+        return None
+    return int(children[0]) if children else None
+
+
+def post_batch(target: _Target, timed: bool) -> None:
+    """One batch; when `timed`, its wall time, CPU times and rules go into the results.
+
+    The body is encoded before the clock starts and the answer decoded after it stops: the
+    time is what the service and the wire cost, not this client's JSON work.
+    """
+    result, service = target.result, target.service
+    categories, body = target.mix.batch(BATCH, target.rng)
+    content = json.dumps(body).encode()
+    database = _database_pid(service)
+    cpu_before = cpu_seconds(service.pid), cpu_seconds(database) if database else 0.0
+    started = time.perf_counter()
+    response = target.client.post(
+        "/api/mentions", content=content, headers={"content-type": "application/json"}
+    )
+    elapsed = time.perf_counter() - started
+    cpu_after = cpu_seconds(service.pid), cpu_seconds(database) if database else 0.0
+    if response.status_code != 200:
+        raise RuntimeError(f"POST /api/mentions → {response.status_code}: {response.text[:500]}")
+    if not timed:
+        return
+    result.batch_seconds.append(elapsed)
+    result.service_cpu_ms.append((cpu_after[0] - cpu_before[0]) * 1000)
+    result.database_cpu_ms.append((cpu_after[1] - cpu_before[1]) * 1000)
+    for category, answer in zip(categories, response.json()["results"], strict=True):
+        rule = answer["observation"]["rule"]
+        result.rules[rule] += 1
+        result.by_category.setdefault(category, Counter())[rule] += 1
+        result.outcomes["created"] += answer["created"]
+        result.outcomes["linked"] += answer["linked"]
+        result.outcomes["with_review_links"] += bool(answer["possibly_same_as"])
+
+
+def start_size(stack: ExitStack, root: Path, size: int, batches: int, seed: int) -> _Target:
+    """Generate and load `size` entities, start a service on them, create the drawers."""
+    names = NameGenerator(seed)
+    rng = random.Random(f"{seed}:{size}")
+    started = time.perf_counter()
+    taken: set[tuple[str, str]] = set()
+    stored = names.distinct(size, rng, taken)
+    fresh = names.distinct(int((WARMUP_BATCHES + batches) * BATCH * NEW_SHARE_MARGIN), rng, taken)
+    generate_seconds = time.perf_counter() - started
+    data_dir = root / f"data-{size}"
+    print(f"loading {size:,} entities…", file=sys.stderr)
+    loaded = preload(data_dir, stored)
+    rate = size / loaded.load_seconds
+    print(f"  loaded in {loaded.load_seconds:.1f} s ({rate:,.0f}/s)", file=sys.stderr)
+    started = time.perf_counter()
+    service = stack.enter_context(serving(data_dir, root / f"service-{size}.log"))
+    result = SizeResult(size, generate_seconds, loaded, time.perf_counter() - started)
+    client = stack.enter_context(
+        httpx.Client(base_url=service.base_url, timeout=REQUEST_TIMEOUT_SECONDS)
+    )
+    mix = MentionMix(stored, fresh, make_drawers(client, DRAWERS))
+    return _Target(result, service, client, mix, random.Random(f"mix:{seed}:{size}"))
+
+
+def run(sizes: Sequence[int], batches: int, seed: int) -> dict[str, Any]:
+    """All sizes at once, batches interleaved across them; returns the JSON results."""
+    with TemporaryDirectory(prefix="castlegraph-bench-") as tmp, ExitStack() as stack:
+        targets = [start_size(stack, Path(tmp), size, batches, seed) for size in sorted(sizes)]
+        print(f"posting {batches} batches of {BATCH:,} mentions to each size…", file=sys.stderr)
+        for number in range(WARMUP_BATCHES + batches):
+            for target in targets:
+                post_batch(target, timed=number >= WARMUP_BATCHES)
+            if number >= WARMUP_BATCHES and (number - WARMUP_BATCHES + 1) % 5 == 0:
+                medians = ", ".join(
+                    f"{t.result.size:,}: {t.result.stat_ms('median'):.0f} ms" for t in targets
+                )
+                print(f"  {number - WARMUP_BATCHES + 1} batches; median {medians}", file=sys.stderr)
+        for target in targets:
+            pid = target.service.pid
+            target.result.memory = {**memory_facts(pid), "service_peak_mb": peak_mb(pid)}
+        results = [target.result for target in targets]
+    print_results(results)
+    return summary(results)

@@ -1,0 +1,144 @@
+"""Fill a data directory with entities before the service starts, then serve it.
+
+Posting a million entities through `POST /api/mentions` would take longer than the benchmark
+itself and measure the wrong thing, so entities go in through `graph.bulk.load_entities` (the
+same derived properties resolution writes) on an embedded FalkorDB opened in this process on
+the benchmark's data directory. The embedded database belongs to one process at a time (its
+lock file), so the loader closes it before the service opens the same directory.
+
+Before closing, the append-only file is rewritten (`BGREWRITEAOF`): its base becomes an RDB
+snapshot that loads in seconds, instead of a log of every bulk statement that the service's
+database would otherwise replay at start-up — as slowly as the load itself.
+"""
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import redis
+
+from bench import service as bench_service
+from bench.names import Named
+from graph.bulk import load_entities
+from graph.embedded import HOST, EmbeddedFalkorDB
+from graph.falkordb_store import FalkorStore
+
+REWRITE_TIMEOUT_SECONDS = 600.0
+READY_TIMEOUT_SECONDS = 900.0
+"""A service on a big preloaded graph waits for the snapshot to load."""
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    entities: int
+    load_seconds: float
+    compact_seconds: float
+
+
+def preload(data_dir: Path, entities: Sequence[Named]) -> Loaded:
+    """Create the schema and `entities` in `data_dir`; the database is stopped afterwards.
+
+    The load runs with `appendfsync everysec`: a bench load that dies is simply run again.
+    """
+    embedded = EmbeddedFalkorDB(data_dir, fsync="everysec")
+    embedded.start()
+    try:
+        store = FalkorStore(HOST, embedded.port, embedded.password)
+        try:
+            store.apply_schema()
+            started = time.perf_counter()
+            rows = ((e.name, e.kind, list(e.aliases)) for e in entities)
+            created = load_entities(store, rows)
+            load_seconds = time.perf_counter() - started
+        finally:
+            store.close()
+        started = time.perf_counter()
+        _rewrite_append_only_file(embedded)
+        compact_seconds = time.perf_counter() - started
+    finally:
+        embedded.stop()
+    return Loaded(created, load_seconds, compact_seconds)
+
+
+def _rewrite_append_only_file(embedded: EmbeddedFalkorDB) -> None:
+    """Rewrite the append-only file once every write so far is in it, and wait for the end.
+
+    Redis may have started a rewrite of its own while the load ran (the file doubled); that one
+    may predate the last batches, so it is waited out and a fresh rewrite follows.
+    """
+    client = redis.Redis(host=HOST, port=embedded.port, password=embedded.password)
+    deadline = time.monotonic() + REWRITE_TIMEOUT_SECONDS
+    try:
+        _wait_for_rewrite(client, deadline)
+        while True:
+            try:
+                client.bgrewriteaof()
+                break
+            except redis.exceptions.ResponseError as error:
+                if "already in progress" not in str(error):
+                    raise
+                _wait_for_rewrite(client, deadline)
+        _wait_for_rewrite(client, deadline)
+    finally:
+        client.close()
+
+
+def _wait_for_rewrite(client: redis.Redis, deadline: float) -> None:
+    while time.monotonic() < deadline:
+        info = client.info("persistence")
+        if not info["aof_rewrite_in_progress"] and not info["aof_rewrite_scheduled"]:
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"append-only file rewrite took over {REWRITE_TIMEOUT_SECONDS:.0f} s")
+
+
+def _wait_ready(process: "subprocess.Popen[bytes]", base_url: str) -> None:
+    """Like `bench.service`'s wait, with a deadline long enough to load a big snapshot."""
+    deadline = time.monotonic() + READY_TIMEOUT_SECONDS
+    with httpx.Client(base_url=base_url, timeout=2.0) as client:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"service exited with {process.returncode} before ready")
+            try:
+                if client.get("/api/health").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass  # not listening yet
+            time.sleep(bench_service.READY_POLL_SECONDS)
+    raise RuntimeError(f"service not ready after {READY_TIMEOUT_SECONDS:.0f} s")
+
+
+@contextmanager
+def serving(data_dir: Path, log_path: Path) -> Iterator[bench_service.Service]:
+    """`castlegraph serve` on an existing data directory (`bench.service` makes a fresh one).
+
+    Reuses `bench.service`'s stop; a `data_dir` parameter on `running_service` would make this
+    function unnecessary.
+    """
+    port = bench_service.free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "bench.patient_serve",  # waits as long as a big graph takes to load
+        "serve",
+        "--port",
+        str(port),
+        "--data-dir",
+        str(data_dir),
+    ]
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    base_url = f"http://{bench_service.HOST}:{port}"
+    try:
+        _wait_ready(process, base_url)
+        yield bench_service.Service(base_url, process.pid, data_dir, log_path)
+    except BaseException:
+        bench_service._print_log_tail(log_path)
+        raise
+    finally:
+        bench_service._stop(process)
