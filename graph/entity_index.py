@@ -53,6 +53,8 @@ REVIEW_CACHE_SIZE = 4_096
 decisions only: a long-lived cache of them would grow to hundreds of megabytes."""
 
 FULLTEXT_LIMIT = 10_000
+LUCENE_MAX_CLAUSES = 1_000
+"""Probe keys per Neo4j full-text query: Lucene refuses more than 1,024 clauses by default."""
 """Most entities one Neo4j full-text probe returns (a probe set is a few hundred keys)."""
 
 
@@ -153,20 +155,29 @@ def fetch(tx: Tx, dialect: Dialect, probes: set[str]) -> list[tuple[Entity, list
             trimmed = probe.strip(" ")
             if trimmed != probe and trimmed:
                 stand_ins.setdefault(trimmed, []).append(probe)
-    found: list[tuple[Entity, list[str]]] = []
-    params = probe_params(probes | stand_ins.keys(), dialect)
-    for row in tx.run("entities_by_probe_keys", **params):
-        entity = Entity.from_props(row["entity"])
-        if entity.same_as is not None:
-            continue
-        view, returned = entity.view, row.get("probes")
-        if returned is None:  # Neo4j's full-text search does not say which token matched
-            matched = [key for key in stored_key_set(view) if key in probes]
-        else:
-            matched = [key for key in returned if key in probes and stores(view, key)]
-            matched += [key for p in returned for key in stand_ins.get(p, ()) if stores(view, key)]
-        found.append((entity, matched))
-    return found
+    found: dict[str, tuple[Entity, list[str]]] = {}
+    for part in _query_parts(sorted(probes | stand_ins.keys()), dialect):
+        for row in tx.run("entities_by_probe_keys", **probe_params(part, dialect)):
+            entity = Entity.from_props(row["entity"])
+            if entity.same_as is not None or entity.view.id in found:
+                continue  # a later part finds the same entity by the same keys
+            view, returned = entity.view, row.get("probes")
+            if returned is None:  # Neo4j's full-text search does not say which token matched
+                matched = [key for key in stored_key_set(view) if key in probes]
+            else:
+                matched = [key for key in returned if key in probes and stores(view, key)]
+                matched += [
+                    key for p in returned for key in stand_ins.get(p, ()) if stores(view, key)
+                ]
+            found[view.id] = (entity, matched)
+    return list(found.values())
+
+
+def _query_parts(probes: list[str], dialect: Dialect) -> Iterator[list[str]]:
+    """FalkorDB takes every probe at once; a Lucene query holds at most 1,024 clauses."""
+    size = LUCENE_MAX_CLAUSES if dialect == "neo4j" else max(len(probes), 1)
+    for start in range(0, len(probes), size):
+        yield probes[start : start + size]
 
 
 def stores(view: EntityView, key: str) -> bool:
