@@ -9,6 +9,7 @@ returns, so each command is written once and `--json` prints the same thing in b
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Protocol
 
 import typer
@@ -18,6 +19,7 @@ from api.cli_local import LocalClient
 from api.cli_options import Json
 from api.runtime import Runtime
 from api.settings import Settings
+from graph.backend import Backend, open_backend
 from graph.errors import DataDirInUse, GraphUnavailable
 
 ANY_ADDRESS = {"", "0.0.0.0", "::"}  # noqa: S104  # a listen address, not one to connect to
@@ -112,3 +114,21 @@ def connect(settings: Settings, url: str | None) -> Iterator[Client]:
             return
         with HttpClient(place, settings) as client:
             yield client
+
+
+def open_exclusive(settings: Settings, purpose: str) -> Backend:
+    """The backend opened in-process for a command that needs the database to itself
+    (`migrate`, `export`); a service holding the data directory is named, not waited for."""
+    data_dir = Path(settings.graph.data_dir)
+    try:
+        backend = open_backend(Runtime(settings).neo4j, data_dir, settings.graph.embedded_port)
+    except DataDirInUse as error:
+        raise DataDirInUse(
+            f"a service is using {data_dir}; stop the service first ({purpose})"
+        ) from error
+    try:
+        backend.store.ping()
+    except BaseException:
+        backend.close()
+        raise
+    return backend

@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 
+from api.cli_client import open_exclusive
 from api.cli_options import (
     EXIT_USAGE,
     ConfigOption,
@@ -24,10 +25,7 @@ from api.cli_options import (
 )
 from api.export_cypher import script
 from api.export_graphml import graphml
-from api.runtime import Runtime
 from api.settings import Settings
-from graph.backend import open_backend
-from graph.errors import DataDirInUse
 from graph.export import Subgraph, entity_subgraph, room_subgraph
 
 
@@ -39,16 +37,8 @@ class ExportFormat(enum.StrEnum):
 def _read(
     settings: Settings, entity: str | None, kind: str | None, place: tuple[str, str]
 ) -> Subgraph:
-    data_dir = Path(settings.graph.data_dir)
+    backend = open_exclusive(settings, "the export reads the embedded database in-process")
     try:
-        backend = open_backend(Runtime(settings).neo4j, data_dir, settings.graph.embedded_port)
-    except DataDirInUse as error:
-        raise DataDirInUse(
-            f"a service is using {data_dir}; stop it first (the export reads the embedded "
-            "database in-process)"
-        ) from error
-    try:
-        backend.store.ping()
         if entity is not None:
             return entity_subgraph(backend.store, entity, kind)
         return room_subgraph(backend.store, *place)

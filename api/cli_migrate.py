@@ -8,11 +8,11 @@ migrations recorded so far, polled while `graph.migrations.migrate` runs on a wo
 
 import threading
 from dataclasses import asdict
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from api.cli_client import open_exclusive
 from api.cli_options import (
     ConfigOption,
     DataDirOption,
@@ -23,25 +23,15 @@ from api.cli_options import (
 )
 from api.cli_output import emit, migration_report
 from api.cli_progress import Step, follow
-from api.runtime import Runtime
 from api.settings import Settings
 from graph import migrations
-from graph.backend import Backend, open_backend
-from graph.errors import DataDirInUse
+from graph.backend import Backend
 from graph.store import GraphStore
 
 
 def _open(settings: Settings) -> Backend:
-    data_dir = Path(settings.graph.data_dir)
+    backend = open_exclusive(settings, "migrations need the database alone")
     try:
-        backend = open_backend(Runtime(settings).neo4j, data_dir, settings.graph.embedded_port)
-    except DataDirInUse as error:
-        raise DataDirInUse(
-            f"a service is using {data_dir}; stop the service first (migrations need the "
-            "database alone)"
-        ) from error
-    try:
-        backend.store.ping()
         backend.store.apply_schema()
     except BaseException:
         backend.close()
