@@ -16,7 +16,15 @@ from graph.clock import utc_now
 from graph.errors import CastlegraphError, DrawerNameTaken, DrawerNotFound, DrawerSuperseded
 from graph.records import Drawer, SimilarDrawer, WriteOutcome
 from graph.store import GraphStore, Tx
-from resolver.drawers import DrawerText, Likeness, anchor_terms, compare, strongest
+from resolver.drawers import (
+    NEAR_MIN_LENGTH,
+    DrawerText,
+    Likeness,
+    anchor_terms,
+    compare,
+    may_be_near,
+    strongest,
+)
 
 EXACT_LOOKUP_LIMIT = 20
 """Same-hash and same-fingerprint candidates read per write (copies beyond are not linked)."""
@@ -30,6 +38,25 @@ TERM_POSTINGS = 32
 RARE_TERMS = 8
 """Terms whose drawers are compared: those with the fewest drawers in the room. A near copy
 shares its original's rare words, and a rare word's drawers all fit under the cap above."""
+
+NO_FINGERPRINT = ""
+"""Looked up when a text has no fingerprint: stored fingerprints are never empty, and a
+lookup of null would be planned as a scan of every drawer on FalkorDB."""
+
+NO_TERMS = "none"
+"""Neo4j's full-text query when there are no terms to search (an empty query is an error);
+anchor terms are hexadecimal, so this word never matches."""
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A drawer a new one is compared with; `drawer` is whole when it came by hash or
+    fingerprint (it may be the exact copy the write returns)."""
+
+    id: str
+    content: str
+    norm_len: int
+    drawer: Drawer | None
 
 
 EXCERPT_LENGTH = 60
@@ -118,15 +145,25 @@ def supersede_drawer(
 
 def _store(tx: Tx, new: NewDrawer, policy: DedupPolicy, replaced: Drawer | None) -> WriteOutcome:
     text = DrawerText.of(new.content)
+    terms = anchor_terms(new.wing, new.room, text.normalized)
     likenesses: list[Likeness] = []
     if policy.enabled:
-        candidates = _candidates(tx, new, text, exclude=replaced.id if replaced else None)
-        exact = [d for d in candidates if d.content_hash == text.content_hash]
+        candidates = [
+            c for c in _candidates(tx, new, text, terms) if not replaced or c.id != replaced.id
+        ]
+        exact = [
+            c.drawer
+            for c in candidates
+            if c.drawer is not None and c.drawer.content_hash == text.content_hash
+        ]
         if exact and new.name is None:
             oldest = min(exact, key=lambda d: (d.created_at, d.id))
             return WriteOutcome(created=False, drawer=oldest, similar=[])
+        length = len(text.normalized)
         found = (
-            compare(text, d.id, DrawerText.of(d.content), policy.near_threshold) for d in candidates
+            compare(text, c.id, DrawerText.of(c.content), policy.near_threshold)
+            for c in candidates
+            if c.drawer is not None or may_be_near(length, c.norm_len, policy.near_threshold)
         )
         likenesses = strongest(link for link in found if link is not None)
     now = utc_now()
@@ -142,7 +179,7 @@ def _store(tx: Tx, new: NewDrawer, policy: DedupPolicy, replaced: Drawer | None)
         **replacing,
         wing=new.wing,
         room=new.room,
-        props=_props(drawer, anchor_terms(new.wing, new.room, text.normalized)),
+        props=_props(drawer, terms),
         links=links,
     )
     similar = [_similar_entry(link, policy.near_threshold, now) for link in likenesses]
@@ -151,39 +188,34 @@ def _store(tx: Tx, new: NewDrawer, policy: DedupPolicy, replaced: Drawer | None)
     )
 
 
-def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, exclude: str | None) -> list[Drawer]:
-    """Current drawers of the room found through the hash, fingerprint and term indexes."""
-    scope: dict[str, Any] = {
-        "wing": new.wing,
-        "room": new.room,
-        "agent": new.agent if new.compare_same_agent_only else None,
-    }
+def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, terms: list[str]) -> list[Candidate]:
+    """Current drawers of the room found through the hash, fingerprint and term indexes.
+
+    One round trip: same-hash and same-fingerprint drawers come whole (an exact copy is
+    returned as it is), the shared-terms ones as id and content, all a comparison needs.
+    """
+    searched = terms if len(text.normalized) >= NEAR_MIN_LENGTH else []
     rows = tx.run(
-        "current_drawers_by_hash",
+        "drawer_candidates",
         content_hash=text.content_hash,
-        limit=EXACT_LOOKUP_LIMIT,
-        **scope,
+        fingerprint=text.fingerprint or NO_FINGERPRINT,
+        terms=searched,
+        terms_query=" OR ".join(searched) or NO_TERMS,
+        exact_limit=EXACT_LOOKUP_LIMIT,
+        per_term=TERM_POSTINGS,
+        rare_terms=RARE_TERMS,
+        limit=TERM_CANDIDATES,
+        wing=new.wing,
+        room=new.room,
+        agent=new.agent if new.compare_same_agent_only else None,
     )
-    if text.fingerprint is not None:
-        rows += tx.run(
-            "current_drawers_by_fingerprint",
-            fingerprint=text.fingerprint,
-            limit=EXACT_LOOKUP_LIMIT,
-            **scope,
-        )
-    terms = anchor_terms(new.wing, new.room, text.normalized)
-    if terms and len(text.normalized) >= 12:  # shorter texts are only exact or normalized
-        rows += tx.run(
-            "drawers_sharing_terms",
-            terms=terms,
-            terms_query=" OR ".join(terms),
-            per_term=TERM_POSTINGS,
-            rare_terms=RARE_TERMS,
-            limit=TERM_CANDIDATES,
-            **scope,
-        )
-    unique = {row["drawer"]["id"]: Drawer.from_props(row["drawer"]) for row in rows}
-    unique.pop(exclude or "", None)
+    unique: dict[str, Candidate] = {}
+    for row in rows:
+        props = row["drawer"]
+        if props["id"] not in unique:
+            whole = Drawer.from_props(props) if row["via"] != "terms" else None
+            norm_len = int(props.get("norm_len") or 0)
+            unique[props["id"]] = Candidate(props["id"], props["content"], norm_len, whole)
     return list(unique.values())
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from resolver.similarity import at_least, text_similarity
+from resolver.similarity import OSA_MAX_LENGTH, at_least, text_similarity
 from resolver.text import content_hash, fingerprint, normalize_text
 
 NEAR_MIN_LENGTH = 12
@@ -68,6 +68,19 @@ def compare(
     if at_least(similarity, near_threshold):
         return Likeness(other_id, "near", similarity, False, False)
     return None
+
+
+def may_be_near(length: int, other_length: int, near_threshold: float) -> bool:
+    """False when the lengths of two normal forms alone rule out a near likeness.
+
+    An edit-scored pair is at most 1 − gap / longer length alike, so a write need not even
+    normalise a candidate whose stored length is too far from its own; trigram-scored (long)
+    texts have no such bound and are always compared.
+    """
+    longest = max(length, other_length)
+    if longest == 0 or longest > OSA_MAX_LENGTH:
+        return True
+    return at_least(1.0 - abs(length - other_length) / longest, near_threshold)
 
 
 def strongest(likenesses: Iterable[Likeness], limit: int = MAX_LINKS) -> list[Likeness]:

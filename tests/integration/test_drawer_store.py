@@ -172,19 +172,18 @@ def test_candidates_come_from_indexes_not_a_room_scan(store: Any) -> None:
         pytest.skip("the plan check reads FalkorDB's explain output")
     from graph.queries import statement  # noqa: PLC0415
 
-    names = ("current_drawers_by_hash", "current_drawers_by_fingerprint", "drawers_sharing_terms")
-    for name in names:
-        params = {
-            "content_hash": "h",
-            "fingerprint": "f",
-            "terms": ["t"],
-            "wing": "w",
-            "room": "r",
-            "agent": None,
-            "limit": 5,
-            "per_term": 5,
-            "rare_terms": 2,
-        }
-        plan = store.explain(statement(name, "falkordb"), params)
-        assert "Index Scan" in plan, (name, plan)
-        assert "Label Scan" not in plan, (name, plan)
+    params = {
+        "content_hash": "h",
+        "fingerprint": "f",
+        "terms": ["t"],
+        "wing": "w",
+        "room": "r",
+        "agent": None,
+        "exact_limit": 5,
+        "limit": 5,
+        "per_term": 5,
+        "rare_terms": 2,
+    }
+    plan = store.explain(statement("drawer_candidates", "falkordb"), params)
+    assert plan.count("Node By Index Scan") == 3, plan  # hash, fingerprint, terms
+    assert "Label Scan" not in plan, plan

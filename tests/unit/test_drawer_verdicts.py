@@ -8,6 +8,7 @@ from resolver.drawers import (
     Likeness,
     anchor_terms,
     compare,
+    may_be_near,
     strongest,
 )
 
@@ -73,3 +74,9 @@ def test_anchor_terms_are_scoped_to_the_room_and_bounded() -> None:
     assert set(terms).isdisjoint(anchor_terms("wing", "other room", text))
     assert terms == anchor_terms("wing", "room", text)
     assert anchor_terms("wing", "room", "") == []
+
+
+def test_a_length_gap_alone_can_rule_out_a_near_copy() -> None:
+    assert may_be_near(100, 90, 0.9)  # 1 - 10/100 = 0.9: still possible
+    assert not may_be_near(100, 89, 0.9)
+    assert may_be_near(3000, 10, 0.9)  # trigram-scored lengths have no such bound

@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from resolver.drawers import DrawerText, compare
+from resolver.drawers import DrawerText, compare, may_be_near
 from resolver.entity_keys import entity_key
 from resolver.similarity import text_similarity
 from resolver.text import normalize_text
@@ -47,3 +47,11 @@ def test_the_verdict_does_not_depend_on_argument_order(a: str, b: str, threshold
     assert (forward and (forward.kind, forward.similarity)) == (
         backward and (backward.kind, backward.similarity)
     )
+
+
+@PROPERTIES
+@given(TEXT, TEXT, st.floats(min_value=0.5, max_value=1.0))
+def test_a_length_gap_rules_out_only_pairs_that_are_not_near(a: str, b: str, t: float) -> None:
+    na, nb = normalize_text(a), normalize_text(b)
+    if not may_be_near(len(na), len(nb), t):
+        assert text_similarity(na, nb) < t

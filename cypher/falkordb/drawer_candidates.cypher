@@ -1,0 +1,35 @@
+// A write's dedup candidates in one round trip, every branch from an index (DESIGN §4.3):
+// whole drawers with the same content hash or fingerprint (oldest first), then the id,
+// content and normal-form length of the drawers sharing the room's rarest anchor terms.
+MATCH (d:Drawer {content_hash: $content_hash})
+WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
+  AND ($agent IS NULL OR d.agent = $agent)
+RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer, 'hash' AS via
+ORDER BY d.created_at, d.id
+LIMIT $exact_limit
+UNION ALL
+MATCH (d:Drawer {fingerprint: $fingerprint})
+WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
+  AND ($agent IS NULL OR d.agent = $agent)
+RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer, 'fingerprint' AS via
+ORDER BY d.created_at, d.id
+LIMIT $exact_limit
+UNION ALL
+UNWIND $terms AS term
+CALL {
+  WITH term
+  MATCH (d:Drawer)
+  WHERE term IN d.terms
+  RETURN d
+  LIMIT $per_term
+}
+WITH term, collect(d) AS postings
+ORDER BY size(postings), term
+LIMIT $rare_terms
+UNWIND postings AS d
+WITH d, count(*) AS shared
+WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
+  AND ($agent IS NULL OR d.agent = $agent)
+RETURN d {.id, .content, .norm_len} AS drawer, 'terms' AS via
+ORDER BY shared DESC, d.id
+LIMIT $limit
