@@ -81,7 +81,7 @@ def quality(
     out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/quality.json"),
 ) -> None:
     """Resolution precision, recall and review load per rule, next to three baselines."""
-    from bench import quality as workload  # noqa: PLC0415 - each command loads only its workload
+    from bench.er_quality import run as workload  # noqa: PLC0415 - each command loads only its workload
 
     params = {"scale": scale, "sweep": sweep, "baselines": baselines, "seed": seed}
     started = time.perf_counter()

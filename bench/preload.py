@@ -12,7 +12,6 @@ database would otherwise replay at start-up — as slowly as the load itself.
 """
 
 import subprocess
-import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -122,9 +121,7 @@ def serving(data_dir: Path, log_path: Path) -> Iterator[bench_service.Service]:
     """
     port = bench_service.free_port()
     command = [
-        sys.executable,
-        "-m",
-        "bench.patient_serve",  # waits as long as a big graph takes to load
+        *bench_service.castlegraph_command(),
         "serve",
         "--port",
         str(port),

@@ -42,7 +42,7 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _castlegraph_command() -> list[str]:
+def castlegraph_command() -> list[str]:
     """The `castlegraph` script next to this interpreter (the project's venv), else `-m`."""
     script = Path(sys.executable).with_name("castlegraph")
     if script.exists():
@@ -90,7 +90,7 @@ def running_service() -> Iterator[Service]:
         log_path = Path(tmp) / "service.log"
         port = free_port()
         command = [
-            *_castlegraph_command(),
+            *castlegraph_command(),
             "serve",
             "--port",
             str(port),

@@ -18,6 +18,7 @@ from graph.records import Drawer, SimilarDrawer, WriteOutcome
 from graph.store import GraphStore, Tx
 from resolver.drawers import (
     NEAR_MIN_LENGTH,
+    TERMS_SCHEME,
     DrawerText,
     Likeness,
     anchor_terms,
@@ -254,7 +255,7 @@ def drawer_index_props(wing: str, room: str, content: str) -> dict[str, Any]:
 
 
 def _term_props(terms: list[str]) -> dict[str, Any]:
-    return {"terms": terms, "terms_text": " ".join(terms)}
+    return {"terms": terms, "terms_text": " ".join(terms), "terms_scheme": TERMS_SCHEME}
 
 
 def _props(drawer: Drawer, terms: list[str]) -> dict[str, Any]:

@@ -1,20 +1,23 @@
 """Meaning-level duplicates: k-nearest-neighbour search on the vector index (DESIGN §6).
 
 Read-only. Every current drawer in scope asks the index for its k nearest neighbours (in
-batches, one statement each), pairs at or above the threshold are kept unless a verdict was
-recorded for them, and union-find groups them into clusters. Cost grows with the number of
-drawers times k, never with the number of pairs.
+batches, one statement each, a few batches at once), pairs at or above the threshold are kept
+unless a verdict was recorded for them, and union-find groups them into clusters. Cost grows
+with the number of drawers times k, never with the number of pairs.
 """
 
+import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from graph.clock import utc_now
 from graph.drawers import get_drawer
 from graph.errors import DrawerNotFound
 from graph.queries import Dialect
 from graph.records import Drawer
-from graph.store import GraphStore, Tx
+from graph.store import GraphStore, Row, Tx
 from resolver.clusters import Cluster, ScoredPair, cluster_pairs
 
 NEIGHBOURS = 16
@@ -23,6 +26,9 @@ look-alikes than this still joins their cluster through its neighbours. FalkorDB
 of deleted drawers among the k until they are purged; superseded drawers lose their vector."""
 
 BATCH = 500
+READERS = min(4, os.cpu_count() or 1)
+"""Batches asked at once: the database answers read queries on one thread per core, and the
+index search, not the client, is the cost (about half a millisecond per drawer)."""
 SCORE_TOLERANCE = 1e-6
 """Vectors are stored as float32: the inclusive threshold allows this much."""
 
@@ -52,27 +58,32 @@ def _checked(tx: Tx) -> set[tuple[str, str]]:
 def duplicate_clusters(store: GraphStore, scope: Scope, threshold: float) -> list[Cluster]:
     cosine = _COSINE[store.dialect]
     params = {"wing": scope.wing, "room": scope.room}
+    search: dict[str, Any] = {
+        "k": NEIGHBOURS,
+        "score_cutoff": _INDEX_SCORE[store.dialect](threshold),  # filtered in the database
+        **params,
+    }
 
-    def work(tx: Tx) -> list[ScoredPair]:
+    def listed(tx: Tx) -> tuple[list[str], set[tuple[str, str]]]:
         ids = [row["id"] for row in tx.run("embedded_drawer_ids", **params)]
-        checked = _checked(tx)
-        pairs: list[ScoredPair] = []
-        for start in range(0, len(ids), BATCH):
-            rows = tx.run(
-                "nearest_drawers",
-                ids=ids[start : start + BATCH],
-                k=NEIGHBOURS,
-                score_cutoff=_INDEX_SCORE[store.dialect](threshold),  # filtered in the database
-                **params,
-            )
+        return ids, _checked(tx)
+
+    def nearest(batch: list[str]) -> list[Row]:
+        return store.read(
+            lambda tx: tx.run("nearest_drawers", ids=batch, **search), use_case="nearest_drawers"
+        )
+
+    ids, checked = store.read(listed, use_case="duplicate_clusters")
+    batches = [ids[start : start + BATCH] for start in range(0, len(ids), BATCH)]
+    pairs: list[ScoredPair] = []
+    with ThreadPoolExecutor(READERS, thread_name_prefix="nearest") as pool:
+        for rows in pool.map(nearest, batches):
             for row in rows:
                 score = cosine(float(row["score"]))
                 pair = ScoredPair.of(row["a"], row["b"], min(score, 1.0))
                 if score >= threshold - SCORE_TOLERANCE and (pair.a, pair.b) not in checked:
                     pairs.append(pair)
-        return pairs
-
-    return cluster_pairs(store.read(work, use_case="duplicate_clusters"))
+    return cluster_pairs(pairs)
 
 
 def resolve_drawer(store: GraphStore, reference: str, scope: Scope) -> Drawer:

@@ -5,6 +5,8 @@
   fingerprints, normal-form lengths and anchor terms; entity keys, alias keys and the
   candidate-index keys. Duplicates that already exist stay: new sightings converge on the one
   with the lowest id, deterministically, because the rules break ties by id.
+- 4: anchor terms of drawers indexed under an older scheme (single words) re-derived as word
+  pairs (`resolver.drawers.TERMS_SCHEME`).
 
 Each works in batches until a lookup finds nothing left, so a second run changes nothing.
 """
@@ -17,18 +19,23 @@ from graph.drawers import drawer_index_props
 from graph.entity_index import index_props
 from graph.errors import GraphQueryError
 from graph.store import GraphStore, Row, Tx
+from resolver.drawers import TERMS_SCHEME
 from resolver.entity_model import EntityView
 
 BATCH = 1000
 
 
 def _in_batches(
-    store: GraphStore, find: str, write: str, rows_for: Callable[[list[Row]], list[dict[str, Any]]]
+    store: GraphStore,
+    find: str,
+    write: str,
+    rows_for: Callable[[list[Row]], list[dict[str, Any]]],
+    **params: Any,
 ) -> int:
     changed = 0
     done: set[str] = set()
     while True:
-        found = store.read(lambda tx: tx.run(find, limit=BATCH), use_case=find)
+        found = store.read(lambda tx: tx.run(find, limit=BATCH, **params), use_case=find)
         if not found:
             return changed
         ids = {row["id"] for row in found}
@@ -54,17 +61,16 @@ def attach_drawers_to_rooms(store: GraphStore) -> int:
     )
 
 
+def _drawer_key_rows(rows: list[Row]) -> list[dict[str, Any]]:
+    return [
+        {"id": row["id"], "props": drawer_index_props(row["wing"], row["room"], row["content"])}
+        for row in rows
+    ]
+
+
 def derive_keys(store: GraphStore) -> int:
     """Version 3."""
-    drawers = _in_batches(
-        store,
-        "drawers_without_keys",
-        "set_drawer_keys",
-        lambda rows: [
-            {"id": row["id"], "props": drawer_index_props(row["wing"], row["room"], row["content"])}
-            for row in rows
-        ],
-    )
+    drawers = _in_batches(store, "drawers_without_keys", "set_drawer_keys", _drawer_key_rows)
 
     def entity_rows(rows: list[Row]) -> list[dict[str, Any]]:
         updates = []
@@ -80,3 +86,14 @@ def derive_keys(store: GraphStore) -> int:
         return updates
 
     return drawers + _in_batches(store, "entities_without_keys", "set_entity_keys", entity_rows)
+
+
+def reindex_anchor_terms(store: GraphStore) -> int:
+    """Version 4."""
+    return _in_batches(
+        store,
+        "drawers_with_old_terms",
+        "set_drawer_keys",
+        _drawer_key_rows,
+        scheme=TERMS_SCHEME,
+    )

@@ -14,7 +14,7 @@ from functools import partial
 
 from graph.clock import utc_now
 from graph.errors import GraphError
-from graph.migration_steps import attach_drawers_to_rooms, derive_keys
+from graph.migration_steps import attach_drawers_to_rooms, derive_keys, reindex_anchor_terms
 from graph.store import GraphStore, Tx
 
 LEASE = "migrations"
@@ -51,6 +51,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "baseline schema", _baseline),
     Migration(2, "palace structure for drawers written without it", attach_drawers_to_rooms),
     Migration(3, "derived keys: fingerprints, entity keys, alias keys, index keys", derive_keys),
+    Migration(4, "drawer anchor terms from word pairs", reindex_anchor_terms),
 )
 
 

@@ -6,6 +6,7 @@ shared anchor words); `compare` names the likeness of each, cheapest signal firs
 """
 
 import hashlib
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -19,8 +20,12 @@ NEAR_MIN_LENGTH = 12
 MAX_LINKS = 5
 """At most this many SIMILAR_TO edges per write, strongest first."""
 
-ANCHOR_WORDS = 48
-"""Words per drawer kept as index terms (the longest, when a text has more)."""
+ANCHOR_TERMS = 48
+"""Word pairs per drawer kept as index terms (the longest, when a text has more)."""
+
+TERMS_SCHEME = "word-pairs"
+"""What the stored anchor terms hash; drawers indexed under an older scheme are re-indexed by
+migration 4 (single words, before it, were too common in a room of 100 k drawers)."""
 
 LikenessKind = Literal["exact", "normalized", "near"]
 _KIND_RANK: dict[str, int] = {"exact": 0, "normalized": 1, "near": 2}
@@ -92,15 +97,19 @@ def strongest(likenesses: Iterable[Likeness], limit: int = MAX_LINKS) -> list[Li
 
 
 def anchor_terms(wing: str, room: str, normalized: str) -> list[str]:
-    """Index keys for the shared-words candidate search, scoped to one room.
+    """Index keys for the shared-terms candidate search, scoped to one room.
 
-    Each distinct word is hashed with the room, so that an index lookup only ever returns
-    drawers of that room, whatever the size of the rest of the palace. The search then uses
-    the terms that are rarest *in the room* (see `graph.drawers`); a text with more words than
-    the cap keeps its longest ones, which are the likeliest to be rare.
+    A term is a pair of adjacent words (a one-word text: the word), hashed with the room, so
+    that an index lookup only ever returns drawers of that room, whatever the size of the rest
+    of the palace. Pairs are far rarer than words — in a room of 100 k drawers even its rarest
+    words recur in dozens — while a near copy keeps every pair its typos do not touch. The
+    search then uses the terms that are rarest *in the room* (see `graph.drawers`); a text with
+    more pairs than the cap keeps its longest ones, which are the likeliest to be rare.
     """
-    words = sorted(set(normalized.split()), key=lambda word: (-len(word), word))
-    return [_scoped_hash(wing, room, word) for word in words[:ANCHOR_WORDS]]
+    words = normalized.split()
+    pairs = {f"{a} {b}" for a, b in itertools.pairwise(words)} or set(words)
+    chosen = sorted(pairs, key=lambda term: (-len(term), term))[:ANCHOR_TERMS]
+    return [_scoped_hash(wing, room, term) for term in chosen]
 
 
 def _scoped_hash(wing: str, room: str, word: str) -> str:

@@ -4,8 +4,10 @@ from typing import Any
 
 from api.lexicon import Lexicon
 from graph import migrations
+from graph.drawers import DedupPolicy, NewDrawer, write_drawer
 from graph.entities import MentionInput, resolve_mentions
-from graph.migration_steps import attach_drawers_to_rooms, derive_keys
+from graph.migration_steps import attach_drawers_to_rooms, derive_keys, reindex_anchor_terms
+from resolver.drawers import TERMS_SCHEME, anchor_terms
 from resolver.entity_model import make_mention
 from resolver.text import content_hash, fingerprint, normalize_text
 
@@ -27,16 +29,16 @@ def rows(store: Any, text: str) -> list[dict[str, Any]]:
 
 def test_migrations_are_recorded_once(store: Any) -> None:
     first = migrations.migrate(store)
-    assert [m.version for m in first] == [1, 2, 3]
+    assert [m.version for m in first] == [1, 2, 3, 4]
     assert migrations.migrate(store) == []
-    assert [m.version for m in migrations.applied(store)] == [1, 2, 3]
+    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4]
     assert migrations.pending(store) == []
 
 
 def test_version_3_derives_keys_and_merges_nothing(store: Any) -> None:
     rows(store, LEGACY)
     applied = {m.version: m.changed for m in migrations.migrate(store)}
-    assert applied == {1: 0, 2: 2, 3: 4}
+    assert applied == {1: 0, 2: 2, 3: 4, 4: 0}  # 3 already derives today's terms
     drawer = rows(store, "MATCH (d:Drawer {id: 'd1'}) RETURN properties(d) AS p")[0]["p"]
     normal = normalize_text("Legacy note about Ada")
     assert drawer["content_hash"] == content_hash("Legacy note about Ada")
@@ -68,3 +70,22 @@ def test_new_sightings_converge_on_the_lowest_id_of_legacy_duplicates(store: Any
     assert (result.entity.view.id, result.rule) == ("e-1", "normalized")
     count = rows(store, "MATCH (e:Entity) RETURN count(e) AS n")[0]["n"]
     assert count == 2
+
+
+def test_version_4_reindexes_drawers_under_single_word_terms(store: Any) -> None:
+    migrations.migrate(store)
+    old = "Rotate the staging certificates before the audit on Friday"
+    written = write_drawer(store, NewDrawer("w", "r", old), DedupPolicy())
+    single_words = ["a1", "b2"]  # what a drawer written before version 4 carries
+    store.run_text(
+        "MATCH (d:Drawer {id: $id}) SET d.terms = $terms, d.terms_text = 'a1 b2' "
+        "REMOVE d.terms_scheme",
+        {"id": written.drawer.id, "terms": single_words},
+    )
+    assert reindex_anchor_terms(store) == 1
+    drawer = rows(store, "MATCH (d:Drawer) RETURN properties(d) AS p")[0]["p"]
+    assert drawer["terms"] == anchor_terms("w", "r", normalize_text(old))
+    assert drawer["terms_scheme"] == TERMS_SCHEME
+    assert reindex_anchor_terms(store) == 0
+    retyped = write_drawer(store, NewDrawer("w", "r", old.replace("audit", "adit")), DedupPolicy())
+    assert [s.drawer for s in retyped.similar] == [written.drawer.id]  # found by the new terms

@@ -3,7 +3,7 @@
 import pytest
 
 from resolver.drawers import (
-    ANCHOR_WORDS,
+    ANCHOR_TERMS,
     DrawerText,
     Likeness,
     anchor_terms,
@@ -68,12 +68,21 @@ def test_strongest_orders_by_kind_then_similarity_then_id_and_keeps_five() -> No
 
 
 def test_anchor_terms_are_scoped_to_the_room_and_bounded() -> None:
-    text = DrawerText.of(" ".join(f"word{i:03d}" for i in range(ANCHOR_WORDS + 10))).normalized
+    text = DrawerText.of(" ".join(f"word{i:03d}" for i in range(ANCHOR_TERMS + 10))).normalized
     terms = anchor_terms("wing", "room", text)
-    assert len(terms) == ANCHOR_WORDS
+    assert len(terms) == ANCHOR_TERMS
     assert set(terms).isdisjoint(anchor_terms("wing", "other room", text))
     assert terms == anchor_terms("wing", "room", text)
     assert anchor_terms("wing", "room", "") == []
+
+
+def test_anchor_terms_are_word_pairs_that_a_typo_mostly_keeps() -> None:
+    original = anchor_terms("w", "r", "deploy the staging cluster on friday after lunch")
+    retyped = anchor_terms("w", "r", "deploy the stagign cluster on friday after lunch")
+    assert len(original) == 7  # eight words, seven adjacent pairs
+    assert len(set(original) & set(retyped)) == 5  # only the two pairs around the typo differ
+    assert anchor_terms("w", "r", "kubernetes") == anchor_terms("w", "r", "kubernetes")
+    assert len(anchor_terms("w", "r", "kubernetes")) == 1  # a one-word text: the word
 
 
 def test_a_length_gap_alone_can_rule_out_a_near_copy() -> None:

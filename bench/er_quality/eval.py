@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bench.quality_data import LabelledMention, TrueEntity
+from bench.er_quality.data import LabelledMention, TrueEntity
 from resolver.entity_keys import entity_key
 
 CREATING_RULES = frozenset({"new", "deferred"})

@@ -1,13 +1,13 @@
 """Resolution quality benchmark (DESIGN §10): precision, recall and review load, per rule.
 
-One seeded, labelled mention stream (`bench.quality_data`) is resolved, in this process, by:
+One seeded, labelled mention stream (`bench.er_quality.data`) is resolved, in this process, by:
 
 - castlegraph through the real path (embedded FalkorDB, `resolve_mentions`, batches of 1,000):
   the headline; then again with the word guard off and with stricter and looser lexicons, the
   trade-off the guard's threshold (`api.lexicon.MIN_ZIPF`) decides;
 - castlegraph's rules in memory (no database), which must agree with the real path;
 - three baselines from their published descriptions (`bench.baselines`,
-  `bench.baseline_graphiti`).
+  `bench.er_quality.baseline_graphiti`).
 
 Targets: precision of converged mentions ≥ 0.995, recall of true variants ≥ 0.95.
 """
@@ -17,12 +17,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from api.lexicon import LANGUAGES, MIN_ZIPF, Lexicon
-from bench.baseline_graphiti import graphiti_minhash
-from bench.baselines import graphrag_fuzzy, length_band
-from bench.quality_castle import resolve_in_graph, resolve_in_memory
-from bench.quality_data import LabelledMention, TrueEntity, mention_stream, true_entities
-from bench.quality_eval import Outcome, score
-from bench.quality_report import print_tables
+from bench.er_quality.baseline_graphiti import graphiti_minhash
+from bench.er_quality.baselines import graphrag_fuzzy, length_band
+from bench.er_quality.castle import resolve_in_graph, resolve_in_memory
+from bench.er_quality.data import LabelledMention, TrueEntity, mention_stream, true_entities
+from bench.er_quality.eval import Outcome, score
+from bench.er_quality.report import print_tables
 
 TARGET_PRECISION, TARGET_RECALL = 0.995, 0.95
 STRICTER = (3.5, 4.0)

@@ -14,7 +14,7 @@ castlegraph does; none has a database round trip, so their speed is a best case 
   a mention "converged" when an earlier mention of the stream is in its merged set; the rule
   is `exact` when that includes the same name, `fuzzy` otherwise. `rapidfuzz.process.cdist`
   with one worker does the pairs, which is faster than the library's Python loop.
-- `graphiti_minhash` — in `bench.baseline_graphiti`.
+- `graphiti_minhash` — in `bench.er_quality.baseline_graphiti`.
 """
 
 import time
@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from rapidfuzz import fuzz, process, utils
 from rapidfuzz.distance import OSA
 
-from bench.quality_data import LabelledMention
-from bench.quality_eval import Outcome
+from bench.er_quality.data import LabelledMention
+from bench.er_quality.eval import Outcome
 from resolver.entity_keys import entity_key
 
 BAND = 2

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from api.runtime import Runtime
 from api.settings import GraphSettings, Settings
-from bench.quality_data import LabelledMention
-from bench.quality_eval import Outcome
+from bench.er_quality.data import LabelledMention
+from bench.er_quality.eval import Outcome
 from graph.drawers import NewDrawer, write_drawer
 from graph.entities import MentionInput, resolve_mentions
 from graph.entity_index import probe_keys, stored_keys

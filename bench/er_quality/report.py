@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from bench.quality_variants import FORMS
+from bench.er_quality.variants import FORMS
 from bench.report import Cell, print_table
 
 

@@ -4,7 +4,7 @@ Names come from lists that PyPI packages ship, seeded: Faker's person, company a
 across ten locales (accents, hyphens, apostrophes, legal suffixes), Pygments' lexer names as
 software (`C++`, `C#`, `Node.js`-style punctuation), and products and tickets built from Faker
 words with model numbers. Every true entity has a canonical id; every mention carries the id
-and the form it was written in (`canonical` or one of `bench.quality_variants.FORMS`).
+and the form it was written in (`canonical` or one of `bench.er_quality.variants.FORMS`).
 
 Planted hard negatives are separate true entities that look like one another: given names or
 surnames one edit apart with the rest equal (`Maria Lopez` / `Mario Lopez`, `Meyer` /
@@ -22,7 +22,7 @@ from faker import Faker
 from pygments.lexers import get_all_lexers
 from rapidfuzz.distance import OSA
 
-from bench.quality_variants import FORM_WEIGHTS, FORMS
+from bench.er_quality.variants import FORM_WEIGHTS, FORMS
 from resolver.entity_keys import deletion_keys, entity_key
 
 LOCALES = (

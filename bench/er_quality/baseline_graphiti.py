@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from hashlib import blake2b
 
-from bench.quality_data import LabelledMention
-from bench.quality_eval import Outcome
+from bench.er_quality.data import LabelledMention
+from bench.er_quality.eval import Outcome
 
 ENTROPY_THRESHOLD = 1.5
 MIN_NAME_LENGTH = 6
