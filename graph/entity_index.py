@@ -20,6 +20,11 @@ one string joined by a control character that no probe contains, split back in t
 its client writes every parameter into a Cypher text header in Python, and tens of thousands
 of small quoted strings cost far more to render there than one long one.
 
+A spelling long enough for a two-edit link (see below) also stores its accent-folded form
+(`resolver.entity_keys.folded_key`), and the two-edit probe of a mention includes its own: a
+name with its accents dropped in two places differs by two substitutions, which deletion keys
+alone never meet.
+
 `Candidates` fetches for one write unit, in depths (`EXACT`: the key itself; `ONE_EDIT`: its
 deletion neighbourhood; `TWO_EDITS`: the review probes), never sending a probe key twice, and
 remembers the depth reached per mention key, so a decision that needs a deeper search than was
@@ -41,7 +46,7 @@ from functools import lru_cache
 from graph.queries import Dialect
 from graph.records import Entity
 from graph.store import Tx
-from resolver.entity_keys import deletion_keys
+from resolver.entity_keys import deletion_keys, folded_key
 from resolver.entity_model import EntityView
 from resolver.entity_rules import REVIEW_MIN_KEY_LEN, REVIEW_TWO_EDIT_MIN_SIMILARITY
 
@@ -53,15 +58,21 @@ REVIEW_CACHE_SIZE = 4_096
 decisions only: a long-lived cache of them would grow to hundreds of megabytes."""
 
 FULLTEXT_LIMIT = 10_000
+"""Most entities one Neo4j full-text probe returns (a probe set is a few hundred keys)."""
 LUCENE_MAX_CLAUSES = 1_000
 """Probe keys per Neo4j full-text query: Lucene refuses more than 1,024 clauses by default."""
-"""Most entities one Neo4j full-text probe returns (a probe set is a few hundred keys)."""
+
+DEEP_PROBE_MIN_LEN = math.ceil(2 / (1 - REVIEW_TWO_EDIT_MIN_SIMILARITY) - 1e-9)
+"""The shortest mention key whose two-edit probes can find a link: 8 at 0.75 (see above).
+`resolver.entity_keys.TWO_EDIT_PROBE_MIN_LEN` (6) bounds the shorter key of such a pair."""
 
 
 @lru_cache(maxsize=CACHE_SIZE)
 def spelling_keys(key: str) -> frozenset[str]:
     """Keys stored for one spelling; a key too short for any fuzzy rule stores only itself."""
-    return frozenset(deletion_keys(key)) if len(key) >= REVIEW_MIN_KEY_LEN else frozenset((key,))
+    if len(key) < REVIEW_MIN_KEY_LEN:
+        return frozenset((key,))
+    return frozenset(deletion_keys(key)).union(_folded(key))
 
 
 def stored_keys(view: EntityView) -> list[str]:
@@ -71,7 +82,16 @@ def stored_keys(view: EntityView) -> list[str]:
         keys.add(spelling)
         if len(spelling) >= REVIEW_MIN_KEY_LEN:  # not cached: a bulk load sees each key once
             keys.update(spelling[:i] + spelling[i + 1 :] for i in range(len(spelling)))
+            keys.update(_folded(spelling))
     return sorted(keys)
+
+
+def _folded(key: str) -> tuple[str, ...]:
+    """The accent-folded index key of a spelling, if it has accents and can take a two-edit link."""
+    if len(key) < DEEP_PROBE_MIN_LEN or key.isascii():
+        return ()
+    folded = folded_key(key)
+    return (folded,) if folded != key else ()
 
 
 def stored_key_set(view: EntityView) -> frozenset[str]:
@@ -87,9 +107,6 @@ def index_props(view: EntityView, dialect: Dialect) -> dict[str, object]:
     return {"dkeys": keys}
 
 
-DEEP_PROBE_MIN_LEN = math.ceil(2 / (1 - REVIEW_TWO_EDIT_MIN_SIMILARITY) - 1e-9)
-"""The shortest mention key whose two-edit probes can find a link: 8 at 0.75 (see above).
-`resolver.entity_keys.TWO_EDIT_PROBE_MIN_LEN` (6) bounds the shorter key of such a pair."""
 TWO_EDIT_PROBE_MAX_LEN = 40
 """Longer keys probe one edit only: a depth-2 neighbourhood grows with the square of the
 length (18,000 keys at 200 characters), and two edits in a long name are a small change
@@ -105,8 +122,9 @@ def probe_keys(key: str, *, two_edits: bool) -> frozenset[str]:
 
 @lru_cache(maxsize=REVIEW_CACHE_SIZE)
 def _two_deletions(key: str) -> frozenset[str]:
-    """`resolver.entity_keys.deletion_neighbourhood(key, 2)` as a set, each pair deleted once."""
-    found = {key}
+    """`resolver.entity_keys.deletion_neighbourhood(key, 2)` as a set, each pair deleted once,
+    and the key's accent-folded form."""
+    found = {key, *_folded(key)}
     for i in range(len(key)):
         shorter = key[:i] + key[i + 1 :]
         found.add(shorter)
@@ -186,8 +204,9 @@ def stores(view: EntityView, key: str) -> bool:
 
 
 def _deletion_key_of(key: str, spelling: str) -> bool:
-    """`key in spelling_keys(spelling)`: the spelling, or (if long enough) it less one character."""
-    if key == spelling:
+    """`key in spelling_keys(spelling)`: the spelling, it less one character or its folded form
+    (if long enough)."""
+    if key == spelling or key in _folded(spelling):
         return True
     if len(key) != len(spelling) - 1 or len(spelling) < REVIEW_MIN_KEY_LEN:
         return False

@@ -7,6 +7,8 @@
   with the lowest id, deterministically, because the rules break ties by id.
 - 4: anchor terms of drawers indexed under an older scheme (single words) re-derived as word
   pairs (`resolver.drawers.TERMS_SCHEME`).
+- 5: candidate-index keys of entities recomputed where they differ from what this version
+  stores (the accent-folded keys, `graph.entity_index`), one page of all entities at a time.
 
 Each works in batches until a lookup finds nothing left, so a second run changes nothing.
 """
@@ -97,3 +99,29 @@ def reindex_anchor_terms(store: GraphStore) -> int:
         _drawer_key_rows,
         scheme=TERMS_SCHEME,
     )
+
+
+def refresh_entity_index_keys(store: GraphStore) -> int:
+    """Version 5."""
+    changed = 0
+    page: dict[str, Any] = {"skip": 0, "after": ""}  # FalkorDB pages by skip, Neo4j by id
+    while True:
+        found = store.read(partial(_entities_page, page), use_case="entities_page")
+        if not found:
+            return changed
+        updates = []
+        for row in found:
+            entity = row["entity"]
+            aliases = entity.get("aliases") or ()
+            view = EntityView.of(entity["id"], entity["name"], entity["kind"], aliases)
+            expected = index_props(view, store.dialect)
+            if any(entity.get(name) != value for name, value in expected.items()):
+                updates.append({"id": view.id, "props": expected})
+        if updates:
+            store.write(partial(_write, "set_entity_keys", updates), use_case="set_entity_keys")
+        changed += len(updates)
+        page = {"skip": page["skip"] + len(found), "after": found[-1]["entity"]["id"]}
+
+
+def _entities_page(page: dict[str, Any], tx: Tx) -> list[Row]:
+    return tx.run("entities_page", limit=BATCH, **page)

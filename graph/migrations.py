@@ -14,7 +14,12 @@ from functools import partial
 
 from graph.clock import utc_now
 from graph.errors import GraphError
-from graph.migration_steps import attach_drawers_to_rooms, derive_keys, reindex_anchor_terms
+from graph.migration_steps import (
+    attach_drawers_to_rooms,
+    derive_keys,
+    refresh_entity_index_keys,
+    reindex_anchor_terms,
+)
 from graph.store import GraphStore, Tx
 
 LEASE = "migrations"
@@ -52,6 +57,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "palace structure for drawers written without it", attach_drawers_to_rooms),
     Migration(3, "derived keys: fingerprints, entity keys, alias keys, index keys", derive_keys),
     Migration(4, "drawer anchor terms from word pairs", reindex_anchor_terms),
+    Migration(5, "entity index keys with accent-folded forms", refresh_entity_index_keys),
 )
 
 

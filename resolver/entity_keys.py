@@ -45,6 +45,12 @@ Review links are recall-tolerant hints (never merges), so the depth-1 store plus
 the cheap default; every candidate, however found, is verified with the true OSA distance.
 The probe is only widened when a two-edit link is possible at all: ``1 - 2/L ≥ 0.75`` needs a
 longer key of ≥ 8, so both keys have ≥ 6 code points (``TWO_EDIT_PROBE_MIN_LEN``).
+
+**Accent-folded keys.** The commonest pair in that gap is a name written with and without its
+accents in two places (``Jönköping``/``Jonkoping``: two substitutions). ``folded_key(k)`` drops
+the accents (canonical decomposition, combining marks removed); the graph layer stores it next
+to a spelling's deletion keys and adds the mention's to its two-edit probe. It is an index key
+only: keys themselves never fold accents (§5.1), and the rules verify the true distance.
 """
 
 from __future__ import annotations
@@ -93,6 +99,15 @@ def normalize_kind(kind: str) -> str:
     if not normal:
         raise EmptyLabel("kind")
     return normal
+
+
+def folded_key(key: str) -> str:
+    """``key`` without accents: NFD, combining marks (``M*``) dropped, NFC again."""
+    decomposed = unicodedata.normalize("NFD", key)
+    if decomposed.isascii():
+        return key if key.isascii() else decomposed
+    bare = "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
+    return unicodedata.normalize("NFC", bare)
 
 
 def deletion_neighbourhood(key: str, depth: int) -> list[str]:

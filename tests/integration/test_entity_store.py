@@ -144,6 +144,25 @@ def test_a_review_link_goes_from_the_newer_entity_to_the_older(store: Any) -> No
     assert (from_newer.entity.view.name, from_newer.side) == ("Maria", "older")
 
 
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [("Jönköping", "Jonkoping"), ("Jonkoping", "Jönköping"), ("Jönkoping", "Jonköping")],
+)
+def test_accents_dropped_in_two_places_get_a_review_link(store: Any, first: str, then: str) -> None:
+    """Two substitutions (1 - 2/9 ≥ 0.75), met through the accent-folded index key."""
+    drawer = new_drawer(store, "note")
+    resolve(store, drawer, (first, "place"))
+    [later] = resolve(store, drawer, (then, "place"))
+    assert (later.rule, later.created) == ("new", True)  # never merged: accents are identity
+    assert review_edges(store) == {(then, first)}
+
+
+def test_accent_pairs_beyond_two_edits_stay_unlinked(store: Any) -> None:
+    drawer = new_drawer(store, "note")
+    resolve(store, drawer, ("Čéšká Lípá", "place"), ("Ceska Lipa", "place"))
+    assert review_edges(store) == set()  # five substitutions: the folded key meets, the rule not
+
+
 def test_review_links_within_one_batch_point_to_the_earlier_entity(store: Any) -> None:
     drawer = new_drawer(store, "note")
     names = ["Marta", "Maria", "Mario", "Marie", "Maria", "Mario"]

@@ -2,13 +2,21 @@
 
 from typing import Any
 
+import pytest
+
 from api.lexicon import Lexicon
 from graph import migrations
 from graph.drawers import DedupPolicy, NewDrawer, write_drawer
 from graph.entities import MentionInput, resolve_mentions
-from graph.migration_steps import attach_drawers_to_rooms, derive_keys, reindex_anchor_terms
+from graph.entity_index import stored_keys
+from graph.migration_steps import (
+    attach_drawers_to_rooms,
+    derive_keys,
+    refresh_entity_index_keys,
+    reindex_anchor_terms,
+)
 from resolver.drawers import TERMS_SCHEME, anchor_terms
-from resolver.entity_model import make_mention
+from resolver.entity_model import EntityView, make_mention
 from resolver.text import content_hash, fingerprint, normalize_text
 
 LEGACY = """
@@ -29,16 +37,16 @@ def rows(store: Any, text: str) -> list[dict[str, Any]]:
 
 def test_migrations_are_recorded_once(store: Any) -> None:
     first = migrations.migrate(store)
-    assert [m.version for m in first] == [1, 2, 3, 4]
+    assert [m.version for m in first] == [1, 2, 3, 4, 5]
     assert migrations.migrate(store) == []
-    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4]
+    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4, 5]
     assert migrations.pending(store) == []
 
 
 def test_version_3_derives_keys_and_merges_nothing(store: Any) -> None:
     rows(store, LEGACY)
     applied = {m.version: m.changed for m in migrations.migrate(store)}
-    assert applied == {1: 0, 2: 2, 3: 4, 4: 0}  # 3 already derives today's terms
+    assert applied == {1: 0, 2: 2, 3: 4, 4: 0, 5: 0}  # 3 already derives today's keys
     drawer = rows(store, "MATCH (d:Drawer {id: 'd1'}) RETURN properties(d) AS p")[0]["p"]
     normal = normalize_text("Legacy note about Ada")
     assert drawer["content_hash"] == content_hash("Legacy note about Ada")
@@ -89,3 +97,33 @@ def test_version_4_reindexes_drawers_under_single_word_terms(store: Any) -> None
     assert reindex_anchor_terms(store) == 0
     retyped = write_drawer(store, NewDrawer("w", "r", old.replace("audit", "adit")), DedupPolicy())
     assert [s.drawer for s in retyped.similar] == [written.drawer.id]  # found by the new terms
+
+
+def test_version_5_adds_the_accent_folded_keys_to_entities_stored_without_them(
+    store: Any,
+) -> None:
+    if store.dialect != "falkordb":
+        pytest.skip("reads the FalkorDB key array")
+    migrations.migrate(store)
+    drawer = write_drawer(store, NewDrawer("w", "r", "Trip notes"), DedupPolicy()).drawer.id
+    names = ["Jönköping", "Göteborg", "Stockholm"] + [f"Town {i:04d}" for i in range(1500)]
+    inputs = [MentionInput(drawer, make_mention(name, "place")) for name in names]
+    resolve_mentions(store, inputs, fuzzy=True, known_word=Lexicon())
+    store.run_text(  # as version 4 left them: deletion keys without the folded forms
+        "MATCH (e:Entity) WHERE e.name IN ['Jönköping', 'Göteborg'] "
+        "SET e.dkeys = [k IN e.dkeys WHERE k <> 'jonkoping' AND k <> 'goteborg']",
+        {},
+    )
+    assert refresh_entity_index_keys(store) == 2  # over two pages; Stockholm has no accents
+    found = rows(store, "MATCH (e:Entity {name: 'Jönköping'}) RETURN e.dkeys AS keys")
+    view = EntityView.of("x", "Jönköping", "place")
+    assert found[0]["keys"] == stored_keys(view)
+    assert "jonkoping" in found[0]["keys"]
+    assert refresh_entity_index_keys(store) == 0
+    [later] = resolve_mentions(
+        store,
+        [MentionInput(drawer, make_mention("Jonkoping", "place"))],
+        fuzzy=True,
+        known_word=Lexicon(),
+    )
+    assert later.rule == "new" and len(later.possibly_same_as) == 1

@@ -12,6 +12,7 @@ from resolver.entity_keys import (
     deletion_keys,
     deletion_neighbourhood,
     entity_key,
+    folded_key,
     normalize_kind,
     review_probe_keys,
 )
@@ -160,3 +161,18 @@ def test_review_probe_keys_widen_only_where_two_edits_can_link() -> None:
     assert review_probe_keys("maria") == deletion_keys("maria")
     assert set(deletion_keys(long_enough)) < set(review_probe_keys(long_enough))
     assert len(review_probe_keys("abcdefgh")) == 1 + 8 + 28
+
+
+@pytest.mark.parametrize(
+    ("key", "folded"),
+    [
+        ("jönköping", "jonkoping"),
+        ("ångström", "angstrom"),
+        ("straße", "straße"),  # no decomposition: ß, ł and ø are letters of their own
+        ("łódź", "łodz"),
+        ("nodejs", "nodejs"),
+        ("ﬁ", "ﬁ"),  # compatibility forms are not accents
+    ],
+)
+def test_folded_keys_drop_accents_only(key: str, folded: str) -> None:
+    assert folded_key(key) == folded
