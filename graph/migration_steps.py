@@ -20,6 +20,7 @@ from typing import Any
 from graph.drawers import drawer_index_props
 from graph.entity_index import index_props
 from graph.errors import GraphQueryError
+from graph.queries import Dialect
 from graph.store import GraphStore, Row, Tx
 from resolver.drawers import TERMS_SCHEME
 from resolver.entity_model import EntityView
@@ -102,26 +103,39 @@ def reindex_anchor_terms(store: GraphStore) -> int:
 
 
 def refresh_entity_index_keys(store: GraphStore) -> int:
-    """Version 5."""
+    """Version 5: pages through every entity, reads the stored keys of those with an accent."""
     changed = 0
-    page: dict[str, Any] = {"skip": 0, "after": ""}  # FalkorDB pages by skip, Neo4j by id
+    after: int | str = _FIRST_CURSOR[store.dialect]
     while True:
-        found = store.read(partial(_entities_page, page), use_case="entities_page")
+        found = store.read(partial(_entities_page, after), use_case="entities_page")
         if not found:
             return changed
+        accented = {
+            entity["id"]: EntityView.of(
+                entity["id"], entity["name"], entity["kind"], entity.get("aliases") or ()
+            )
+            for entity in (row["entity"] for row in found)
+            if not all(key.isascii() for key in (entity["key"], *(entity["alias_keys"] or ())))
+        }  # keys all ASCII have no accent to fold: what version 3 stored stays right
         updates = []
-        for row in found:
-            entity = row["entity"]
-            aliases = entity.get("aliases") or ()
-            view = EntityView.of(entity["id"], entity["name"], entity["kind"], aliases)
-            expected = index_props(view, store.dialect)
-            if any(entity.get(name) != value for name, value in expected.items()):
-                updates.append({"id": view.id, "props": expected})
+        if accented:
+            for row in store.read(partial(_index_keys, list(accented)), use_case="index_keys"):
+                expected = index_props(accented[row["id"]], store.dialect)
+                if row["stored"] not in expected.values():
+                    updates.append({"id": row["id"], "props": expected})
         if updates:
             store.write(partial(_write, "set_entity_keys", updates), use_case="set_entity_keys")
         changed += len(updates)
-        page = {"skip": page["skip"] + len(found), "after": found[-1]["entity"]["id"]}
+        after = found[-1]["cursor"]
 
 
-def _entities_page(page: dict[str, Any], tx: Tx) -> list[Row]:
-    return tx.run("entities_page", limit=BATCH, **page)
+_FIRST_CURSOR: dict[Dialect, int | str] = {"falkordb": -1, "neo4j": ""}
+"""Below every cursor `entities_page` returns: FalkorDB's node ids, Neo4j's entity ids."""
+
+
+def _entities_page(after: int | str, tx: Tx) -> list[Row]:
+    return tx.run("entities_page", after=after, limit=BATCH)
+
+
+def _index_keys(ids: list[str], tx: Tx) -> list[Row]:
+    return tx.run("entity_index_keys", ids=ids)

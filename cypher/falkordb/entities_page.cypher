@@ -1,6 +1,7 @@
-// One page of every entity, in the database's own order (stable while nothing is created:
-// migrations run before the service serves); SKIP, because a sort of the rest per page costs more.
+// One page of every entity after a cursor: the internal node id, which a label-and-id range
+// scan walks in order (SKIP would walk every earlier entity again on each page).
 MATCH (e:Entity)
-RETURN e {.id, .name, .kind, .aliases, .dkeys} AS entity
-SKIP $skip
+WHERE id(e) > $after
+WITH e
 LIMIT $limit
+RETURN e {.id, .key, .alias_keys, .name, .kind, .aliases} AS entity, id(e) AS cursor
