@@ -31,14 +31,14 @@ EXACT_LOOKUP_LIMIT = 20
 """Same-hash and same-fingerprint candidates read per write (copies beyond are not linked)."""
 
 TERM_CANDIDATES = 20
-"""Best shared-words candidates compared per write."""
+"""Best shared-terms candidates compared per write."""
 
 TERM_POSTINGS = 32
-"""Drawers read per term at most: a word common to the whole room costs no more than this."""
+"""Drawers read per term at most: a word pair common to the whole room costs no more than this."""
 
 RARE_TERMS = 8
 """Terms whose drawers are compared: those with the fewest drawers in the room. A near copy
-shares its original's rare words, and a rare word's drawers all fit under the cap above."""
+shares its original's rare word pairs, and a rare pair's drawers all fit under the cap above."""
 
 NO_FINGERPRINT = ""
 """Looked up when a text has no fingerprint: stored fingerprints are never empty, and a

@@ -7,8 +7,8 @@
   with the lowest id, deterministically, because the rules break ties by id.
 - 4: anchor terms of drawers indexed under an older scheme (single words) re-derived as word
   pairs (`resolver.drawers.TERMS_SCHEME`).
-- 5: candidate-index keys of entities recomputed where they differ from what this version
-  stores (the accent-folded keys, `graph.entity_index`), one page of all entities at a time.
+- 5: candidate-index keys of entities with an accent recomputed where they lack the
+  accent-folded keys (`graph.entity_index`), one page of all entities at a time.
 
 Each works in batches until a lookup finds nothing left, so a second run changes nothing.
 """

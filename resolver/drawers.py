@@ -1,7 +1,7 @@
 """Verdicts for a drawer about to be written (DESIGN §4.3).
 
 The graph layer fetches a handful of candidates from indexes (same hash, same fingerprint,
-shared anchor words); `compare` names the likeness of each, cheapest signal first, and
+shared anchor terms); `compare` names the likeness of each, cheapest signal first, and
 `strongest` keeps the few links worth recording. Nothing here ever merges two drawers.
 """
 

@@ -103,9 +103,9 @@ def normalize_kind(kind: str) -> str:
 
 def folded_key(key: str) -> str:
     """``key`` without accents: NFD, combining marks (``M*``) dropped, NFC again."""
+    if key.isascii():
+        return key
     decomposed = unicodedata.normalize("NFD", key)
-    if decomposed.isascii():
-        return key if key.isascii() else decomposed
     bare = "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
     return unicodedata.normalize("NFC", bare)
 
