@@ -64,16 +64,20 @@ def attach_drawers_to_rooms(store: GraphStore) -> int:
     )
 
 
-def _drawer_key_rows(rows: list[Row]) -> list[dict[str, Any]]:
+def _drawer_key_rows(dialect: Dialect, rows: list[Row]) -> list[dict[str, Any]]:
     return [
-        {"id": row["id"], "props": drawer_index_props(row["wing"], row["room"], row["content"])}
+        {
+            "id": row["id"],
+            "props": drawer_index_props(row["wing"], row["room"], row["content"], dialect),
+        }
         for row in rows
     ]
 
 
 def derive_keys(store: GraphStore) -> int:
     """Version 3."""
-    drawers = _in_batches(store, "drawers_without_keys", "set_drawer_keys", _drawer_key_rows)
+    drawer_rows = partial(_drawer_key_rows, store.dialect)
+    drawers = _in_batches(store, "drawers_without_keys", "set_drawer_keys", drawer_rows)
 
     def entity_rows(rows: list[Row]) -> list[dict[str, Any]]:
         updates = []
@@ -97,7 +101,7 @@ def reindex_anchor_terms(store: GraphStore) -> int:
         store,
         "drawers_with_old_terms",
         "set_drawer_keys",
-        _drawer_key_rows,
+        partial(_drawer_key_rows, store.dialect),
         scheme=TERMS_SCHEME,
     )
 
