@@ -34,8 +34,8 @@ import httpx
 from bench.mention_mix import MentionMix
 from bench.mention_results import BATCH, SizeResult, peak_mb, print_results, summary
 from bench.names import NameGenerator
-from bench.preload import preload, serving
-from bench.service import Service, memory_facts
+from bench.preload import READY_TIMEOUT_SECONDS, preload
+from bench.service import Service, memory_facts, serving
 
 WARMUP_BATCHES = 2
 DRAWERS = 300
@@ -131,7 +131,8 @@ def start_size(stack: ExitStack, root: Path, size: int, batches: int, seed: int)
     rate = size / loaded.load_seconds
     print(f"  loaded in {loaded.load_seconds:.1f} s ({rate:,.0f}/s)", file=sys.stderr)
     started = time.perf_counter()
-    service = stack.enter_context(serving(data_dir, root / f"service-{size}.log"))
+    log_path = root / f"service-{size}.log"
+    service = stack.enter_context(serving(data_dir, log_path, READY_TIMEOUT_SECONDS))
     result = SizeResult(size, generate_seconds, loaded, time.perf_counter() - started)
     client = stack.enter_context(
         httpx.Client(base_url=service.base_url, timeout=REQUEST_TIMEOUT_SECONDS)

@@ -1,4 +1,4 @@
-"""Fill a data directory with entities before the service starts, then serve it.
+"""Fill a data directory with entities before the service starts.
 
 Posting a million entities through `POST /api/mentions` would take longer than the benchmark
 itself and measure the wrong thing, so entities go in through `graph.bulk.load_entities` (the
@@ -11,17 +11,13 @@ snapshot that loads in seconds, instead of a log of every bulk statement that th
 database would otherwise replay at start-up — as slowly as the load itself.
 """
 
-import subprocess
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import redis
 
-from bench import service as bench_service
 from bench.names import Named
 from graph.bulk import load_entities
 from graph.embedded import HOST, EmbeddedFalkorDB
@@ -29,7 +25,7 @@ from graph.falkordb_store import FalkorStore
 
 REWRITE_TIMEOUT_SECONDS = 600.0
 READY_TIMEOUT_SECONDS = 900.0
-"""A service on a big preloaded graph waits for the snapshot to load."""
+"""A service on a big preloaded graph waits for the snapshot to load (`bench.service.serving`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,48 +90,3 @@ def _wait_for_rewrite(client: redis.Redis, deadline: float) -> None:
             return
         time.sleep(0.1)
     raise RuntimeError(f"append-only file rewrite took over {REWRITE_TIMEOUT_SECONDS:.0f} s")
-
-
-def _wait_ready(process: "subprocess.Popen[bytes]", base_url: str) -> None:
-    """Like `bench.service`'s wait, with a deadline long enough to load a big snapshot."""
-    deadline = time.monotonic() + READY_TIMEOUT_SECONDS
-    with httpx.Client(base_url=base_url, timeout=2.0) as client:
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise RuntimeError(f"service exited with {process.returncode} before ready")
-            try:
-                if client.get("/api/health").status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass  # not listening yet
-            time.sleep(bench_service.READY_POLL_SECONDS)
-    raise RuntimeError(f"service not ready after {READY_TIMEOUT_SECONDS:.0f} s")
-
-
-@contextmanager
-def serving(data_dir: Path, log_path: Path) -> Iterator[bench_service.Service]:
-    """`castlegraph serve` on an existing data directory (`bench.service` makes a fresh one).
-
-    Reuses `bench.service`'s stop; a `data_dir` parameter on `running_service` would make this
-    function unnecessary.
-    """
-    port = bench_service.free_port()
-    command = [
-        *bench_service.castlegraph_command(),
-        "serve",
-        "--port",
-        str(port),
-        "--data-dir",
-        str(data_dir),
-    ]
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    base_url = f"http://{bench_service.HOST}:{port}"
-    try:
-        _wait_ready(process, base_url)
-        yield bench_service.Service(base_url, process.pid, data_dir, log_path)
-    except BaseException:
-        bench_service._print_log_tail(log_path)
-        raise
-    finally:
-        bench_service._stop(process)

@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,9 +50,9 @@ def castlegraph_command() -> list[str]:
     return [sys.executable, "-m", "api.cli"]
 
 
-def _wait_ready(process: subprocess.Popen[bytes], base_url: str) -> None:
-    """Poll `GET /api/health` until 200, the process dies, or the deadline passes."""
-    deadline = time.monotonic() + READY_TIMEOUT_SECONDS
+def _wait_ready(process: subprocess.Popen[bytes], base_url: str, timeout: float) -> None:
+    """Poll `GET /api/health` until 200, the process dies, or `timeout` seconds pass."""
+    deadline = time.monotonic() + timeout
     with httpx.Client(base_url=base_url, timeout=2.0) as client:
         while time.monotonic() < deadline:
             if process.poll() is not None:
@@ -63,7 +63,7 @@ def _wait_ready(process: subprocess.Popen[bytes], base_url: str) -> None:
             except httpx.TransportError:
                 pass  # not listening yet
             time.sleep(READY_POLL_SECONDS)
-    raise RuntimeError(f"service not ready after {READY_TIMEOUT_SECONDS:.0f} s")
+    raise RuntimeError(f"service not ready after {timeout:.0f} s")
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
@@ -85,29 +85,29 @@ def running_service() -> Iterator[Service]:
     The directory (and the service log) is removed afterwards, so on failure the log's tail is
     copied to stderr first.
     """
-    with tempfile.TemporaryDirectory(prefix="castlegraph-bench-") as tmp:
-        data_dir = Path(tmp) / "data"
-        log_path = Path(tmp) / "service.log"
-        port = free_port()
-        command = [
-            *castlegraph_command(),
-            "serve",
-            "--port",
-            str(port),
-            "--data-dir",
-            str(data_dir),
-        ]
-        with log_path.open("wb") as log:
-            process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-        base_url = f"http://{HOST}:{port}"
-        try:
-            _wait_ready(process, base_url)
-            yield Service(base_url=base_url, pid=process.pid, data_dir=data_dir, log_path=log_path)
-        except BaseException:
-            _print_log_tail(log_path)
-            raise
-        finally:
-            _stop(process)
+    with ExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="castlegraph-bench-")))
+        yield stack.enter_context(serving(tmp / "data", tmp / "service.log"))
+
+
+@contextmanager
+def serving(
+    data_dir: Path, log_path: Path, ready_timeout: float = READY_TIMEOUT_SECONDS
+) -> Iterator[Service]:
+    """`castlegraph serve` on `data_dir` (new or filled beforehand) for the block."""
+    port = free_port()
+    command = [*castlegraph_command(), "serve", "--port", str(port), "--data-dir", str(data_dir)]
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    base_url = f"http://{HOST}:{port}"
+    try:
+        _wait_ready(process, base_url, ready_timeout)
+        yield Service(base_url=base_url, pid=process.pid, data_dir=data_dir, log_path=log_path)
+    except BaseException:
+        _print_log_tail(log_path)
+        raise
+    finally:
+        _stop(process)
 
 
 def _print_log_tail(log_path: Path, lines: int = 30) -> None:
