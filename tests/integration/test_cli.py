@@ -8,17 +8,17 @@ import io
 import json
 import re
 import signal
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_runner import cli
 from processes import Service, spawn
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from api import cli_progress
 from api.app import VERSION
-from api.cli import app
 from api.cli_progress import Step, follow
 from graph import drawers, migrations
 from graph.backend import open_backend
@@ -28,24 +28,7 @@ from resolver.entity_model import make_mention
 
 __all__ = ["spawn"]  # a fixture, used by name
 
-# The developer's own settings must not leak into a test.
-CLEAN_ENV: dict[str, str | None] = dict.fromkeys(
-    (
-        "CASTLEGRAPH_URL",
-        "CASTLEGRAPH_CONFIG",
-        "CASTLEGRAPH_DATA_DIR",
-        "CASTLEGRAPH_PORT",
-        "CASTLEGRAPH_HOST",
-        "CASTLEGRAPH_NEO4J_URI",
-        "CASTLEGRAPH_API_TOKENS",
-    )
-)
 COPY = "The deployment runbook says: restart the worker after every schema migration.\n"
-
-
-def cli(data_dir: Path | None, *args: str, env: Mapping[str, str] | None = None) -> Result:
-    argv = [*args, "--data-dir", str(data_dir)] if data_dir is not None else list(args)
-    return CliRunner().invoke(app, argv, env={**CLEAN_ENV, **(env or {})}, catch_exceptions=False)
 
 
 def answer(result: Result) -> Any:

@@ -7,42 +7,23 @@ CONSTRAINTS rows as Neo4j returns them.
 
 import json
 import signal
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_runner import cli
 from processes import Service, spawn
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from api import doctor
-from api.cli import app
 from api.settings import load_settings
 from graph import inspection
 from graph.backend import open_backend
 
 __all__ = ["spawn"]  # a fixture, used by name
 
-CLEAN_ENV: dict[str, str | None] = dict.fromkeys(
-    (
-        "CASTLEGRAPH_URL",
-        "CASTLEGRAPH_CONFIG",
-        "CASTLEGRAPH_DATA_DIR",
-        "CASTLEGRAPH_PORT",
-        "CASTLEGRAPH_HOST",
-        "CASTLEGRAPH_NEO4J_URI",
-        "CASTLEGRAPH_NEO4J_PASSWORD",
-        "CASTLEGRAPH_API_TOKENS",
-        "CASTLEGRAPH_EMBEDDINGS_PROVIDER",
-        "CASTLEGRAPH_DEDUP_NEAR_THRESHOLD",
-    )
-)
 NO_SERVICE = {"CASTLEGRAPH_PORT": "9"}  # discard: nothing answers there
-
-
-def cli(data_dir: Path, *args: str, env: Mapping[str, str] | None = None) -> Result:
-    argv = [*args, "--data-dir", str(data_dir)]
-    return CliRunner().invoke(app, argv, env={**CLEAN_ENV, **(env or {})}, catch_exceptions=False)
 
 
 @pytest.fixture

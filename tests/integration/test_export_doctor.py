@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from cli_runner import cli
 
-from api.cli import app
 from api.export_cypher import UnexportableValue, literal, script
 from api.export_graphml import graphml
 from graph import drawers, migrations
@@ -30,25 +29,6 @@ POLICY = DedupPolicy(enabled=True, near_threshold=0.9)
 WORDS = {"maria", "mario", "lopez"}
 SPECIAL = 'It\'s a "test" \\ C:\\tmp\nsecond line\ttab; café 😀 {x: 1} `tick` // not a comment'
 NEAR = "Staging listens on port 8080 behind the load balancer"
-CLEAN_ENV: dict[str, str | None] = dict.fromkeys(
-    (
-        "CASTLEGRAPH_URL",
-        "CASTLEGRAPH_CONFIG",
-        "CASTLEGRAPH_DATA_DIR",
-        "CASTLEGRAPH_PORT",
-        "CASTLEGRAPH_HOST",
-        "CASTLEGRAPH_NEO4J_URI",
-        "CASTLEGRAPH_NEO4J_PASSWORD",
-        "CASTLEGRAPH_API_TOKENS",
-        "CASTLEGRAPH_EMBEDDINGS_PROVIDER",
-        "CASTLEGRAPH_DEDUP_NEAR_THRESHOLD",
-    )
-)
-
-
-def cli(data_dir: Path | None, *args: str, env: Mapping[str, str] | None = None) -> Result:
-    argv = [*args, "--data-dir", str(data_dir)] if data_dir is not None else list(args)
-    return CliRunner().invoke(app, argv, env={**CLEAN_ENV, **(env or {})}, catch_exceptions=False)
 
 
 def seed(store: GraphStore) -> None:
