@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from api.runtime import Runtime
-from api.settings import GraphSettings, Settings
+from api.service.runtime import Runtime
+from api.service.settings import GraphSettings, Settings
 from bench.duplicates_load import http_duplicates, load_drawers
 from bench.report import Cell, print_table
 from graph.duplicates import NEIGHBOURS, Scope, duplicate_clusters

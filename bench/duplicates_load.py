@@ -20,8 +20,8 @@ import httpx
 import numpy as np
 import uvicorn
 
-from api.app import create_app
-from api.runtime import Runtime
+from api.http.app import create_app
+from api.service.runtime import Runtime
 from graph.embeddings import set_embedding
 from graph.falkordb_store import FalkorStore
 from graph.store import GraphStore

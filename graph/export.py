@@ -6,7 +6,7 @@ database derives its own (DESIGN §9, migration 3). An edge whose far end lies o
 subgraph brings that node along, so every exported edge has both ends.
 
 Reads go through named statements, in one read unit per subgraph (an entity's name is looked
-up just before); the caller formats the result (`api.export_graphml`, `api.export_cypher`).
+up just before); the caller formats the result (`api.export.graphml`, `api.export.cypher`).
 """
 
 from collections.abc import Iterator, Sequence

@@ -2,7 +2,7 @@
 
 The two stores decorate their transaction's `run` with `timed_statement` (every round trip:
 statement name, seconds, failed or not) and their `write` with `observed_write` (every committed
-write unit: its use case and what it returned). `api.metrics` subscribes; with no subscriber a
+write unit: its use case and what it returned). `api.http.metrics` subscribes; with no subscriber a
 hook costs one empty-tuple test.
 
 Observers are held by weak reference: an app that is dropped (a test's) stops observing without

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.settings import Settings
+from api.http.app import create_app
+from api.service.settings import Settings
 from graph.embedded import HOST, EmbeddedFalkorDB
 from graph.falkordb_store import FalkorStore
 from graph.neo4j_store import Neo4jStore

@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from api.runtime import Runtime
-from api.settings import GraphSettings, Settings
+from api.service.runtime import Runtime
+from api.service.settings import GraphSettings, Settings
 from bench.er_quality.data import LabelledMention
 from bench.er_quality.eval import Outcome
 from graph.drawers import NewDrawer, write_drawer

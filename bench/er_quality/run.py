@@ -4,7 +4,7 @@ One seeded, labelled mention stream (`bench.er_quality.data`) is resolved, in th
 
 - castlegraph through the real path (embedded FalkorDB, `resolve_mentions`, batches of 1,000):
   the headline; then again with the word guard off and with stricter and looser lexicons, the
-  trade-off the guard's threshold (`api.lexicon.MIN_ZIPF`) decides;
+  trade-off the guard's threshold (`api.service.lexicon.MIN_ZIPF`) decides;
 - castlegraph's rules in memory (no database), which must agree with the real path;
 - three baselines from their published descriptions (`bench.baselines`,
   `bench.er_quality.baseline_graphiti`).
@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from api.lexicon import LANGUAGES, MIN_ZIPF, Lexicon
+from api.service.lexicon import LANGUAGES, MIN_ZIPF, Lexicon
 from bench.er_quality.baseline_graphiti import graphiti_minhash
 from bench.er_quality.baselines import graphrag_fuzzy, length_band
 from bench.er_quality.castle import resolve_in_graph, resolve_in_memory
@@ -91,7 +91,7 @@ def run(seed: int, scale: float, sweep: bool, baselines: bool) -> dict[str, Any]
 
 
 class LargeLexicon:
-    """`api.lexicon.Lexicon` over wordfreq's `large` lists, which reach below Zipf 3."""
+    """`api.service.lexicon.Lexicon` over wordfreq's `large` lists, which reach below Zipf 3."""
 
     def __init__(self, min_zipf: float, languages: tuple[str, ...] = LANGUAGES) -> None:
         from wordfreq import get_frequency_dict  # noqa: PLC0415 - heavy, only for the sweep

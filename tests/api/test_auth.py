@@ -6,7 +6,7 @@ import pytest
 from conftest import app_settings
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from api.http.app import create_app
 
 ADMIN = {"Authorization": "Bearer admin-secret"}
 ADA = {"Authorization": "Bearer ada-secret"}

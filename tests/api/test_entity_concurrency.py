@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-import api.routes.entities as entity_routes
+import api.http.routes.entities as entity_routes
 from graph.records import MentionResult
 from resolver.entity_keys import entity_key
 

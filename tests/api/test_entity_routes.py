@@ -13,7 +13,7 @@ import pytest
 from conftest import app_settings
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from api.http.app import create_app
 from graph.entity_index import index_props
 from resolver.entity_model import EntityView
 

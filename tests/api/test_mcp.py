@@ -21,9 +21,9 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 
-from api.app import create_app
-from api.cli_http import ServiceUnreachable
-from api.mcp_tools import tool_errors
+from api.client.http import ServiceUnreachable
+from api.http.app import create_app
+from api.mcp.tools import tool_errors
 from graph.errors import DrawerNotFound, GraphQueryError, GraphUnavailable
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]  # stdio tests start their own processes

@@ -18,8 +18,8 @@ from conftest import app_settings
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from api.app import create_app
-from api.logs import (
+from api.http.app import create_app
+from api.http.logs import (
     JsonFormatter,
     LogFormat,
     RequestIdFilter,

@@ -1,8 +1,8 @@
 """The Dockerfile and docker-compose.yml say what the deployment needs (no Docker engine here).
 
 The Dockerfile is read instruction by instruction (continuation lines joined); the compose file
-with PyYAML. Environment names must be settings castlegraph reads (`api.settings.ENVIRONMENT`),
-because a misspelt one is silently ignored by the container.
+with PyYAML. Environment names must be settings castlegraph reads
+(`api.service.settings.ENVIRONMENT`), because a misspelt one is silently ignored by the container.
 """
 
 import json
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from api.settings import CONFIG_ENV, DEFAULT_PORT, ENVIRONMENT
+from api.service.settings import CONFIG_ENV, DEFAULT_PORT, ENVIRONMENT
 
 ROOT = Path(__file__).resolve().parents[2]
 KNOWN = set(ENVIRONMENT) | {CONFIG_ENV}

@@ -55,7 +55,7 @@ class Service:
         command = [
             sys.executable,
             "-m",
-            "api.cli",
+            "api.cli.app",
             "serve",
             "--port",
             str(self.port),

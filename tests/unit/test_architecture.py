@@ -45,3 +45,77 @@ def test_cypher_is_never_built_with_f_strings_in_graph() -> None:
                 if any(word in text for word in keywords):
                     offenders.append((path.name, node.lineno))
     assert offenders == []
+
+
+# --- the api/ package: one sub-package per door a request comes through -------------------------
+
+API_DOORS = {
+    "service": "the service itself, no HTTP: settings, runtime, embedder, lexicon, doctor, jobs",
+    "http": "FastAPI: app, middleware, error envelope, routes, schemas",
+    "client": "the client protocol the CLI and MCP share, in-process or over HTTP",
+    "cli": "the typer app, its options and output, one module per command group",
+    "mcp": "the MCP server and its tools",
+    "export": "GraphML and Cypher writers of an exported subgraph",
+}
+API_TOP_MODULES = {"__init__.py", "errors.py"}
+DOOR_MAY_IMPORT = {
+    "service": {"service"},
+    "export": {"export"},
+    "http": {"service", "http", "mcp"},  # the MCP app is mounted at /mcp
+    "client": {"service", "http", "client"},  # the local client calls the routes in-process
+    "mcp": {"service", "http", "client", "mcp"},
+    "cli": {"service", "http", "client", "cli", "mcp", "export"},
+}
+WEB_AND_TERMINAL = {"fastapi", "starlette", "uvicorn", "typer", "rich", "mcp"}
+
+
+def test_api_holds_only_its_doors_and_the_shared_error_module() -> None:
+    api = ROOT / "api"
+    assert {p.name for p in api.iterdir() if p.is_dir() and p.name != "__pycache__"} == set(
+        API_DOORS
+    )
+    assert {p.name for p in api.glob("*.py")} == API_TOP_MODULES
+
+
+def _imports_of(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+@pytest.mark.parametrize("door", sorted(API_DOORS))
+def test_each_door_imports_only_the_doors_it_stands_on(door: str) -> None:
+    bad = set()
+    for path in (ROOT / "api" / door).rglob("*.py"):
+        for module in _imports_of(path):
+            parts = module.split(".")
+            if parts[0] == "api" and len(parts) > 1 and parts[1] in API_DOORS:
+                if parts[1] not in DOOR_MAY_IMPORT[door]:
+                    bad.add((path.name, module))
+            elif door == "service" and parts[0] in WEB_AND_TERMINAL:
+                bad.add((path.name, module))
+    assert bad == set()
+
+
+def _project_module(dotted: str) -> bool:
+    path = ROOT / dotted.replace(".", "/")
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def test_a_module_imported_by_bare_name_is_the_same_module_everywhere() -> None:
+    """`drawers` is `graph.drawers` wherever it appears; the routes of the same resource are
+    imported as `drawers_routes`, CLI command groups as `*_commands`."""
+    meaning: dict[str, set[str]] = {}
+    for package in ("api", "graph", "resolver", "tests"):
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    for alias in node.names:
+                        full = f"{node.module}.{alias.name}"
+                        if _project_module(full):
+                            meaning.setdefault(alias.asname or alias.name, set()).add(full)
+    assert {name: mods for name, mods in meaning.items() if len(mods) > 1} == {}

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from api.settings import Settings, load_settings
+from api.service.settings import Settings, load_settings
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,88 @@
+"""The `castlegraph` command line (typer).
+
+`serve` runs the HTTP service. The other commands reach castlegraph through `api.client.connect`:
+over HTTP with `--url` (or `CASTLEGRAPH_URL`), else in-process on the data directory, falling
+back to the running service that holds it. `--json` prints what the HTTP API returns.
+
+    serve                         api.cli.app (here)
+    mine, checkpoint, jobs        api.cli.jobs
+    resolve, entity               api.cli.entities
+    migrate                       api.cli.migrate (in-process only)
+    doctor                        api.cli.doctor
+    export                        api.cli.export (in-process only)
+"""
+
+import logging
+from typing import Annotated
+
+import typer
+import uvicorn
+
+from api import VERSION
+from api.cli import doctor as doctor_commands
+from api.cli import entities as entities_commands
+from api.cli import export as export_commands
+from api.cli import jobs as jobs_commands
+from api.cli import mcp as mcp_commands
+from api.cli import migrate as migrate_commands
+from api.cli.options import ConfigOption, DataDirOption, fail, settings_from
+from api.errors import describe
+from api.http.logs import LogFormat, configure_logging, use_json
+from api.service.runtime import Runtime
+from graph.errors import CastlegraphError
+
+app = typer.Typer(
+    help="castlegraph: entity resolution and memory deduplication.",
+    no_args_is_help=True,
+)
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option(help="Address to listen on.")] = None,
+    port: Annotated[int | None, typer.Option(help="Port to listen on (default 8765).")] = None,
+    data_dir: DataDirOption = None,
+    config: ConfigOption = None,
+    log_format: Annotated[
+        LogFormat | None, typer.Option(help="json or text (default: json unless on a terminal).")
+    ] = None,
+) -> None:
+    """Start the HTTP service (on the embedded FalkorDB unless a Neo4j URI is configured)."""
+    api = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
+    settings = settings_from(config, data_dir, api=api)
+    configure_logging(json=use_json(log_format), level=logging.INFO)
+    from api.http.app import create_app  # noqa: PLC0415  # the web stack loads for `serve` only
+
+    runtime = Runtime(settings)
+    try:
+        runtime.start()  # on the main thread, before serving: see `api.http.app`
+    except CastlegraphError as error:
+        fail(describe(error))
+    uvicorn.run(
+        create_app(settings, runtime),
+        host=settings.api.host,
+        port=settings.api.port,
+        log_config=None,  # keep `configure_logging`'s format
+        access_log=False,  # `api.http.logs.RequestLog` writes one without the query string
+    )
+
+
+@app.command()
+def version() -> None:
+    """Print the version."""
+    typer.echo(f"castlegraph {VERSION}")
+
+
+app.command()(jobs_commands.mine)
+app.command()(jobs_commands.checkpoint)
+app.command()(migrate_commands.migrate)
+app.command()(entities_commands.resolve)
+app.command()(entities_commands.entity)
+app.command()(jobs_commands.jobs)
+app.command()(mcp_commands.mcp)
+app.command()(doctor_commands.doctor)
+app.command()(export_commands.export)
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,164 @@
+"""`castlegraph doctor`: is this installation ready to serve? One line per check, ✔ or ✘.
+
+Exit status 0 when nothing failed, 1 otherwise; `--json` prints `{"ok", "checks": [{"name",
+"status", "message", "fix"}]}` with status `ok`, `fail` or `skip` (a check that did not apply,
+such as no service running yet, which is not a fault). The checks are in `api.service.doctor`.
+"""
+
+import os
+from pathlib import Path
+
+import typer
+from pydantic import ValidationError
+
+from api.cli.options import EXIT_FAILED, ConfigOption, DataDirOption, JsonFlag
+from api.cli.output import emit
+from api.client.connect import service_url
+from api.client.protocol import Json
+from api.service.doctor import (
+    START_HINT,
+    Check,
+    ServiceAnswer,
+    ask_service,
+    backend_check,
+    data_dir_check,
+    embeddings_check,
+    error_text,
+    failed,
+    ok,
+    service_check,
+    settings_sources,
+    skipped,
+)
+from api.service.runtime import Runtime
+from api.service.settings import CONFIG_ENV, Settings, load_settings, safe_uri, scrub
+from graph import migrations
+from graph.backend import Backend, open_backend
+from graph.errors import DataDirInUse
+from graph.inspection import schema_state
+from graph.store import GraphStore
+
+MARKS = {"ok": "✔", "fail": "✘", "skip": "–"}
+
+
+def _settings(config: Path | None, data_dir: Path | None) -> tuple[Settings | None, Check]:
+    if config is not None:
+        os.environ[CONFIG_ENV] = str(config)
+    overrides = {"graph": {"data_dir": data_dir}} if data_dir is not None else {}
+    sources = settings_sources(config)
+    try:
+        settings = load_settings(**overrides)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in item['loc'])}: {item['msg']}"
+            for item in error.errors()
+        )
+        fix = "correct the keys named above (file or CASTLEGRAPH_* variable)"
+        return None, failed("settings", f"invalid ({sources}): {problems}", fix)
+    except ValueError as error:
+        return None, failed("settings", str(error), f"point {CONFIG_ENV} at a readable file")
+    return settings, ok("settings", f"valid: {sources}")
+
+
+def _store_checks(store: GraphStore) -> list[Check]:
+    state = schema_state(store)
+    if state.complete:
+        schema = ok("schema", f"all {len(state.expected)} constraints and indexes are in place")
+    else:
+        problems = [f"missing {', '.join(state.missing)}"] if state.missing else []
+        problems += [f"not ready {', '.join(state.not_ready)}"] if state.not_ready else []
+        schema = failed("schema", "; ".join(problems), START_HINT)
+    done = migrations.applied(store)
+    todo = migrations.pending(store)
+    if todo:
+        names = ", ".join(f"{m.version} ({m.name})" for m in todo)
+        fix = "run `castlegraph migrate` (stop the service first), or restart the service"
+        return [schema, failed("migrations", f"{len(done)} applied, pending: {names}", fix)]
+    return [schema, ok("migrations", f"{len(done)} applied, none pending")]
+
+
+def _held_by_service(service: ServiceAnswer) -> list[Check]:
+    """The running service owns the embedded database: its health speaks for schema and data."""
+    held = ok("database", "a running service holds the data directory; asked it over HTTP")
+    if service.status == 200:
+        word = "the running service answers healthy, so it applied them"
+        return [held, ok("schema", word), ok("migrations", word)]
+    why = "the service holding the data directory is not healthy"
+    return [
+        held,
+        skipped("schema", f"{why}; not checked"),
+        skipped("migrations", f"{why}; not checked"),
+    ]
+
+
+def _database_checks(settings: Settings, service: ServiceAnswer) -> tuple[list[Check], bool]:
+    """The checks, and whether a running service holds the embedded data directory."""
+    target = Runtime(settings).neo4j
+    checks: list[Check] = []
+    data_dir = Path(settings.graph.data_dir)
+    if target is None:
+        checks.append(data_dir_check(data_dir))
+        if checks[0].status == "fail" or not data_dir.exists():
+            return [*checks, skipped("database", "no database yet; serve creates it")], False
+    where = safe_uri(target.uri) if target else f"embedded FalkorDB in {data_dir}"
+    backend: Backend | None = None
+    try:
+        backend = open_backend(target, data_dir, settings.graph.embedded_port)
+        backend.store.ping()
+        store_checks = _store_checks(backend.store)
+    except DataDirInUse:
+        return checks + _held_by_service(service), True
+    except Exception as error:  # doctor reports whatever stops the database, whatever it is
+        message = scrub(error_text(error), settings)
+        fix = (
+            "check the URI, that Neo4j runs, and the user and password"
+            if target
+            else ("read the message above; `castlegraph serve` prints the database's own log")
+        )
+        return [*checks, failed("database", f"{where} did not answer: {message}", fix)], False
+    finally:
+        if backend is not None:
+            backend.close()
+    return [*checks, ok("database", f"{where} answers"), *store_checks], False
+
+
+def run_checks(config: Path | None, data_dir: Path | None) -> list[Check]:
+    settings, loaded = _settings(config, data_dir)
+    if settings is None:
+        return [loaded]
+    service = ask_service(service_url(settings))
+    database, held = _database_checks(settings, service)
+    return [
+        loaded,
+        backend_check(settings),
+        *database,
+        embeddings_check(settings),
+        service_check(service, required=held),
+    ]
+
+
+def render(answer: Json) -> str:
+    checks: list[Json] = answer["checks"]
+    width = max(len(check["name"]) for check in checks)
+    lines = []
+    for check in checks:
+        lines.append(f"{MARKS[check['status']]} {check['name'].ljust(width)}  {check['message']}")
+        if check.get("fix"):
+            lines.append(f"  {' ' * width}  fix: {check['fix']}")
+    problems = sum(check["status"] == "fail" for check in checks)
+    lines.append("all good" if not problems else f"{problems} problem(s) found")
+    return "\n".join(lines)
+
+
+def doctor(
+    as_json: JsonFlag = False, data_dir: DataDirOption = None, config: ConfigOption = None
+) -> None:
+    """Check settings, database, schema, migrations, embeddings and the running service."""
+    checks = run_checks(config, data_dir)
+    answer = {
+        "ok": all(check.status != "fail" for check in checks),
+        "checks": [check.as_json() for check in checks],
+    }
+    emit(answer, as_json, render)
+    if not answer["ok"]:
+        raise typer.Exit(EXIT_FAILED)

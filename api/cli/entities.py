@@ -1,0 +1,80 @@
+"""`castlegraph resolve` (the dry run) and `castlegraph entity` (an entity and its evidence)."""
+
+from typing import Annotated
+
+import typer
+
+from api.cli.options import (
+    ConfigOption,
+    DataDirOption,
+    JsonFlag,
+    UrlOption,
+    fail,
+    reported_errors,
+    settings_from,
+)
+from api.cli.output import emit, entity_report, resolution
+from api.client.connect import connect
+from api.client.protocol import Client, Json
+
+MAX_PAGES = 100  # 10,000 entities of one key: far past anything a person reads
+
+
+def resolve(  # typer calls commands with keywords
+    *,
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="The name as an extractor would see it.")
+    ],
+    kind: Annotated[str, typer.Option(help="person, tool, place, ... or `other`.")],
+    as_json: JsonFlag = False,
+    url: UrlOption = None,
+    data_dir: DataDirOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """What NAME would resolve to, with the rule and evidence. Writes nothing."""
+    settings = settings_from(config, data_dir)
+    with reported_errors(), connect(settings, url) as client:
+        answer = client.resolve(name, kind)
+    emit(answer, as_json, resolution)
+
+
+def _found(client: Client, name: str, kind: str | None) -> list[Json]:
+    """Every entity whose name or alias has NAME's key, following the pages."""
+    found: list[Json] = []
+    cursor: str | None = None
+    for _ in range(MAX_PAGES):
+        page = client.find_entities(name, kind, cursor)
+        found.extend(page["entities"])
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    return found
+
+
+def entity(  # typer calls commands with keywords
+    *,
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="A name or alias (compared by entity key).")
+    ],
+    kind: Annotated[str | None, typer.Option(help="Only entities of this kind.")] = None,
+    as_json: JsonFlag = False,
+    url: UrlOption = None,
+    data_dir: DataDirOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Show the entities named NAME: aliases, mentions and pending review links."""
+    settings = settings_from(config, data_dir)
+    with reported_errors(), connect(settings, url) as client:
+        answer = {
+            "entities": [
+                {
+                    "entity": found,
+                    "mentions": client.entity_mentions(found["id"]),
+                    "candidates": client.entity_candidates(found["id"]),
+                }
+                for found in _found(client, name, kind)
+            ]
+        }
+    if not answer["entities"]:
+        fail(f"no entity named {name!r}" + (f" of kind {kind!r}" if kind else ""))
+    emit(answer, as_json, entity_report)

@@ -1,0 +1,102 @@
+"""`castlegraph migrate [--status]`: apply or list migrations, in-process only.
+
+Migrations need the database alone, so this command never talks to a service: when one holds
+the data directory it says so and stops. It opens the backend as the runtime does (schema
+applied) but without migrating, so `--status` sees what is pending. Progress comes from the
+migrations recorded so far, polled while `graph.migrations.migrate` runs on a worker thread.
+"""
+
+import threading
+from dataclasses import asdict
+from typing import Annotated
+
+import typer
+
+from api.cli.options import (
+    ConfigOption,
+    DataDirOption,
+    JsonFlag,
+    reported_errors,
+    settings_from,
+)
+from api.cli.output import emit, migration_report
+from api.cli.progress import Step, follow
+from api.client.connect import open_exclusive
+from api.client.protocol import Json
+from api.service.settings import Settings
+from graph import migrations
+from graph.backend import Backend
+from graph.store import GraphStore
+
+
+def _open(settings: Settings) -> Backend:
+    backend = open_exclusive(settings, "migrations need the database alone")
+    try:
+        backend.store.apply_schema()
+    except BaseException:
+        backend.close()
+        raise
+    return backend
+
+
+def _status(store: GraphStore) -> Json:
+    return {
+        "applied": [asdict(m) for m in migrations.applied(store)],
+        "pending": [{"version": m.version, "name": m.name} for m in migrations.pending(store)],
+    }
+
+
+def _run(store: GraphStore) -> list[migrations.AppliedMigration]:
+    """Apply what is pending on a worker thread, showing how many are recorded so far."""
+    todo = len(migrations.pending(store))
+    if not todo:
+        return []
+    before = len(migrations.applied(store))
+    done: list[migrations.AppliedMigration] = []
+    failed: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            done.extend(migrations.migrate(store))
+        except BaseException as error:
+            failed.append(error)
+
+    worker = threading.Thread(target=work, name="castlegraph-migrate", daemon=True)
+    worker.start()
+
+    def poll() -> Step:
+        finished = not worker.is_alive()
+        return Step(min(len(migrations.applied(store)) - before, todo), todo, finished)
+
+    try:
+        follow("migrate", "migrations", poll)
+    except KeyboardInterrupt:
+        # Stopping halfway would leave the lease held: finish, then report as usual.
+        typer.echo("castlegraph: interrupted; finishing the running migrations first", err=True)
+    worker.join()
+    if failed:
+        raise failed[0]
+    return done
+
+
+def migrate(
+    status: Annotated[
+        bool, typer.Option("--status", help="List applied and pending migrations; change nothing.")
+    ] = False,
+    as_json: JsonFlag = False,
+    data_dir: DataDirOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Apply pending migrations. Stop the service first: they need the database alone."""
+    settings = settings_from(config, data_dir)
+    with reported_errors():
+        backend = _open(settings)
+        try:
+            if status:
+                answer = _status(backend.store)
+            else:
+                applied_now = [asdict(m) for m in _run(backend.store)]
+                answer = {"migrated": applied_now, **_status(backend.store)}
+        finally:
+            backend.close()
+    emit(answer, as_json, migration_report)

@@ -1,0 +1,95 @@
+"""How a command reaches castlegraph: one interface, in-process or over HTTP.
+
+The embedded database belongs to one process at a time (a lock file in the data directory).
+So a command talks HTTP when given `--url` (or `CASTLEGRAPH_URL`); otherwise it opens the
+backend in-process, and when a running service holds the data directory it talks HTTP to that
+service instead, at the configured host and port. Every answer is the JSON the HTTP API
+returns, so each command is written once and `--json` prints the same thing in both modes.
+"""
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from api.client.http import HttpClient
+from api.client.local import LocalClient
+from api.client.protocol import Client
+from api.service.runtime import Runtime
+from api.service.settings import Settings
+from graph.backend import Backend, open_backend
+from graph.errors import DataDirInUse, GraphUnavailable
+
+ANY_ADDRESS = {"", "0.0.0.0", "::"}  # noqa: S104  # a listen address, not one to connect to
+
+
+def service_url(settings: Settings) -> str:
+    host = settings.api.host
+    host = "127.0.0.1" if host in ANY_ADDRESS else host
+    host = f"[{host}]" if ":" in host else host
+    return f"http://{host}:{settings.api.port}"
+
+
+def _started(runtime: Runtime) -> bool:
+    """Start the backend in-process; False when a running service holds the data directory."""
+    try:
+        runtime.start()
+    except DataDirInUse:
+        runtime.stop()
+        return False
+    except BaseException:
+        runtime.stop()
+        raise
+    if not runtime.ready:  # Neo4j: the runtime would go on retrying in the background
+        runtime.stop()
+        raise GraphUnavailable(f"Neo4j at {runtime.settings.graph.neo4j_uri} is not reachable")
+    return True
+
+
+@contextmanager
+def located(settings: Settings, url: str | None) -> Iterator[Runtime | str]:
+    """Where a command finds the palace: a runtime started in-process on the data directory
+    (stopped afterwards), or the URL of a service — `url`, else the one holding the data."""
+    runtime = None if url else Runtime(settings)
+    if runtime is not None and _started(runtime):
+        try:
+            yield runtime
+        finally:
+            runtime.stop()
+        return
+    if url is None:
+        url = service_url(settings)
+        print(
+            f"castlegraph: a service is using {settings.graph.data_dir}; talking to it at {url}",
+            file=sys.stderr,
+        )
+    yield url
+
+
+@contextmanager
+def connect(settings: Settings, url: str | None) -> Iterator[Client]:
+    """A client for the duration of one command."""
+    with located(settings, url) as place:
+        if isinstance(place, Runtime):
+            yield LocalClient(place)
+            return
+        with HttpClient(place, settings) as client:
+            yield client
+
+
+def open_exclusive(settings: Settings, purpose: str) -> Backend:
+    """The backend opened in-process for a command that needs the database to itself
+    (`migrate`, `export`); a service holding the data directory is named, not waited for."""
+    data_dir = Path(settings.graph.data_dir)
+    try:
+        backend = open_backend(Runtime(settings).neo4j, data_dir, settings.graph.embedded_port)
+    except DataDirInUse as error:
+        raise DataDirInUse(
+            f"a service is using {data_dir}; stop the service first ({purpose})"
+        ) from error
+    try:
+        backend.store.ping()
+    except BaseException:
+        backend.close()
+        raise
+    return backend

@@ -1,0 +1,99 @@
+"""The HTTP client: the same calls as the in-process client, against a running service.
+
+One `httpx2.Client` per command (a connection pool, never one per request). A non-2xx answer
+carries the error envelope of DESIGN §7 and is raised as an `ApiError` with its code, message
+and details, so the command reports it as it would report the same error in-process.
+"""
+
+from types import TracebackType
+from typing import Any
+from urllib.parse import quote
+
+import httpx2 as httpx
+
+from api.client.protocol import Json
+from api.errors import ApiError
+from api.service.settings import Settings
+from graph.errors import CastlegraphError
+
+TIMEOUT_SECONDS = 60.0
+PAGE = 100
+
+
+class ServiceUnreachable(CastlegraphError):
+    code = "cli::service_unreachable"
+
+
+def _error(response: httpx.Response) -> ApiError:
+    try:
+        error = response.json()["error"]
+        return ApiError(response.status_code, error["code"], error["message"], error.get("details"))
+    except (ValueError, KeyError, TypeError):
+        text = response.text.strip()[:200] or response.reason_phrase
+        return ApiError(response.status_code, "http::error", f"HTTP {response.status_code}: {text}")
+
+
+class HttpClient:
+    remote = True
+
+    def __init__(self, url: str, settings: Settings) -> None:
+        self.url = url.rstrip("/")
+        headers = {"Accept": "application/json"}
+        if settings.api.tokens:
+            headers["Authorization"] = f"Bearer {settings.api.tokens[0].get_secret_value()}"
+        self._http = httpx.Client(base_url=self.url, headers=headers, timeout=TIMEOUT_SECONDS)
+
+    def __enter__(self) -> "HttpClient":
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self._http.close()
+
+    def _call(self, method: str, path: str, **options: Any) -> Any:
+        """The decoded JSON of a 2xx answer; the envelope's error otherwise."""
+        try:
+            response = self._http.request(method, path, **options)
+        except httpx.TransportError as error:
+            raise ServiceUnreachable(f"cannot reach the service at {self.url}: {error}") from error
+        if response.is_error:
+            raise _error(response)
+        return response.json()
+
+    def _object(self, method: str, path: str, **options: Any) -> Json:
+        answer: Json = self._call(method, path, **options)
+        return answer
+
+    def _list(self, path: str) -> list[Json]:
+        answer: list[Json] = self._call("GET", path)
+        return answer
+
+    def mine(self, body: Json) -> Json:
+        return self._object("POST", "/api/mine", json=body)
+
+    def checkpoint(self, body: Json) -> Json:
+        return self._object("POST", "/api/checkpoints", json=body)
+
+    def job(self, job_id: str) -> Json:
+        return self._object("GET", f"/api/jobs/{quote(job_id, safe='')}")
+
+    def jobs(self, limit: int) -> Json:
+        return self._object("GET", "/api/jobs", params={"limit": limit})
+
+    def resolve(self, name: str, kind: str) -> Json:
+        return self._object("POST", "/api/resolve", json={"name": name, "kind": kind})
+
+    def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:
+        params = {"name": name, "kind": kind, "cursor": cursor, "limit": PAGE}
+        given = {key: value for key, value in params.items() if value is not None}
+        return self._object("GET", "/api/entities", params=given)
+
+    def entity_mentions(self, entity_id: str) -> list[Json]:
+        return self._list(f"/api/entities/{quote(entity_id, safe='')}/mentions")
+
+    def entity_candidates(self, entity_id: str) -> list[Json]:
+        return self._list(f"/api/entities/{quote(entity_id, safe='')}/candidates")

@@ -1,0 +1,1 @@
+"""Writers of an exported subgraph: GraphML, and a Cypher script for another database."""

@@ -1,0 +1,66 @@
+"""The FastAPI application: lifespan owns the runtime (database child process included)."""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from api import VERSION
+from api.http.auth import BearerAuth
+from api.http.body_limit import BodySizeLimit
+from api.http.envelope import install_error_handlers
+from api.http.idempotency import IdempotencyKeys
+from api.http.logs import RequestLog
+from api.http.metrics import METRICS_PATH, HttpMetrics, Metrics
+from api.http.routes import drawers as drawers_routes
+from api.http.routes import duplicates as duplicates_routes
+from api.http.routes import entities as entities_routes
+from api.http.routes import health as health_routes
+from api.http.routes import jobs as jobs_routes
+from api.service.runtime import Runtime
+from api.service.settings import Settings, cached_settings
+
+
+def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
+    """The app; a `runtime` already started by the caller is reused and stopped on shutdown."""
+    settings = settings or cached_settings()
+    runtime = runtime or Runtime(settings)
+    from api.mcp.server import http_endpoint  # noqa: PLC0415  # the MCP SDK takes 1 s to import
+
+    mcp = http_endpoint(runtime, settings.api.host, VERSION)  # the agent tools, at /mcp
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Started on the event-loop thread on purpose: the embedded database is told to die with
+        # the thread that spawned it (PR_SET_PDEATHSIG), and pool threads come and go.
+        if not runtime.started:
+            runtime.start()
+        try:
+            async with mcp.running():
+                yield
+        finally:
+            runtime.stop()
+
+    app = FastAPI(
+        title="castlegraph",
+        version=VERSION,
+        summary="Entity resolution and memory deduplication for knowledge graphs.",
+        lifespan=lifespan,
+    )
+    app.state.runtime = runtime
+    app.add_middleware(IdempotencyKeys)
+    tokens = [token.get_secret_value() for token in settings.api.tokens]
+    app.add_middleware(BearerAuth, tokens=tokens)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes)
+    metrics = Metrics(runtime)
+    app.add_middleware(HttpMetrics, metrics=metrics)
+    app.add_middleware(RequestLog)  # the outermost: 401s and 413s get an id and a log line too
+    install_error_handlers(app)
+    app.include_router(health_routes.router)
+    app.include_router(drawers_routes.router)
+    app.include_router(entities_routes.router)
+    app.include_router(jobs_routes.router)
+    app.include_router(duplicates_routes.router)
+    app.router.routes.append(mcp.route)
+    app.add_route(METRICS_PATH, metrics.endpoint, include_in_schema=False)
+    return app

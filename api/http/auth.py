@@ -1,0 +1,71 @@
+"""Bearer tokens (`CASTLEGRAPH_API_TOKENS`): required on every route but health when set.
+
+Each configured token is `SECRET` or `AGENT:SECRET`. A token that names an agent makes that the
+caller's identity for the diary: it can write and read only its own entries. Tokens are
+compared in constant time, and every configured token is compared, so timing tells nothing.
+Secrets never reach the logs (settings hold them as `SecretStr`).
+"""
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from api.http.envelope import envelope
+
+OPEN_PATHS = frozenset({"/api/health", "/metrics"})
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    secret: bytes
+    agent: str | None
+
+    @classmethod
+    def parse(cls, raw: str) -> "Token":
+        agent, separator, secret = raw.partition(":")
+        if separator and agent and secret:
+            return cls(secret.encode(), agent)
+        return cls(raw.encode(), None)
+
+
+class BearerAuth:
+    def __init__(self, app: ASGIApp, tokens: list[str]) -> None:
+        self.app = app
+        self.tokens = [Token.parse(raw) for raw in tokens]
+
+    def _match(self, presented: bytes) -> Token | None:
+        found = None
+        for token in self.tokens:  # no early exit: the same work for every caller
+            if hmac.compare_digest(token.secret, presented):
+                found = token
+        return found
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not self.tokens or scope["path"] in OPEN_PATHS:
+            await self.app(scope, receive, send)
+            return
+        header = dict(scope.get("headers", [])).get(b"authorization", b"")
+        scheme, _, presented = header.partition(b" ")
+        token = self._match(presented.strip()) if scheme.lower() == b"bearer" else None
+        if token is None:
+            response = envelope(401, "auth::unauthorized", "a valid bearer token is required")
+            response.headers["WWW-Authenticate"] = "Bearer"
+            await response(scope, receive, send)
+            return
+        state = scope.setdefault("state", {})
+        state["agent"] = token.agent
+        # Idempotency keys are kept per caller, so two clients cannot replay each other.
+        state["caller"] = hashlib.sha256(token.secret).hexdigest()[:16]
+        await self.app(scope, receive, send)
+
+
+def caller_agent(state: object) -> str | None:
+    """The agent named by the caller's token, if any (`request.state`)."""
+    return getattr(state, "agent", None)
+
+
+def may_see(drawer_kind: str, drawer_agent: str | None, caller: str | None) -> bool:
+    """A diary entry is private to its agent when the caller's token names an agent."""
+    return drawer_kind != "diary" or caller is None or drawer_agent == caller

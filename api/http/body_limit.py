@@ -1,0 +1,45 @@
+"""Refuse request bodies over the configured size with `413 payload::too_large`.
+
+A pure ASGI middleware: it counts bytes as they arrive, so an oversized body is refused
+without being held in memory first, whether or not the client sent Content-Length. Past the
+limit it raises an HTTP 413, which the error handlers turn into the envelope.
+"""
+
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from api.http.envelope import envelope
+
+
+class BodySizeLimit:
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers", [])).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+            response = envelope(
+                413, "payload::too_large", self._message, {"max_bytes": self.max_bytes}
+            )
+            await response(scope, receive, send)
+            return
+        received = 0
+
+        async def counting_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise HTTPException(413, self._message)
+            return message
+
+        await self.app(scope, counting_receive, send)
+
+    @property
+    def _message(self) -> str:
+        return f"the request body is over {self.max_bytes} bytes"

@@ -1,0 +1,146 @@
+"""Drawer routes (DESIGN §4.4, §11): write, diary, supersede, read, list, delete, duplicates."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response
+from fastapi.responses import JSONResponse
+
+from api.errors import ApiError
+from api.http.auth import may_see
+from api.http.deps import CallerAgent, RuntimeDep, StoreDep
+from api.http.limits import check_content, check_path_segment
+from api.http.schemas.drawers import (
+    DiaryCreate,
+    DrawerCreate,
+    DrawerOut,
+    DrawerReplace,
+    DuplicatesResponse,
+    RoomPage,
+    SimilarOut,
+    WriteResponse,
+)
+from api.service.runtime import Runtime
+from graph import drawers
+from graph.errors import DrawerNotFound
+from graph.records import Drawer, WriteOutcome
+from graph.store import GraphStore
+
+router = APIRouter(tags=["drawers"])
+DIARY_ROOM = "diary"
+
+
+def _written(runtime: Runtime, outcome: WriteOutcome) -> JSONResponse:
+    if outcome.created:
+        runtime.written(outcome.drawer.id)
+    body = WriteResponse.of(outcome).model_dump(mode="json", exclude_none=False)
+    if outcome.superseded is None:
+        body.pop("superseded")
+    return JSONResponse(body, status_code=201 if outcome.created else 200)
+
+
+@router.post(
+    "/api/wings/{wing}/rooms/{room}/drawers",
+    response_model=WriteResponse,
+    responses={
+        200: {"description": "an exact copy (unnamed) or the same named drawer"},
+        201: {"description": "stored"},
+        409: {"description": "name held by other content"},
+    },
+)
+def write_drawer(wing: str, room: str, body: DrawerCreate, runtime: RuntimeDep) -> JSONResponse:
+    new = drawers.NewDrawer(
+        wing=check_path_segment("wing", wing),
+        room=check_path_segment("room", room),
+        content=check_content(body.content),
+        name=body.name,
+        kind=body.kind,
+        agent=body.agent,
+        source_uri=body.source_uri,
+    )
+    outcome = drawers.write_drawer(runtime.store, new, runtime.policy, supersede=body.supersede)
+    return _written(runtime, outcome)
+
+
+@router.post("/api/diary", response_model=WriteResponse)
+def write_diary(body: DiaryCreate, runtime: RuntimeDep, caller: CallerAgent) -> JSONResponse:
+    """A diary entry is compared only with the same agent's entries of the wing's diary room.
+
+    When the caller's token names an agent, that is the only agent it may write as.
+    """
+    if caller is not None and body.agent != caller:
+        raise ApiError(
+            403,
+            "auth::forbidden",
+            "this token may only write its own agent's diary",
+            {"agent": body.agent},
+        )
+    new = drawers.NewDrawer(
+        wing=check_path_segment("wing", body.wing),
+        room=DIARY_ROOM,
+        content=check_content(body.content),
+        kind="diary",
+        agent=check_path_segment("agent", body.agent),
+        compare_same_agent_only=True,
+    )
+    return _written(runtime, drawers.write_drawer(runtime.store, new, runtime.policy))
+
+
+@router.put("/api/drawers/{drawer_id}", response_model=WriteResponse)
+def supersede_drawer(
+    drawer_id: str, body: DrawerReplace, runtime: RuntimeDep, caller: CallerAgent
+) -> JSONResponse:
+    _visible(runtime.store, drawer_id, caller)
+    outcome = drawers.supersede_drawer(
+        runtime.store, drawer_id, check_content(body.content), runtime.policy
+    )
+    return _written(runtime, outcome)
+
+
+@router.get("/api/drawers/{drawer_id}", response_model=DrawerOut)
+def get_drawer(drawer_id: str, store: StoreDep, caller: CallerAgent) -> DrawerOut:
+    return DrawerOut.of(_visible(store, drawer_id, caller))
+
+
+@router.delete("/api/drawers/{drawer_id}", status_code=204)
+def delete_drawer(drawer_id: str, store: StoreDep, caller: CallerAgent) -> Response:
+    _visible(store, drawer_id, caller)
+    drawers.delete_drawer(store, drawer_id)
+    return Response(status_code=204)
+
+
+@router.get("/api/drawers/{drawer_id}/duplicates", response_model=DuplicatesResponse)
+def drawer_duplicates(drawer_id: str, store: StoreDep, caller: CallerAgent) -> DuplicatesResponse:
+    _visible(store, drawer_id, caller)
+    entries = drawers.similar_drawers(store, drawer_id)
+    return DuplicatesResponse(drawer=drawer_id, similar=[SimilarOut.of(e) for e in entries])
+
+
+@router.delete("/api/drawers/{drawer_id}/similar/{other_id}", status_code=204)
+def delete_similar(drawer_id: str, other_id: str, store: StoreDep) -> Response:
+    drawers.delete_similar(store, drawer_id, other_id)
+    return Response(status_code=204)
+
+
+@router.get("/api/wings/{wing}/rooms/{room}/drawers", response_model=RoomPage)
+def list_room(
+    wing: str,
+    room: str,
+    store: StoreDep,
+    caller: CallerAgent,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    cursor: Annotated[str | None, Query(max_length=1000)] = None,
+) -> RoomPage:
+    """Current drawers, oldest first (another agent's diary entries are not shown)."""
+    page, next_cursor = drawers.list_room(
+        store, check_path_segment("wing", wing), check_path_segment("room", room), limit, cursor
+    )
+    shown = [DrawerOut.of(d) for d in page if may_see(d.kind, d.agent, caller)]
+    return RoomPage(drawers=shown, next_cursor=next_cursor)
+
+
+def _visible(store: GraphStore, drawer_id: str, caller: str | None) -> Drawer:
+    """The drawer, unless it is another agent's diary entry: then it does not exist."""
+    drawer = drawers.get_drawer(store, drawer_id)
+    if not may_see(drawer.kind, drawer.agent, caller):
+        raise DrawerNotFound(drawer_id)
+    return drawer

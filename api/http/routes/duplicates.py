@@ -1,0 +1,114 @@
+"""Duplicate review (DESIGN §6): embeddings, clusters of look-alikes, verdicts, hygiene."""
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
+
+from api.http.deps import RuntimeDep, StoreDep
+from api.http.limits import check_path_segment
+from api.http.schemas.drawers import Label, Strict
+from graph import duplicates, embeddings
+
+router = APIRouter(tags=["duplicates"])
+DEFAULT_THRESHOLD = 0.85
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+
+
+class EmbeddingIn(Strict):
+    vector: Annotated[list[Finite], Field(min_length=1, max_length=8192)]
+
+
+class EmbeddingOut(BaseModel):
+    drawer: str
+    dimension: int
+
+
+class PairOut(BaseModel):
+    a: str
+    b: str
+    score: float
+
+
+class ClusterOut(BaseModel):
+    size: int
+    pairs: list[PairOut]
+
+
+class DuplicatesOut(BaseModel):
+    threshold: float
+    clusters: list[ClusterOut]
+
+
+class VerdictIn(Strict):
+    a: Label = Field(description="A drawer id, or a drawer name in wing/room.")
+    b: Label
+    status: Literal["duplicate", "supplement", "contradiction", "unrelated"]
+    wing: Label | None = None
+    room: Label | None = None
+
+
+class VerdictOut(BaseModel):
+    a: str
+    b: str
+    status: str
+
+
+class HygieneOut(BaseModel):
+    duplicate_pairs_pending: int
+    possibly_same_as_pending: int
+    drawers_without_embedding: int
+
+
+@router.put("/api/drawers/{drawer_id}/embedding", response_model=EmbeddingOut)
+def put_embedding(drawer_id: str, body: EmbeddingIn, runtime: RuntimeDep) -> EmbeddingOut:
+    """Supply a drawer's vector; its length must be the palace's dimension."""
+    configured = runtime.settings.embeddings.dimension
+    dimension = embeddings.set_embedding(runtime.store, drawer_id, body.vector, configured)
+    return EmbeddingOut(drawer=drawer_id, dimension=dimension)
+
+
+def _scope(wing: str | None, room: str | None) -> duplicates.Scope:
+    return duplicates.Scope(
+        wing=check_path_segment("wing", wing) if wing is not None else None,
+        room=check_path_segment("room", room) if room is not None else None,
+    )
+
+
+@router.get("/api/duplicates", response_model=DuplicatesOut)
+def find_duplicates(
+    store: StoreDep,
+    wing: Annotated[str | None, Query(max_length=200)] = None,
+    room: Annotated[str | None, Query(max_length=200)] = None,
+    threshold: Annotated[float, Query(ge=0.0, le=1.0, allow_inf_nan=False)] = DEFAULT_THRESHOLD,
+) -> DuplicatesOut:
+    """Clusters of current drawers alike in meaning (cosine ≥ threshold). Read-only."""
+    clusters = duplicates.duplicate_clusters(store, _scope(wing, room), threshold)
+    return DuplicatesOut(
+        threshold=threshold,
+        clusters=[
+            ClusterOut(size=c.size, pairs=[PairOut(a=p.a, b=p.b, score=p.score) for p in c.pairs])
+            for c in clusters
+        ],
+    )
+
+
+@router.post("/api/duplicates/verdicts", response_model=VerdictOut)
+def post_verdict(body: VerdictIn, store: StoreDep) -> VerdictOut:
+    """Record how a pair was judged; the pair is then left out of `find_duplicates`."""
+    scope = _scope(body.wing, body.room)
+    a = duplicates.resolve_drawer(store, body.a, scope)
+    b = duplicates.resolve_drawer(store, body.b, scope)
+    low, high = duplicates.record_verdict(store, a.id, b.id, body.status)
+    return VerdictOut(a=low, b=high, status=body.status)
+
+
+@router.get("/api/hygiene", response_model=HygieneOut)
+def get_hygiene(store: StoreDep) -> HygieneOut:
+    """What waits for review: duplicate pairs, review links, drawers without vectors."""
+    report = duplicates.hygiene(store, DEFAULT_THRESHOLD)
+    return HygieneOut(
+        duplicate_pairs_pending=report.duplicate_pairs_pending,
+        possibly_same_as_pending=report.possibly_same_as_pending,
+        drawers_without_embedding=report.drawers_without_embedding,
+    )

@@ -1,0 +1,199 @@
+"""Entity routes (DESIGN §5.6): resolve mentions, read entities, curate aliases and reviews."""
+
+import base64
+import binascii
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response
+from fastapi.responses import JSONResponse
+
+from api.errors import ApiError
+from api.http.deps import RuntimeDep, StoreDep
+from api.http.schemas.entities import (
+    AliasRequest,
+    CandidateOut,
+    EntityList,
+    EntityMentionOut,
+    EntityOut,
+    MentionBatch,
+    MentionFields,
+    MentionOut,
+    MentionResults,
+    ResolveOut,
+    ResolveRequest,
+    ReviewLinkOut,
+    ReviewVerdict,
+)
+from graph import entity_curation as curation
+from graph.entities import MentionInput, UnknownDrawers, dry_run, resolve_mentions
+from graph.errors import DrawerNotFound
+from graph.records import Entity
+from resolver.entity_keys import normalize_kind
+from resolver.entity_model import EntityView, make_mention
+from resolver.errors import EmptyLabel
+
+router = APIRouter(tags=["entities"])
+
+
+def _input(
+    drawer: str, fields: MentionFields | ResolveRequest, index: int | None = None
+) -> MentionInput:
+    try:
+        mention = make_mention(fields.name, fields.kind)
+    except EmptyLabel as error:
+        details = {"field": str(error)} if index is None else {"index": index, "field": str(error)}
+        raise ApiError(
+            400, "domain::empty_label", f"the mention's {error} is blank", details
+        ) from error
+    if isinstance(fields, ResolveRequest):
+        return MentionInput(drawer=drawer, mention=mention)
+    return MentionInput(
+        drawer=drawer,
+        mention=mention,
+        extractor=fields.extractor,
+        origin=dict(fields.origin),
+        job_id=fields.job_id,
+        extracted_at=fields.extracted_at,
+    )
+
+
+@router.post("/api/mentions", response_model=MentionResults)
+def post_mentions(body: MentionBatch, runtime: RuntimeDep) -> Response:
+    """Resolve a batch of mentions in order, in one transaction; refused whole if any is bad.
+
+    The answer is serialised by pydantic's own JSON encoder in one call: handing FastAPI the
+    model instead had it validate and convert a thousand results again in Python.
+    """
+    limit = runtime.settings.api.max_batch
+    if len(body.mentions) > limit:
+        raise ApiError(
+            413,
+            "payload::too_large",
+            f"a batch holds at most {limit} mentions",
+            {"mentions": len(body.mentions), "max": limit},
+        )
+    inputs = [_input(m.drawer, m, index) for index, m in enumerate(body.mentions)]
+    results = (
+        resolve_mentions(runtime.store, inputs, fuzzy=runtime.fuzzy, known_word=runtime.known_word)
+        if inputs
+        else []
+    )
+    answer = MentionResults(results=[MentionOut.of(r) for r in results])
+    return Response(answer.model_dump_json(), media_type="application/json")
+
+
+@router.post("/api/drawers/{drawer_id}/mentions", response_model=MentionOut)
+def post_drawer_mention(drawer_id: str, body: MentionFields, runtime: RuntimeDep) -> JSONResponse:
+    """One mention: 201 when it created the MENTIONS edge, 200 when the drawer already had it."""
+    try:
+        [result] = resolve_mentions(
+            runtime.store,
+            [_input(drawer_id, body)],
+            fuzzy=runtime.fuzzy,
+            known_word=runtime.known_word,
+        )
+    except UnknownDrawers as error:
+        raise DrawerNotFound(drawer_id) from error
+    body_out = MentionOut.of(result).model_dump(mode="json")
+    return JSONResponse(body_out, status_code=201 if result.linked else 200)
+
+
+@router.get("/api/entities", response_model=EntityList)
+def list_entities(
+    name: Annotated[str, Query(max_length=200)],
+    store: StoreDep,
+    kind: Annotated[str | None, Query(max_length=200)] = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    cursor: Annotated[str | None, Query(max_length=200)] = None,
+) -> EntityList:
+    """Entities whose name or an alias has the same key as `name`, by id."""
+    if not name.strip():
+        raise ApiError(400, "domain::empty_label", "name is blank", {"field": "name"})
+    wanted_kind = normalize_kind(kind) if kind is not None else None
+    found = curation.find_entities(store, name, wanted_kind)
+    after = _decode(cursor) if cursor else None
+    page = [e for e in found if after is None or e.view.id > after][: limit + 1]
+    more = len(page) > limit
+    page = page[:limit]
+    next_cursor = _encode(page[-1].view.id) if more and page else None
+    return EntityList(entities=[EntityOut.of(e) for e in page], next_cursor=next_cursor)
+
+
+def _encode(entity_id: str) -> str:
+    return base64.urlsafe_b64encode(entity_id.encode()).decode()
+
+
+def _decode(cursor: str) -> str:
+    try:
+        decoded = base64.b64decode(cursor.encode(), altchars=b"-_", validate=True).decode()
+        if not decoded:
+            raise ValueError("empty cursor")
+        return decoded
+    except (ValueError, binascii.Error) as error:
+        raise ApiError(
+            400, "input::invalid", "the cursor is not one this service returned", {"cursor": cursor}
+        ) from error
+
+
+@router.get("/api/entities/{entity_id}", response_model=EntityOut)
+def get_entity(entity_id: str, store: StoreDep) -> EntityOut:
+    return EntityOut.of(curation.get_entity(store, entity_id))
+
+
+@router.get("/api/entities/{entity_id}/mentions", response_model=list[EntityMentionOut])
+def entity_mentions(
+    entity_id: str,
+    store: StoreDep,
+    limit: Annotated[int, Query(ge=1, le=100_000)] = curation.MENTIONS_LIMIT,
+) -> list[EntityMentionOut]:
+    """Where the entity is mentioned, newest first, with each observation's provenance."""
+    return [EntityMentionOut.of(m) for m in curation.entity_mentions(store, entity_id, limit)]
+
+
+@router.get("/api/entities/{entity_id}/candidates", response_model=list[CandidateOut])
+def entity_candidates(entity_id: str, store: StoreDep) -> list[CandidateOut]:
+    """Pending POSSIBLY_SAME_AS links, by similarity descending then id."""
+    return [CandidateOut.of(c) for c in curation.review_candidates(store, entity_id)]
+
+
+@router.post("/api/entities/{entity_id}/aliases", response_model=EntityOut)
+def add_alias(entity_id: str, body: AliasRequest, store: StoreDep) -> EntityOut:
+    """Record a spelling; later sightings converge by rule `alias`. Nothing is merged."""
+    return EntityOut.of(curation.add_alias(store, entity_id, body.alias))
+
+
+@router.post("/api/entities/{entity_id}/candidates/{other_id}", response_model=EntityOut)
+def settle_candidate(
+    entity_id: str, other_id: str, body: ReviewVerdict, store: StoreDep
+) -> EntityOut:
+    """`same` records the newer name as an alias of the older (returned); `different` closes."""
+    return EntityOut.of(curation.settle_review(store, entity_id, other_id, body.verdict))
+
+
+@router.post("/api/resolve", response_model=ResolveOut)
+def resolve(body: ResolveRequest, runtime: RuntimeDep) -> ResolveOut:
+    """Dry run: what `(name, kind)` would resolve to, with the evidence. Writes nothing."""
+    mention = _input("", body).mention
+    decision, created = dry_run(
+        runtime.store, mention, fuzzy=runtime.fuzzy, known_word=runtime.known_word
+    )
+
+    def out(view: EntityView) -> EntityOut:
+        return EntityOut.of(Entity(view, created.get(view.id, "")))
+
+    return ResolveOut(
+        decision=decision.decision,
+        rule=decision.rule,
+        confidence=decision.confidence,
+        entity=out(decision.entity) if decision.entity else None,
+        possibly_same_as=[
+            ReviewLinkOut(
+                entity=out(link.entity),
+                similarity=link.similarity,
+                distance=link.distance,
+                reason=link.reason,
+            )
+            for link in decision.possibly_same_as
+        ],
+        evidence=decision.evidence,
+    )

@@ -1,0 +1,20 @@
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from api.http.deps import RuntimeDep
+from api.http.envelope import envelope
+from graph.errors import GraphError
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/api/health", summary="200 once the database answers and migrations ran")
+def health(runtime: RuntimeDep) -> JSONResponse:
+    if not runtime.ready:
+        return envelope(503, "graph::unavailable", "the graph database is not ready yet")
+    try:
+        runtime.store.ping()
+    except GraphError as error:
+        return envelope(503, "graph::unavailable", error.message)
+    backend = runtime.backend.description if runtime.backend else "none"
+    return JSONResponse({"status": "ok", "backend": backend})

@@ -1,0 +1,63 @@
+"""Job routes: checkpoints and mining run in the background; jobs report their progress."""
+
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse
+
+from api.errors import ApiError
+from api.http.deps import RuntimeDep, StoreDep
+from api.http.limits import check_content, check_path_segment
+from api.http.schemas.jobs import CheckpointRequest, JobEnvelope, JobList, JobOut, MineRequest
+from graph import jobs
+
+router = APIRouter(tags=["jobs"])
+
+
+def _accepted(job: jobs.Job) -> JSONResponse:
+    return JSONResponse(JobEnvelope(job=JobOut.of(job)).model_dump(mode="json"), status_code=202)
+
+
+@router.post("/api/checkpoints", status_code=202, response_model=JobEnvelope)
+def post_checkpoint(body: CheckpointRequest, runtime: RuntimeDep) -> JSONResponse:
+    """Store items in a room in the background; exact copies are counted, not stored."""
+    check_path_segment("wing", body.wing)
+    check_path_segment("room", body.room)
+    for item in body.items:
+        check_content(item.content)
+    params = body.model_dump(exclude_none=True)
+    job = jobs.create_job(runtime.store, "checkpoint", params, total=len(body.items))
+    runtime.submit(job)
+    return _accepted(job)
+
+
+@router.post("/api/mine", status_code=202, response_model=JobEnvelope)
+def post_mine(body: MineRequest, runtime: RuntimeDep) -> JSONResponse:
+    """Mine a file or directory on the server: every text chunk becomes a drawer."""
+    root = Path(body.path).expanduser().resolve()
+    if not root.exists():
+        raise ApiError(
+            400, "palace::invalid_path", "no such file or directory", {"path": body.path}
+        )
+    params: dict[str, str | int] = {
+        "path": str(root),
+        "wing": check_path_segment("wing", body.wing),
+        "room": check_path_segment("room", body.room or root.name or "root"),
+    }
+    if body.chunk_chars is not None:
+        params["chunk_chars"] = body.chunk_chars
+    job = jobs.create_job(runtime.store, "mine", params, total=None)
+    runtime.submit(job)
+    return _accepted(job)
+
+
+@router.get("/api/jobs/{job_id}", response_model=JobEnvelope)
+def get_job(job_id: str, store: StoreDep) -> JobEnvelope:
+    return JobEnvelope(job=JobOut.of(jobs.get_job(store, job_id)))
+
+
+@router.get("/api/jobs", response_model=JobList)
+def list_jobs(store: StoreDep, limit: Annotated[int, Query(ge=1, le=500)] = 50) -> JobList:
+    """The most recent jobs first."""
+    return JobList(jobs=[JobOut.of(job) for job in jobs.recent_jobs(store, limit)])

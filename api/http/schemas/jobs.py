@@ -1,0 +1,78 @@
+"""Request and response models of the job routes (DESIGN §4.4, §11)."""
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from api.http.schemas.drawers import Label, Strict
+from graph.jobs import Job
+
+PathSegment = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+class Destination(Strict):
+    wing: PathSegment | None = None
+    room: PathSegment | None = None
+
+
+class CheckpointItem(Strict):
+    content: str
+    name: Label | None = None
+    agent: Label | None = None
+    destination: Destination | None = Field(
+        default=None, description="Store this item in another wing or room than the job's."
+    )
+
+
+class CheckpointRequest(Strict):
+    wing: PathSegment
+    room: PathSegment
+    items: list[CheckpointItem]
+
+
+class MineRequest(Strict):
+    path: Annotated[str, StringConstraints(min_length=1, max_length=4096)] = Field(
+        description="A file or directory on the server."
+    )
+    wing: PathSegment
+    room: PathSegment | None = Field(default=None, description="Default: the directory's name.")
+    chunk_chars: int | None = Field(default=None, ge=100, le=100_000)
+
+
+class JobOut(BaseModel):
+    id: str
+    kind: str
+    status: Literal["queued", "running", "succeeded", "failed"]
+    progress: dict[str, int | None]
+    params: dict[str, Any]
+    result: dict[str, Any] | None
+    error: dict[str, Any] | None
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+
+    @classmethod
+    def of(cls, job: Job) -> "JobOut":
+        params = dict(job.params)
+        if "items" in params:  # the items can be large: their number says enough here
+            params["items"] = len(params["items"])
+        return cls(
+            id=job.id,
+            kind=job.kind,
+            status=job.status,
+            progress={"done": job.progress_done, "total": job.progress_total},
+            params=params,
+            result=job.result,
+            error=job.error,
+            created_at=job.created_at,
+            started_at=job.started_at,
+            finished_at=job.finished_at,
+        )
+
+
+class JobEnvelope(BaseModel):
+    job: JobOut
+
+
+class JobList(BaseModel):
+    jobs: list[JobOut]

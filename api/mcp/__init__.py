@@ -1,0 +1,1 @@
+"""The MCP door: castlegraph's tools for agents, served over stdio or at `/mcp`."""

@@ -1,0 +1,121 @@
+"""castlegraph as a Model Context Protocol server (the `mcp` SDK's `MCPServer`, once `FastMCP`).
+
+One server definition, two transports:
+
+- stdio: `castlegraph mcp` (`api.cli.mcp`) serves a palace it opens in-process on the data
+  directory, or forwards to the service that holds it;
+- streamable HTTP at `/mcp` on the HTTP app, on the app's own `Runtime`. It is stateless with
+  JSON answers: no session lives in the process, so several instances can serve behind a load
+  balancer, as the rest of the API can. The SDK's session manager still needs its `run()`
+  entered for the app's lifetime; `create_app` does that in its lifespan.
+"""
+
+import inspect
+import logging
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
+from pydantic import ValidationError
+from starlette.routing import BaseRoute
+
+from api.mcp.palace import LocalPalace, Palace
+from api.mcp.tools import CastleTools, invalid
+from api.service.runtime import Runtime
+
+NAME = "castlegraph"
+MCP_PATH = "/mcp"
+TEXT_TOOLS = ("find_duplicates", "hygiene")
+"""Answered in text a model reads; the other tools answer the HTTP API's JSON."""
+
+INSTRUCTIONS = """\
+castlegraph stores memories (drawers) verbatim in wings and rooms, never twice, and keeps a \
+graph of the entities they mention without ever merging two different things on its own. \
+Write with drawer_write or diary_write. Review: hygiene says what waits; find_duplicates \
+lists pairs alike in meaning; judge each pair (duplicate, supplement, contradiction, \
+unrelated) as docs/agent-guide.md says and record it with dedup_mark_checked; settle \
+entity_candidates that name the same thing with add_alias."""
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
+ADDITIVE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
+IDEMPOTENT = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
+
+
+def _tools(tools: CastleTools) -> list[tuple[Callable[..., Any], ToolAnnotations]]:
+    return [
+        (tools.drawer_write, ADDITIVE),
+        (tools.diary_write, ADDITIVE),
+        (tools.drawer_duplicates, READ_ONLY),
+        (tools.find_duplicates, READ_ONLY),
+        (tools.dedup_mark_checked, IDEMPOTENT),
+        (tools.resolve_entity, READ_ONLY),
+        (tools.entity_candidates, READ_ONLY),
+        (tools.add_alias, IDEMPOTENT),
+        (tools.hygiene, READ_ONLY),
+    ]
+
+
+def _description(tool: Callable[..., Any]) -> str:
+    """The docstring as the model reads it: paragraphs on one line each, no indentation."""
+    paragraphs = inspect.cleandoc(tool.__doc__ or "").split("\n\n")
+    return "\n\n".join(" ".join(paragraph.split()) for paragraph in paragraphs)
+
+
+class CastleServer(MCPServer[Any]):
+    """Arguments refused by the tools' schemas answer with the code, like every other error."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            cause = error.__cause__
+            if not isinstance(cause, ValidationError):
+                raise
+            # Still caused by the ValidationError: the SDK then logs field names, not values.
+            raise ToolError(f"Error executing tool {name}: {invalid(cause)}") from cause
+
+
+def build_server(palace: Palace, version: str) -> MCPServer[Any]:
+    """The nine tools on `palace`. Sync tools: the SDK runs them on worker threads."""
+    server = CastleServer(NAME, version=version, instructions=INSTRUCTIONS)
+    for tool, annotations in _tools(CastleTools(palace)):
+        text_only = tool.__name__ in TEXT_TOOLS
+        server.add_tool(
+            tool,
+            description=_description(tool),
+            annotations=annotations,
+            structured_output=False if text_only else None,
+        )
+    return server
+
+
+@dataclass(frozen=True, slots=True)
+class HttpEndpoint:
+    """The `/mcp` route for the HTTP app, and the session manager its lifespan must run."""
+
+    route: BaseRoute
+    sessions: StreamableHTTPSessionManager
+
+    def running(self) -> AbstractAsyncContextManager[None]:
+        return self.sessions.run()
+
+
+def http_endpoint(runtime: Runtime, host: str, version: str) -> HttpEndpoint:
+    """Streamable HTTP at exactly `/mcp`: a mount would answer `/mcp` with a redirect to `/mcp/`,
+    which not every client follows. On a loopback `host` the SDK refuses other Host headers
+    (DNS rebinding protection)."""
+    server = build_server(LocalPalace(runtime), version)
+    # Stateless: the SDK would log "Terminating session: None" for every request.
+    logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
+    asgi = server.streamable_http_app(
+        streamable_http_path=MCP_PATH, stateless_http=True, json_response=True, host=host
+    )
+    [route] = asgi.routes
+    return HttpEndpoint(route, server.session_manager)

@@ -1,0 +1,255 @@
+"""The MCP tools: thin calls on a `Palace`, typed with the HTTP API's own request and answer models.
+
+Each tool builds the route's request model (the same validation as HTTP) and asks the palace,
+which runs the route in-process or over HTTP. Answers are the route's response models, which
+the SDK returns as structured content; `find_duplicates` and `hygiene` answer readable text.
+Errors are tool errors that start with their code: `graph::entity_not_found: no entity ...`.
+"""
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import BaseModel, Field, ValidationError
+
+from api.client.http import ServiceUnreachable
+from api.errors import STATUS_BY_CODE, ApiError, describe
+from api.http.auth import caller_agent
+from api.http.routes.duplicates import DEFAULT_THRESHOLD, VerdictIn, VerdictOut
+from api.http.schemas.drawers import (
+    DiaryCreate,
+    DrawerCreate,
+    DrawerKind,
+    DuplicatesResponse,
+    Label,
+)
+from api.http.schemas.drawers import WriteResponse as WriteOut
+from api.http.schemas.entities import AliasRequest, CandidateOut, EntityOut, ResolveOut
+from api.mcp.palace import Palace
+from api.mcp.text import duplicates_text, hygiene_text, scope_words, shown_drawers
+from graph.errors import CastlegraphError
+from resolver.errors import EmptyLabel
+
+log = logging.getLogger("castlegraph.mcp")
+
+Wing = Annotated[Label, Field(description="Wing of the palace: a broad area, e.g. a project.")]
+Room = Annotated[Label, Field(description="Room of the wing: one topic, e.g. `deploy`.")]
+DrawerId = Annotated[Label, Field(description="A drawer id, as drawer_write returns it.")]
+EntityId = Annotated[Label, Field(description="An entity id, as resolve_entity returns it.")]
+DrawerRef = Annotated[
+    Label, Field(description="A drawer id, or a drawer name when wing and room are given.")
+]
+Status = Literal["duplicate", "supplement", "contradiction", "unrelated"]
+Threshold = Annotated[
+    float,
+    Field(ge=0.0, le=1.0, allow_inf_nan=False, description="Cosine similarity from 0 to 1."),
+]
+Ctx = Context[Any, Any]
+MaxClusters = Annotated[int, Field(ge=1, le=200, description="Show at most this many clusters.")]
+
+
+class CandidatesOut(BaseModel):
+    """`GET /api/entities/{id}/candidates`, in an object: structured content is an object."""
+
+    entity: str
+    candidates: list[CandidateOut]
+
+
+def _is_bug(error: CastlegraphError) -> bool:
+    """As the HTTP envelope decides: an error without a known status is a bug, not an answer.
+
+    A service's own answer (`ApiError`) was already decided there; an unreachable service is
+    something the caller must hear about.
+    """
+    if isinstance(error, ApiError | ServiceUnreachable):
+        return False
+    return (error.status or STATUS_BY_CODE.get(error.code, 500)) == 500
+
+
+@contextmanager
+def tool_errors() -> Iterator[None]:
+    """castlegraph's errors as tool errors with their code; a bug's details stay in the log."""
+    try:
+        yield
+    except CastlegraphError as error:
+        if _is_bug(error):
+            log.error("internal error %s: %s", error.code, error.message)
+            raise ToolError("internal::error: the service failed; see its log") from error
+        raise ToolError(f"{error.code}: {describe(error)}") from error
+    except EmptyLabel as error:
+        raise ToolError(f"{error.code}: {error}") from error
+    except ValidationError as error:
+        raise ToolError(invalid(error)) from error
+
+
+def invalid(error: ValidationError) -> str:
+    """A validation error on one line, with its code: `input::invalid: status: Input ...`."""
+    problems = "; ".join(
+        f"{'.'.join(map(str, item['loc'])) or 'value'}: {item['msg']}" for item in error.errors()
+    )
+    return f"input::invalid: {problems}"
+
+
+def _content(palace: Palace, drawer_id: str) -> str | None:
+    """A drawer's content; None once deleted (or when it is another agent's diary entry)."""
+    try:
+        content: str = palace.drawer(drawer_id)["content"]
+    except CastlegraphError as error:
+        if error.code != "palace::drawer_not_found":
+            raise
+        return None
+    return content
+
+
+class CastleTools:
+    """One method per tool; the docstring is the description the model reads."""
+
+    def __init__(self, palace: Palace) -> None:
+        self._palace = palace
+
+    def _palace_for(self, ctx: Ctx) -> Palace:
+        """Over HTTP, the agent the caller's bearer token names sees only its own diary."""
+        state = getattr(ctx.request_context.request, "state", None)
+        return self._palace.as_caller(caller_agent(state) if state is not None else None)
+
+    def drawer_write(
+        self,
+        wing: Wing,
+        room: Room,
+        content: Annotated[str, Field(description="The memory, verbatim; never rewritten.")],
+        name: Annotated[
+            Label | None, Field(description="Optional identity of the drawer in its room.")
+        ] = None,
+        kind: Annotated[DrawerKind, Field(description="What sort of memory this is.")] = "manual",
+        *,
+        ctx: Ctx,
+    ) -> WriteOut:
+        """Store a memory (a drawer) verbatim in a wing and room.
+
+        An exact copy already in the room is not stored again: `created` is false and the
+        existing drawer comes back. A close copy is stored and linked; `similar` lists the
+        drawers it resembles (exact, normalized or near). A named drawer is the same drawer
+        when the name and content match; the same name with other content is refused
+        (`palace::drawer_name_taken`).
+        """
+        with tool_errors():
+            body = DrawerCreate(content=content, name=name, kind=kind)
+            answer = self._palace_for(ctx).write_drawer(wing, room, body)
+            return WriteOut.model_validate(answer)
+
+    def diary_write(
+        self,
+        agent: Annotated[Label, Field(description="Your agent name: the diary's owner.")],
+        content: Annotated[str, Field(description="The diary entry, verbatim.")],
+        wing: Annotated[Label, Field(description="Wing whose `diary` room holds it.")] = "diary",
+        *,
+        ctx: Ctx,
+    ) -> WriteOut:
+        """Write an entry in an agent's diary (room `diary` of the wing).
+
+        Only the same agent's entries are compared: repeating an entry returns the existing one
+        (`created` false); another agent's identical entry is a separate memory.
+        """
+        with tool_errors():
+            body = DiaryCreate(agent=agent, content=content, wing=wing)
+            return WriteOut.model_validate(self._palace_for(ctx).write_diary(body))
+
+    def drawer_duplicates(self, drawer_id: DrawerId, *, ctx: Ctx) -> DuplicatesResponse:
+        """The SIMILAR_TO links of a drawer: the copies and near copies found when it or they
+        were written, with kind, similarity and side (`older`: the drawer resembles that
+        earlier one). How to judge a pair: read docs/agent-guide.md.
+        """
+        with tool_errors():
+            answer = self._palace_for(ctx).drawer_duplicates(drawer_id)
+            return DuplicatesResponse.model_validate(answer)
+
+    def find_duplicates(
+        self,
+        wing: Annotated[Label | None, Field(description="Only this wing.")] = None,
+        room: Annotated[Label | None, Field(description="Only this room (with wing).")] = None,
+        threshold: Threshold = DEFAULT_THRESHOLD,
+        max_clusters: MaxClusters = 20,
+        *,
+        ctx: Ctx,
+    ) -> str:
+        """Find current drawers alike in meaning (cosine similarity of their embeddings at or
+        above the threshold), grouped into clusters; a cluster of 3+ usually means one topic
+        spread over several memories. Pairs already judged with dedup_mark_checked are left
+        out; drawers without an embedding cannot be compared. Read-only. Answers text: a
+        `Cluster of N:` heading, then one `[score:S] "excerpt" (id) <-> "excerpt" (id)` line
+        per pair. How to judge each pair: read docs/agent-guide.md.
+        """
+        palace = self._palace_for(ctx)
+        with tool_errors():
+            found = palace.find_duplicates(wing, room, threshold)
+            contents = {i: _content(palace, i) for i in shown_drawers(found, max_clusters)}
+        return duplicates_text(found, contents, scope_words(wing, room), max_clusters)
+
+    def dedup_mark_checked(
+        self,
+        a: DrawerRef,
+        b: DrawerRef,
+        status: Annotated[Status, Field(description="Your verdict on the pair.")],
+        wing: Annotated[Label | None, Field(description="Wing, when a or b is a name.")] = None,
+        room: Annotated[Label | None, Field(description="Room, when a or b is a name.")] = None,
+        *,
+        ctx: Ctx,
+    ) -> VerdictOut:
+        """Record your verdict on a pair of drawers so find_duplicates stops proposing it:
+        duplicate (the same memory twice), supplement (each adds something), contradiction
+        (they disagree), unrelated. Replaces an earlier verdict on the pair; superseding or
+        deleting either drawer clears it. How to decide, and what to do before marking:
+        read docs/agent-guide.md.
+        """
+        with tool_errors():
+            body = VerdictIn(a=a, b=b, status=status, wing=wing, room=room)
+            return VerdictOut.model_validate(self._palace_for(ctx).mark_checked(body))
+
+    def resolve_entity(
+        self,
+        name: Annotated[Label, Field(description="The name as written, e.g. `Ada Lovelace`.")],
+        kind: Annotated[Label, Field(description="person, tool, place, ... or `other`.")],
+    ) -> ResolveOut:
+        """Dry run of entity resolution: would (name, kind) be an existing entity (decision
+        `same`, with the rule that fired: exact, normalized, alias or typo) or a new one
+        (`new`, with the entities it resembles, for review)? Shows the evidence; writes nothing.
+        """
+        with tool_errors():
+            return ResolveOut.model_validate(self._palace.resolve(name, kind))
+
+    def entity_candidates(self, entity_id: EntityId) -> CandidatesOut:
+        """Pending POSSIBLY_SAME_AS review links of an entity: entities with a similar name that
+        resolution would not merge on its own (short names, a digit or a real word differs,
+        several candidates). Each has a similarity and a side (older or newer). How to
+        settle them: read docs/agent-guide.md.
+        """
+        with tool_errors():
+            found = self._palace.entity_candidates(entity_id)
+            return CandidatesOut(
+                entity=entity_id, candidates=[CandidateOut.model_validate(c) for c in found]
+            )
+
+    def add_alias(
+        self,
+        entity_id: EntityId,
+        alias: Annotated[Label, Field(description="Another spelling of the entity's name.")],
+    ) -> EntityOut:
+        """Record another spelling of an entity, e.g. once a review candidate is judged the
+        same. Nothing is merged and the canonical name is never rewritten; later mentions of
+        the spelling resolve to this entity by rule `alias`. The name itself or a known alias
+        changes nothing. When to use it: read docs/agent-guide.md.
+        """
+        with tool_errors():
+            answer = self._palace.add_alias(entity_id, AliasRequest(alias=alias))
+            return EntityOut.model_validate(answer)
+
+    def hygiene(self) -> str:
+        """What waits for review in the whole palace: duplicate pairs at the default threshold
+        (find_duplicates lists them), pending possibly_same_as links between entities, and
+        drawers without an embedding (find_duplicates cannot compare them). Read-only; text.
+        """
+        with tool_errors():
+            return hygiene_text(self._palace.hygiene())

@@ -1,0 +1,149 @@
+"""The checks behind `castlegraph doctor`, each a plain sentence and, when it fails, a fix.
+
+They run in the order a person would look: settings, backend, data directory or Neo4j, schema,
+migrations, embeddings provider, running service. Doctor reports and never repairs: it opens
+the database without applying the schema or migrating. When a running service holds the
+embedded data directory, the database is its alone, so the service is asked over HTTP instead
+(its health answers 200 only once the schema and migrations are in place).
+"""
+
+import importlib.util
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import httpx2 as httpx
+
+from api.service.settings import CONFIG_ENV, ENVIRONMENT, Settings, safe_uri
+from graph.errors import CastlegraphError
+
+Status = Literal["ok", "fail", "skip"]
+HEALTH_TIMEOUT_SECONDS = 3.0
+START_HINT = "start `castlegraph serve` once, or run `castlegraph migrate`: both create it"
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    status: Status
+    message: str
+    fix: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def ok(name: str, message: str) -> Check:
+    return Check(name, "ok", message)
+
+
+def failed(name: str, message: str, fix: str) -> Check:
+    return Check(name, "fail", message, fix)
+
+
+def skipped(name: str, message: str) -> Check:
+    return Check(name, "skip", message)
+
+
+def settings_sources(config: Path | None) -> str:
+    """Where the settings came from, naming environment variables but never their values."""
+    named = config or (Path(os.environ[CONFIG_ENV]) if os.environ.get(CONFIG_ENV) else None)
+    file = named or Path("castlegraph.toml")
+    parts = [f"file {file.resolve()}" if file.is_file() else f"defaults (no {file} here)"]
+    names = sorted(name for name in (*ENVIRONMENT, CONFIG_ENV) if os.environ.get(name))
+    parts.append(f"environment {', '.join(names)}" if names else "no CASTLEGRAPH_* variables")
+    return ", ".join(parts)
+
+
+def error_text(error: Exception) -> str:
+    """One line: our errors' message, else the driver's own first argument (the neo4j driver's
+    `str()` can be a bare GQL status such as `50N42: Unexpected error`)."""
+    text = getattr(error, "message", None) if isinstance(error, CastlegraphError) else None
+    text = text or (str(error.args[0]) if error.args else "") or type(error).__name__
+    return " ".join(text.split())
+
+
+def backend_check(settings: Settings) -> Check:
+    graph = settings.graph
+    if graph.neo4j_uri:
+        return ok(
+            "backend",
+            f"Neo4j at {safe_uri(graph.neo4j_uri)} (database {graph.neo4j_database}, "
+            f"user {graph.neo4j_user}), because CASTLEGRAPH_NEO4J_URI / graph.neo4j_uri is set",
+        )
+    return ok("backend", f"embedded FalkorDB with its data in {graph.data_dir} (no Neo4j URI set)")
+
+
+def data_dir_check(data_dir: Path) -> Check:
+    if not data_dir.exists():
+        parent = next((p for p in data_dir.parents if p.exists()), Path("/"))
+        if os.access(parent, os.W_OK | os.X_OK):
+            return ok("data directory", f"{data_dir} does not exist yet; serve will create it")
+        return failed(
+            "data directory",
+            f"{data_dir} does not exist and {parent} is not writable",
+            "choose another directory with --data-dir or CASTLEGRAPH_DATA_DIR",
+        )
+    if not data_dir.is_dir() or not os.access(data_dir, os.W_OK | os.X_OK):
+        return failed(
+            "data directory",
+            f"{data_dir} is not a writable directory",
+            "make it writable by this user (chown/chmod), or choose another with --data-dir",
+        )
+    return ok("data directory", f"{data_dir} is writable")
+
+
+def embeddings_check(settings: Settings) -> Check:
+    provider = settings.embeddings.provider
+    if provider == "none":
+        return ok("embeddings", "no embeddings provider configured (vectors come from clients)")
+    if importlib.util.find_spec("sentence_transformers") is None:
+        return failed(
+            "embeddings",
+            f"provider {provider} is configured but sentence_transformers is not installed",
+            "pip install 'castlegraph[embeddings]' (a CPU build of torch first), or set "
+            "CASTLEGRAPH_EMBEDDINGS_PROVIDER=none",
+        )
+    return ok("embeddings", f"provider {provider} is importable")
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceAnswer:
+    url: str
+    status: int | None
+    """None when nothing answered."""
+    body: dict[str, Any]
+
+
+def ask_service(url: str) -> ServiceAnswer:
+    try:
+        response = httpx.get(f"{url}/api/health", timeout=HEALTH_TIMEOUT_SECONDS)
+    except httpx.TransportError:
+        return ServiceAnswer(url, None, {})
+    try:
+        body = response.json()
+    except ValueError:
+        body = {}
+    return ServiceAnswer(url, response.status_code, body if isinstance(body, dict) else {})
+
+
+def service_check(answer: ServiceAnswer, required: bool) -> Check:
+    """`required`: the service holds the data directory, so it must answer."""
+    if answer.status is None:
+        message = f"no service answers at {answer.url}"
+        if required:
+            return failed(
+                "service", message, "the data directory is locked: is it hung? restart it"
+            )
+        return skipped("service", f"{message} (start one with `castlegraph serve`)")
+    if answer.status == 200:
+        backend = answer.body.get("backend", "?")
+        return ok("service", f"a service answers at {answer.url}: healthy, on {backend}")
+    error = answer.body.get("error", {})
+    reason = error.get("message", "") if isinstance(error, dict) else ""
+    return failed(
+        "service",
+        f"the service at {answer.url} answers {answer.status}: {reason or 'not healthy'}",
+        "read its log; it answers 503 until the database answers and migrations ran",
+    )

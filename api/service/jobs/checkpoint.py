@@ -1,0 +1,68 @@
+"""The checkpoint job: store a list of items in a room, counting exact copies (DESIGN §4.4).
+
+Item `i` is written with the drawer id derived from (job id, i): when a resumed job finds that
+drawer, the item was stored before the crash, so nothing is stored or linked twice and the
+counts come out as in an uninterrupted run.
+"""
+
+from typing import Any
+
+from api.service.jobs.context import JobContext
+from graph import drawers
+from graph.errors import CastlegraphError, DrawerNotFound
+from graph.jobs import item_id
+
+
+def _stored_before(ctx: JobContext, drawer_id: str) -> bool:
+    try:
+        drawers.get_drawer(ctx.store, drawer_id)
+    except DrawerNotFound:
+        return False
+    return True
+
+
+def _target(params: dict[str, Any], item: dict[str, Any]) -> tuple[str, str]:
+    destination = item.get("destination") or {}
+    return destination.get("wing", params["wing"]), destination.get("room", params["room"])
+
+
+def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
+    params = ctx.job.params
+    items: list[dict[str, Any]] = params["items"]
+    state = ctx.job.state or {"next": 0, "stored": 0, "duplicates": 0, "failed": []}
+    for index in range(state["next"], len(items)):
+        item = items[index]
+        drawer_id = item_id(ctx.job.id, index)
+        if _stored_before(ctx, drawer_id):
+            state["stored"] += 1
+        else:
+            wing, room = _target(params, item)
+            new = drawers.NewDrawer(
+                wing=wing,
+                room=room,
+                content=item["content"],
+                name=item.get("name"),
+                kind="checkpoint",
+                agent=item.get("agent"),
+                drawer_id=drawer_id,
+            )
+            try:
+                outcome = drawers.write_drawer(ctx.store, new, ctx.policy)
+            except CastlegraphError as error:
+                if error.code.startswith("graph::"):
+                    raise  # the database failed, not the item: stop and resume later
+                state["failed"].append(
+                    {"index": index, "code": error.code, "message": error.message}
+                )
+            else:
+                state["stored" if outcome.created else "duplicates"] += 1
+                if outcome.created:
+                    ctx.written(outcome.drawer.id)
+        state["next"] = index + 1
+        ctx.checkpoint(state, done=index + 1)
+    return {
+        "items": len(items),
+        "stored": state["stored"],
+        "duplicates": state["duplicates"],
+        "failed": state["failed"],
+    }

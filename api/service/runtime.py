@@ -1,0 +1,160 @@
+"""The service's long-lived state: settings, the database backend and its readiness.
+
+It lives as long as the app (FastAPI lifespan), never one per request. The embedded database
+starts in the foreground (a failure there is fatal and clear); Neo4j is retried in the
+background while `/api/health` answers 503, so a service started before its database recovers.
+"""
+
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from api.service.embedder import EmbeddingWorker, make_provider
+from api.service.jobs.runner import JobRunner
+from api.service.lexicon import Lexicon
+from api.service.settings import Settings, scrub
+from graph.backend import Backend, Neo4jTarget, open_backend
+from graph.drawers import DedupPolicy
+from graph.embeddings import missing_embeddings, stored_dimension
+from graph.errors import GraphUnavailable
+from graph.idempotency import purge_expired
+from graph.jobs import Job
+from graph.migrations import migrate
+from graph.store import GraphStore
+
+log = logging.getLogger("castlegraph")
+RETRY_SECONDS = 2.0
+
+
+class Runtime:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.policy = DedupPolicy(settings.dedup.enabled, settings.dedup.near_threshold)
+        self.fuzzy = settings.dedup.entity_fuzzy
+        self.lexicon = Lexicon()
+        self.known_word: Callable[[str], bool] = self.lexicon
+        self.backend: Backend | None = None
+        self.jobs: JobRunner | None = None
+        self.embedder: EmbeddingWorker | None = None
+        self.migrations_applied = 0
+        self._ready = threading.Event()
+        self._stopping = threading.Event()
+        self._retry: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
+        self.started = False
+
+    @property
+    def neo4j(self) -> Neo4jTarget | None:
+        graph = self.settings.graph
+        if not graph.neo4j_uri:
+            return None
+        return Neo4jTarget(
+            graph.neo4j_uri,
+            graph.neo4j_user,
+            graph.neo4j_password.get_secret_value(),
+            graph.neo4j_database,
+        )
+
+    def start(self) -> None:
+        self.started = True
+        if self.fuzzy:
+            threading.Thread(target=self.lexicon.warm, name="lexicon", daemon=True).start()
+        if self.neo4j is None:
+            self._connect()
+            self._watch_embedded()
+            return
+        try:
+            self._connect()
+        except GraphUnavailable as error:
+            log.warning(
+                "Neo4j is not reachable yet (%s); retrying every %.0f s",
+                scrub(error.message, self.settings),
+                RETRY_SECONDS,
+            )
+            self._retry = threading.Thread(
+                target=self._retry_loop, name="neo4j-connect", daemon=True
+            )
+            self._retry.start()
+
+    def _connect(self) -> None:
+        backend = open_backend(
+            self.neo4j, Path(self.settings.graph.data_dir), self.settings.graph.embedded_port
+        )
+        try:
+            backend.store.ping()
+            backend.store.apply_schema()
+            self.migrations_applied = len(migrate(backend.store))
+            purge_expired(backend.store)
+        except Exception:
+            backend.close()
+            raise
+        self.backend = backend
+        self._start_embeddings(backend.store)
+        self.jobs = JobRunner(lambda: self.store, self.policy, self.written)
+        self.jobs.start()
+        self._ready.set()
+        log.info("graph ready: %s", backend.description)
+
+    def _start_embeddings(self, store: GraphStore) -> None:
+        configured = self.settings.embeddings.dimension
+        dimension = configured or stored_dimension(store)
+        if dimension is not None:
+            store.ensure_vector_index(dimension)
+        provider = make_provider(self.settings.embeddings.provider)
+        if provider is not None:
+            self.embedder = EmbeddingWorker(lambda: self.store, provider, configured)
+            self.embedder.start(backlog=missing_embeddings(store))
+
+    def written(self, drawer_id: str) -> None:
+        """A drawer was stored: compute its embedding in the background, if a provider is set."""
+        if self.embedder is not None:
+            self.embedder.enqueue(drawer_id)
+
+    def _watch_embedded(self) -> None:
+        """Restart the embedded database if it dies; requests meanwhile get 503."""
+        embedded = self.backend.embedded if self.backend else None
+        if embedded is not None:
+            watchdog = threading.Thread(
+                target=embedded.watch, args=(self._stopping,), name="falkordb-watch", daemon=True
+            )
+            watchdog.start()
+            self._threads.append(watchdog)
+
+    def _retry_loop(self) -> None:
+        while not self._stopping.wait(RETRY_SECONDS):
+            try:
+                self._connect()
+                return
+            except GraphUnavailable as error:
+                log.warning("Neo4j still unreachable: %s", scrub(error.message, self.settings))
+
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set()
+
+    @property
+    def store(self) -> GraphStore:
+        if self.backend is None:
+            raise GraphUnavailable("the graph database is not ready yet")
+        return self.backend.store
+
+    def submit(self, job: Job) -> None:
+        if self.jobs is None:
+            raise GraphUnavailable("the graph database is not ready yet")
+        self.jobs.submit(job)
+
+    def stop(self) -> None:
+        self._stopping.set()
+        for thread in self._threads:
+            thread.join(5)
+        if self.jobs is not None:
+            self.jobs.stop()
+        if self.embedder is not None:
+            self.embedder.stop()
+        if self.backend is not None:
+            description = self.backend.description
+            self.backend.close()
+            self.backend = None
+            log.info("graph closed: %s", description)
+        self._ready.clear()
