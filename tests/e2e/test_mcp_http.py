@@ -16,36 +16,13 @@ import httpx2 as httpx
 import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.types import CallToolResult, TextContent
-from processes import Service, spawn
 
-__all__ = ["spawn"]  # a fixture, used by name
+from tests.support.mcp import TOOLS, text
+from tests.support.processes import Service
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]  # each test starts its own processes
 
-TOOLS = {
-    "drawer_write",
-    "diary_write",
-    "drawer_duplicates",
-    "find_duplicates",
-    "dedup_mark_checked",
-    "resolve_entity",
-    "entity_candidates",
-    "add_alias",
-    "hygiene",
-}
 SCORE_LINE = re.compile(r'^  \[score:0\.97\] "(.+)" \((\S+)\) <-> "(.+)" \((\S+)\)$', re.M)
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-def text(result: CallToolResult) -> str:
-    [block] = result.content
-    assert isinstance(block, TextContent)
-    return block.text
 
 
 @asynccontextmanager
