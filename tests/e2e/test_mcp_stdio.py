@@ -8,14 +8,13 @@ Over streamable HTTP against a real service: `tests/e2e/test_mcp_http.py`.
 import json
 import math
 import re
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp import ClientSession
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 
@@ -23,7 +22,7 @@ from api.client.http import ServiceUnreachable
 from api.mcp.tools import tool_errors
 from graph.errors import DrawerNotFound, GraphQueryError, GraphUnavailable
 from tests.support.app import app_settings, running_app
-from tests.support.mcp import TOOLS, text
+from tests.support.mcp import TOOLS, mcp_stdio_session, text
 from tests.support.processes import alive, server_processes
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]  # stdio tests start their own processes
@@ -47,17 +46,10 @@ def failure(result: CallToolResult) -> str:
 @asynccontextmanager
 async def stdio_session(data_dir: Path, log: Path) -> AsyncIterator[ClientSession]:
     """A session with `castlegraph mcp`; afterwards, no process of it is left."""
-    command = [sys.executable, "-m", "api.cli", "mcp", "--data-dir", str(data_dir)]
-    params = StdioServerParameters(command=command[0], args=command[1:])
-    with log.open("w") as errlog:
-        async with (
-            stdio_client(params, errlog=errlog) as (read, write),
-            ClientSession(read, write) as session,
-        ):
-            await session.initialize()
-            processes = server_processes(data_dir)
-            assert len(processes) == 2, log.read_text()  # the server and its FalkorDB
-            yield session
+    async with mcp_stdio_session(data_dir, log) as session:
+        processes = server_processes(data_dir)
+        assert len(processes) == 2, log.read_text()  # the server and its FalkorDB
+        yield session
     assert not [pid for pid in processes if alive(pid)], log.read_text()
     assert "graph closed" in log.read_text()  # stopped on stdin EOF, not killed
 
