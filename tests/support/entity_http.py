@@ -1,7 +1,9 @@
-"""The entity routes as an extractor calls them, and what they stored, for the entity route tests.
+"""The entity routes as an extractor calls them, for tests/api/test_entity_*.py.
 
-Each helper checks the status it expects, so a test reads as the story it tells; what the
-answers mean is asserted in the tests.
+Those test the entity routes through HTTP against the real app and its embedded database.
+Every example of DESIGN §5 and §11 is posted as an extractor would post it; the answers are
+checked on the response and, where the contract says something is stored, read back. Each
+helper here checks the status it expects, so a test reads as the story it tells.
 """
 
 import uuid
