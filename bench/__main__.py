@@ -1,10 +1,10 @@
 """`python -m bench WORKLOAD`: one subcommand per workload of DESIGN §10.
 
-A workload module exposes `run(...) -> results`; its command here parses options, times the
-whole run and writes the JSON through `bench.report`, so adding a workload is one function.
+A workload module exposes `run(...) -> results`; its command here parses options and hands the
+run to `bench.report.run_workload`, which times it and writes the JSON, so adding a workload is
+one function.
 """
 
-import time
 from pathlib import Path
 from typing import Annotated
 
@@ -44,11 +44,7 @@ def drawers(
 
     room_sizes = _sizes(sizes)
     params = {"sizes": room_sizes, "samples": samples, "seed": seed}
-    started = time.perf_counter()
-    results = workload.run(room_sizes, samples, seed)
-    results["wall_seconds"] = round(time.perf_counter() - started, 1)
-    typer.echo(f"wall time {results['wall_seconds']:.1f} s", err=True)
-    report.write_json(out, "drawers", params, results)
+    report.run_workload("drawers", params, out, lambda: workload.run(room_sizes, samples, seed))
 
 
 @app.command()
@@ -65,11 +61,7 @@ def mentions(
 
     entity_counts = _sizes(sizes)
     params = {"sizes": entity_counts, "batches": batches, "seed": seed}
-    started = time.perf_counter()
-    results = workload.run(entity_counts, batches, seed)
-    results["wall_seconds"] = round(time.perf_counter() - started, 1)
-    typer.echo(f"wall time {results['wall_seconds']:.1f} s", err=True)
-    report.write_json(out, "mentions", params, results)
+    report.run_workload("mentions", params, out, lambda: workload.run(entity_counts, batches, seed))
 
 
 @app.command()
@@ -84,11 +76,7 @@ def quality(
     from bench.er_quality import run as workload  # noqa: PLC0415 - each command loads only its workload
 
     params = {"scale": scale, "sweep": sweep, "baselines": baselines, "seed": seed}
-    started = time.perf_counter()
-    results = workload.run(seed, scale, sweep, baselines)
-    results["wall_seconds"] = round(time.perf_counter() - started, 1)
-    typer.echo(f"wall time {results['wall_seconds']:.1f} s", err=True)
-    report.write_json(out, "quality", params, results)
+    report.run_workload("quality", params, out, lambda: workload.run(seed, scale, sweep, baselines))
 
 
 @app.command()
@@ -105,11 +93,7 @@ def duplicates(
 
     drawer_counts = _sizes(sizes)
     params = {"sizes": drawer_counts, "http": http, "seed": seed}
-    started = time.perf_counter()
-    results = workload.run(drawer_counts, seed, http)
-    results["wall_seconds"] = round(time.perf_counter() - started, 1)
-    typer.echo(f"wall time {results['wall_seconds']:.1f} s", err=True)
-    report.write_json(out, "duplicates", params, results)
+    report.run_workload("duplicates", params, out, lambda: workload.run(drawer_counts, seed, http))
 
 
 @app.command()
@@ -122,8 +106,9 @@ def load(
     from bench import load as workload  # noqa: PLC0415 - each command loads only its workload
 
     params = {"seconds": seconds, "seed": seed}
-    results = workload.run(seconds, seed)
-    report.write_json(out, "load", params, results)
+    results = report.run_workload(
+        "load", params, out, lambda: workload.run(seconds, seed), timed=False
+    )
     if results["server_errors"] or results["duplicate_entities"] or results["lost_mentions"]:
         raise typer.Exit(1)
 

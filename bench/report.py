@@ -1,16 +1,18 @@
-"""Print a benchmark's table and write its JSON with the facts of the machine that ran it.
+"""Run a benchmark, print its tables and write its JSON with the facts of the machine that ran it.
 
-Absolute times only mean something next to the machine that produced them (DESIGN §10 budgets
-a 2-core machine), so every JSON file carries cores, CPU model, Python version and date. The
-table uses `rich` when it is installed and plain aligned text otherwise, so a bare environment
-can still run the benchmarks.
+Every workload goes through `run_workload`, so each JSON file has the same frame and each run
+reports its wall time the same way. Absolute times only mean something next to the machine that
+produced them (DESIGN §10 budgets a 2-core machine), so every JSON file carries cores, CPU model,
+Python version and date. The table uses `rich` when it is installed and plain aligned text
+otherwise, so a bare environment can still run the benchmarks.
 """
 
 import json
 import os
 import platform
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -104,3 +106,25 @@ def write_json(path: Path, benchmark: str, params: dict[str, Any], results: Any)
     }
     path.write_text(json.dumps(payload, indent=2) + "\n")
     print(f"results written to {path}", file=sys.stderr)
+
+
+def run_workload(
+    benchmark: str,
+    params: dict[str, Any],
+    out: Path,
+    work: Callable[[], dict[str, Any]],
+    *,
+    timed: bool = True,
+) -> dict[str, Any]:
+    """Run `work` (which prints its own tables), then write its results to `out`.
+
+    When `timed`, the whole run's wall time is added to the results as `wall_seconds` and
+    printed on stderr; a workload that runs for a fixed time (load) reports its own.
+    """
+    started = time.perf_counter()
+    results = work()
+    if timed:
+        results["wall_seconds"] = round(time.perf_counter() - started, 1)
+        print(f"wall time {results['wall_seconds']:.1f} s", file=sys.stderr)
+    write_json(out, benchmark, params, results)
+    return results

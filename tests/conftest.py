@@ -1,110 +1,18 @@
-"""Fixtures that start real databases (cartography-style): never a mocked graph.
+"""Checks on the test layout itself; the fixtures live next to the tests that use them:
+`tests/store/conftest.py` (databases), `tests/api/conftest.py` (the app), `tests/e2e/conftest.py`
+(processes and data directories)."""
 
-- `falkordb_store`: an embedded FalkorDB started once per session, wiped per test.
-- `neo4j_store`: Neo4j from `NEO4J_URI`, or a `neo4j:5` container when a Docker engine
-  answers; otherwise every Neo4j test is skipped with the reason.
-- `store`: the same integration test on every backend available.
-- `client`: the real FastAPI app over HTTP (TestClient), on its own embedded database.
-"""
-
-import os
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
-from api.http.app import create_app
-from api.service.settings import Settings
-from graph.embedded import HOST, EmbeddedFalkorDB
-from graph.falkordb_store import FalkorStore
-from graph.neo4j_store import Neo4jStore
-
-NEO4J_IMAGE = "neo4j:5.26"
+ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="session")
-def falkordb_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedFalkorDB]:
-    server = EmbeddedFalkorDB(tmp_path_factory.mktemp("falkordb"), fsync="everysec")
-    server.start()
-    yield server
-    server.stop()
+def pytest_configure(config: pytest.Config) -> None:
+    """`tests` is a package (so `tests.support` imports), which makes `tests/api` the package
+    `tests.api`: it must never shadow the project's `api`."""
+    import api  # noqa: PLC0415  # after pytest has set up sys.path
 
-
-@pytest.fixture(scope="session")
-def falkordb_session_store(falkordb_server: EmbeddedFalkorDB) -> Iterator[FalkorStore]:
-    store = FalkorStore(HOST, falkordb_server.port, falkordb_server.password)
-    store.apply_schema()
-    yield store
-    store.close()
-
-
-def _docker_engine_reason() -> str | None:
-    """None when a Docker engine answers, else why Neo4j tests cannot run here."""
-    host = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
-    if host.startswith("unix://") and not Path(host.removeprefix("unix://")).exists():
-        return f"no NEO4J_URI, and no Docker engine at {host} for testcontainers"
-    try:
-        import docker  # noqa: PLC0415  # optional: only needed when probing for an engine
-
-        client = docker.from_env()
-        try:
-            client.ping()
-        finally:
-            client.close()
-    except Exception as error:
-        return f"no NEO4J_URI, and the Docker engine did not answer ({type(error).__name__})"
-    return None
-
-
-@pytest.fixture(scope="session")
-def neo4j_session_store() -> Iterator[Neo4jStore]:
-    uri = os.environ.get("NEO4J_URI")
-    if uri:
-        store = Neo4jStore(
-            uri,
-            os.environ.get("NEO4J_USER", "neo4j"),
-            os.environ.get("NEO4J_PASSWORD", "neo4j"),
-            os.environ.get("NEO4J_DATABASE", "neo4j"),
-        )
-        store.apply_schema()
-        yield store
-        store.close()
-        return
-    reason = _docker_engine_reason()
-    if reason:
-        pytest.skip(reason)
-    from testcontainers.neo4j import Neo4jContainer  # noqa: PLC0415  # only with an engine
-
-    with Neo4jContainer(NEO4J_IMAGE) as container:
-        store = Neo4jStore(container.get_connection_url(), "neo4j", container.password, "neo4j")
-        store.apply_schema()
-        yield store
-        store.close()
-
-
-@pytest.fixture(params=["falkordb", pytest.param("neo4j", marks=pytest.mark.neo4j)])
-def store(request: pytest.FixtureRequest) -> Any:
-    backend = request.getfixturevalue(f"{request.param}_session_store")
-    backend.wipe()
-    return backend
-
-
-def app_settings(data_dir: Path, **sections: Any) -> Settings:
-    """Settings for a test app: an isolated data directory, then the given overrides."""
-    graph = {"data_dir": data_dir, **sections.pop("graph", {})}
-    return Settings(graph=graph, **sections)
-
-
-@pytest.fixture(scope="session")
-def app_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    app = create_app(app_settings(tmp_path_factory.mktemp("service")))
-    with TestClient(app) as client:
-        yield client
-
-
-@pytest.fixture
-def client(app_client: TestClient) -> TestClient:
-    app_client.app.state.runtime.store.wipe()  # type: ignore[attr-defined]
-    return app_client
+    if Path(api.__file__).resolve().parent != ROOT / "api":
+        raise pytest.UsageError(f"`import api` resolves to {api.__file__}, not {ROOT / 'api'}")

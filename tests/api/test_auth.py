@@ -3,10 +3,9 @@
 from collections.abc import Iterator
 
 import pytest
-from conftest import app_settings
 from fastapi.testclient import TestClient
 
-from api.http.app import create_app
+from tests.support.app import app_settings, running_app, wiped
 
 ADMIN = {"Authorization": "Bearer admin-secret"}
 ADA = {"Authorization": "Bearer ada-secret"}
@@ -17,14 +16,13 @@ BOB = {"Authorization": "Bearer bob-secret"}
 def secured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     tokens = ["admin-secret", "ada:ada-secret", "bob:bob-secret"]
     settings = app_settings(tmp_path_factory.mktemp("auth"), api={"tokens": tokens})
-    with TestClient(create_app(settings)) as client:
+    with running_app(settings) as client:
         yield client
 
 
 @pytest.fixture
 def client(secured: TestClient) -> TestClient:
-    secured.app.state.runtime.store.wipe()  # type: ignore[attr-defined]
-    return secured
+    return wiped(secured)
 
 
 def test_health_needs_no_token(client: TestClient) -> None:

@@ -5,6 +5,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.support.app import assert_envelope
+
 TEXT = "The staging deploy listens on port 8080 behind nginx"
 TYPO = "The staging deploy listens on port 8080 behind ngnix"
 ROOM = "/api/wings/infra/rooms/ops/drawers"
@@ -13,13 +15,6 @@ ROOM = "/api/wings/infra/rooms/ops/drawers"
 def post(client: TestClient, body: dict[str, Any], path: str = ROOM) -> tuple[int, Any]:
     response = client.post(path, json=body)
     return response.status_code, response.json()
-
-
-def assert_envelope(response_body: Any, code: str) -> None:
-    assert set(response_body) == {"error"}
-    assert response_body["error"]["code"] == code
-    assert response_body["error"]["message"]
-    assert "details" in response_body["error"]
 
 
 def test_written_twice_returns_201_then_200_with_the_same_id(client: TestClient) -> None:

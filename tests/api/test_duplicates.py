@@ -6,6 +6,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.support.app import app_store
+
 ROOM = "/api/wings/w/rooms/r/drawers"
 
 
@@ -90,9 +92,7 @@ def test_deleting_a_drawer_clears_its_verdicts(client: TestClient, palace: dict[
         json={"a": palace["a0"], "b": palace["a10"], "status": "duplicate"},
     )
     assert client.delete(f"/api/drawers/{palace['a0']}").status_code == 204
-    checked = client.app.state.runtime.store.run_text(  # type: ignore[attr-defined]
-        "MATCH ()-[v:DEDUP_CHECKED]->() RETURN count(v) AS n", {}
-    )
+    checked = app_store(client).run_text("MATCH ()-[v:DEDUP_CHECKED]->() RETURN count(v) AS n", {})
     assert checked == [{"n": 0}]
 
 

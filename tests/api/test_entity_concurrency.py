@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 import api.http.routes.entities as entity_routes
 from graph.records import MentionResult
 from resolver.entity_keys import entity_key
+from tests.support.app import app_store
 
 THREADS = 8
 MENTIONS_PER_THREAD = 50
@@ -77,7 +78,7 @@ def all_inside(parties: int) -> Callable[..., list[MentionResult]]:
 
 
 def stored(client: TestClient, text: str) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = client.app.state.runtime.store.run_text(text, {})  # type: ignore[attr-defined]
+    rows: list[dict[str, Any]] = app_store(client).run_text(text, {})
     return rows
 
 

@@ -5,6 +5,8 @@ from urllib.parse import quote
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.support.app import app_store
+
 HOSTILE = [
     "x' }) MATCH (n) DETACH DELETE n //",
     'a" OR 1=1 //',
@@ -16,9 +18,7 @@ HOSTILE = [
 
 
 def entity_count(client: TestClient) -> int:
-    rows = client.app.state.runtime.store.run_text(  # type: ignore[attr-defined]
-        "MATCH (n) RETURN count(n) AS n", {}
-    )
+    rows = app_store(client).run_text("MATCH (n) RETURN count(n) AS n", {})
     return int(rows[0]["n"])
 
 

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import app_settings
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -28,6 +27,7 @@ from api.http.logs import (
     use_json,
 )
 from graph.jobs import create_job
+from tests.support.app import app_settings, app_store, running_app
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 ROOM = "/api/wings/ops/rooms/obs/drawers"
@@ -246,8 +246,7 @@ def test_database_round_trips_are_timed_by_statement(client: TestClient) -> None
 
 
 def test_jobs_are_counted_by_status_at_scrape_time(client: TestClient) -> None:
-    runtime = client.app.state.runtime  # type: ignore[attr-defined]
-    create_job(runtime.store, "test", {}, None)  # recorded, never submitted: stays queued
+    create_job(app_store(client), "test", {}, None)  # recorded, never submitted: stays queued
     samples = scrape(client)
     jobs = {s: value(samples, "castlegraph_jobs", status=s) for s in ("queued", "running")}
     assert jobs == {"queued": 1, "running": 0}
@@ -257,7 +256,7 @@ def test_jobs_are_counted_by_status_at_scrape_time(client: TestClient) -> None:
 
 def test_metrics_need_no_token(tmp_path: Path) -> None:
     settings = app_settings(tmp_path / "data", api={"tokens": ["s3cret"]})
-    with TestClient(create_app(settings)) as client:
+    with running_app(settings) as client:
         assert client.get("/api/jobs").status_code == 401
         samples = scrape(client)
     refused = {"method": "GET", "route": "/api/jobs", "status": "401"}

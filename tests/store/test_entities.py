@@ -9,9 +9,9 @@ from api.service.lexicon import Lexicon
 from graph import drawers, entity_curation
 from graph.drawers import DedupPolicy, NewDrawer
 from graph.entities import MentionInput, UnknownDrawers, resolve_mentions
-from graph.entity_index import index_props
 from graph.records import MentionResult
 from resolver.entity_model import EntityView, make_mention
+from tests.support.seeding import insert_entity
 
 KNOWN_WORD = Lexicon()
 POLICY = DedupPolicy()
@@ -30,18 +30,7 @@ def resolve(
 
 def insert_legacy(store: Any, entity_id: str, name: str, kind: str) -> None:
     """An entity as an older version left it: same properties, no uniqueness of its key."""
-    view = EntityView.of(entity_id, name, kind)
-    props = {
-        "id": view.id,
-        "name": view.name,
-        "kind": view.kind,
-        "key": view.key,
-        "aliases": [],
-        "alias_keys": [],
-        "created_at": "2023-01-01T00:00:00.000000Z",
-        **index_props(view, store.dialect),
-    }
-    store.run_text("CREATE (e:Entity) SET e = $props", {"props": props})
+    insert_entity(store, EntityView.of(entity_id, name, kind), "2023-01-01T00:00:00.000000Z")
 
 
 def entities(store: Any) -> set[tuple[str, str, str]]:

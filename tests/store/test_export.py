@@ -1,60 +1,23 @@
-"""`castlegraph export` against real databases (`castlegraph doctor`: test_doctor.py).
+"""The export's reads and formats against real databases (every backend available).
 
 The export is checked by what another tool sees: the GraphML parses with the expected nodes,
 edges and typed keys, and the Cypher script, run line by line on an empty graph, recreates
-exactly the exported nodes, edges and properties.
+exactly the exported nodes, edges and properties. The command itself:
+tests/e2e/test_export_command.py.
 """
 
 import json
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_runner import cli
 
 from api.export.cypher import UnexportableValue, literal, script
 from api.export.graphml import graphml
-from graph import drawers, migrations
-from graph.backend import open_backend
-from graph.drawers import DedupPolicy, NewDrawer
-from graph.entities import MentionInput, resolve_mentions
 from graph.export import KEYS, NothingToExport, Subgraph, entity_subgraph, room_subgraph
 from graph.store import GraphStore
-from resolver.entity_model import make_mention
-
-NS = {"g": "http://graphml.graphdrawing.org/xmlns"}
-POLICY = DedupPolicy(enabled=True, near_threshold=0.9)
-WORDS = {"maria", "mario", "lopez"}
-SPECIAL = 'It\'s a "test" \\ C:\\tmp\nsecond line\ttab; café 😀 {x: 1} `tick` // not a comment'
-NEAR = "Staging listens on port 8080 behind the load balancer"
-
-
-def seed(store: GraphStore) -> None:
-    """infra/ops: a drawer, its near copy, an odd one; infra/dev: one more. Ada is mentioned in
-    three of them; Mario Lopez (new, a review link to Maria Lopez) in the first."""
-
-    def write(room: str, content: str, name: str | None = None) -> str:
-        new = NewDrawer(wing="infra", room=room, content=content, name=name)
-        return drawers.write_drawer(store, new, POLICY).drawer.id
-
-    first = write("ops", NEAR)
-    near = write("ops", NEAR.replace("8080", "8081"))
-    odd = write("ops", SPECIAL, name="odd one")
-    dev = write("dev", "Ada Lovelace reviewed the staging plan")
-    seen = [
-        (first, "Ada Lovelace"),
-        (near, "ADA LOVELACE"),
-        (dev, "Ada Lovelace"),
-        (odd, "Maria Lopez"),
-        (first, "Mario Lopez"),
-    ]
-    inputs = [
-        MentionInput(d, make_mention(n, "person"), extractor="test", origin={"chunk": 3})
-        for d, n in seen
-    ]
-    resolve_mentions(store, inputs, fuzzy=True, known_word=WORDS.__contains__)
+from tests.support.export_graph import GRAPHML_NS, SPECIAL, seed
 
 
 def canonical(props: Mapping[str, Any]) -> str:
@@ -157,10 +120,10 @@ def test_graphml_parses_with_typed_keys(store: GraphStore) -> None:
     root = ET.fromstring(graphml(graph))  # noqa: S314  # our own output
     keys = {
         (k.get("for"), k.get("attr.name")): (k.get("id"), k.get("attr.type"))
-        for k in root.findall("g:key", NS)
+        for k in root.findall("g:key", GRAPHML_NS)
     }
-    nodes = root.findall("g:graph/g:node", NS)
-    edges = root.findall("g:graph/g:edge", NS)
+    nodes = root.findall("g:graph/g:node", GRAPHML_NS)
+    edges = root.findall("g:graph/g:edge", GRAPHML_NS)
     assert (len(nodes), len(edges)) == (8, 9)
     assert keys[("edge", "similarity")][1] == "double"
     assert keys[("edge", "same_hash")][1] == "boolean"
@@ -169,10 +132,10 @@ def test_graphml_parses_with_typed_keys(store: GraphStore) -> None:
     ids = {node.get("id") for node in nodes}
     assert all(edge.get("source") in ids and edge.get("target") in ids for edge in edges)
     declared = {key_id for key_id, _ in keys.values()}
-    assert all(d.get("key") in declared for d in root.iter(f"{{{NS['g']}}}data"))
+    assert all(d.get("key") in declared for d in root.iter(f"{{{GRAPHML_NS['g']}}}data"))
 
     def data(element: ET.Element, name: str, domain: str) -> str | None:
-        found = element.find(f"g:data[@key='{keys[(domain, name)][0]}']", NS)
+        found = element.find(f"g:data[@key='{keys[(domain, name)][0]}']", GRAPHML_NS)
         return None if found is None else found.text
 
     labels = sorted(str(data(node, "labels", "node")) for node in nodes)
@@ -217,53 +180,3 @@ def test_cypher_literals() -> None:
         literal(float("nan"))
     with pytest.raises(UnexportableValue):
         literal({"a": 1})
-
-
-# --- export: the command ------------------------------------------------------------------------
-
-
-def seeded(data_dir: Path) -> None:
-    backend = open_backend(None, data_dir)
-    try:
-        backend.store.apply_schema()
-        migrations.migrate(backend.store)
-        seed(backend.store)
-    finally:
-        backend.close()
-
-
-def test_export_command(data_dir: Path, tmp_path: Path) -> None:
-    seeded(data_dir)
-    shown = cli(data_dir, "export", "--entity", "Ada Lovelace", "--format", "cypher")
-    assert shown.exit_code == 0, shown.output
-    assert shown.stdout.startswith("// castlegraph export: 'entity Ada Lovelace'\n// 4 nodes, 4")
-    target = tmp_path / "ops.graphml"
-    written = cli(data_dir, "export", "--wing", "infra", "--room", "ops", "-o", str(target))
-    assert written.exit_code == 0, written.output
-    assert f"wrote 8 nodes and 9 relationships to {target}" in written.stderr
-    nodes = ET.parse(target).getroot().findall("g:graph/g:node", NS)  # noqa: S314  # ours
-    assert len(nodes) == 8
-
-
-@pytest.mark.parametrize(
-    "args",
-    [
-        (),
-        ("--wing", "infra"),
-        ("--entity", "Ada", "--room", "ops"),
-        ("--entity", "x", "--format", "csv"),
-    ],
-)
-def test_export_usage_errors(data_dir: Path, args: tuple[str, ...]) -> None:
-    assert cli(data_dir, "export", *args).exit_code == 2
-
-
-def test_export_of_an_unknown_entity_is_a_clear_error(data_dir: Path) -> None:
-    seeded(data_dir)
-    result = cli(data_dir, "export", "--entity", "Grace Hopper")
-    assert (result.exit_code, result.stderr) == (1, "castlegraph: no entity named 'Grace Hopper'\n")
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path) -> Path:
-    return tmp_path / "data"

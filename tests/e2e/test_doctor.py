@@ -12,23 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_runner import cli
-from processes import Service, spawn
 from typer.testing import Result
 
 from api.service import doctor
 from api.service.settings import load_settings
 from graph import inspection
-from graph.backend import open_backend
-
-__all__ = ["spawn"]  # a fixture, used by name
+from tests.support.cli_runner import cli
+from tests.support.processes import Service
+from tests.support.seeding import opened_graph
 
 NO_SERVICE = {"CASTLEGRAPH_PORT": "9"}  # discard: nothing answers there
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path) -> Path:
-    return tmp_path / "data"
 
 
 def checks(result: Result) -> dict[str, tuple[str, str]]:
@@ -61,13 +54,9 @@ def test_doctor_on_a_fresh_then_a_migrated_data_directory(data_dir: Path) -> Non
 
 def test_doctor_finds_a_missing_index_and_a_pending_migration(data_dir: Path) -> None:
     cli(data_dir, "migrate")
-    backend = open_backend(None, data_dir)
-    try:
-        store: Any = backend.store
+    with opened_graph(data_dir) as store:
         store.run_text("DROP INDEX ON :Job(status)", {})
         store.run_text("MATCH (m:Migration {version: 3}) DELETE m", {})
-    finally:
-        backend.close()
     result = cli(data_dir, "doctor", "--json", env=NO_SERVICE)
     assert result.exit_code == 1
     found = checks(result)

@@ -13,20 +13,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_runner import cli
-from processes import Service, spawn
 from typer.testing import Result
 
 from api.cli import progress as cli_progress
 from api.cli.progress import Step, follow
 from api.http.app import VERSION
 from graph import drawers, migrations
-from graph.backend import open_backend
 from graph.drawers import DedupPolicy
 from graph.entities import MentionInput, resolve_mentions
 from resolver.entity_model import make_mention
-
-__all__ = ["spawn"]  # a fixture, used by name
+from tests.support.cli_runner import cli
+from tests.support.processes import Service
+from tests.support.seeding import migrated_graph
 
 COPY = "The deployment runbook says: restart the worker after every schema migration.\n"
 
@@ -42,11 +40,6 @@ def failure(result: Result) -> str:
     assert "Traceback" not in result.output
     assert result.stdout == ""
     return result.stderr.strip()
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path) -> Path:
-    return tmp_path / "data"
 
 
 @pytest.fixture
@@ -67,11 +60,7 @@ def write_jsonl(path: Path, items: list[dict[str, Any]]) -> Path:
 
 def seed_mentions(data_dir: Path, names: list[tuple[str, str]]) -> None:
     """Resolve each (name, kind) seen in its own drawer, on the data directory, then close it."""
-    backend = open_backend(None, data_dir)
-    try:
-        store = backend.store
-        store.apply_schema()
-        migrations.migrate(store)
+    with migrated_graph(data_dir) as store:
         policy = DedupPolicy(enabled=True, near_threshold=0.9)
         inputs = []
         for index, (name, kind) in enumerate(names):
@@ -79,8 +68,6 @@ def seed_mentions(data_dir: Path, names: list[tuple[str, str]]) -> None:
             drawer = drawers.write_drawer(store, new, policy).drawer
             inputs.append(MentionInput(drawer.id, make_mention(name, kind), extractor="test"))
         resolve_mentions(store, inputs, fuzzy=True, known_word=lambda word: False)
-    finally:
-        backend.close()
 
 
 def test_version() -> None:

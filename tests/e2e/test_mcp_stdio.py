@@ -2,56 +2,33 @@
 
 The palace is prepared beforehand through the HTTP app in-process (TestClient), which stops
 its database on exit, so the `mcp` process can then open the same data directory itself.
-Over streamable HTTP against a real service: `tests/integration/test_mcp_http.py`.
+Over streamable HTTP against a real service: `tests/e2e/test_mcp_http.py`.
 """
 
 import json
 import math
 import re
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import app_settings
-from fastapi.testclient import TestClient
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp import ClientSession
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult
 
 from api.client.http import ServiceUnreachable
-from api.http.app import create_app
 from api.mcp.tools import tool_errors
 from graph.errors import DrawerNotFound, GraphQueryError, GraphUnavailable
+from tests.support.app import app_settings, running_app
+from tests.support.mcp import TOOLS, mcp_stdio_session, text
+from tests.support.processes import alive, server_processes
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]  # stdio tests start their own processes
 
-TOOLS = {
-    "drawer_write",
-    "diary_write",
-    "drawer_duplicates",
-    "find_duplicates",
-    "dedup_mark_checked",
-    "resolve_entity",
-    "entity_candidates",
-    "add_alias",
-    "hygiene",
-}
 JUDGING = {"drawer_duplicates", "find_duplicates", "dedup_mark_checked", "entity_candidates"}
 PAIR_LINE = re.compile(r'^  \[score:(\d\.\d\d)\] "(.+)" \((\S+)\) <-> "(.+)" \((\S+)\)$')
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-def text(result: CallToolResult) -> str:
-    [block] = result.content
-    assert isinstance(block, TextContent)
-    return block.text
 
 
 def answer(result: CallToolResult) -> dict[str, Any]:
@@ -66,54 +43,14 @@ def failure(result: CallToolResult) -> str:
     return text(result)
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
-def _server_processes(data_dir: Path) -> list[int]:
-    """The `castlegraph mcp` process serving `data_dir`, and its database child."""
-    for entry in Path("/proc").iterdir():
-        try:
-            argv = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"mcp" in argv and str(data_dir).encode() in argv:
-            return [int(entry.name), *_children(int(entry.name))]
-    return []
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 @asynccontextmanager
 async def stdio_session(data_dir: Path, log: Path) -> AsyncIterator[ClientSession]:
     """A session with `castlegraph mcp`; afterwards, no process of it is left."""
-    command = [sys.executable, "-m", "api.cli", "mcp", "--data-dir", str(data_dir)]
-    params = StdioServerParameters(command=command[0], args=command[1:])
-    with log.open("w") as errlog:
-        async with (
-            stdio_client(params, errlog=errlog) as (read, write),
-            ClientSession(read, write) as session,
-        ):
-            await session.initialize()
-            processes = _server_processes(data_dir)
-            assert len(processes) == 2, log.read_text()  # the server and its FalkorDB
-            yield session
-    assert not [pid for pid in processes if _alive(pid)], log.read_text()
+    async with mcp_stdio_session(data_dir, log) as session:
+        processes = server_processes(data_dir)
+        assert len(processes) == 2, log.read_text()  # the server and its FalkorDB
+        yield session
+    assert not [pid for pid in processes if alive(pid)], log.read_text()
     assert "graph closed" in log.read_text()  # stopped on stdin EOF, not killed
 
 
@@ -121,7 +58,7 @@ async def stdio_session(data_dir: Path, log: Path) -> AsyncIterator[ClientSessio
 def palace(tmp_path: Path) -> dict[str, str]:
     """Two drawers alike in meaning (cosine 0.97), one apart, and two entities under review."""
     data_dir = tmp_path / "palace"
-    with TestClient(create_app(app_settings(data_dir))) as client:
+    with running_app(app_settings(data_dir)) as client:
         ids = {}
         for name, content, angle in [
             ("a", "Staging listens on 8080", 0.0),

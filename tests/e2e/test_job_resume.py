@@ -11,13 +11,12 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from processes import Service, spawn
 
 from graph.embedded import HOST, EmbeddedFalkorDB
 from graph.falkordb_store import FalkorStore
+from tests.support.processes import Service
 
 pytestmark = pytest.mark.slow
-__all__ = ["spawn"]  # a fixture, used by name
 
 ITEMS = 600
 WAIT_SECONDS = 120.0

@@ -6,18 +6,12 @@ from pathlib import Path
 
 import httpx2 as httpx
 import pytest
-from processes import Service, alive, spawn, wait_dead
 
 from graph.embedded import HOST, EmbeddedFalkorDB
 from graph.falkordb_store import FalkorStore
+from tests.support.processes import Service, alive, wait_dead
 
 pytestmark = pytest.mark.slow
-__all__ = ["spawn"]  # a fixture, used by name
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path) -> Path:
-    return tmp_path / "data"
 
 
 @pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT])

@@ -7,45 +7,21 @@ text of `find_duplicates` can be checked line by line.
 import math
 import re
 import signal
-import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx2 as httpx
 import pytest
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
-from mcp.types import CallToolResult, TextContent
-from processes import Service, spawn
 
-__all__ = ["spawn"]  # a fixture, used by name
+from tests.support.mcp import TOOLS, mcp_stdio_session, text
+from tests.support.processes import Service
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]  # each test starts its own processes
 
-TOOLS = {
-    "drawer_write",
-    "diary_write",
-    "drawer_duplicates",
-    "find_duplicates",
-    "dedup_mark_checked",
-    "resolve_entity",
-    "entity_candidates",
-    "add_alias",
-    "hygiene",
-}
 SCORE_LINE = re.compile(r'^  \[score:0\.97\] "(.+)" \((\S+)\) <-> "(.+)" \((\S+)\)$', re.M)
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-def text(result: CallToolResult) -> str:
-    [block] = result.content
-    assert isinstance(block, TextContent)
-    return block.text
 
 
 @asynccontextmanager
@@ -116,20 +92,11 @@ async def test_stdio_forwards_to_the_service_holding_the_data_dir(
     data_dir = tmp_path / "palace"
     service = spawn(data_dir)
     service.wait_healthy()
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "api.cli", "mcp", "--data-dir", str(data_dir)],
-        env={"CASTLEGRAPH_PORT": str(service.port)},
-    )
     log = tmp_path / "mcp.log"
-    with log.open("w") as errlog:
-        async with (
-            stdio_client(params, errlog=errlog) as (read, write),
-            ClientSession(read, write) as session,
-        ):
-            await session.initialize()
-            note = {"wing": "ops", "room": "deploy", "content": "Staging listens on 8080"}
-            written = await session.call_tool("drawer_write", note)
+    port = {"CASTLEGRAPH_PORT": str(service.port)}
+    async with mcp_stdio_session(data_dir, log, env=port) as session:
+        note = {"wing": "ops", "room": "deploy", "content": "Staging listens on 8080"}
+        written = await session.call_tool("drawer_write", note)
     assert written.structured_content is not None, text(written)
     drawer = written.structured_content["drawer"]["id"]
     assert httpx.get(f"{service.url}/api/drawers/{drawer}").json()["content"] == note["content"]

@@ -9,12 +9,11 @@ from pathlib import Path
 
 import httpx2 as httpx
 import pytest
-from processes import Service, children, spawn
 
 from graph.embedded import free_port
+from tests.support.processes import Service, children
 
 pytestmark = pytest.mark.slow
-__all__ = ["spawn"]  # a fixture, used by name
 
 
 def test_a_killed_database_restarts_and_loses_no_acknowledged_write(

@@ -1,15 +1,17 @@
-"""Real `castlegraph serve` processes for tests: start, wait healthy, stop, inspect children."""
+"""Real `castlegraph serve` and `castlegraph mcp` processes for tests: start, wait healthy,
+stop, and find their children in /proc (the embedded database runs as one).
+
+The `spawn` fixture that kills whatever a failed test left running is in `tests/e2e/conftest.py`.
+"""
 
 import os
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx2 as httpx
-import pytest
 
 from graph.embedded import free_port
 
@@ -30,6 +32,18 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def server_processes(data_dir: Path) -> list[int]:
+    """The `castlegraph mcp` process serving `data_dir`, and its database child."""
+    for entry in Path("/proc").iterdir():
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"mcp" in argv and str(data_dir).encode() in argv:
+            return [int(entry.name), *children(int(entry.name))]
+    return []
+
+
 def alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -46,6 +60,8 @@ def wait_dead(pid: int, seconds: float = 10.0) -> bool:
 
 
 class Service:
+    """One `castlegraph serve` on a free port; its output goes to a log file beside the data."""
+
     def __init__(
         self, data_dir: Path, log_dir: Path | None = None, env: dict[str, str] | None = None
     ) -> None:
@@ -92,21 +108,3 @@ class Service:
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
-
-
-@pytest.fixture
-def spawn() -> Iterator[Callable[..., Service]]:
-    """Start services; whatever a failed test left running is killed afterwards."""
-    started: list[Service] = []
-
-    def start(
-        data_dir: Path, log_dir: Path | None = None, env: dict[str, str] | None = None
-    ) -> Service:
-        started.append(Service(data_dir, log_dir, env))
-        return started[-1]
-
-    yield start
-    for service in started:
-        if service.process.poll() is None:
-            service.process.kill()
-            service.process.wait()

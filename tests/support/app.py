@@ -1,0 +1,47 @@
+"""The real FastAPI app in-process (TestClient), on its own embedded database.
+
+Entering the TestClient runs the app's lifespan, so the database starts on entry and stops
+on exit; a data directory left behind can then be opened by a process or another app.
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from api.http.app import create_app
+from api.service.settings import Settings
+
+
+def app_settings(data_dir: Path, **sections: Any) -> Settings:
+    """Settings for a test app: an isolated data directory, then the given overrides."""
+    graph = {"data_dir": data_dir, **sections.pop("graph", {})}
+    return Settings(graph=graph, **sections)
+
+
+@contextmanager
+def running_app(settings: Settings) -> Iterator[TestClient]:
+    """The app with its database started, as a client; the database is stopped afterwards."""
+    with TestClient(create_app(settings)) as client:
+        yield client
+
+
+def app_store(client: TestClient) -> Any:
+    """The graph store the running app talks to, to read or seed what HTTP cannot."""
+    return client.app.state.runtime.store  # type: ignore[attr-defined]
+
+
+def wiped(client: TestClient) -> TestClient:
+    """The same app with an empty graph: one app per module or session, a clean graph per test."""
+    app_store(client).wipe()
+    return client
+
+
+def assert_envelope(response_body: Any, code: str) -> None:
+    """The error envelope every failed request answers with, carrying `code`."""
+    assert set(response_body) == {"error"}
+    assert response_body["error"]["code"] == code
+    assert response_body["error"]["message"]
+    assert "details" in response_body["error"]
