@@ -23,7 +23,7 @@ from mcp.types import CallToolResult, TextContent
 
 from api.client.http import ServiceUnreachable
 from api.http.app import create_app
-from api.mcp.tools import tool_errors
+from api.mcp.errors import tool_errors
 from graph.errors import DrawerNotFound, GraphQueryError, GraphUnavailable
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]  # stdio tests start their own processes
