@@ -12,18 +12,13 @@ import sys
 import anyio
 
 from api import VERSION
-from api.cli.options import ConfigOption, DataDirOption, UrlOption, reported_errors, settings_from
-from api.client.connect import connect
+from api.cli.options import CommonOptions, with_common_options
 
 
-def mcp(  # typer calls commands with keywords
-    *,
-    url: UrlOption = None,
-    data_dir: DataDirOption = None,
-    config: ConfigOption = None,
-) -> None:
+@with_common_options(json=False)
+def mcp(*, options: CommonOptions) -> None:
     """Serve the agent tools (drawer_write, find_duplicates, ...) over MCP on stdio."""
-    settings = settings_from(config, data_dir)
+    settings = options.settings()
     logging.basicConfig(
         level=logging.INFO,
         stream=sys.stderr,
@@ -31,5 +26,5 @@ def mcp(  # typer calls commands with keywords
     )
     from api.mcp.server import build_server  # noqa: PLC0415  # the MCP SDK loads for `mcp` only
 
-    with reported_errors(), connect(settings, url) as client:
+    with options.client(settings) as client:
         anyio.run(build_server(client, VERSION).run_stdio_async)
