@@ -11,7 +11,7 @@ from pathlib import Path
 import typer
 from pydantic import ValidationError
 
-from api.cli.options import EXIT_FAILED, ConfigOption, DataDirOption, JsonFlag
+from api.cli.options import EXIT_FAILED, CommonOptions, with_common_options
 from api.cli.output import emit
 from api.client.connect import service_url
 from api.client.protocol import Json
@@ -150,15 +150,14 @@ def render(answer: Json) -> str:
     return "\n".join(lines)
 
 
-def doctor(
-    as_json: JsonFlag = False, data_dir: DataDirOption = None, config: ConfigOption = None
-) -> None:
+@with_common_options(url=False)
+def doctor(*, options: CommonOptions) -> None:
     """Check settings, database, schema, migrations, embeddings and the running service."""
-    checks = run_checks(config, data_dir)
+    checks = run_checks(options.config, options.data_dir)
     answer = {
         "ok": all(check.status != "fail" for check in checks),
         "checks": [check.as_json() for check in checks],
     }
-    emit(answer, as_json, render)
+    emit(answer, options.as_json, render)
     if not answer["ok"]:
         raise typer.Exit(EXIT_FAILED)

@@ -4,38 +4,26 @@ from typing import Annotated
 
 import typer
 
-from api.cli.options import (
-    ConfigOption,
-    DataDirOption,
-    JsonFlag,
-    UrlOption,
-    fail,
-    reported_errors,
-    settings_from,
-)
+from api.cli.options import CommonOptions, fail, with_common_options
 from api.cli.output import emit, entity_report, resolution
-from api.client.connect import connect
 from api.client.protocol import Client, Json
 
 MAX_PAGES = 100  # 10,000 entities of one key: far past anything a person reads
 
 
+@with_common_options()
 def resolve(  # typer calls commands with keywords
     *,
     name: Annotated[
         str, typer.Argument(metavar="NAME", help="The name as an extractor would see it.")
     ],
     kind: Annotated[str, typer.Option(help="person, tool, place, ... or `other`.")],
-    as_json: JsonFlag = False,
-    url: UrlOption = None,
-    data_dir: DataDirOption = None,
-    config: ConfigOption = None,
+    options: CommonOptions,
 ) -> None:
     """What NAME would resolve to, with the rule and evidence. Writes nothing."""
-    settings = settings_from(config, data_dir)
-    with reported_errors(), connect(settings, url) as client:
+    with options.client(options.settings()) as client:
         answer = client.resolve(name, kind)
-    emit(answer, as_json, resolution)
+    emit(answer, options.as_json, resolution)
 
 
 def _found(client: Client, name: str, kind: str | None) -> list[Json]:
@@ -51,20 +39,17 @@ def _found(client: Client, name: str, kind: str | None) -> list[Json]:
     return found
 
 
+@with_common_options()
 def entity(  # typer calls commands with keywords
     *,
     name: Annotated[
         str, typer.Argument(metavar="NAME", help="A name or alias (compared by entity key).")
     ],
     kind: Annotated[str | None, typer.Option(help="Only entities of this kind.")] = None,
-    as_json: JsonFlag = False,
-    url: UrlOption = None,
-    data_dir: DataDirOption = None,
-    config: ConfigOption = None,
+    options: CommonOptions,
 ) -> None:
     """Show the entities named NAME: aliases, mentions and pending review links."""
-    settings = settings_from(config, data_dir)
-    with reported_errors(), connect(settings, url) as client:
+    with options.client(options.settings()) as client:
         answer = {
             "entities": [
                 {
@@ -77,4 +62,4 @@ def entity(  # typer calls commands with keywords
         }
     if not answer["entities"]:
         fail(f"no entity named {name!r}" + (f" of kind {kind!r}" if kind else ""))
-    emit(answer, as_json, entity_report)
+    emit(answer, options.as_json, entity_report)

@@ -16,11 +16,10 @@ import typer
 
 from api.cli.options import (
     EXIT_USAGE,
-    ConfigOption,
-    DataDirOption,
+    CommonOptions,
     fail,
     reported_errors,
-    settings_from,
+    with_common_options,
 )
 from api.client.connect import open_exclusive
 from api.export.cypher import script
@@ -46,6 +45,7 @@ def _read(
         backend.close()
 
 
+@with_common_options(json=False, url=False)
 def export(  # typer calls commands with keywords
     *,
     entity: Annotated[
@@ -60,8 +60,7 @@ def export(  # typer calls commands with keywords
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write to this file, not stdout.")
     ] = None,
-    data_dir: DataDirOption = None,
-    config: ConfigOption = None,
+    options: CommonOptions,
 ) -> None:
     """Write a subgraph: an entity's neighbourhood (--entity) or a room (--wing --room)."""
     room_given = wing is not None or room is not None
@@ -71,7 +70,7 @@ def export(  # typer calls commands with keywords
         fail("--entity cannot be combined with --wing/--room", EXIT_USAGE)
     if room_given and (wing is None or room is None):
         fail("--wing and --room go together", EXIT_USAGE)
-    settings = settings_from(config, data_dir)
+    settings = options.settings()
     place = (wing or "", room or "")
     with reported_errors():
         graph = _read(settings, entity, kind, place)

@@ -14,17 +14,13 @@ from pydantic import ValidationError
 
 from api.cli.options import (
     CliInputError,
-    ConfigOption,
-    DataDirOption,
-    JsonFlag,
-    UrlOption,
+    CommonOptions,
     fail,
     reported_errors,
-    settings_from,
+    with_common_options,
 )
 from api.cli.output import emit, job_detail, job_list, job_outcome
 from api.cli.progress import Step, follow
-from api.client.connect import connect
 from api.client.protocol import Client, Json
 from api.http.schemas.jobs import CheckpointItem
 
@@ -60,6 +56,7 @@ def report_job(envelope: Json, as_json: bool) -> None:
         fail(f"job {job['id']} failed: {(job.get('error') or {}).get('message', 'unknown error')}")
 
 
+@with_common_options()
 def mine(  # typer calls commands with keywords
     *,
     path: Annotated[
@@ -74,23 +71,20 @@ def mine(  # typer calls commands with keywords
     chunk_chars: Annotated[
         int | None, typer.Option(min=100, max=100_000, help="Characters per chunk.")
     ] = None,
-    as_json: JsonFlag = False,
-    url: UrlOption = None,
-    data_dir: DataDirOption = None,
-    config: ConfigOption = None,
+    options: CommonOptions,
 ) -> None:
     """Mine a file or directory: every text chunk becomes a drawer, linked to its copies."""
-    settings = settings_from(config, data_dir)
+    settings = options.settings()
     body = {
         "path": str(path.expanduser().resolve()),
         "wing": wing,
         "room": room,
         "chunk_chars": chunk_chars,
     }
-    with reported_errors(), connect(settings, url) as client:
+    with options.client(settings) as client:
         accepted = client.mine({k: v for k, v in body.items() if v is not None})
         finished = wait_for_job(client, accepted, "files")
-    report_job(finished, as_json)
+    report_job(finished, options.as_json)
 
 
 def read_items(path: Path) -> list[Json]:
@@ -118,6 +112,7 @@ def read_items(path: Path) -> list[Json]:
     return items
 
 
+@with_common_options()
 def checkpoint(  # typer calls commands with keywords
     *,
     file: Annotated[
@@ -131,31 +126,25 @@ def checkpoint(  # typer calls commands with keywords
     ],
     wing: Wing,
     room: Annotated[str, typer.Option(help="The room the drawers go to.")],
-    as_json: JsonFlag = False,
-    url: UrlOption = None,
-    data_dir: DataDirOption = None,
-    config: ConfigOption = None,
+    options: CommonOptions,
 ) -> None:
     """Store checkpoint items in a room; exact copies are counted, not stored."""
-    settings = settings_from(config, data_dir)
+    settings = options.settings()
     with reported_errors():
         body = {"wing": wing, "room": room, "items": read_items(file)}
-        with connect(settings, url) as client:
-            finished = wait_for_job(client, client.checkpoint(body), "items")
-    report_job(finished, as_json)
+    with options.client(settings) as client:
+        finished = wait_for_job(client, client.checkpoint(body), "items")
+    report_job(finished, options.as_json)
 
 
+@with_common_options()
 def jobs(  # typer calls commands with keywords
     *,
     job_id: Annotated[str | None, typer.Argument(metavar="ID", help="Show this job only.")] = None,
     limit: Annotated[int, typer.Option(min=1, max=500, help="How many recent jobs.")] = 20,
-    as_json: JsonFlag = False,
-    url: UrlOption = None,
-    data_dir: DataDirOption = None,
-    config: ConfigOption = None,
+    options: CommonOptions,
 ) -> None:
     """List the most recent jobs, newest first, or show one job."""
-    settings = settings_from(config, data_dir)
-    with reported_errors(), connect(settings, url) as client:
+    with options.client(options.settings()) as client:
         answer = client.job(job_id) if job_id else client.jobs(limit)
-    emit(answer, as_json, job_detail if job_id else job_list)
+    emit(answer, options.as_json, job_detail if job_id else job_list)

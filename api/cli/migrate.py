@@ -12,13 +12,7 @@ from typing import Annotated
 
 import typer
 
-from api.cli.options import (
-    ConfigOption,
-    DataDirOption,
-    JsonFlag,
-    reported_errors,
-    settings_from,
-)
+from api.cli.options import CommonOptions, reported_errors, with_common_options
 from api.cli.output import emit, migration_report
 from api.cli.progress import Step, follow
 from api.client.connect import open_exclusive
@@ -79,16 +73,16 @@ def _run(store: GraphStore) -> list[migrations.AppliedMigration]:
     return done
 
 
-def migrate(
+@with_common_options(url=False)
+def migrate(  # typer calls commands with keywords
+    *,
     status: Annotated[
         bool, typer.Option("--status", help="List applied and pending migrations; change nothing.")
     ] = False,
-    as_json: JsonFlag = False,
-    data_dir: DataDirOption = None,
-    config: ConfigOption = None,
+    options: CommonOptions,
 ) -> None:
     """Apply pending migrations. Stop the service first: they need the database alone."""
-    settings = settings_from(config, data_dir)
+    settings = options.settings()
     with reported_errors():
         backend = _open(settings)
         try:
@@ -99,4 +93,4 @@ def migrate(
                 answer = {"migrated": applied_now, **_status(backend.store)}
         finally:
             backend.close()
-    emit(answer, as_json, migration_report)
+    emit(answer, options.as_json, migration_report)

@@ -1,19 +1,29 @@
 """What every `castlegraph` command shares: its options, its settings, its way of failing.
 
+A command states only its own options and takes the shared ones (`--json`, `--url`,
+`--data-dir`, `--config`) as one `CommonOptions` argument, which `with_common_options` builds:
+typer sees one signature with the command's options first and the shared ones after, the same
+names, help texts, environment variable and defaults for every command.
+
 Expected errors (`CastlegraphError` and its subclasses, the HTTP envelope's errors included)
 become one line on stderr, `castlegraph: <message>`, and exit status 1; bad usage or settings
 exit with 2, as click does for a bad option. A traceback means a bug.
 """
 
+import functools
+import inspect
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
 from pydantic import ValidationError
 
+from api.client.connect import connect
+from api.client.protocol import Client
 from api.errors import describe
 from api.service.settings import CONFIG_ENV, Settings, load_settings
 from graph.errors import CastlegraphError
@@ -74,3 +84,59 @@ def reported_errors() -> Iterator[None]:
         fail(describe(error))
     except EmptyLabel as error:  # the resolver's one error, raised below the routes' checks
         fail(str(error))
+
+
+@dataclass(frozen=True, slots=True)
+class CommonOptions:
+    """The shared options as given; those a command does not offer keep their defaults."""
+
+    as_json: bool = False
+    url: str | None = None
+    data_dir: Path | None = None
+    config: Path | None = None
+
+    def settings(self) -> Settings:
+        """The command's settings: bad ones end it with exit status 2 before any work."""
+        return settings_from(self.config, self.data_dir)
+
+    @contextmanager
+    def client(self, settings: Settings) -> Iterator[Client]:
+        """The client for one command (`api.client.connect`), its errors reported as one line."""
+        with reported_errors(), connect(settings, self.url) as client:
+            yield client
+
+
+Command = Callable[..., None]
+_SHARED = [
+    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=option)
+    for name, option, default in [
+        ("as_json", JsonFlag, False),
+        ("url", UrlOption, None),
+        ("data_dir", DataDirOption, None),
+        ("config", ConfigOption, None),
+    ]
+]
+
+
+def with_common_options(*, json: bool = True, url: bool = True) -> Callable[[Command], Command]:
+    """Give a command the shared options after its own; `json=False` or `url=False` leaves out
+    `--json` or `--url`. The command declares `options: CommonOptions` instead of them."""
+    shared = [p for p in _SHARED if (p.name != "as_json" or json) and (p.name != "url" or url)]
+
+    def decorate(command: Command) -> Command:
+        own = dict(inspect.signature(command).parameters)
+        if own.pop("options", None) is None:
+            raise TypeError(f"{command.__name__} must take `options: CommonOptions`")
+
+        def run(**given: Any) -> None:  # typer calls commands with keywords
+            common = CommonOptions(**{p.name: given.pop(p.name) for p in shared})
+            command(**given, options=common)
+
+        functools.update_wrapper(run, command, updated=())  # its name and help text
+        parameters = [*own.values(), *shared]
+        # What typer reads (`inspect.signature` stops at `__signature__`, whatever it wraps).
+        run.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation for p in parameters}
+        return run
+
+    return decorate

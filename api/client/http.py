@@ -3,8 +3,12 @@
 One `httpx2.Client` per command (a connection pool, never one per request). A non-2xx answer
 carries the error envelope of DESIGN §7 and is raised as an `ApiError` with its code, message
 and details, so the command reports it as it would report the same error in-process.
+
+Who calls is said by the token this client sends (the first configured one): the service reads
+the agent from it, so the protocol's `caller` arguments change nothing here.
 """
 
+from collections.abc import Mapping
 from types import TracebackType
 from typing import Any
 from urllib.parse import quote
@@ -31,6 +35,19 @@ def _error(response: httpx.Response) -> ApiError:
     except (ValueError, KeyError, TypeError):
         text = response.text.strip()[:200] or response.reason_phrase
         return ApiError(response.status_code, "http::error", f"HTTP {response.status_code}: {text}")
+
+
+def _segment(value: str) -> str:
+    """A value as one path segment: `/`, `?` and `#` in an id or a name are escaped."""
+    return quote(value, safe="")
+
+
+Query = dict[str, str | int | float]
+
+
+def _given(params: Mapping[str, str | int | float | None]) -> Query:
+    """The query parameters that have a value: an absent one takes the route's default."""
+    return {key: value for key, value in params.items() if value is not None}
 
 
 class HttpClient:
@@ -79,21 +96,46 @@ class HttpClient:
         return self._object("POST", "/api/checkpoints", json=body)
 
     def job(self, job_id: str) -> Json:
-        return self._object("GET", f"/api/jobs/{quote(job_id, safe='')}")
+        return self._object("GET", f"/api/jobs/{_segment(job_id)}")
 
     def jobs(self, limit: int) -> Json:
         return self._object("GET", "/api/jobs", params={"limit": limit})
+
+    def write_drawer(self, wing: str, room: str, body: Json) -> Json:
+        path = f"/api/wings/{_segment(wing)}/rooms/{_segment(room)}/drawers"
+        return self._object("POST", path, json=body)
+
+    def write_diary(self, body: Json, *, caller: str | None) -> Json:
+        return self._object("POST", "/api/diary", json=body)
+
+    def drawer(self, drawer_id: str, *, caller: str | None) -> Json:
+        return self._object("GET", f"/api/drawers/{_segment(drawer_id)}")
+
+    def drawer_duplicates(self, drawer_id: str, *, caller: str | None) -> Json:
+        return self._object("GET", f"/api/drawers/{_segment(drawer_id)}/duplicates")
+
+    def find_duplicates(self, wing: str | None, room: str | None, threshold: float) -> Json:
+        params = {"wing": wing, "room": room, "threshold": threshold}
+        return self._object("GET", "/api/duplicates", params=_given(params))
+
+    def mark_checked(self, body: Json) -> Json:
+        return self._object("POST", "/api/duplicates/verdicts", json=body)
+
+    def hygiene(self) -> Json:
+        return self._object("GET", "/api/hygiene")
 
     def resolve(self, name: str, kind: str) -> Json:
         return self._object("POST", "/api/resolve", json={"name": name, "kind": kind})
 
     def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:
         params = {"name": name, "kind": kind, "cursor": cursor, "limit": PAGE}
-        given = {key: value for key, value in params.items() if value is not None}
-        return self._object("GET", "/api/entities", params=given)
+        return self._object("GET", "/api/entities", params=_given(params))
 
     def entity_mentions(self, entity_id: str) -> list[Json]:
-        return self._list(f"/api/entities/{quote(entity_id, safe='')}/mentions")
+        return self._list(f"/api/entities/{_segment(entity_id)}/mentions")
 
     def entity_candidates(self, entity_id: str) -> list[Json]:
-        return self._list(f"/api/entities/{quote(entity_id, safe='')}/candidates")
+        return self._list(f"/api/entities/{_segment(entity_id)}/candidates")
+
+    def add_alias(self, entity_id: str, body: Json) -> Json:
+        return self._object("POST", f"/api/entities/{_segment(entity_id)}/aliases", json=body)

@@ -3,6 +3,7 @@
 Calling the route functions themselves (not copies of what they do) keeps one definition of
 each use case's checks and answer: a request body goes through the same pydantic model, the
 same `api.http.limits` checks and the same `graph` use case, and comes back as the same JSON.
+The HTTP app's `/mcp` endpoint uses this client on the app's own runtime.
 """
 
 import json
@@ -13,9 +14,13 @@ from pydantic import BaseModel, ValidationError
 
 from api.client.protocol import Json
 from api.errors import ApiError
+from api.http.routes import drawers as drawers_routes
+from api.http.routes import duplicates as duplicates_routes
 from api.http.routes import entities as entities_routes
 from api.http.routes import jobs as jobs_routes
-from api.http.schemas.entities import ResolveRequest
+from api.http.routes.duplicates import VerdictIn
+from api.http.schemas.drawers import DiaryCreate, DrawerCreate
+from api.http.schemas.entities import AliasRequest, ResolveRequest
 from api.http.schemas.jobs import CheckpointRequest, MineRequest
 from api.service.runtime import Runtime
 
@@ -35,7 +40,8 @@ def _request(model: type[Model], body: Json) -> Model:
         raise ApiError(422, "input::invalid", "the request is invalid", details) from error
 
 
-def as_json_document(answer: BaseModel | JSONResponse) -> Json:
+def _as_json(answer: BaseModel | JSONResponse) -> Json:
+    """A route's answer as the JSON document HTTP would send."""
     if isinstance(answer, JSONResponse):
         decoded: Json = json.loads(bytes(answer.body))
         return decoded
@@ -49,33 +55,62 @@ class LocalClient:
         self._runtime = runtime
 
     def mine(self, body: Json) -> Json:
-        return as_json_document(jobs_routes.post_mine(_request(MineRequest, body), self._runtime))
+        request = _request(MineRequest, body)
+        return _as_json(jobs_routes.post_mine(request, self._runtime))
 
     def checkpoint(self, body: Json) -> Json:
-        return as_json_document(
-            jobs_routes.post_checkpoint(_request(CheckpointRequest, body), self._runtime)
-        )
+        request = _request(CheckpointRequest, body)
+        return _as_json(jobs_routes.post_checkpoint(request, self._runtime))
 
     def job(self, job_id: str) -> Json:
-        return as_json_document(jobs_routes.get_job(job_id, self._runtime.store))
+        return _as_json(jobs_routes.get_job(job_id, self._runtime.store))
 
     def jobs(self, limit: int) -> Json:
-        return as_json_document(jobs_routes.list_jobs(self._runtime.store, limit))
+        return _as_json(jobs_routes.list_jobs(self._runtime.store, limit))
+
+    def write_drawer(self, wing: str, room: str, body: Json) -> Json:
+        request = _request(DrawerCreate, body)
+        return _as_json(drawers_routes.write_drawer(wing, room, request, self._runtime))
+
+    def write_diary(self, body: Json, *, caller: str | None) -> Json:
+        request = _request(DiaryCreate, body)
+        return _as_json(drawers_routes.write_diary(request, self._runtime, caller))
+
+    def drawer(self, drawer_id: str, *, caller: str | None) -> Json:
+        return _as_json(drawers_routes.get_drawer(drawer_id, self._runtime.store, caller))
+
+    def drawer_duplicates(self, drawer_id: str, *, caller: str | None) -> Json:
+        return _as_json(drawers_routes.drawer_duplicates(drawer_id, self._runtime.store, caller))
+
+    def find_duplicates(self, wing: str | None, room: str | None, threshold: float) -> Json:
+        store = self._runtime.store
+        return _as_json(duplicates_routes.find_duplicates(store, wing, room, threshold))
+
+    def mark_checked(self, body: Json) -> Json:
+        request = _request(VerdictIn, body)
+        return _as_json(duplicates_routes.post_verdict(request, self._runtime.store))
+
+    def hygiene(self) -> Json:
+        return _as_json(duplicates_routes.get_hygiene(self._runtime.store))
 
     def resolve(self, name: str, kind: str) -> Json:
         request = _request(ResolveRequest, {"name": name, "kind": kind})
-        return as_json_document(entities_routes.resolve(request, self._runtime))
+        return _as_json(entities_routes.resolve(request, self._runtime))
 
     def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:
         found = entities_routes.list_entities(
             name=name, store=self._runtime.store, kind=kind, limit=PAGE, cursor=cursor
         )
-        return as_json_document(found)
+        return _as_json(found)
 
     def entity_mentions(self, entity_id: str) -> list[Json]:
         found = entities_routes.entity_mentions(entity_id, self._runtime.store)
-        return [as_json_document(m) for m in found]
+        return [_as_json(mention) for mention in found]
 
     def entity_candidates(self, entity_id: str) -> list[Json]:
         found = entities_routes.entity_candidates(entity_id, self._runtime.store)
-        return [as_json_document(c) for c in found]
+        return [_as_json(candidate) for candidate in found]
+
+    def add_alias(self, entity_id: str, body: Json) -> Json:
+        request = _request(AliasRequest, body)
+        return _as_json(entities_routes.add_alias(entity_id, request, self._runtime.store))

@@ -1,7 +1,14 @@
 """The one interface through which the CLI and the MCP tools reach castlegraph.
 
-Every answer is the JSON the HTTP API returns, so a command or a tool is written once and works
-the same in-process (`api.client.local`) and over HTTP (`api.client.http`).
+Each method is one HTTP call: its arguments are the call's path segments, query and JSON body,
+and its answer is the JSON the HTTP API returns. So a command or a tool is written once and
+works the same in-process (`api.client.local`) and over HTTP (`api.client.http`).
+
+`caller` is the agent the caller's bearer token names (None: the token names none, or there is
+no token). It decides whose diary entries a call may see, so the calls that depend on it take it
+explicitly: the MCP endpoint of the service passes the agent of each request's token. Over HTTP
+the client's own token is sent instead and the service reads the agent from it, so there the
+argument changes nothing.
 """
 
 from typing import Any, Protocol
@@ -12,6 +19,8 @@ Json = dict[str, Any]
 class Client(Protocol):
     remote: bool
     """True when the work happens in a service that keeps running after the command exits."""
+
+    # --- jobs ---------------------------------------------------------------------------------
 
     def mine(self, body: Json) -> Json:
         """`POST /api/mine` → `{"job": ...}`."""
@@ -29,6 +38,38 @@ class Client(Protocol):
         """`GET /api/jobs?limit=` → `{"jobs": [...]}`."""
         ...
 
+    # --- drawers and their duplicates ---------------------------------------------------------
+
+    def write_drawer(self, wing: str, room: str, body: Json) -> Json:
+        """`POST /api/wings/{wing}/rooms/{room}/drawers`."""
+        ...
+
+    def write_diary(self, body: Json, *, caller: str | None) -> Json:
+        """`POST /api/diary`: a caller whose token names an agent writes as that agent only."""
+        ...
+
+    def drawer(self, drawer_id: str, *, caller: str | None) -> Json:
+        """`GET /api/drawers/{id}`."""
+        ...
+
+    def drawer_duplicates(self, drawer_id: str, *, caller: str | None) -> Json:
+        """`GET /api/drawers/{id}/duplicates`: the SIMILAR_TO links."""
+        ...
+
+    def find_duplicates(self, wing: str | None, room: str | None, threshold: float) -> Json:
+        """`GET /api/duplicates?wing=&room=&threshold=`: clusters of drawers alike in meaning."""
+        ...
+
+    def mark_checked(self, body: Json) -> Json:
+        """`POST /api/duplicates/verdicts`."""
+        ...
+
+    def hygiene(self) -> Json:
+        """`GET /api/hygiene`."""
+        ...
+
+    # --- entities -----------------------------------------------------------------------------
+
     def resolve(self, name: str, kind: str) -> Json:
         """`POST /api/resolve`: the dry run."""
         ...
@@ -43,4 +84,8 @@ class Client(Protocol):
 
     def entity_candidates(self, entity_id: str) -> list[Json]:
         """`GET /api/entities/{id}/candidates`: the pending review links."""
+        ...
+
+    def add_alias(self, entity_id: str, body: Json) -> Json:
+        """`POST /api/entities/{id}/aliases`."""
         ...

@@ -2,8 +2,8 @@
 
 One server definition, two transports:
 
-- stdio: `castlegraph mcp` (`api.cli.mcp`) serves a palace it opens in-process on the data
-  directory, or forwards to the service that holds it;
+- stdio: `castlegraph mcp` (`api.cli.mcp`) serves the client every command connects with: the
+  data directory opened in-process, or the service that holds it;
 - streamable HTTP at `/mcp` on the HTTP app, on the app's own `Runtime`. It is stateless with
   JSON answers: no session lives in the process, so several instances can serve behind a load
   balancer, as the rest of the API can. The SDK's session manager still needs its `run()`
@@ -24,8 +24,10 @@ from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import ValidationError
 from starlette.routing import BaseRoute
 
-from api.mcp.palace import LocalPalace, Palace
-from api.mcp.tools import CastleTools, invalid
+from api.client.local import LocalClient
+from api.client.protocol import Client
+from api.mcp.errors import invalid
+from api.mcp.tools import CastleTools
 from api.service.runtime import Runtime
 
 NAME = "castlegraph"
@@ -82,10 +84,10 @@ class CastleServer(MCPServer[Any]):
             raise ToolError(f"Error executing tool {name}: {invalid(cause)}") from cause
 
 
-def build_server(palace: Palace, version: str) -> MCPServer[Any]:
-    """The nine tools on `palace`. Sync tools: the SDK runs them on worker threads."""
+def build_server(client: Client, version: str) -> MCPServer[Any]:
+    """The nine tools on `client`. Sync tools: the SDK runs them on worker threads."""
     server = CastleServer(NAME, version=version, instructions=INSTRUCTIONS)
-    for tool, annotations in _tools(CastleTools(palace)):
+    for tool, annotations in _tools(CastleTools(client)):
         text_only = tool.__name__ in TEXT_TOOLS
         server.add_tool(
             tool,
@@ -111,7 +113,7 @@ def http_endpoint(runtime: Runtime, host: str, version: str) -> HttpEndpoint:
     """Streamable HTTP at exactly `/mcp`: a mount would answer `/mcp` with a redirect to `/mcp/`,
     which not every client follows. On a loopback `host` the SDK refuses other Host headers
     (DNS rebinding protection)."""
-    server = build_server(LocalPalace(runtime), version)
+    server = build_server(LocalClient(runtime), version)
     # Stateless: the SDK would log "Terminating session: None" for every request.
     logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
     asgi = server.streamable_http_app(

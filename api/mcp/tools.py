@@ -1,22 +1,18 @@
-"""The MCP tools: thin calls on a `Palace`, typed with the HTTP API's own request and answer models.
+"""The MCP tools: thin calls on a `Client`, typed with the HTTP API's own request and answer models.
 
-Each tool builds the route's request model (the same validation as HTTP) and asks the palace,
-which runs the route in-process or over HTTP. Answers are the route's response models, which
-the SDK returns as structured content; `find_duplicates` and `hygiene` answer readable text.
-Errors are tool errors that start with their code: `graph::entity_not_found: no entity ...`.
+Each tool builds the route's request model (the same validation as HTTP, so a bad value is the
+tool's `input::invalid` before anything is sent) and passes it to the client as the route's JSON
+body; the client runs the route in-process or over HTTP. Answers are the route's response
+models, which the SDK returns as structured content; `find_duplicates` and `hygiene` answer
+readable text. Errors are tool errors that start with their code (`api.mcp.errors`).
 """
 
-import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
-from api.client.http import ServiceUnreachable
-from api.errors import STATUS_BY_CODE, ApiError, describe
+from api.client.protocol import Client, Json
 from api.http.auth import caller_agent
 from api.http.routes.duplicates import DEFAULT_THRESHOLD, VerdictIn, VerdictOut
 from api.http.schemas.drawers import (
@@ -28,12 +24,9 @@ from api.http.schemas.drawers import (
 )
 from api.http.schemas.drawers import WriteResponse as WriteOut
 from api.http.schemas.entities import AliasRequest, CandidateOut, EntityOut, ResolveOut
-from api.mcp.palace import Palace
+from api.mcp.errors import tool_errors
 from api.mcp.text import duplicates_text, hygiene_text, scope_words, shown_drawers
 from graph.errors import CastlegraphError
-from resolver.errors import EmptyLabel
-
-log = logging.getLogger("castlegraph.mcp")
 
 Wing = Annotated[Label, Field(description="Wing of the palace: a broad area, e.g. a project.")]
 Room = Annotated[Label, Field(description="Room of the wing: one topic, e.g. `deploy`.")]
@@ -58,45 +51,16 @@ class CandidatesOut(BaseModel):
     candidates: list[CandidateOut]
 
 
-def _is_bug(error: CastlegraphError) -> bool:
-    """As the HTTP envelope decides: an error without a known status is a bug, not an answer.
-
-    A service's own answer (`ApiError`) was already decided there; an unreachable service is
-    something the caller must hear about.
-    """
-    if isinstance(error, ApiError | ServiceUnreachable):
-        return False
-    return (error.status or STATUS_BY_CODE.get(error.code, 500)) == 500
+def _body(request: BaseModel) -> Json:
+    """A request model as the JSON body its route receives, None values left out as an HTTP
+    client leaves them out."""
+    return request.model_dump(mode="json", exclude_none=True)
 
 
-@contextmanager
-def tool_errors() -> Iterator[None]:
-    """castlegraph's errors as tool errors with their code; a bug's details stay in the log."""
-    try:
-        yield
-    except CastlegraphError as error:
-        if _is_bug(error):
-            log.error("internal error %s: %s", error.code, error.message)
-            raise ToolError("internal::error: the service failed; see its log") from error
-        raise ToolError(f"{error.code}: {describe(error)}") from error
-    except EmptyLabel as error:
-        raise ToolError(f"{error.code}: {error}") from error
-    except ValidationError as error:
-        raise ToolError(invalid(error)) from error
-
-
-def invalid(error: ValidationError) -> str:
-    """A validation error on one line, with its code: `input::invalid: status: Input ...`."""
-    problems = "; ".join(
-        f"{'.'.join(map(str, item['loc'])) or 'value'}: {item['msg']}" for item in error.errors()
-    )
-    return f"input::invalid: {problems}"
-
-
-def _content(palace: Palace, drawer_id: str) -> str | None:
+def _content(client: Client, drawer_id: str, caller: str | None) -> str | None:
     """A drawer's content; None once deleted (or when it is another agent's diary entry)."""
     try:
-        content: str = palace.drawer(drawer_id)["content"]
+        content: str = client.drawer(drawer_id, caller=caller)["content"]
     except CastlegraphError as error:
         if error.code != "palace::drawer_not_found":
             raise
@@ -107,13 +71,15 @@ def _content(palace: Palace, drawer_id: str) -> str | None:
 class CastleTools:
     """One method per tool; the docstring is the description the model reads."""
 
-    def __init__(self, palace: Palace) -> None:
-        self._palace = palace
+    def __init__(self, client: Client) -> None:
+        self._client = client
 
-    def _palace_for(self, ctx: Ctx) -> Palace:
-        """Over HTTP, the agent the caller's bearer token names sees only its own diary."""
+    @staticmethod
+    def _caller(ctx: Ctx) -> str | None:
+        """The agent the caller's bearer token names, when the call came to the service's `/mcp`
+        (over stdio there is no request and no token): it sees only its own diary."""
         state = getattr(ctx.request_context.request, "state", None)
-        return self._palace.as_caller(caller_agent(state) if state is not None else None)
+        return caller_agent(state) if state is not None else None
 
     def drawer_write(
         self,
@@ -137,7 +103,7 @@ class CastleTools:
         """
         with tool_errors():
             body = DrawerCreate(content=content, name=name, kind=kind)
-            answer = self._palace_for(ctx).write_drawer(wing, room, body)
+            answer = self._client.write_drawer(wing, room, _body(body))
             return WriteOut.model_validate(answer)
 
     def diary_write(
@@ -155,7 +121,8 @@ class CastleTools:
         """
         with tool_errors():
             body = DiaryCreate(agent=agent, content=content, wing=wing)
-            return WriteOut.model_validate(self._palace_for(ctx).write_diary(body))
+            answer = self._client.write_diary(_body(body), caller=self._caller(ctx))
+            return WriteOut.model_validate(answer)
 
     def drawer_duplicates(self, drawer_id: DrawerId, *, ctx: Ctx) -> DuplicatesResponse:
         """The SIMILAR_TO links of a drawer: the copies and near copies found when it or they
@@ -163,7 +130,7 @@ class CastleTools:
         earlier one). How to judge a pair: read docs/agent-guide.md.
         """
         with tool_errors():
-            answer = self._palace_for(ctx).drawer_duplicates(drawer_id)
+            answer = self._client.drawer_duplicates(drawer_id, caller=self._caller(ctx))
             return DuplicatesResponse.model_validate(answer)
 
     def find_duplicates(
@@ -182,10 +149,11 @@ class CastleTools:
         `Cluster of N:` heading, then one `[score:S] "excerpt" (id) <-> "excerpt" (id)` line
         per pair. How to judge each pair: read docs/agent-guide.md.
         """
-        palace = self._palace_for(ctx)
+        caller = self._caller(ctx)
         with tool_errors():
-            found = palace.find_duplicates(wing, room, threshold)
-            contents = {i: _content(palace, i) for i in shown_drawers(found, max_clusters)}
+            found = self._client.find_duplicates(wing, room, threshold)
+            shown = shown_drawers(found, max_clusters)
+            contents = {i: _content(self._client, i, caller) for i in shown}
         return duplicates_text(found, contents, scope_words(wing, room), max_clusters)
 
     def dedup_mark_checked(
@@ -206,7 +174,7 @@ class CastleTools:
         """
         with tool_errors():
             body = VerdictIn(a=a, b=b, status=status, wing=wing, room=room)
-            return VerdictOut.model_validate(self._palace_for(ctx).mark_checked(body))
+            return VerdictOut.model_validate(self._client.mark_checked(_body(body)))
 
     def resolve_entity(
         self,
@@ -218,7 +186,7 @@ class CastleTools:
         (`new`, with the entities it resembles, for review)? Shows the evidence; writes nothing.
         """
         with tool_errors():
-            return ResolveOut.model_validate(self._palace.resolve(name, kind))
+            return ResolveOut.model_validate(self._client.resolve(name, kind))
 
     def entity_candidates(self, entity_id: EntityId) -> CandidatesOut:
         """Pending POSSIBLY_SAME_AS review links of an entity: entities with a similar name that
@@ -227,7 +195,7 @@ class CastleTools:
         settle them: read docs/agent-guide.md.
         """
         with tool_errors():
-            found = self._palace.entity_candidates(entity_id)
+            found = self._client.entity_candidates(entity_id)
             return CandidatesOut(
                 entity=entity_id, candidates=[CandidateOut.model_validate(c) for c in found]
             )
@@ -243,7 +211,7 @@ class CastleTools:
         changes nothing. When to use it: read docs/agent-guide.md.
         """
         with tool_errors():
-            answer = self._palace.add_alias(entity_id, AliasRequest(alias=alias))
+            answer = self._client.add_alias(entity_id, _body(AliasRequest(alias=alias)))
             return EntityOut.model_validate(answer)
 
     def hygiene(self) -> str:
@@ -252,4 +220,4 @@ class CastleTools:
         drawers without an embedding (find_duplicates cannot compare them). Read-only; text.
         """
         with tool_errors():
-            return hygiene_text(self._palace.hygiene())
+            return hygiene_text(self._client.hygiene())

@@ -19,7 +19,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 
 from api.client.http import ServiceUnreachable
-from api.mcp.tools import tool_errors
+from api.mcp.errors import tool_errors
 from graph.errors import DrawerNotFound, GraphQueryError, GraphUnavailable
 from tests.support.app import app_settings, running_app
 from tests.support.mcp import TOOLS, mcp_stdio_session, text
