@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graph.clock import utc_now
-from graph.errors import CastlegraphError, DrawerNameTaken, DrawerNotFound, DrawerSuperseded
+from graph.errors import DrawerNameTaken, DrawerNotFound, DrawerSuperseded, InvalidCursor
 from graph.queries import Dialect
 from graph.records import Drawer, SimilarDrawer, WriteOutcome
 from graph.store import GraphStore, Tx
@@ -82,13 +82,6 @@ class NewDrawer:
     drawer_id: str | None = None
     compare_same_agent_only: bool = False
     origin: dict[str, Any] = field(default_factory=dict)
-
-
-class InvalidCursor(CastlegraphError):
-    code = "input::invalid"
-
-
-BAD_CURSOR = "the cursor is not one this service returned"
 
 
 def write_drawer(
@@ -394,7 +387,7 @@ def _decode_cursor(cursor: str) -> tuple[str, str]:
     try:
         created_at, drawer_id = json.loads(base64.urlsafe_b64decode(cursor.encode()))
     except (ValueError, binascii.Error, TypeError) as error:
-        raise InvalidCursor(BAD_CURSOR, {"cursor": cursor}) from error
+        raise InvalidCursor(cursor) from error
     if not isinstance(created_at, str) or not isinstance(drawer_id, str):
-        raise InvalidCursor(BAD_CURSOR, {"cursor": cursor})
+        raise InvalidCursor(cursor)
     return created_at, drawer_id

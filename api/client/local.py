@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
 from api.client.protocol import Json
-from api.errors import ApiError
+from api.errors import InvalidRequest
 from api.http.routes import entities as entities_routes
 from api.http.routes import jobs as jobs_routes
 from api.http.schemas.entities import ResolveRequest
@@ -32,7 +32,7 @@ def _request(model: type[Model], body: Json) -> Model:
             {"loc": ["body", *item["loc"]], "msg": item["msg"], "type": item["type"]}
             for item in error.errors()
         ]
-        raise ApiError(422, "input::invalid", "the request is invalid", details) from error
+        raise InvalidRequest(details) from error
 
 
 def as_json_document(answer: BaseModel | JSONResponse) -> Json:

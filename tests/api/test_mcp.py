@@ -21,7 +21,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 
-from api.client.http import ServiceUnreachable
+from api.errors import ServiceUnreachable
 from api.http.app import create_app
 from api.mcp.tools import tool_errors
 from graph.errors import DrawerNotFound, GraphQueryError, GraphUnavailable

@@ -14,13 +14,15 @@ from typing import Any
 import pytest
 from cli_runner import cli
 
-from api.export.cypher import UnexportableValue, literal, script
+from api.errors import UnexportableValue
+from api.export.cypher import literal, script
 from api.export.graphml import graphml
 from graph import drawers, migrations
 from graph.backend import open_backend
 from graph.drawers import DedupPolicy, NewDrawer
 from graph.entities import MentionInput, resolve_mentions
-from graph.export import KEYS, NothingToExport, Subgraph, entity_subgraph, room_subgraph
+from graph.errors import NothingToExport
+from graph.export import KEYS, Subgraph, entity_subgraph, room_subgraph
 from graph.store import GraphStore
 from resolver.entity_model import make_mention
 
