@@ -1,7 +1,5 @@
 """Entity routes (DESIGN §5.6): resolve mentions, read entities, curate aliases and reviews."""
 
-import base64
-import binascii
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
@@ -25,8 +23,9 @@ from api.http.schemas.entities import (
     ReviewVerdict,
 )
 from graph import entity_curation as curation
+from graph.cursors import decode_cursor, encode_cursor
 from graph.entities import MentionInput, dry_run, resolve_mentions
-from graph.errors import DrawerNotFound, InvalidCursor, UnknownDrawers
+from graph.errors import DrawerNotFound, UnknownDrawers
 from graph.records import Entity
 from resolver.entity_keys import normalize_kind
 from resolver.entity_model import EntityView, make_mention
@@ -107,26 +106,12 @@ def list_entities(
         raise BlankLabel("name is blank", {"field": "name"})
     wanted_kind = normalize_kind(kind) if kind is not None else None
     found = curation.find_entities(store, name, wanted_kind)
-    after = _decode(cursor) if cursor else None
+    after = decode_cursor(cursor, 1)[0] if cursor else None
     page = [e for e in found if after is None or e.view.id > after][: limit + 1]
     more = len(page) > limit
     page = page[:limit]
-    next_cursor = _encode(page[-1].view.id) if more and page else None
+    next_cursor = encode_cursor(page[-1].view.id) if more and page else None
     return EntityList(entities=[EntityOut.of(e) for e in page], next_cursor=next_cursor)
-
-
-def _encode(entity_id: str) -> str:
-    return base64.urlsafe_b64encode(entity_id.encode()).decode()
-
-
-def _decode(cursor: str) -> str:
-    try:
-        decoded = base64.b64decode(cursor.encode(), altchars=b"-_", validate=True).decode()
-        if not decoded:
-            raise ValueError("empty cursor")
-        return decoded
-    except (ValueError, binascii.Error) as error:
-        raise InvalidCursor(cursor) from error
 
 
 @router.get("/api/entities/{entity_id}", response_model=EntityOut)
