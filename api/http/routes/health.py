@@ -15,6 +15,6 @@ def health(runtime: RuntimeDep) -> JSONResponse:
     try:
         runtime.store.ping()
     except GraphError as error:
-        return error_response(GraphUnavailable(error.message))  # whatever failed, not ready
+        return error_response(GraphUnavailable(error.message))  # any failed ping: not ready
     backend = runtime.backend.description if runtime.backend else "none"
     return JSONResponse({"status": "ok", "backend": backend})
