@@ -1,39 +1,118 @@
-"""Errors decided by the API layer, and the HTTP status of every stable error code (DESIGN §7).
+"""Errors decided by the API layer itself, and `describe()`, which every door uses to word one.
 
-Errors below `api/` carry their own stable `code`; `STATUS_BY_CODE` maps codes to statuses for
-every door (HTTP envelope, CLI, MCP tools). The envelope itself lives in `api.http.envelope`.
+    CastlegraphError (graph.errors)
+    └── ApiError                     an answer the API decided, never a bug
+        ├── InvalidInput             input::invalid 400: a check of the routes' own (content)
+        │   └── CliInputError        input::invalid 400: a file a command reads is not valid
+        ├── InvalidRequest           input::invalid 422: the body breaks the request's schema
+        ├── InvalidPath              palace::invalid_path 400: a bad wing/room/agent or mine path
+        ├── BlankLabel               domain::empty_label 400: a blank name, in the route's words
+        ├── Unauthorized             auth::unauthorized 401
+        ├── Forbidden                auth::forbidden 403
+        ├── IdempotencyKeyReused     idempotency::key_reused 409
+        ├── PayloadTooLarge          payload::too_large 413
+        ├── ServiceUnreachable       cli::service_unreachable 503: the client found no service
+        └── RemoteError              the status and code a service answered (the HTTP client)
+
+    ValueError
+    └── UnexportableValue            internal::error 500: a value no Cypher literal carries
+
+Like every `CastlegraphError`, each class carries its `code` and HTTP `status`: the envelope
+(`api.http.envelope`), the CLI and the MCP tools all read them from the error, DESIGN §7.
 """
 
-from typing import Any
+from typing import Any, ClassVar
 
 from graph.errors import CastlegraphError
+from resolver.errors import ErrorCode
 
-STATUS_BY_CODE: dict[str, int] = {
-    "palace::drawer_not_found": 404,
-    "graph::entity_not_found": 404,
-    "graph::review_link_not_found": 404,
-    "jobs::job_not_found": 404,
-    "input::invalid": 400,
-    "domain::empty_label": 400,
-    "palace::invalid_path": 400,
-    "auth::unauthorized": 401,
-    "auth::forbidden": 403,
-    "palace::drawer_name_taken": 409,
-    "palace::drawer_superseded": 409,
-    "idempotency::key_reused": 409,
-    "payload::too_large": 413,
-    "graph::unavailable": 503,
-    "graph::migration_failed": 503,
-}
+SERVICE_FAILED = "the service failed; see its log"
+"""All a caller hears of a bug; what went wrong is in the service's log."""
 
 
 class ApiError(CastlegraphError):
-    """An error decided by the API layer itself, with an explicit status."""
+    """An error the API layer decided, so never a bug: the caller hears its message."""
 
-    def __init__(self, status: int, code: str, message: str, details: Any = None) -> None:
+
+class InvalidInput(ApiError):
+    code = ErrorCode.INPUT_INVALID
+    status = 400
+
+
+class CliInputError(InvalidInput):
+    """A file the command reads itself (a checkpoint's JSONL) is not what it should be."""
+
+
+class InvalidRequest(ApiError):
+    """Valid JSON that breaks the request's schema, as FastAPI and the in-process client check it.
+
+    `details` lists each problem as `{"loc", "msg", "type"}`.
+    """
+
+    code = ErrorCode.INPUT_INVALID
+    status = 422
+
+    def __init__(self, details: list[dict[str, Any]]) -> None:
+        super().__init__("the request is invalid", details)
+
+
+class InvalidPath(ApiError):
+    code = ErrorCode.PALACE_INVALID_PATH
+    status = 400
+
+
+class BlankLabel(ApiError):
+    """A blank name the route finds itself, worded for the request (`resolver`'s `EmptyLabel`
+    says which label, not where in the request it was)."""
+
+    code = ErrorCode.DOMAIN_EMPTY_LABEL
+    status = 400
+
+
+class Unauthorized(ApiError):
+    code = ErrorCode.AUTH_UNAUTHORIZED
+    status = 401
+
+
+class Forbidden(ApiError):
+    code = ErrorCode.AUTH_FORBIDDEN
+    status = 403
+
+
+class IdempotencyKeyReused(ApiError):
+    code = ErrorCode.IDEMPOTENCY_KEY_REUSED
+    status = 409
+
+
+class PayloadTooLarge(ApiError):
+    code = ErrorCode.PAYLOAD_TOO_LARGE
+    status = 413
+
+
+class ServiceUnreachable(ApiError):
+    code = ErrorCode.CLI_SERVICE_UNREACHABLE
+    status = 503
+
+
+class RemoteError(ApiError):
+    """The error envelope of a service's answer, raised by the HTTP client as the service's own
+    error would be raised in-process: its status and code are the answer's."""
+
+    def __init__(self, status: int, code: ErrorCode, message: str, details: Any = None) -> None:
         super().__init__(message, details)
-        self.http_status = status
-        self.code = code  # type: ignore[misc]  # an instance value shadows the class default
+        self.status = status
+        self.code = code
+
+
+class UnexportableValue(ValueError):
+    """A property value no Cypher literal can carry (a map, NaN, infinity).
+
+    A `ValueError`, not an answer: neither backend stores such a value, so meeting one in an
+    export is a bug and shows its traceback.
+    """
+
+    code: ClassVar[ErrorCode] = ErrorCode.INTERNAL_ERROR
+    status: ClassVar[int] = 500
 
 
 def describe(error: CastlegraphError) -> str:

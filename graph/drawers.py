@@ -5,15 +5,13 @@ makes every change in one final statement (`create_drawer`), so a failure leaves
 written on either backend.
 """
 
-import base64
-import binascii
-import json
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
 from graph.clock import utc_now
-from graph.errors import CastlegraphError, DrawerNameTaken, DrawerNotFound, DrawerSuperseded
+from graph.cursors import decode_cursor, encode_cursor
+from graph.errors import DrawerNameTaken, DrawerNotFound, DrawerSuperseded
 from graph.queries import Dialect
 from graph.records import Drawer, SimilarDrawer, WriteOutcome
 from graph.store import GraphStore, Tx
@@ -82,13 +80,6 @@ class NewDrawer:
     drawer_id: str | None = None
     compare_same_agent_only: bool = False
     origin: dict[str, Any] = field(default_factory=dict)
-
-
-class InvalidCursor(CastlegraphError):
-    code = "input::invalid"
-
-
-BAD_CURSOR = "the cursor is not one this service returned"
 
 
 def write_drawer(
@@ -367,7 +358,7 @@ def list_room(
     store: GraphStore, wing: str, room: str, limit: int, cursor: str | None
 ) -> tuple[list[Drawer], str | None]:
     """Current drawers of a room, oldest first, with an opaque keyset cursor."""
-    after_created, after_id = _decode_cursor(cursor) if cursor else (None, None)
+    after_created, after_id = decode_cursor(cursor, 2) if cursor else (None, None)
     rows = store.read(
         lambda tx: tx.run(
             "room_drawers_page",
@@ -381,20 +372,5 @@ def list_room(
     )
     drawers = [Drawer.from_props(row["drawer"]) for row in rows]
     page, more = drawers[:limit], len(drawers) > limit
-    next_cursor = _encode_cursor(page[-1]) if more and page else None
+    next_cursor = encode_cursor(page[-1].created_at, page[-1].id) if more and page else None
     return page, next_cursor
-
-
-def _encode_cursor(last: Drawer) -> str:
-    raw = json.dumps([last.created_at, last.id]).encode()
-    return base64.urlsafe_b64encode(raw).decode()
-
-
-def _decode_cursor(cursor: str) -> tuple[str, str]:
-    try:
-        created_at, drawer_id = json.loads(base64.urlsafe_b64decode(cursor.encode()))
-    except (ValueError, binascii.Error, TypeError) as error:
-        raise InvalidCursor(BAD_CURSOR, {"cursor": cursor}) from error
-    if not isinstance(created_at, str) or not isinstance(drawer_id, str):
-        raise InvalidCursor(BAD_CURSOR, {"cursor": cursor})
-    return created_at, drawer_id

@@ -10,15 +10,10 @@ import math
 from collections.abc import Sequence
 
 from graph.drawers import get_drawer
-from graph.errors import CastlegraphError
+from graph.errors import InvalidVector
 from graph.store import GraphStore, Tx
 
 EMBEDDINGS_LOCK = "embeddings"
-
-
-class InvalidVector(CastlegraphError):
-    code = "input::invalid"
-    status = 422
 
 
 def check_vector(vector: Sequence[float], dimension: int | None) -> None:

@@ -50,7 +50,7 @@ from graph.entity_index import (
     index_props,
     spelling_keys,
 )
-from graph.errors import CastlegraphError
+from graph.errors import UnknownDrawers
 from graph.records import Entity, MentionResult
 from graph.store import GraphStore, Tx
 from resolver.entity_keys import entity_key as _entity_key
@@ -72,20 +72,6 @@ class MentionInput:
     origin: dict[str, str | int | float | bool] = field(default_factory=dict)
     job_id: str | None = None
     extracted_at: str | None = None
-
-
-class UnknownDrawers(CastlegraphError):
-    code = "input::invalid"
-    status = 422
-
-    def __init__(self, indexes: dict[int, str]) -> None:
-        super().__init__(
-            "mentions refer to drawers that do not exist",
-            [
-                {"index": i, "drawer": d, "error": "palace::drawer_not_found"}
-                for i, d in indexes.items()
-            ],
-        )
 
 
 _SPELLING_RULES = frozenset({"exact", "normalized", "alias"})

@@ -10,7 +10,7 @@ from typing import Any
 from graph.clock import utc_now
 from graph.entities import ENTITIES_LOCK
 from graph.entity_index import index_props, probe_params
-from graph.errors import CastlegraphError
+from graph.errors import EntityNotFound, ReviewLinkNotFound
 from graph.records import Entity
 from graph.store import GraphStore, Tx
 from resolver.entity_keys import entity_key
@@ -18,23 +18,6 @@ from resolver.entity_model import is_alias_new
 from resolver.errors import EmptyLabel
 
 MENTIONS_LIMIT = 1000
-
-
-class EntityNotFound(CastlegraphError):
-    code = "graph::entity_not_found"
-
-    def __init__(self, entity_id: str) -> None:
-        super().__init__(f"no entity with id {entity_id!r}", {"entity": entity_id})
-
-
-class ReviewLinkNotFound(CastlegraphError):
-    code = "graph::review_link_not_found"
-
-    def __init__(self, entity_id: str, other_id: str) -> None:
-        super().__init__(
-            "the two entities have no POSSIBLY_SAME_AS link",
-            {"entity": entity_id, "other": other_id},
-        )
 
 
 @dataclass(frozen=True, slots=True)

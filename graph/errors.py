@@ -1,25 +1,39 @@
-"""Errors raised by the graph layer; the HTTP envelope uses each class's `code`.
+"""Errors raised by the graph layer, each with its stable `code` and its HTTP `status`.
 
-    CastlegraphError                 code, message, details
-    ├── GraphError
-    │   ├── GraphUnavailable         graph::unavailable (retryable): the database is unreachable
-    │   ├── ConstraintViolation      a uniqueness constraint refused a write (retryable: re-read)
-    │   └── GraphQueryError          the database refused a statement (a bug, never user input)
-    ├── DrawerNotFound               palace::drawer_not_found
-    ├── DrawerNameTaken              palace::drawer_name_taken
-    ├── DrawerSuperseded             palace::drawer_superseded
-    └── DataDirInUse                 graph::data_dir_in_use  another service owns the data directory
+    CastlegraphError                 internal::error 500    code, status, message, details
+    ├── GraphError                   graph::error 500
+    │   ├── GraphUnavailable         graph::unavailable 503 (retryable): the database is unreachable
+    │   ├── ConstraintViolation      graph::constraint_violation 500 (retryable: re-read)
+    │   ├── GraphQueryError          graph::query_failed 500: a refused statement is a bug
+    │   └── MigrationFailed          graph::migration_failed 503
+    ├── DataDirInUse                 graph::data_dir_in_use 500: another service owns the directory
+    ├── DrawerNotFound               palace::drawer_not_found 404
+    ├── DrawerNameTaken              palace::drawer_name_taken 409
+    ├── DrawerSuperseded             palace::drawer_superseded 409
+    ├── EntityNotFound               graph::entity_not_found 404
+    ├── ReviewLinkNotFound           graph::review_link_not_found 404
+    ├── JobNotFound                  jobs::job_not_found 404
+    ├── NothingToExport              export::not_found 404 (the CLI's export only)
+    ├── InvalidCursor                input::invalid 400: a page cursor this service never returned
+    ├── InvalidVector                input::invalid 422: an embedding the index cannot hold
+    └── UnknownDrawers               input::invalid 422: mentions of drawers that do not exist
+
+Every door reads `status` from the error itself: the HTTP envelope answers with it, and a
+status of 500 marks a bug whose message stays in the log. `input::invalid` is a 400 for what
+the routes check themselves and a 422 where the body was valid by schema but not by content.
+The API layer's own errors (`api.errors`) grow this tree; the codes are `resolver.errors`'.
 
 Driver errors (redis, neo4j) are translated once, at the store boundary, into these.
 """
 
-from typing import Any, ClassVar
+from typing import Any
+
+from resolver.errors import ErrorCode
 
 
 class CastlegraphError(Exception):
-    code: ClassVar[str] = "internal::error"
-    status: ClassVar[int | None] = None
-    """HTTP status when the code alone does not decide it (input::invalid is 400 or 422)."""
+    code: ErrorCode = ErrorCode.INTERNAL_ERROR
+    status: int = 500
 
     def __init__(self, message: str, details: Any = None) -> None:
         super().__init__(message)
@@ -31,36 +45,48 @@ class CastlegraphError(Exception):
 
 
 class GraphError(CastlegraphError):
-    code = "graph::error"
+    code = ErrorCode.GRAPH_ERROR
 
 
 class GraphUnavailable(GraphError):
-    code = "graph::unavailable"
+    code = ErrorCode.GRAPH_UNAVAILABLE
+    status = 503
 
     def is_retryable(self) -> bool:
         return True
 
 
 class ConstraintViolation(GraphError):
-    code = "graph::constraint_violation"
+    code = ErrorCode.GRAPH_CONSTRAINT_VIOLATION
 
     def is_retryable(self) -> bool:
         return True
 
 
 class GraphQueryError(GraphError):
-    code = "graph::query_failed"
+    code = ErrorCode.GRAPH_QUERY_FAILED
+
+
+class MigrationFailed(GraphError):
+    code = ErrorCode.GRAPH_MIGRATION_FAILED
+    status = 503
+
+
+class DataDirInUse(CastlegraphError):
+    code = ErrorCode.GRAPH_DATA_DIR_IN_USE
 
 
 class DrawerNotFound(CastlegraphError):
-    code = "palace::drawer_not_found"
+    code = ErrorCode.PALACE_DRAWER_NOT_FOUND
+    status = 404
 
     def __init__(self, drawer_id: str) -> None:
         super().__init__(f"no drawer with id {drawer_id!r}", {"drawer": drawer_id})
 
 
 class DrawerNameTaken(CastlegraphError):
-    code = "palace::drawer_name_taken"
+    code = ErrorCode.PALACE_DRAWER_NAME_TAKEN
+    status = 409
 
     def __init__(self, wing: str, room: str, name: str, holder: str) -> None:
         super().__init__(
@@ -70,7 +96,8 @@ class DrawerNameTaken(CastlegraphError):
 
 
 class DrawerSuperseded(CastlegraphError):
-    code = "palace::drawer_superseded"
+    code = ErrorCode.PALACE_DRAWER_SUPERSEDED
+    status = 409
 
     def __init__(self, drawer_id: str, successor: str | None) -> None:
         super().__init__(
@@ -79,5 +106,68 @@ class DrawerSuperseded(CastlegraphError):
         )
 
 
-class DataDirInUse(CastlegraphError):
-    code = "graph::data_dir_in_use"
+class EntityNotFound(CastlegraphError):
+    code = ErrorCode.GRAPH_ENTITY_NOT_FOUND
+    status = 404
+
+    def __init__(self, entity_id: str) -> None:
+        super().__init__(f"no entity with id {entity_id!r}", {"entity": entity_id})
+
+
+class ReviewLinkNotFound(CastlegraphError):
+    code = ErrorCode.GRAPH_REVIEW_LINK_NOT_FOUND
+    status = 404
+
+    def __init__(self, entity_id: str, other_id: str) -> None:
+        super().__init__(
+            "the two entities have no POSSIBLY_SAME_AS link",
+            {"entity": entity_id, "other": other_id},
+        )
+
+
+class JobNotFound(CastlegraphError):
+    code = ErrorCode.JOBS_JOB_NOT_FOUND
+    status = 404
+
+    def __init__(self, job_id: str) -> None:
+        super().__init__(f"no job with id {job_id!r}", {"job": job_id})
+
+
+class NothingToExport(CastlegraphError):
+    """No entity or room by that name: the export has nothing to write."""
+
+    code = ErrorCode.EXPORT_NOT_FOUND
+    status = 404
+
+
+class InvalidCursor(CastlegraphError):
+    """A page cursor that does not decode: only the cursors a page returned are accepted."""
+
+    code = ErrorCode.INPUT_INVALID
+    status = 400
+
+    def __init__(self, cursor: str) -> None:
+        super().__init__("the cursor is not one this service returned", {"cursor": cursor})
+
+
+class InvalidVector(CastlegraphError):
+    """Checked before the write: FalkorDB would silently accept a vector of another length."""
+
+    code = ErrorCode.INPUT_INVALID
+    status = 422
+
+
+class UnknownDrawers(CastlegraphError):
+    """A mention batch is refused whole; `details` lists each mention whose drawer is missing."""
+
+    code = ErrorCode.INPUT_INVALID
+    status = 422
+
+    def __init__(self, indexes: dict[int, str]) -> None:
+        super().__init__(
+            "mentions refer to drawers that do not exist",
+            [
+                {"index": i, "drawer": d, "error": ErrorCode.PALACE_DRAWER_NOT_FOUND}
+                for i, d in indexes.items()
+            ],
+        )

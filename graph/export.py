@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graph.entity_curation import find_entities
-from graph.errors import CastlegraphError
+from graph.errors import NothingToExport
 from graph.store import GraphStore, Tx
 from resolver.entity_keys import normalize_kind
 
@@ -26,10 +26,6 @@ BATCH = 1000
 PAGE = 1000
 
 NodeRef = tuple[str, tuple[Any, ...]]
-
-
-class NothingToExport(CastlegraphError):
-    code = "export::not_found"
 
 
 @dataclass(frozen=True, slots=True)

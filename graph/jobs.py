@@ -10,18 +10,11 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from graph.clock import utc_now
-from graph.errors import CastlegraphError
+from graph.errors import JobNotFound
 from graph.store import GraphStore, Tx
 
 JobStatus = Literal["queued", "running", "succeeded", "failed"]
 JOB_NAMESPACE = uuid.UUID("6f1d4c1e-6a52-4d0b-9a8e-2f9a3c1b7d40")
-
-
-class JobNotFound(CastlegraphError):
-    code = "jobs::job_not_found"
-
-    def __init__(self, job_id: str) -> None:
-        super().__init__(f"no job with id {job_id!r}", {"job": job_id})
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 
 from graph.clock import utc_now
-from graph.errors import GraphError
+from graph.errors import MigrationFailed
 from graph.migration_steps import (
     attach_drawers_to_rooms,
     derive_keys,
@@ -41,10 +41,6 @@ class AppliedMigration:
     name: str
     applied_at: str
     changed: int
-
-
-class MigrationFailed(GraphError):
-    code = "graph::migration_failed"
 
 
 def _baseline(store: GraphStore) -> int:

@@ -13,7 +13,6 @@ import typer
 from pydantic import ValidationError
 
 from api.cli.options import (
-    CliInputError,
     CommonOptions,
     fail,
     reported_errors,
@@ -22,6 +21,7 @@ from api.cli.options import (
 from api.cli.output import emit, job_detail, job_list, job_outcome
 from api.cli.progress import Step, follow
 from api.client.protocol import Client, Json
+from api.errors import CliInputError
 from api.http.schemas.jobs import CheckpointItem
 
 FINISHED = ("succeeded", "failed")

@@ -49,12 +49,6 @@ DataDirOption = Annotated[Path | None, typer.Option(help="Embedded database and 
 ConfigOption = Annotated[Path | None, typer.Option(help="A castlegraph.toml file.")]
 
 
-class CliInputError(CastlegraphError):
-    """A file the command reads itself (a checkpoint's JSONL) is not what it should be."""
-
-    code = "input::invalid"
-
-
 def fail(message: str, status: int = EXIT_FAILED) -> NoReturn:
     typer.echo(f"castlegraph: {message}", err=True)
     raise typer.Exit(status)

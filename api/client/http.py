@@ -1,7 +1,7 @@
 """The HTTP client: the same calls as the in-process client, against a running service.
 
 One `httpx2.Client` per command (a connection pool, never one per request). A non-2xx answer
-carries the error envelope of DESIGN §7 and is raised as an `ApiError` with its code, message
+carries the error envelope of DESIGN §7 and is raised as a `RemoteError` with its code, message
 and details, so the command reports it as it would report the same error in-process.
 
 Who calls is said by the token this client sends (the first configured one): the service reads
@@ -16,25 +16,24 @@ from urllib.parse import quote
 import httpx2 as httpx
 
 from api.client.protocol import Json
-from api.errors import ApiError
+from api.errors import RemoteError, ServiceUnreachable
 from api.service.settings import Settings
-from graph.errors import CastlegraphError
+from resolver.errors import ErrorCode
 
 TIMEOUT_SECONDS = 60.0
 PAGE = 100
 
 
-class ServiceUnreachable(CastlegraphError):
-    code = "cli::service_unreachable"
-
-
-def _error(response: httpx.Response) -> ApiError:
+def _error(response: httpx.Response) -> RemoteError:
+    """The answer's envelope; an answer without one (or with a code this client does not know)
+    as `http::error` with the answer's text."""
+    status = response.status_code
     try:
         error = response.json()["error"]
-        return ApiError(response.status_code, error["code"], error["message"], error.get("details"))
+        return RemoteError(status, ErrorCode(error["code"]), error["message"], error.get("details"))
     except (ValueError, KeyError, TypeError):
         text = response.text.strip()[:200] or response.reason_phrase
-        return ApiError(response.status_code, "http::error", f"HTTP {response.status_code}: {text}")
+        return RemoteError(status, ErrorCode.HTTP_ERROR, f"HTTP {status}: {text}")
 
 
 def _segment(value: str) -> str:

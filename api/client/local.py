@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
 from api.client.protocol import Json
-from api.errors import ApiError
+from api.errors import InvalidRequest
 from api.http.routes import drawers as drawers_routes
 from api.http.routes import duplicates as duplicates_routes
 from api.http.routes import entities as entities_routes
@@ -37,7 +37,7 @@ def _request(model: type[Model], body: Json) -> Model:
             {"loc": ["body", *item["loc"]], "msg": item["msg"], "type": item["type"]}
             for item in error.errors()
         ]
-        raise ApiError(422, "input::invalid", "the request is invalid", details) from error
+        raise InvalidRequest(details) from error
 
 
 def _as_json(answer: BaseModel | JSONResponse) -> Json:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from api.errors import UnexportableValue
 from graph.export import KEYS, Edge, NodeRef, Subgraph
 
 _ESCAPES = {
@@ -28,10 +29,6 @@ _ESCAPES = {
 }
 _NEEDS_ESCAPE = re.compile("[\\\\'\n\r\t\b\f\0]")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-class UnexportableValue(ValueError):
-    """A property value no Cypher literal can carry (a map, NaN, infinity)."""
 
 
 def string(value: str) -> str:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.http.envelope import envelope
+from api.errors import Unauthorized
+from api.http.envelope import error_response
 
 OPEN_PATHS = frozenset({"/api/health", "/metrics"})
 
@@ -50,7 +51,7 @@ class BearerAuth:
         scheme, _, presented = header.partition(b" ")
         token = self._match(presented.strip()) if scheme.lower() == b"bearer" else None
         if token is None:
-            response = envelope(401, "auth::unauthorized", "a valid bearer token is required")
+            response = error_response(Unauthorized("a valid bearer token is required"))
             response.headers["WWW-Authenticate"] = "Bearer"
             await response(scope, receive, send)
             return

@@ -8,7 +8,8 @@ limit it raises an HTTP 413, which the error handlers turn into the envelope.
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.http.envelope import envelope
+from api.errors import PayloadTooLarge
+from api.http.envelope import error_response
 
 
 class BodySizeLimit:
@@ -22,9 +23,7 @@ class BodySizeLimit:
             return
         declared = dict(scope.get("headers", [])).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            response = envelope(
-                413, "payload::too_large", self._message, {"max_bytes": self.max_bytes}
-            )
+            response = error_response(PayloadTooLarge(self._message, {"max_bytes": self.max_bytes}))
             await response(scope, receive, send)
             return
         received = 0

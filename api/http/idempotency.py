@@ -13,7 +13,8 @@ import hashlib
 from anyio import to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.http.envelope import envelope
+from api.errors import IdempotencyKeyReused, InvalidInput
+from api.http.envelope import error_response
 from graph import idempotency
 from graph.errors import GraphError
 from graph.idempotency import StoredResponse
@@ -33,7 +34,7 @@ class IdempotencyKeys:
             return
         text = key.decode("latin-1")
         if not text.strip() or len(text) > MAX_KEY_LENGTH:
-            response = envelope(400, "input::invalid", "invalid Idempotency-Key header")
+            response = error_response(InvalidInput("invalid Idempotency-Key header"))
             await response(scope, receive, send)
             return
         caller = scope.get("state", {}).get("caller")
@@ -73,10 +74,8 @@ async def _replay(
     stored: StoredResponse, fingerprint: str, scope: Scope, receive: Receive, send: Send
 ) -> None:
     if stored.fingerprint != fingerprint:
-        response = envelope(
-            409,
-            "idempotency::key_reused",
-            "this Idempotency-Key was used with another request body",
+        response = error_response(
+            IdempotencyKeyReused("this Idempotency-Key was used with another request body")
         )
         await response(scope, receive, send)
         return

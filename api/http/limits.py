@@ -2,7 +2,7 @@
 
 import re
 
-from api.errors import ApiError
+from api.errors import InvalidInput, InvalidPath, PayloadTooLarge
 
 MAX_CONTENT_BYTES = 1024 * 1024
 MAX_PATH_SEGMENT = 200
@@ -14,17 +14,12 @@ _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
 
 def check_content(content: str) -> str:
     if not content.strip():
-        raise ApiError(400, "input::invalid", "content is empty or whitespace only")
+        raise InvalidInput("content is empty or whitespace only")
     if _FORBIDDEN.search(content):
-        raise ApiError(400, "input::invalid", "content holds control characters or lone surrogates")
+        raise InvalidInput("content holds control characters or lone surrogates")
     size = len(content.encode("utf-8"))
     if size > MAX_CONTENT_BYTES:
-        raise ApiError(
-            413,
-            "payload::too_large",
-            "content is over 1 MiB",
-            {"bytes": size, "max": MAX_CONTENT_BYTES},
-        )
+        raise PayloadTooLarge("content is over 1 MiB", {"bytes": size, "max": MAX_CONTENT_BYTES})
     return content
 
 
@@ -35,7 +30,5 @@ def check_path_segment(kind: str, value: str) -> str:
         or len(value) > MAX_PATH_SEGMENT
         or any(ord(char) < 32 or ord(char) == 127 for char in value)
     ):
-        raise ApiError(
-            400, "palace::invalid_path", f"invalid {kind} name", {kind: value[:MAX_PATH_SEGMENT]}
-        )
+        raise InvalidPath(f"invalid {kind} name", {kind: value[:MAX_PATH_SEGMENT]})
     return value

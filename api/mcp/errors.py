@@ -12,23 +12,20 @@ from contextlib import contextmanager
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
-from api.client.http import ServiceUnreachable
-from api.errors import STATUS_BY_CODE, ApiError, describe
+from api.errors import SERVICE_FAILED, ApiError, describe
 from graph.errors import CastlegraphError
-from resolver.errors import EmptyLabel
+from resolver.errors import EmptyLabel, ErrorCode
 
 log = logging.getLogger("castlegraph.mcp")
 
 
 def _is_bug(error: CastlegraphError) -> bool:
-    """As the HTTP envelope decides: an error without a known status is a bug, not an answer.
+    """As the HTTP envelope decides: an error of status 500 is a bug, not an answer.
 
-    A service's own answer (`ApiError`) was already decided there; an unreachable service is
-    something the caller must hear about.
+    The API layer's own errors never are: a service's answer over HTTP was already decided
+    there, and an unreachable service is something the caller must hear about.
     """
-    if isinstance(error, ApiError | ServiceUnreachable):
-        return False
-    return (error.status or STATUS_BY_CODE.get(error.code, 500)) == 500
+    return not isinstance(error, ApiError) and error.status == 500
 
 
 @contextmanager
@@ -39,7 +36,7 @@ def tool_errors() -> Iterator[None]:
     except CastlegraphError as error:
         if _is_bug(error):
             log.error("internal error %s: %s", error.code, error.message)
-            raise ToolError("internal::error: the service failed; see its log") from error
+            raise ToolError(f"{ErrorCode.INTERNAL_ERROR}: {SERVICE_FAILED}") from error
         raise ToolError(f"{error.code}: {describe(error)}") from error
     except EmptyLabel as error:
         raise ToolError(f"{error.code}: {error}") from error
@@ -52,4 +49,4 @@ def invalid(error: ValidationError) -> str:
     problems = "; ".join(
         f"{'.'.join(map(str, item['loc'])) or 'value'}: {item['msg']}" for item in error.errors()
     )
-    return f"input::invalid: {problems}"
+    return f"{ErrorCode.INPUT_INVALID}: {problems}"

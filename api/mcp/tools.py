@@ -27,6 +27,7 @@ from api.http.schemas.entities import AliasRequest, CandidateOut, EntityOut, Res
 from api.mcp.errors import tool_errors
 from api.mcp.text import duplicates_text, hygiene_text, scope_words, shown_drawers
 from graph.errors import CastlegraphError
+from resolver.errors import ErrorCode
 
 Wing = Annotated[Label, Field(description="Wing of the palace: a broad area, e.g. a project.")]
 Room = Annotated[Label, Field(description="Room of the wing: one topic, e.g. `deploy`.")]
@@ -62,7 +63,7 @@ def _content(client: Client, drawer_id: str, caller: str | None) -> str | None:
     try:
         content: str = client.drawer(drawer_id, caller=caller)["content"]
     except CastlegraphError as error:
-        if error.code != "palace::drawer_not_found":
+        if error.code != ErrorCode.PALACE_DRAWER_NOT_FOUND:
             raise
         return None
     return content

@@ -18,7 +18,7 @@ from mcp import ClientSession
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 
-from api.client.http import ServiceUnreachable
+from api.errors import ServiceUnreachable
 from api.mcp.errors import tool_errors
 from graph.errors import DrawerNotFound, GraphQueryError, GraphUnavailable
 from tests.support.app import app_settings, running_app

@@ -8,7 +8,8 @@ import pytest
 from api.service.lexicon import Lexicon
 from graph import drawers, entity_curation
 from graph.drawers import DedupPolicy, NewDrawer
-from graph.entities import MentionInput, UnknownDrawers, resolve_mentions
+from graph.entities import MentionInput, resolve_mentions
+from graph.errors import UnknownDrawers
 from graph.records import MentionResult
 from resolver.entity_model import EntityView, make_mention
 from tests.support.seeding import insert_entity

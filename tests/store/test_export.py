@@ -13,9 +13,11 @@ from typing import Any
 
 import pytest
 
-from api.export.cypher import UnexportableValue, literal, script
+from api.errors import UnexportableValue
+from api.export.cypher import literal, script
 from api.export.graphml import graphml
-from graph.export import KEYS, NothingToExport, Subgraph, entity_subgraph, room_subgraph
+from graph.errors import NothingToExport
+from graph.export import KEYS, Subgraph, entity_subgraph, room_subgraph
 from graph.store import GraphStore
 from tests.support.export_graph import GRAPHML_NS, SPECIAL, seed
 

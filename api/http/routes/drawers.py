@@ -5,7 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
-from api.errors import ApiError
+from api.errors import Forbidden
 from api.http.auth import may_see
 from api.http.deps import CallerAgent, RuntimeDep, StoreDep
 from api.http.limits import check_content, check_path_segment
@@ -68,12 +68,7 @@ def write_diary(body: DiaryCreate, runtime: RuntimeDep, caller: CallerAgent) -> 
     When the caller's token names an agent, that is the only agent it may write as.
     """
     if caller is not None and body.agent != caller:
-        raise ApiError(
-            403,
-            "auth::forbidden",
-            "this token may only write its own agent's diary",
-            {"agent": body.agent},
-        )
+        raise Forbidden("this token may only write its own agent's diary", {"agent": body.agent})
     new = drawers.NewDrawer(
         wing=check_path_segment("wing", body.wing),
         room=DIARY_ROOM,

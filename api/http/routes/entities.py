@@ -1,13 +1,11 @@
 """Entity routes (DESIGN §5.6): resolve mentions, read entities, curate aliases and reviews."""
 
-import base64
-import binascii
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
-from api.errors import ApiError
+from api.errors import BlankLabel, PayloadTooLarge
 from api.http.deps import RuntimeDep, StoreDep
 from api.http.schemas.entities import (
     AliasRequest,
@@ -25,8 +23,9 @@ from api.http.schemas.entities import (
     ReviewVerdict,
 )
 from graph import entity_curation as curation
-from graph.entities import MentionInput, UnknownDrawers, dry_run, resolve_mentions
-from graph.errors import DrawerNotFound
+from graph.cursors import decode_cursor, encode_cursor
+from graph.entities import MentionInput, dry_run, resolve_mentions
+from graph.errors import DrawerNotFound, UnknownDrawers
 from graph.records import Entity
 from resolver.entity_keys import normalize_kind
 from resolver.entity_model import EntityView, make_mention
@@ -42,9 +41,7 @@ def _input(
         mention = make_mention(fields.name, fields.kind)
     except EmptyLabel as error:
         details = {"field": str(error)} if index is None else {"index": index, "field": str(error)}
-        raise ApiError(
-            400, "domain::empty_label", f"the mention's {error} is blank", details
-        ) from error
+        raise BlankLabel(f"the mention's {error} is blank", details) from error
     if isinstance(fields, ResolveRequest):
         return MentionInput(drawer=drawer, mention=mention)
     return MentionInput(
@@ -66,9 +63,7 @@ def post_mentions(body: MentionBatch, runtime: RuntimeDep) -> Response:
     """
     limit = runtime.settings.api.max_batch
     if len(body.mentions) > limit:
-        raise ApiError(
-            413,
-            "payload::too_large",
+        raise PayloadTooLarge(
             f"a batch holds at most {limit} mentions",
             {"mentions": len(body.mentions), "max": limit},
         )
@@ -108,31 +103,15 @@ def list_entities(
 ) -> EntityList:
     """Entities whose name or an alias has the same key as `name`, by id."""
     if not name.strip():
-        raise ApiError(400, "domain::empty_label", "name is blank", {"field": "name"})
+        raise BlankLabel("name is blank", {"field": "name"})
     wanted_kind = normalize_kind(kind) if kind is not None else None
     found = curation.find_entities(store, name, wanted_kind)
-    after = _decode(cursor) if cursor else None
+    after = decode_cursor(cursor, 1)[0] if cursor else None
     page = [e for e in found if after is None or e.view.id > after][: limit + 1]
     more = len(page) > limit
     page = page[:limit]
-    next_cursor = _encode(page[-1].view.id) if more and page else None
+    next_cursor = encode_cursor(page[-1].view.id) if more and page else None
     return EntityList(entities=[EntityOut.of(e) for e in page], next_cursor=next_cursor)
-
-
-def _encode(entity_id: str) -> str:
-    return base64.urlsafe_b64encode(entity_id.encode()).decode()
-
-
-def _decode(cursor: str) -> str:
-    try:
-        decoded = base64.b64decode(cursor.encode(), altchars=b"-_", validate=True).decode()
-        if not decoded:
-            raise ValueError("empty cursor")
-        return decoded
-    except (ValueError, binascii.Error) as error:
-        raise ApiError(
-            400, "input::invalid", "the cursor is not one this service returned", {"cursor": cursor}
-        ) from error
 
 
 @router.get("/api/entities/{entity_id}", response_model=EntityOut)

@@ -6,7 +6,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from api.errors import ApiError
+from api.errors import InvalidPath
 from api.http.deps import RuntimeDep, StoreDep
 from api.http.limits import check_content, check_path_segment
 from api.http.schemas.jobs import CheckpointRequest, JobEnvelope, JobList, JobOut, MineRequest
@@ -37,9 +37,7 @@ def post_mine(body: MineRequest, runtime: RuntimeDep) -> JSONResponse:
     """Mine a file or directory on the server: every text chunk becomes a drawer."""
     root = Path(body.path).expanduser().resolve()
     if not root.exists():
-        raise ApiError(
-            400, "palace::invalid_path", "no such file or directory", {"path": body.path}
-        )
+        raise InvalidPath("no such file or directory", {"path": body.path})
     params: dict[str, str | int] = {
         "path": str(root),
         "wing": check_path_segment("wing", body.wing),

@@ -9,7 +9,7 @@ from typing import Any
 
 from api.service.jobs.context import JobContext
 from graph import drawers
-from graph.errors import CastlegraphError, DrawerNotFound
+from graph.errors import CastlegraphError, DrawerNotFound, GraphError
 from graph.jobs import item_id
 
 
@@ -49,7 +49,7 @@ def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
             try:
                 outcome = drawers.write_drawer(ctx.store, new, ctx.policy)
             except CastlegraphError as error:
-                if error.code.startswith("graph::"):
+                if isinstance(error, GraphError):
                     raise  # the database failed, not the item: stop and resume later
                 state["failed"].append(
                     {"index": index, "code": error.code, "message": error.message}

@@ -19,6 +19,7 @@ from graph.drawers import DedupPolicy
 from graph.errors import CastlegraphError, GraphUnavailable
 from graph.jobs import Job, get_job, unfinished_jobs, update_job
 from graph.store import GraphStore
+from resolver.errors import ErrorCode
 
 log = logging.getLogger("castlegraph.jobs")
 Executor = Callable[[JobContext], dict[str, Any]]
@@ -90,7 +91,7 @@ class JobRunner:
             self._fail(store, job_id, {"code": error.code, "message": error.message})
         except Exception as error:
             log.exception("job %s failed", job_id)
-            self._fail(store, job_id, {"code": "internal::error", "message": str(error)})
+            self._fail(store, job_id, {"code": ErrorCode.INTERNAL_ERROR, "message": str(error)})
         else:
             update_job(store, job_id, status="succeeded", result=result, finished_at=utc_now())
 
