@@ -40,16 +40,8 @@ from functools import lru_cache
 from typing import Any
 
 from graph.clock import utc_now
-from graph.entity_index import (
-    EXACT,
-    ONE_EDIT,
-    TWO_EDITS,
-    BatchIndex,
-    Candidates,
-    depth_probes,
-    index_props,
-    spelling_keys,
-)
+from graph.entity_candidates import EXACT, ONE_EDIT, TWO_EDITS, Candidates, depth_probes
+from graph.entity_index import BatchIndex, index_props, spelling_keys
 from graph.errors import CastlegraphError
 from graph.records import Entity, MentionResult
 from graph.store import GraphStore, Tx
