@@ -14,7 +14,7 @@ from conftest import app_settings
 from fastapi.testclient import TestClient
 
 from api.http.app import create_app
-from graph.entity_index import index_props
+from graph.records import Entity
 from resolver.entity_model import EntityView
 
 Snapshot = tuple[frozenset[tuple[Any, ...]], ...]
@@ -121,16 +121,7 @@ def seed_entity(client: TestClient, name: str, kind: str) -> str:
     """Store an entity directly, with the properties resolution would give it; its id."""
     store = client.app.state.runtime.store  # type: ignore[attr-defined]
     view = EntityView.of(str(uuid.uuid4()), name, kind)
-    props = {
-        "id": view.id,
-        "name": view.name,
-        "kind": view.kind,
-        "key": view.key,
-        "aliases": [],
-        "alias_keys": [],
-        "created_at": "2024-01-01T00:00:00.000000Z",
-        **index_props(view, store.dialect),
-    }
+    props = Entity(view, "2024-01-01T00:00:00.000000Z").to_props(store.dialect)
     store.run_text("CREATE (e:Entity) SET e = $props", {"props": props})
     return view.id
 

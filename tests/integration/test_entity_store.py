@@ -9,8 +9,7 @@ from api.service.lexicon import Lexicon
 from graph import drawers, entity_curation
 from graph.drawers import DedupPolicy, NewDrawer
 from graph.entities import MentionInput, UnknownDrawers, resolve_mentions
-from graph.entity_index import index_props
-from graph.records import MentionResult
+from graph.records import Entity, MentionResult
 from resolver.entity_model import EntityView, make_mention
 
 KNOWN_WORD = Lexicon()
@@ -31,16 +30,7 @@ def resolve(
 def insert_legacy(store: Any, entity_id: str, name: str, kind: str) -> None:
     """An entity as an older version left it: same properties, no uniqueness of its key."""
     view = EntityView.of(entity_id, name, kind)
-    props = {
-        "id": view.id,
-        "name": view.name,
-        "kind": view.kind,
-        "key": view.key,
-        "aliases": [],
-        "alias_keys": [],
-        "created_at": "2023-01-01T00:00:00.000000Z",
-        **index_props(view, store.dialect),
-    }
+    props = Entity(view, "2023-01-01T00:00:00.000000Z").to_props(store.dialect)
     store.run_text("CREATE (e:Entity) SET e = $props", {"props": props})
 
 
