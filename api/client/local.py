@@ -15,8 +15,8 @@ from api.client.protocol import Json
 from api.errors import ApiError
 from api.http.routes import entities as entities_routes
 from api.http.routes import jobs as jobs_routes
-from api.http.schemas.entities import ResolveRequest
-from api.http.schemas.jobs import CheckpointRequest, MineRequest
+from api.http.schemas.entities import ResolveQuery
+from api.http.schemas.jobs import CheckpointCreate, MineCreate
 from api.service.runtime import Runtime
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -49,11 +49,11 @@ class LocalClient:
         self._runtime = runtime
 
     def mine(self, body: Json) -> Json:
-        return as_json_document(jobs_routes.post_mine(_request(MineRequest, body), self._runtime))
+        return as_json_document(jobs_routes.post_mine(_request(MineCreate, body), self._runtime))
 
     def checkpoint(self, body: Json) -> Json:
         return as_json_document(
-            jobs_routes.post_checkpoint(_request(CheckpointRequest, body), self._runtime)
+            jobs_routes.post_checkpoint(_request(CheckpointCreate, body), self._runtime)
         )
 
     def job(self, job_id: str) -> Json:
@@ -63,7 +63,7 @@ class LocalClient:
         return as_json_document(jobs_routes.list_jobs(self._runtime.store, limit))
 
     def resolve(self, name: str, kind: str) -> Json:
-        request = _request(ResolveRequest, {"name": name, "kind": kind})
+        request = _request(ResolveQuery, {"name": name, "kind": kind})
         return as_json_document(entities_routes.resolve(request, self._runtime))
 
     def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:

@@ -15,9 +15,9 @@ from api.client.protocol import Json
 from api.http.routes import drawers as drawers_routes
 from api.http.routes import duplicates as duplicates_routes
 from api.http.routes import entities as entities_routes
-from api.http.routes.duplicates import VerdictIn
 from api.http.schemas.drawers import DiaryCreate, DrawerCreate
-from api.http.schemas.entities import AliasRequest
+from api.http.schemas.duplicates import VerdictCreate
+from api.http.schemas.entities import AliasCreate
 from api.service.runtime import Runtime
 
 
@@ -46,7 +46,7 @@ class Palace(Protocol):
         """`GET /api/duplicates`: clusters of drawers alike in meaning."""
         ...
 
-    def mark_checked(self, body: VerdictIn) -> Json:
+    def mark_checked(self, body: VerdictCreate) -> Json:
         """`POST /api/duplicates/verdicts`."""
         ...
 
@@ -58,7 +58,7 @@ class Palace(Protocol):
         """`GET /api/entities/{id}/candidates`: the pending review links."""
         ...
 
-    def add_alias(self, entity_id: str, body: AliasRequest) -> Json:
+    def add_alias(self, entity_id: str, body: AliasCreate) -> Json:
         """`POST /api/entities/{id}/aliases`."""
         ...
 
@@ -95,10 +95,10 @@ class LocalPalace(LocalClient):
         found = duplicates_routes.find_duplicates(self._runtime.store, wing, room, threshold)
         return as_json_document(found)
 
-    def mark_checked(self, body: VerdictIn) -> Json:
+    def mark_checked(self, body: VerdictCreate) -> Json:
         return as_json_document(duplicates_routes.post_verdict(body, self._runtime.store))
 
-    def add_alias(self, entity_id: str, body: AliasRequest) -> Json:
+    def add_alias(self, entity_id: str, body: AliasCreate) -> Json:
         return as_json_document(entities_routes.add_alias(entity_id, body, self._runtime.store))
 
     def hygiene(self) -> Json:
@@ -136,11 +136,11 @@ class HttpPalace(HttpClient):
         given = {key: value for key, value in params.items() if value is not None}
         return self._object("GET", "/api/duplicates", params=given)
 
-    def mark_checked(self, body: VerdictIn) -> Json:
+    def mark_checked(self, body: VerdictCreate) -> Json:
         verdict = body.model_dump(mode="json", exclude_none=True)
         return self._object("POST", "/api/duplicates/verdicts", json=verdict)
 
-    def add_alias(self, entity_id: str, body: AliasRequest) -> Json:
+    def add_alias(self, entity_id: str, body: AliasCreate) -> Json:
         path = f"/api/entities/{_path(entity_id)}/aliases"
         return self._object("POST", path, json=body.model_dump(mode="json"))
 

@@ -13,21 +13,28 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from api.client.http import ServiceUnreachable
 from api.errors import STATUS_BY_CODE, ApiError, describe
 from api.http.auth import caller_agent
-from api.http.routes.duplicates import DEFAULT_THRESHOLD, VerdictIn, VerdictOut
+from api.http.routes.duplicates import DEFAULT_THRESHOLD
+from api.http.schemas.common import Label
 from api.http.schemas.drawers import (
     DiaryCreate,
     DrawerCreate,
+    DrawerDuplicatesOut,
     DrawerKind,
-    DuplicatesResponse,
-    Label,
+    DrawerWriteOut,
 )
-from api.http.schemas.drawers import WriteResponse as WriteOut
-from api.http.schemas.entities import AliasRequest, CandidateOut, EntityOut, ResolveOut
+from api.http.schemas.duplicates import VerdictCreate, VerdictOut
+from api.http.schemas.entities import (
+    AliasCreate,
+    CandidateOut,
+    CandidatesOut,
+    EntityOut,
+    ResolveOut,
+)
 from api.mcp.palace import Palace
 from api.mcp.text import duplicates_text, hygiene_text, scope_words, shown_drawers
 from graph.errors import CastlegraphError
@@ -49,13 +56,6 @@ Threshold = Annotated[
 ]
 Ctx = Context[Any, Any]
 MaxClusters = Annotated[int, Field(ge=1, le=200, description="Show at most this many clusters.")]
-
-
-class CandidatesOut(BaseModel):
-    """`GET /api/entities/{id}/candidates`, in an object: structured content is an object."""
-
-    entity: str
-    candidates: list[CandidateOut]
 
 
 def _is_bug(error: CastlegraphError) -> bool:
@@ -126,7 +126,7 @@ class CastleTools:
         kind: Annotated[DrawerKind, Field(description="What sort of memory this is.")] = "manual",
         *,
         ctx: Ctx,
-    ) -> WriteOut:
+    ) -> DrawerWriteOut:
         """Store a memory (a drawer) verbatim in a wing and room.
 
         An exact copy already in the room is not stored again: `created` is false and the
@@ -138,7 +138,7 @@ class CastleTools:
         with tool_errors():
             body = DrawerCreate(content=content, name=name, kind=kind)
             answer = self._palace_for(ctx).write_drawer(wing, room, body)
-            return WriteOut.model_validate(answer)
+            return DrawerWriteOut.model_validate(answer)
 
     def diary_write(
         self,
@@ -147,7 +147,7 @@ class CastleTools:
         wing: Annotated[Label, Field(description="Wing whose `diary` room holds it.")] = "diary",
         *,
         ctx: Ctx,
-    ) -> WriteOut:
+    ) -> DrawerWriteOut:
         """Write an entry in an agent's diary (room `diary` of the wing).
 
         Only the same agent's entries are compared: repeating an entry returns the existing one
@@ -155,16 +155,16 @@ class CastleTools:
         """
         with tool_errors():
             body = DiaryCreate(agent=agent, content=content, wing=wing)
-            return WriteOut.model_validate(self._palace_for(ctx).write_diary(body))
+            return DrawerWriteOut.model_validate(self._palace_for(ctx).write_diary(body))
 
-    def drawer_duplicates(self, drawer_id: DrawerId, *, ctx: Ctx) -> DuplicatesResponse:
+    def drawer_duplicates(self, drawer_id: DrawerId, *, ctx: Ctx) -> DrawerDuplicatesOut:
         """The SIMILAR_TO links of a drawer: the copies and near copies found when it or they
         were written, with kind, similarity and side (`older`: the drawer resembles that
         earlier one). How to judge a pair: read docs/agent-guide.md.
         """
         with tool_errors():
             answer = self._palace_for(ctx).drawer_duplicates(drawer_id)
-            return DuplicatesResponse.model_validate(answer)
+            return DrawerDuplicatesOut.model_validate(answer)
 
     def find_duplicates(
         self,
@@ -205,7 +205,7 @@ class CastleTools:
         read docs/agent-guide.md.
         """
         with tool_errors():
-            body = VerdictIn(a=a, b=b, status=status, wing=wing, room=room)
+            body = VerdictCreate(a=a, b=b, status=status, wing=wing, room=room)
             return VerdictOut.model_validate(self._palace_for(ctx).mark_checked(body))
 
     def resolve_entity(
@@ -243,7 +243,7 @@ class CastleTools:
         changes nothing. When to use it: read docs/agent-guide.md.
         """
         with tool_errors():
-            answer = self._palace.add_alias(entity_id, AliasRequest(alias=alias))
+            answer = self._palace.add_alias(entity_id, AliasCreate(alias=alias))
             return EntityOut.model_validate(answer)
 
     def hygiene(self) -> str:
