@@ -1,7 +1,9 @@
-"""The stored candidates of one write unit, fetched from the index by depth (DESIGN §5.4).
+"""The stored candidates of one write unit, fetched from the entity index depth by depth.
 
 `graph.entity_index` says which keys each entity stores and which keys a mention probes; this
-module sends those probes to the database and turns the rows into records.
+module sends those probes to the database and turns the rows into records. The key rules stay
+free of I/O and of records, so `graph.records` can derive an entity's stored index keys from
+them without an import cycle.
 
 `Candidates` fetches for one write unit, in depths (`EXACT`: the key itself; `ONE_EDIT`: its
 deletion neighbourhood; `TWO_EDITS`: the review probes), never sending a probe key twice, and

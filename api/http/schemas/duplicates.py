@@ -1,5 +1,5 @@
-"""Request and response models of duplicate review (DESIGN §6): embeddings, clusters of
-look-alike drawers, verdicts on pairs, and what waits for review."""
+"""Request and response models of duplicate review: embeddings, clusters of look-alike
+drawers, verdicts on pairs, and what waits for review."""
 
 from typing import Annotated, Literal
 

@@ -1,5 +1,5 @@
-"""Request and response models of mentions (DESIGN §5.6, §11): sightings of an entity's name
-in a drawer, posted one or in batches, and listed per entity with their provenance."""
+"""Request and response models of mentions: sightings of an entity's name in a drawer, posted
+one at a time or in batches, and listed per entity with their provenance."""
 
 from typing import Annotated, Any
 
