@@ -12,7 +12,7 @@ from itertools import islice
 from typing import Any
 
 from graph.clock import utc_now
-from graph.entity_index import index_props
+from graph.records import Entity
 from graph.store import GraphStore, Row, Tx
 from resolver.entity_model import EntityView
 
@@ -31,19 +31,7 @@ def _create(rows: list[dict[str, Any]], tx: Tx) -> list[Row]:
 
 def _rows(store: GraphStore, chunk: list[EntityView]) -> list[dict[str, Any]]:
     now = utc_now()
-    return [
-        {
-            "id": v.id,
-            "name": v.name,
-            "kind": v.kind,
-            "key": v.key,
-            "created_at": now,
-            "aliases": list(v.aliases),
-            "alias_keys": list(v.alias_keys),
-            **index_props(v, store.dialect),
-        }
-        for v in chunk
-    ]
+    return [Entity(view, now).to_props(store.dialect) for view in chunk]
 
 
 def load_entities(store: GraphStore, entities: Iterable[tuple[str, str, list[str]]]) -> int:

@@ -259,13 +259,8 @@ def _term_props(terms: list[str], dialect: Dialect) -> dict[str, Any]:
 
 
 def _props(drawer: Drawer, terms: list[str], dialect: Dialect) -> dict[str, Any]:
-    """Flat properties without nulls (neither backend stores null properties)."""
-    props = {
-        name: getattr(drawer, name)
-        for name in Drawer.__slots__
-        if name != "origin" and getattr(drawer, name) is not None
-    }
-    props.update({f"origin_{key}": value for key, value in drawer.origin.items()})
+    """The record's properties and those the indexes read, derived from its content."""
+    props = drawer.to_props()
     props.update(_term_props(terms, dialect))
     props["excerpt"] = _excerpt(drawer.content)  # the caption Neo4j Browser shows
     return props

@@ -40,18 +40,10 @@ from functools import lru_cache
 from typing import Any
 
 from graph.clock import utc_now
-from graph.entity_index import (
-    EXACT,
-    ONE_EDIT,
-    TWO_EDITS,
-    BatchIndex,
-    Candidates,
-    depth_probes,
-    index_props,
-    spelling_keys,
-)
+from graph.entity_candidates import EXACT, ONE_EDIT, TWO_EDITS, Candidates, depth_probes
+from graph.entity_index import BatchIndex, spelling_keys
 from graph.errors import UnknownDrawers
-from graph.records import Entity, MentionResult
+from graph.records import Entity, MentionResult, origin_props, spelling_props
 from graph.store import GraphStore, Tx
 from resolver.entity_keys import entity_key as _entity_key
 from resolver.entity_model import Decision, EntityView, Mention, is_alias_new
@@ -103,9 +95,11 @@ def resolve_mentions(
         results, mention_rows = _results(inputs, decisions, batch, existing, now)
         tx.run(
             "write_resolutions",
-            new_entities=[_entity_props(v, now, store) for v in batch.new_entities.values()],
+            new_entities=[
+                Entity(v, now).to_props(store.dialect) for v in batch.new_entities.values()
+            ],
             spelling_updates=[
-                _spelling_props(v, store)
+                {"id": v.id, **spelling_props(v, store.dialect)}
                 for v in batch.respelled.values()
                 if v.id not in batch.new_entities
             ],
@@ -303,7 +297,7 @@ def _mention_props(item: MentionInput, decision: Decision, now: str) -> dict[str
         "job_id": item.job_id,
         "extracted_at": item.extracted_at,
     }
-    props.update({f"origin_{key}": value for key, value in item.origin.items()})
+    props.update(origin_props(item.origin))
     return {key: value for key, value in props.items() if value is not None}
 
 
@@ -329,23 +323,3 @@ def _link_rows(
                     },
                 }
     return list(rows.values())
-
-
-def _entity_props(view: EntityView, now: str, store: GraphStore) -> dict[str, Any]:
-    return {
-        "id": view.id,
-        "name": view.name,
-        "kind": view.kind,
-        "key": view.key,
-        "created_at": now,
-        **_spelling_props(view, store),
-    }
-
-
-def _spelling_props(view: EntityView, store: GraphStore) -> dict[str, Any]:
-    return {
-        "id": view.id,
-        "aliases": list(view.aliases),
-        "alias_keys": list(view.alias_keys),
-        **index_props(view, store.dialect),
-    }

@@ -9,9 +9,9 @@ from typing import Any
 
 from graph.clock import utc_now
 from graph.entities import ENTITIES_LOCK
-from graph.entity_index import index_props, probe_params
+from graph.entity_index import probe_params
 from graph.errors import EntityNotFound, ReviewLinkNotFound
-from graph.records import Entity
+from graph.records import Entity, spelling_props
 from graph.store import GraphStore, Tx
 from resolver.entity_keys import entity_key
 from resolver.entity_model import is_alias_new
@@ -131,11 +131,7 @@ def _respelled(store: GraphStore, entity: Entity, spelling: str) -> dict[str, An
         aliases=(*entity.view.aliases, spelling),
         alias_keys=(*entity.view.alias_keys, entity_key(spelling)),
     )
-    return {
-        "aliases": list(view.aliases),
-        "alias_keys": list(view.alias_keys),
-        **index_props(view, store.dialect),
-    }
+    return spelling_props(view, store.dialect)
 
 
 def settle_review(store: GraphStore, entity_id: str, other_id: str, verdict: str) -> Entity:

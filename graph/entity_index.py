@@ -1,4 +1,4 @@
-"""The indexed candidate search for entities (DESIGN §5.4): deletion-neighbourhood keys.
+"""The keys of the indexed candidate search for entities (DESIGN §5.4): deletion neighbourhoods.
 
 Every spelling of an entity (its key and each alias key) is stored with its depth-1 deletion
 neighbourhood: the key and the key with any one code point removed. Two keys within one edit
@@ -25,17 +25,12 @@ A spelling long enough for a two-edit link (see below) also stores its accent-fo
 name with its accents dropped in two places differs by two substitutions, which deletion keys
 alone never meet.
 
-`Candidates` fetches for one write unit, in depths (`EXACT`: the key itself; `ONE_EDIT`: its
-deletion neighbourhood; `TWO_EDITS`: the review probes), never sending a probe key twice, and
-remembers the depth reached per mention key, so a decision that needs a deeper search than was
-fetched can ask for it.
-
 `BatchIndex` answers the same lookups in memory for one batch. A stored entity is indexed only
 under the probe keys that found it (FalkorDB returns them with each entity), at a fraction of
 the cost of indexing every stored key of every entity fetched: a lookup is complete for the
-probe keys sent, and the depth check above keeps any decision from resting on others. What the
-batch itself creates or respells is not in the database yet, so it is indexed under all its
-keys.
+probe keys sent, and the depth check of `graph.entity_candidates` keeps any decision from
+resting on others. What the batch itself creates or respells is not in the database yet, so it
+is indexed under all its keys.
 """
 
 import math
@@ -44,8 +39,6 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from graph.queries import Dialect
-from graph.records import Entity
-from graph.store import Tx
 from resolver.entity_keys import deletion_keys, folded_key
 from resolver.entity_model import EntityView
 from resolver.entity_rules import REVIEW_MIN_KEY_LEN, REVIEW_TWO_EDIT_MIN_SIMILARITY
@@ -59,8 +52,6 @@ decisions only: a long-lived cache of them would grow to hundreds of megabytes."
 
 FULLTEXT_LIMIT = 10_000
 """Most entities one Neo4j full-text probe returns (a probe set is a few hundred keys)."""
-LUCENE_MAX_CLAUSES = 1_000
-"""Probe keys per Neo4j full-text query: Lucene refuses more than 1,024 clauses by default."""
 
 DEEP_PROBE_MIN_LEN = math.ceil(2 / (1 - REVIEW_TWO_EDIT_MIN_SIMILARITY) - 1e-9)
 """The shortest mention key whose two-edit probes can find a link: 8 at 0.75 (see above).
@@ -156,48 +147,6 @@ def _token(key: str) -> str:
     return key.replace(" ", "_")
 
 
-def fetch(tx: Tx, dialect: Dialect, probes: set[str]) -> list[tuple[Entity, list[str]]]:
-    """Entities with a stored key among `probes`, each with those of its keys that are probes.
-
-    Entities a person settled as the same as an older one (`same_as`) are no candidates.
-    FalkorDB's string index trims the values it stores (`' ab'` is indexed as `'ab'`), so a
-    probe key that starts or ends with a space (a deletion next to a one-letter word) finds
-    nothing by itself: its trimmed form is probed too, and every answer is checked against the
-    entity's real keys, which also drops what the trimmed probes over-fetch.
-    """
-    if not probes:
-        return []
-    stand_ins: dict[str, list[str]] = {}
-    if dialect == "falkordb":
-        for probe in probes:
-            trimmed = probe.strip(" ")
-            if trimmed != probe and trimmed:
-                stand_ins.setdefault(trimmed, []).append(probe)
-    found: dict[str, tuple[Entity, list[str]]] = {}
-    for part in _query_parts(sorted(probes | stand_ins.keys()), dialect):
-        for row in tx.run("entities_by_probe_keys", **probe_params(part, dialect)):
-            entity = Entity.from_props(row["entity"])
-            if entity.same_as is not None or entity.view.id in found:
-                continue  # a later part finds the same entity by the same keys
-            view, returned = entity.view, row.get("probes")
-            if returned is None:  # Neo4j's full-text search does not say which token matched
-                matched = [key for key in stored_key_set(view) if key in probes]
-            else:
-                matched = [key for key in returned if key in probes and stores(view, key)]
-                matched += [
-                    key for p in returned for key in stand_ins.get(p, ()) if stores(view, key)
-                ]
-            found[view.id] = (entity, matched)
-    return list(found.values())
-
-
-def _query_parts(probes: list[str], dialect: Dialect) -> Iterator[list[str]]:
-    """FalkorDB takes every probe at once; a Lucene query holds at most 1,024 clauses."""
-    size = LUCENE_MAX_CLAUSES if dialect == "neo4j" else max(len(probes), 1)
-    for start in range(0, len(probes), size):
-        yield probes[start : start + size]
-
-
 def stores(view: EntityView, key: str) -> bool:
     """Whether `key` is one of the entity's stored index keys, without listing them."""
     return any(_deletion_key_of(key, spelling) for spelling in (view.key, *view.alias_keys))
@@ -255,43 +204,3 @@ class BatchIndex:
         for probe in local.keys() & probes:
             ids.update(local[probe])
         return [self._views[entity_id] for entity_id in sorted(ids)]
-
-
-EXACT, ONE_EDIT, TWO_EDITS = 0, 1, 2
-"""Probe depths: the key, its one-edit neighbourhood, its review probes (`probe_keys`)."""
-
-
-def depth_probes(key: str, depth: int) -> frozenset[str]:
-    if depth == EXACT:
-        return frozenset((key,))
-    return probe_keys(key, two_edits=depth == TWO_EDITS)
-
-
-class Candidates:
-    """The stored candidates one write unit has fetched, and how deep per mention key."""
-
-    def __init__(self, tx: Tx, dialect: Dialect) -> None:
-        self.index = BatchIndex()
-        self.created_at: dict[str, str] = {}
-        self._tx = tx
-        self._dialect = dialect
-        self._sent: set[str] = set()
-        self._depth: dict[str, int] = {}
-
-    def depth(self, key: str) -> int:
-        return self._depth.get(key, -1)
-
-    def ensure(self, keys: Iterable[str], depth: int) -> bool:
-        """Fetch, in one read, whatever `keys` lack to be searched to `depth`; True if found any."""
-        wanted: set[str] = set()
-        for key in keys:
-            if self._depth.get(key, -1) < depth:
-                self._depth[key] = depth
-                wanted |= depth_probes(key, depth)
-        wanted -= self._sent
-        self._sent |= wanted
-        found = fetch(self._tx, self._dialect, wanted)
-        for entity, probes in found:
-            if self.index.add_found(entity.view, probes):
-                self.created_at[entity.view.id] = entity.created_at
-        return bool(found)

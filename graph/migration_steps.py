@@ -21,6 +21,7 @@ from graph.drawers import drawer_index_props
 from graph.entity_index import index_props
 from graph.errors import GraphQueryError
 from graph.queries import Dialect
+from graph.records import spelling_props
 from graph.store import GraphStore, Row, Tx
 from resolver.drawers import TERMS_SCHEME
 from resolver.entity_model import EntityView
@@ -83,12 +84,7 @@ def derive_keys(store: GraphStore) -> int:
         updates = []
         for row in rows:
             view = EntityView.of(row["id"], row["name"], row["kind"], row.get("aliases") or ())
-            props = {
-                "key": view.key,
-                "alias_keys": list(view.alias_keys),
-                "aliases": list(view.aliases),
-                **index_props(view, store.dialect),
-            }
+            props = {"key": view.key, **spelling_props(view, store.dialect)}
             updates.append({"id": row["id"], "props": props})
         return updates
 

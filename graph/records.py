@@ -1,9 +1,35 @@
-"""Plain records returned by the use cases, mapped from the flat properties the graph stores."""
+"""Plain records returned by the use cases, and the one mapping between each record and the flat
+properties the graph stores: `from_props` reads a node, `to_props` gives what a write stores.
 
-from dataclasses import dataclass, field
+Both directions live here so a property is named once: a writer that built its own dict could
+store an entity that resolution reads differently, or never finds (the index keys).
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from typing import Any
 
+from graph.entity_index import index_props
+from graph.queries import Dialect
 from resolver.entity_model import EntityView
+
+ORIGIN_PREFIX = "origin_"
+"""Provenance maps are stored flat, one `origin_<key>` property per key: graph properties hold
+no maps."""
+
+
+def origin_props(origin: Mapping[str, Any]) -> dict[str, Any]:
+    """A provenance map as the flat properties that store it."""
+    return {f"{ORIGIN_PREFIX}{key}": value for key, value in origin.items()}
+
+
+def origin_of(props: Mapping[str, Any]) -> dict[str, Any]:
+    """The provenance map stored in `props` (a drawer's or a MENTIONS edge's)."""
+    return {
+        key.removeprefix(ORIGIN_PREFIX): value
+        for key, value in props.items()
+        if key.startswith(ORIGIN_PREFIX)
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +70,22 @@ class Drawer:
             valid_from=props.get("valid_from"),
             valid_to=props.get("valid_to"),
             supersedes=props.get("supersedes"),
-            origin={
-                k.removeprefix("origin_"): v for k, v in props.items() if k.startswith("origin_")
-            },
+            origin=origin_of(props),
         )
+
+    def to_props(self) -> dict[str, Any]:
+        """The stored properties, without nulls (neither backend stores null properties).
+
+        The properties derived from the content for the indexes (anchor terms, excerpt) are
+        not part of the record: `graph.drawers` adds them.
+        """
+        props = {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name != "origin" and getattr(self, f.name) is not None
+        }
+        props.update(origin_props(self.origin))
+        return props
 
     @property
     def is_current(self) -> bool:
@@ -97,6 +135,32 @@ class Entity:
             alias_keys=tuple(props.get("alias_keys") or ()),
         )
         return cls(view, props.get("created_at", ""), props.get("same_as"))
+
+    def to_props(self, dialect: Dialect) -> dict[str, Any]:
+        """Every stored property, the candidate-index keys included (`spelling_props`)."""
+        view = self.view
+        props: dict[str, Any] = {
+            "id": view.id,
+            "name": view.name,
+            "kind": view.kind,
+            "key": view.key,
+            "created_at": self.created_at,
+            **spelling_props(view, dialect),
+        }
+        if self.same_as is not None:
+            props["same_as"] = self.same_as
+        return props
+
+
+def spelling_props(view: EntityView, dialect: Dialect) -> dict[str, Any]:
+    """The properties that change when an entity gains a spelling: its aliases, their keys and
+    the index keys derived from all its spellings (`graph.entity_index`), written together so
+    the index never lags behind the spellings."""
+    return {
+        "aliases": list(view.aliases),
+        "alias_keys": list(view.alias_keys),
+        **index_props(view, dialect),
+    }
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from api.cli.output import emit, job_detail, job_list, job_outcome
 from api.cli.progress import Step, follow
 from api.client.protocol import Client, Json
 from api.errors import CliInputError
-from api.http.schemas.jobs import CheckpointItem
+from api.http.schemas.jobs import CheckpointItemIn
 
 FINISHED = ("succeeded", "failed")
 EXIT_INTERRUPTED = 130
@@ -101,7 +101,7 @@ def read_items(path: Path) -> list[Json]:
             value = json.loads(text)
             if not isinstance(value, dict):
                 raise CliInputError(f"{path}:{number}: expected a JSON object")
-            item = CheckpointItem.model_validate(value)
+            item = CheckpointItemIn.model_validate(value)
         except json.JSONDecodeError as error:
             raise CliInputError(f"{path}:{number}: not JSON ({error.msg})") from error
         except ValidationError as error:

@@ -18,10 +18,10 @@ from api.http.routes import drawers as drawers_routes
 from api.http.routes import duplicates as duplicates_routes
 from api.http.routes import entities as entities_routes
 from api.http.routes import jobs as jobs_routes
-from api.http.routes.duplicates import VerdictIn
 from api.http.schemas.drawers import DiaryCreate, DrawerCreate
-from api.http.schemas.entities import AliasRequest, ResolveRequest
-from api.http.schemas.jobs import CheckpointRequest, MineRequest
+from api.http.schemas.duplicates import VerdictCreate
+from api.http.schemas.entities import AliasCreate, ResolveQuery
+from api.http.schemas.jobs import CheckpointCreate, MineCreate
 from api.service.runtime import Runtime
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -55,11 +55,11 @@ class LocalClient:
         self._runtime = runtime
 
     def mine(self, body: Json) -> Json:
-        request = _request(MineRequest, body)
+        request = _request(MineCreate, body)
         return _as_json(jobs_routes.post_mine(request, self._runtime))
 
     def checkpoint(self, body: Json) -> Json:
-        request = _request(CheckpointRequest, body)
+        request = _request(CheckpointCreate, body)
         return _as_json(jobs_routes.post_checkpoint(request, self._runtime))
 
     def job(self, job_id: str) -> Json:
@@ -87,14 +87,14 @@ class LocalClient:
         return _as_json(duplicates_routes.find_duplicates(store, wing, room, threshold))
 
     def mark_checked(self, body: Json) -> Json:
-        request = _request(VerdictIn, body)
+        request = _request(VerdictCreate, body)
         return _as_json(duplicates_routes.post_verdict(request, self._runtime.store))
 
     def hygiene(self) -> Json:
         return _as_json(duplicates_routes.get_hygiene(self._runtime.store))
 
     def resolve(self, name: str, kind: str) -> Json:
-        request = _request(ResolveRequest, {"name": name, "kind": kind})
+        request = _request(ResolveQuery, {"name": name, "kind": kind})
         return _as_json(entities_routes.resolve(request, self._runtime))
 
     def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:
@@ -112,5 +112,5 @@ class LocalClient:
         return [_as_json(candidate) for candidate in found]
 
     def add_alias(self, entity_id: str, body: Json) -> Json:
-        request = _request(AliasRequest, body)
+        request = _request(AliasCreate, body)
         return _as_json(entities_routes.add_alias(entity_id, request, self._runtime.store))

@@ -14,16 +14,23 @@ from pydantic import BaseModel, Field
 
 from api.client.protocol import Client, Json
 from api.http.auth import caller_agent
-from api.http.routes.duplicates import DEFAULT_THRESHOLD, VerdictIn, VerdictOut
+from api.http.routes.duplicates import DEFAULT_THRESHOLD
+from api.http.schemas.common import Label
 from api.http.schemas.drawers import (
     DiaryCreate,
     DrawerCreate,
+    DrawerDuplicatesOut,
     DrawerKind,
-    DuplicatesResponse,
-    Label,
+    DrawerWriteOut,
 )
-from api.http.schemas.drawers import WriteResponse as WriteOut
-from api.http.schemas.entities import AliasRequest, CandidateOut, EntityOut, ResolveOut
+from api.http.schemas.duplicates import VerdictCreate, VerdictOut
+from api.http.schemas.entities import (
+    AliasCreate,
+    CandidateOut,
+    CandidatesOut,
+    EntityOut,
+    ResolveOut,
+)
 from api.mcp.errors import tool_errors
 from api.mcp.text import duplicates_text, hygiene_text, scope_words, shown_drawers
 from graph.errors import CastlegraphError
@@ -43,13 +50,6 @@ Threshold = Annotated[
 ]
 Ctx = Context[Any, Any]
 MaxClusters = Annotated[int, Field(ge=1, le=200, description="Show at most this many clusters.")]
-
-
-class CandidatesOut(BaseModel):
-    """`GET /api/entities/{id}/candidates`, in an object: structured content is an object."""
-
-    entity: str
-    candidates: list[CandidateOut]
 
 
 def _body(request: BaseModel) -> Json:
@@ -93,7 +93,7 @@ class CastleTools:
         kind: Annotated[DrawerKind, Field(description="What sort of memory this is.")] = "manual",
         *,
         ctx: Ctx,
-    ) -> WriteOut:
+    ) -> DrawerWriteOut:
         """Store a memory (a drawer) verbatim in a wing and room.
 
         An exact copy already in the room is not stored again: `created` is false and the
@@ -105,7 +105,7 @@ class CastleTools:
         with tool_errors():
             body = DrawerCreate(content=content, name=name, kind=kind)
             answer = self._client.write_drawer(wing, room, _body(body))
-            return WriteOut.model_validate(answer)
+            return DrawerWriteOut.model_validate(answer)
 
     def diary_write(
         self,
@@ -114,7 +114,7 @@ class CastleTools:
         wing: Annotated[Label, Field(description="Wing whose `diary` room holds it.")] = "diary",
         *,
         ctx: Ctx,
-    ) -> WriteOut:
+    ) -> DrawerWriteOut:
         """Write an entry in an agent's diary (room `diary` of the wing).
 
         Only the same agent's entries are compared: repeating an entry returns the existing one
@@ -123,16 +123,16 @@ class CastleTools:
         with tool_errors():
             body = DiaryCreate(agent=agent, content=content, wing=wing)
             answer = self._client.write_diary(_body(body), caller=self._caller(ctx))
-            return WriteOut.model_validate(answer)
+            return DrawerWriteOut.model_validate(answer)
 
-    def drawer_duplicates(self, drawer_id: DrawerId, *, ctx: Ctx) -> DuplicatesResponse:
+    def drawer_duplicates(self, drawer_id: DrawerId, *, ctx: Ctx) -> DrawerDuplicatesOut:
         """The SIMILAR_TO links of a drawer: the copies and near copies found when it or they
         were written, with kind, similarity and side (`older`: the drawer resembles that
         earlier one). How to judge a pair: read docs/agent-guide.md.
         """
         with tool_errors():
             answer = self._client.drawer_duplicates(drawer_id, caller=self._caller(ctx))
-            return DuplicatesResponse.model_validate(answer)
+            return DrawerDuplicatesOut.model_validate(answer)
 
     def find_duplicates(
         self,
@@ -174,7 +174,7 @@ class CastleTools:
         read docs/agent-guide.md.
         """
         with tool_errors():
-            body = VerdictIn(a=a, b=b, status=status, wing=wing, room=room)
+            body = VerdictCreate(a=a, b=b, status=status, wing=wing, room=room)
             return VerdictOut.model_validate(self._client.mark_checked(_body(body)))
 
     def resolve_entity(
@@ -212,7 +212,7 @@ class CastleTools:
         changes nothing. When to use it: read docs/agent-guide.md.
         """
         with tool_errors():
-            answer = self._client.add_alias(entity_id, _body(AliasRequest(alias=alias)))
+            answer = self._client.add_alias(entity_id, _body(AliasCreate(alias=alias)))
             return EntityOut.model_validate(answer)
 
     def hygiene(self) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 from graph import migrations
 from graph.backend import open_backend
-from graph.entity_index import index_props
+from graph.records import Entity
 from resolver.entity_model import EntityView
 
 
@@ -38,14 +38,5 @@ def migrated_graph(data_dir: Path) -> Iterator[Any]:
 def insert_entity(store: Any, view: EntityView, created_at: str) -> None:
     """An entity node with the properties resolution gives one, created with no MERGE: nothing
     checks that its key is unique (as data written before the uniqueness constraint)."""
-    props = {
-        "id": view.id,
-        "name": view.name,
-        "kind": view.kind,
-        "key": view.key,
-        "aliases": [],
-        "alias_keys": [],
-        "created_at": created_at,
-        **index_props(view, store.dialect),
-    }
+    props = Entity(view, created_at).to_props(store.dialect)
     store.run_text("CREATE (e:Entity) SET e = $props", {"props": props})

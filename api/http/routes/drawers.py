@@ -12,12 +12,11 @@ from api.http.limits import check_content, check_path_segment
 from api.http.schemas.drawers import (
     DiaryCreate,
     DrawerCreate,
+    DrawerDuplicatesOut,
     DrawerOut,
-    DrawerReplace,
-    DuplicatesResponse,
-    RoomPage,
-    SimilarOut,
-    WriteResponse,
+    DrawerPage,
+    DrawerUpdate,
+    DrawerWriteOut,
 )
 from api.service.runtime import Runtime
 from graph import drawers
@@ -32,7 +31,7 @@ DIARY_ROOM = "diary"
 def _written(runtime: Runtime, outcome: WriteOutcome) -> JSONResponse:
     if outcome.created:
         runtime.written(outcome.drawer.id)
-    body = WriteResponse.of(outcome).model_dump(mode="json", exclude_none=False)
+    body = DrawerWriteOut.of(outcome).model_dump(mode="json", exclude_none=False)
     if outcome.superseded is None:
         body.pop("superseded")
     return JSONResponse(body, status_code=201 if outcome.created else 200)
@@ -40,7 +39,7 @@ def _written(runtime: Runtime, outcome: WriteOutcome) -> JSONResponse:
 
 @router.post(
     "/api/wings/{wing}/rooms/{room}/drawers",
-    response_model=WriteResponse,
+    response_model=DrawerWriteOut,
     responses={
         200: {"description": "an exact copy (unnamed) or the same named drawer"},
         201: {"description": "stored"},
@@ -61,7 +60,7 @@ def write_drawer(wing: str, room: str, body: DrawerCreate, runtime: RuntimeDep) 
     return _written(runtime, outcome)
 
 
-@router.post("/api/diary", response_model=WriteResponse)
+@router.post("/api/diary", response_model=DrawerWriteOut)
 def write_diary(body: DiaryCreate, runtime: RuntimeDep, caller: CallerAgent) -> JSONResponse:
     """A diary entry is compared only with the same agent's entries of the wing's diary room.
 
@@ -80,9 +79,9 @@ def write_diary(body: DiaryCreate, runtime: RuntimeDep, caller: CallerAgent) -> 
     return _written(runtime, drawers.write_drawer(runtime.store, new, runtime.policy))
 
 
-@router.put("/api/drawers/{drawer_id}", response_model=WriteResponse)
+@router.put("/api/drawers/{drawer_id}", response_model=DrawerWriteOut)
 def supersede_drawer(
-    drawer_id: str, body: DrawerReplace, runtime: RuntimeDep, caller: CallerAgent
+    drawer_id: str, body: DrawerUpdate, runtime: RuntimeDep, caller: CallerAgent
 ) -> JSONResponse:
     _visible(runtime.store, drawer_id, caller)
     outcome = drawers.supersede_drawer(
@@ -103,11 +102,10 @@ def delete_drawer(drawer_id: str, store: StoreDep, caller: CallerAgent) -> Respo
     return Response(status_code=204)
 
 
-@router.get("/api/drawers/{drawer_id}/duplicates", response_model=DuplicatesResponse)
-def drawer_duplicates(drawer_id: str, store: StoreDep, caller: CallerAgent) -> DuplicatesResponse:
+@router.get("/api/drawers/{drawer_id}/duplicates", response_model=DrawerDuplicatesOut)
+def drawer_duplicates(drawer_id: str, store: StoreDep, caller: CallerAgent) -> DrawerDuplicatesOut:
     _visible(store, drawer_id, caller)
-    entries = drawers.similar_drawers(store, drawer_id)
-    return DuplicatesResponse(drawer=drawer_id, similar=[SimilarOut.of(e) for e in entries])
+    return DrawerDuplicatesOut.of(drawer_id, drawers.similar_drawers(store, drawer_id))
 
 
 @router.delete("/api/drawers/{drawer_id}/similar/{other_id}", status_code=204)
@@ -116,7 +114,7 @@ def delete_similar(drawer_id: str, other_id: str, store: StoreDep) -> Response:
     return Response(status_code=204)
 
 
-@router.get("/api/wings/{wing}/rooms/{room}/drawers", response_model=RoomPage)
+@router.get("/api/wings/{wing}/rooms/{room}/drawers", response_model=DrawerPage)
 def list_room(
     wing: str,
     room: str,
@@ -124,13 +122,13 @@ def list_room(
     caller: CallerAgent,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     cursor: Annotated[str | None, Query(max_length=1000)] = None,
-) -> RoomPage:
+) -> DrawerPage:
     """Current drawers, oldest first (another agent's diary entries are not shown)."""
     page, next_cursor = drawers.list_room(
         store, check_path_segment("wing", wing), check_path_segment("room", room), limit, cursor
     )
-    shown = [DrawerOut.of(d) for d in page if may_see(d.kind, d.agent, caller)]
-    return RoomPage(drawers=shown, next_cursor=next_cursor)
+    shown = [d for d in page if may_see(d.kind, d.agent, caller)]
+    return DrawerPage.of(shown, next_cursor)
 
 
 def _visible(store: GraphStore, drawer_id: str, caller: str | None) -> Drawer:

@@ -1,67 +1,27 @@
 """Duplicate review (DESIGN §6): embeddings, clusters of look-alikes, verdicts, hygiene."""
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel, Field
 
 from api.http.deps import RuntimeDep, StoreDep
 from api.http.limits import check_path_segment
-from api.http.schemas.drawers import Label, Strict
+from api.http.schemas.duplicates import (
+    DuplicatesOut,
+    EmbeddingOut,
+    EmbeddingUpdate,
+    HygieneOut,
+    VerdictCreate,
+    VerdictOut,
+)
 from graph import duplicates, embeddings
 
 router = APIRouter(tags=["duplicates"])
 DEFAULT_THRESHOLD = 0.85
-Finite = Annotated[float, Field(allow_inf_nan=False)]
-
-
-class EmbeddingIn(Strict):
-    vector: Annotated[list[Finite], Field(min_length=1, max_length=8192)]
-
-
-class EmbeddingOut(BaseModel):
-    drawer: str
-    dimension: int
-
-
-class PairOut(BaseModel):
-    a: str
-    b: str
-    score: float
-
-
-class ClusterOut(BaseModel):
-    size: int
-    pairs: list[PairOut]
-
-
-class DuplicatesOut(BaseModel):
-    threshold: float
-    clusters: list[ClusterOut]
-
-
-class VerdictIn(Strict):
-    a: Label = Field(description="A drawer id, or a drawer name in wing/room.")
-    b: Label
-    status: Literal["duplicate", "supplement", "contradiction", "unrelated"]
-    wing: Label | None = None
-    room: Label | None = None
-
-
-class VerdictOut(BaseModel):
-    a: str
-    b: str
-    status: str
-
-
-class HygieneOut(BaseModel):
-    duplicate_pairs_pending: int
-    possibly_same_as_pending: int
-    drawers_without_embedding: int
 
 
 @router.put("/api/drawers/{drawer_id}/embedding", response_model=EmbeddingOut)
-def put_embedding(drawer_id: str, body: EmbeddingIn, runtime: RuntimeDep) -> EmbeddingOut:
+def put_embedding(drawer_id: str, body: EmbeddingUpdate, runtime: RuntimeDep) -> EmbeddingOut:
     """Supply a drawer's vector; its length must be the palace's dimension."""
     configured = runtime.settings.embeddings.dimension
     dimension = embeddings.set_embedding(runtime.store, drawer_id, body.vector, configured)
@@ -84,17 +44,11 @@ def find_duplicates(
 ) -> DuplicatesOut:
     """Clusters of current drawers alike in meaning (cosine ≥ threshold). Read-only."""
     clusters = duplicates.duplicate_clusters(store, _scope(wing, room), threshold)
-    return DuplicatesOut(
-        threshold=threshold,
-        clusters=[
-            ClusterOut(size=c.size, pairs=[PairOut(a=p.a, b=p.b, score=p.score) for p in c.pairs])
-            for c in clusters
-        ],
-    )
+    return DuplicatesOut.of(threshold, clusters)
 
 
 @router.post("/api/duplicates/verdicts", response_model=VerdictOut)
-def post_verdict(body: VerdictIn, store: StoreDep) -> VerdictOut:
+def post_verdict(body: VerdictCreate, store: StoreDep) -> VerdictOut:
     """Record how a pair was judged; the pair is then left out of `find_duplicates`."""
     scope = _scope(body.wing, body.room)
     a = duplicates.resolve_drawer(store, body.a, scope)
@@ -106,9 +60,4 @@ def post_verdict(body: VerdictIn, store: StoreDep) -> VerdictOut:
 @router.get("/api/hygiene", response_model=HygieneOut)
 def get_hygiene(store: StoreDep) -> HygieneOut:
     """What waits for review: duplicate pairs, review links, drawers without vectors."""
-    report = duplicates.hygiene(store, DEFAULT_THRESHOLD)
-    return HygieneOut(
-        duplicate_pairs_pending=report.duplicate_pairs_pending,
-        possibly_same_as_pending=report.possibly_same_as_pending,
-        drawers_without_embedding=report.drawers_without_embedding,
-    )
+    return HygieneOut.of(duplicates.hygiene(store, DEFAULT_THRESHOLD))

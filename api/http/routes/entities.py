@@ -8,41 +8,41 @@ from fastapi.responses import JSONResponse
 from api.errors import BlankLabel, PayloadTooLarge
 from api.http.deps import RuntimeDep, StoreDep
 from api.http.schemas.entities import (
-    AliasRequest,
+    AliasCreate,
     CandidateOut,
-    EntityList,
-    EntityMentionOut,
     EntityOut,
-    MentionBatch,
-    MentionFields,
-    MentionOut,
-    MentionResults,
+    EntityPage,
     ResolveOut,
-    ResolveRequest,
-    ReviewLinkOut,
-    ReviewVerdict,
+    ResolveQuery,
+    ReviewVerdictCreate,
+)
+from api.http.schemas.mentions import (
+    EntityMentionOut,
+    MentionBatchCreate,
+    MentionBatchOut,
+    MentionCreate,
+    MentionOut,
 )
 from graph import entity_curation as curation
 from graph.cursors import decode_cursor, encode_cursor
 from graph.entities import MentionInput, dry_run, resolve_mentions
 from graph.errors import DrawerNotFound, UnknownDrawers
-from graph.records import Entity
 from resolver.entity_keys import normalize_kind
-from resolver.entity_model import EntityView, make_mention
+from resolver.entity_model import make_mention
 from resolver.errors import EmptyLabel
 
 router = APIRouter(tags=["entities"])
 
 
 def _input(
-    drawer: str, fields: MentionFields | ResolveRequest, index: int | None = None
+    drawer: str, fields: MentionCreate | ResolveQuery, index: int | None = None
 ) -> MentionInput:
     try:
         mention = make_mention(fields.name, fields.kind)
     except EmptyLabel as error:
         details = {"field": str(error)} if index is None else {"index": index, "field": str(error)}
         raise BlankLabel(f"the mention's {error} is blank", details) from error
-    if isinstance(fields, ResolveRequest):
+    if isinstance(fields, ResolveQuery):
         return MentionInput(drawer=drawer, mention=mention)
     return MentionInput(
         drawer=drawer,
@@ -54,8 +54,8 @@ def _input(
     )
 
 
-@router.post("/api/mentions", response_model=MentionResults)
-def post_mentions(body: MentionBatch, runtime: RuntimeDep) -> Response:
+@router.post("/api/mentions", response_model=MentionBatchOut)
+def post_mentions(body: MentionBatchCreate, runtime: RuntimeDep) -> Response:
     """Resolve a batch of mentions in order, in one transaction; refused whole if any is bad.
 
     The answer is serialised by pydantic's own JSON encoder in one call: handing FastAPI the
@@ -73,12 +73,12 @@ def post_mentions(body: MentionBatch, runtime: RuntimeDep) -> Response:
         if inputs
         else []
     )
-    answer = MentionResults(results=[MentionOut.of(r) for r in results])
+    answer = MentionBatchOut.of(results)
     return Response(answer.model_dump_json(), media_type="application/json")
 
 
 @router.post("/api/drawers/{drawer_id}/mentions", response_model=MentionOut)
-def post_drawer_mention(drawer_id: str, body: MentionFields, runtime: RuntimeDep) -> JSONResponse:
+def post_drawer_mention(drawer_id: str, body: MentionCreate, runtime: RuntimeDep) -> JSONResponse:
     """One mention: 201 when it created the MENTIONS edge, 200 when the drawer already had it."""
     try:
         [result] = resolve_mentions(
@@ -93,14 +93,14 @@ def post_drawer_mention(drawer_id: str, body: MentionFields, runtime: RuntimeDep
     return JSONResponse(body_out, status_code=201 if result.linked else 200)
 
 
-@router.get("/api/entities", response_model=EntityList)
+@router.get("/api/entities", response_model=EntityPage)
 def list_entities(
     name: Annotated[str, Query(max_length=200)],
     store: StoreDep,
     kind: Annotated[str | None, Query(max_length=200)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     cursor: Annotated[str | None, Query(max_length=200)] = None,
-) -> EntityList:
+) -> EntityPage:
     """Entities whose name or an alias has the same key as `name`, by id."""
     if not name.strip():
         raise BlankLabel("name is blank", {"field": "name"})
@@ -111,7 +111,7 @@ def list_entities(
     more = len(page) > limit
     page = page[:limit]
     next_cursor = encode_cursor(page[-1].view.id) if more and page else None
-    return EntityList(entities=[EntityOut.of(e) for e in page], next_cursor=next_cursor)
+    return EntityPage.of(page, next_cursor)
 
 
 @router.get("/api/entities/{entity_id}", response_model=EntityOut)
@@ -136,43 +136,24 @@ def entity_candidates(entity_id: str, store: StoreDep) -> list[CandidateOut]:
 
 
 @router.post("/api/entities/{entity_id}/aliases", response_model=EntityOut)
-def add_alias(entity_id: str, body: AliasRequest, store: StoreDep) -> EntityOut:
+def add_alias(entity_id: str, body: AliasCreate, store: StoreDep) -> EntityOut:
     """Record a spelling; later sightings converge by rule `alias`. Nothing is merged."""
     return EntityOut.of(curation.add_alias(store, entity_id, body.alias))
 
 
 @router.post("/api/entities/{entity_id}/candidates/{other_id}", response_model=EntityOut)
 def settle_candidate(
-    entity_id: str, other_id: str, body: ReviewVerdict, store: StoreDep
+    entity_id: str, other_id: str, body: ReviewVerdictCreate, store: StoreDep
 ) -> EntityOut:
     """`same` records the newer name as an alias of the older (returned); `different` closes."""
     return EntityOut.of(curation.settle_review(store, entity_id, other_id, body.verdict))
 
 
 @router.post("/api/resolve", response_model=ResolveOut)
-def resolve(body: ResolveRequest, runtime: RuntimeDep) -> ResolveOut:
+def resolve(body: ResolveQuery, runtime: RuntimeDep) -> ResolveOut:
     """Dry run: what `(name, kind)` would resolve to, with the evidence. Writes nothing."""
     mention = _input("", body).mention
     decision, created = dry_run(
         runtime.store, mention, fuzzy=runtime.fuzzy, known_word=runtime.known_word
     )
-
-    def out(view: EntityView) -> EntityOut:
-        return EntityOut.of(Entity(view, created.get(view.id, "")))
-
-    return ResolveOut(
-        decision=decision.decision,
-        rule=decision.rule,
-        confidence=decision.confidence,
-        entity=out(decision.entity) if decision.entity else None,
-        possibly_same_as=[
-            ReviewLinkOut(
-                entity=out(link.entity),
-                similarity=link.similarity,
-                distance=link.distance,
-                reason=link.reason,
-            )
-            for link in decision.possibly_same_as
-        ],
-        evidence=decision.evidence,
-    )
+    return ResolveOut.of(decision, created)

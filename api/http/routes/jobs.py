@@ -9,18 +9,18 @@ from fastapi.responses import JSONResponse
 from api.errors import InvalidPath
 from api.http.deps import RuntimeDep, StoreDep
 from api.http.limits import check_content, check_path_segment
-from api.http.schemas.jobs import CheckpointRequest, JobEnvelope, JobList, JobOut, MineRequest
+from api.http.schemas.jobs import CheckpointCreate, JobEnvelopeOut, JobListOut, MineCreate
 from graph import jobs
 
 router = APIRouter(tags=["jobs"])
 
 
 def _accepted(job: jobs.Job) -> JSONResponse:
-    return JSONResponse(JobEnvelope(job=JobOut.of(job)).model_dump(mode="json"), status_code=202)
+    return JSONResponse(JobEnvelopeOut.of(job).model_dump(mode="json"), status_code=202)
 
 
-@router.post("/api/checkpoints", status_code=202, response_model=JobEnvelope)
-def post_checkpoint(body: CheckpointRequest, runtime: RuntimeDep) -> JSONResponse:
+@router.post("/api/checkpoints", status_code=202, response_model=JobEnvelopeOut)
+def post_checkpoint(body: CheckpointCreate, runtime: RuntimeDep) -> JSONResponse:
     """Store items in a room in the background; exact copies are counted, not stored."""
     check_path_segment("wing", body.wing)
     check_path_segment("room", body.room)
@@ -32,8 +32,8 @@ def post_checkpoint(body: CheckpointRequest, runtime: RuntimeDep) -> JSONRespons
     return _accepted(job)
 
 
-@router.post("/api/mine", status_code=202, response_model=JobEnvelope)
-def post_mine(body: MineRequest, runtime: RuntimeDep) -> JSONResponse:
+@router.post("/api/mine", status_code=202, response_model=JobEnvelopeOut)
+def post_mine(body: MineCreate, runtime: RuntimeDep) -> JSONResponse:
     """Mine a file or directory on the server: every text chunk becomes a drawer."""
     root = Path(body.path).expanduser().resolve()
     if not root.exists():
@@ -50,12 +50,12 @@ def post_mine(body: MineRequest, runtime: RuntimeDep) -> JSONResponse:
     return _accepted(job)
 
 
-@router.get("/api/jobs/{job_id}", response_model=JobEnvelope)
-def get_job(job_id: str, store: StoreDep) -> JobEnvelope:
-    return JobEnvelope(job=JobOut.of(jobs.get_job(store, job_id)))
+@router.get("/api/jobs/{job_id}", response_model=JobEnvelopeOut)
+def get_job(job_id: str, store: StoreDep) -> JobEnvelopeOut:
+    return JobEnvelopeOut.of(jobs.get_job(store, job_id))
 
 
-@router.get("/api/jobs", response_model=JobList)
-def list_jobs(store: StoreDep, limit: Annotated[int, Query(ge=1, le=500)] = 50) -> JobList:
+@router.get("/api/jobs", response_model=JobListOut)
+def list_jobs(store: StoreDep, limit: Annotated[int, Query(ge=1, le=500)] = 50) -> JobListOut:
     """The most recent jobs first."""
-    return JobList(jobs=[JobOut.of(job) for job in jobs.recent_jobs(store, limit)])
+    return JobListOut.of(jobs.recent_jobs(store, limit))

@@ -4,34 +4,14 @@ Requests forbid unknown fields. Lengths that DESIGN names are checked here (422)
 answer with other statuses (empty content 400, content over 1 MiB 413) live in `api.http.limits`.
 """
 
-import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
+from api.http.schemas.common import Label, Strict
 from graph.records import Drawer, SimilarDrawer, WriteOutcome
 
-MAX_LABEL = 200
-
-
-NOT_LABEL_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
-"""Unicode's control characters (Cc) but tab, line feed and carriage return, and lone
-surrogates (Cs): one regular-expression scan, not a category lookup per character."""
-
-
-def plain_text(value: str) -> str:
-    """Labels are text: no control characters but whitespace, no lone surrogates."""
-    if NOT_LABEL_TEXT.search(value):
-        raise ValueError("must not contain control characters or lone surrogates")
-    return value
-
-
-Label = Annotated[str, StringConstraints(max_length=MAX_LABEL), AfterValidator(plain_text)]
 DrawerKind = Literal["manual", "note", "diary", "checkpoint", "file", "other"]
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class DrawerCreate(Strict):
@@ -53,7 +33,7 @@ class DiaryCreate(Strict):
     wing: Label = "diary"
 
 
-class DrawerReplace(Strict):
+class DrawerUpdate(Strict):
     content: str
 
 
@@ -80,7 +60,7 @@ class DrawerOut(BaseModel):
         return cls.model_validate(drawer, from_attributes=True)
 
 
-class Signals(BaseModel):
+class SignalsOut(BaseModel):
     same_hash: bool
     same_fingerprint: bool
     similarity: float
@@ -92,7 +72,7 @@ class SimilarOut(BaseModel):
     side: Literal["older", "newer"]
     kind: Literal["exact", "normalized", "near"]
     similarity: float
-    signals: Signals
+    signals: SignalsOut
     created_at: str
 
     @classmethod
@@ -102,7 +82,7 @@ class SimilarOut(BaseModel):
             side=entry.side,  # type: ignore[arg-type]
             kind=entry.kind,  # type: ignore[arg-type]
             similarity=entry.similarity,
-            signals=Signals(
+            signals=SignalsOut(
                 same_hash=entry.same_hash,
                 same_fingerprint=entry.same_fingerprint,
                 similarity=entry.similarity,
@@ -112,14 +92,14 @@ class SimilarOut(BaseModel):
         )
 
 
-class WriteResponse(BaseModel):
+class DrawerWriteOut(BaseModel):
     created: bool
     drawer: DrawerOut
     similar: list[SimilarOut]
     superseded: str | None = None
 
     @classmethod
-    def of(cls, outcome: WriteOutcome) -> "WriteResponse":
+    def of(cls, outcome: WriteOutcome) -> "DrawerWriteOut":
         return cls(
             created=outcome.created,
             drawer=DrawerOut.of(outcome.drawer),
@@ -128,17 +108,19 @@ class WriteResponse(BaseModel):
         )
 
 
-class DuplicatesResponse(BaseModel):
+class DrawerDuplicatesOut(BaseModel):
     drawer: str
     similar: list[SimilarOut]
 
+    @classmethod
+    def of(cls, drawer_id: str, entries: list[SimilarDrawer]) -> "DrawerDuplicatesOut":
+        return cls(drawer=drawer_id, similar=[SimilarOut.of(entry) for entry in entries])
 
-class RoomPage(BaseModel):
+
+class DrawerPage(BaseModel):
     drawers: list[DrawerOut]
     next_cursor: str | None
 
-
-class Health(BaseModel):
-    status: Literal["ok", "starting", "unavailable"]
-    backend: str
-    migrations: int
+    @classmethod
+    def of(cls, drawers: list[Drawer], next_cursor: str | None) -> "DrawerPage":
+        return cls(drawers=[DrawerOut.of(drawer) for drawer in drawers], next_cursor=next_cursor)

@@ -1,73 +1,43 @@
-"""Request and response models of the entity routes (DESIGN §5.6, §11)."""
+"""Request and response models of the entity routes (DESIGN §5.6, §11): reading, curating and
+the resolution dry run. Mentions, posted and listed, are in `api.http.schemas.mentions`."""
 
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    Field,
-    SerializerFunctionWrapHandler,
-    StringConstraints,
-    model_serializer,
-)
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
-from api.http.schemas.drawers import Label, Strict, plain_text
-from graph.entity_curation import EntityMention, ReviewCandidate
-from graph.records import Entity, MentionResult
-
-OriginKey = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
-OriginValue = (
-    Annotated[str, StringConstraints(max_length=2048), AfterValidator(plain_text)]
-    | bool
-    | Annotated[int, Field(ge=-(2**63), lt=2**63)]  # the graph stores 64-bit integers
-    | Annotated[float, Field(allow_inf_nan=False)]
-)
-Origin = Annotated[dict[OriginKey, OriginValue], Field(max_length=32)]
+from api.http.schemas.common import Label, Strict
+from graph.entity_curation import ReviewCandidate
+from graph.records import Entity
+from resolver.entity_model import Decision, EntityView, ReviewLink
 
 
-class MentionFields(Strict):
-    name: Label = Field(description="The name as the extractor saw it (trimmed).")
-    kind: Label = Field(description="person, tool, place, ... or `other` when unclassified.")
-    extractor: Label | None = None
-    origin: Origin = Field(default_factory=dict, description="Provenance: document, chunk, ...")
-    job_id: Label | None = None
-    extracted_at: Label | None = None
-
-
-class MentionIn(MentionFields):
-    drawer: Label
-
-
-class MentionBatch(Strict):
-    mentions: list[MentionIn]
-
-
-class ResolveRequest(Strict):
+class ResolveQuery(Strict):
     name: Label
     kind: Label
 
 
-class AliasRequest(Strict):
+class AliasCreate(Strict):
     alias: Label
 
 
-class ReviewVerdict(Strict):
+class ReviewVerdictCreate(Strict):
     verdict: Literal["same", "different"]
 
 
-class EntitySummary(BaseModel):
+class EntitySummaryOut(BaseModel):
     id: str
     name: str
     kind: str
     aliases: list[str]
 
     @classmethod
-    def of(cls, entity: Entity) -> "EntitySummary":
+    def of(cls, entity: Entity) -> "EntitySummaryOut":
         view = entity.view
         return cls(id=view.id, name=view.name, kind=view.kind, aliases=list(view.aliases))
 
 
-class EntityOut(EntitySummary):
+class EntityOut(EntitySummaryOut):
     key: str
     created_at: str
     same_as: str | None = Field(
@@ -96,71 +66,13 @@ class EntityOut(EntitySummary):
         )
 
 
-class Observation(BaseModel):
-    name: str
-    rule: str
-    confidence: float
-
-
-class MentionOut(BaseModel):
-    entity: EntitySummary
-    created: bool
-    linked: bool
-    observation: Observation
-    possibly_same_as: list[str]
-
-    @classmethod
-    def of(cls, result: MentionResult) -> "MentionOut":
-        return cls(
-            entity=EntitySummary.of(result.entity),
-            created=result.created,
-            linked=result.linked,
-            observation=Observation(
-                name=result.observed_name, rule=result.rule, confidence=result.confidence
-            ),
-            possibly_same_as=list(result.possibly_same_as),
-        )
-
-
-class MentionResults(BaseModel):
-    results: list[MentionOut]
-
-
-class EntityList(BaseModel):
+class EntityPage(BaseModel):
     entities: list[EntityOut]
     next_cursor: str | None
 
-
-class Provenance(BaseModel):
-    extractor: str | None
-    origin: dict[str, Any]
-    job_id: str | None
-    extracted_at: str | None
-
-
-class EntityMentionOut(BaseModel):
-    drawer: str
-    observation: Observation
-    provenance: Provenance
-    created_at: str
-
     @classmethod
-    def of(cls, mention: EntityMention) -> "EntityMentionOut":
-        props = mention.props
-        origin = {k.removeprefix("origin_"): v for k, v in props.items() if k.startswith("origin_")}
-        return cls(
-            drawer=mention.drawer,
-            observation=Observation(
-                name=props["name"], rule=props["rule"], confidence=props["confidence"]
-            ),
-            provenance=Provenance(
-                extractor=props.get("extractor"),
-                origin=origin,
-                job_id=props.get("job_id"),
-                extracted_at=props.get("extracted_at"),
-            ),
-            created_at=props["created_at"],
-        )
+    def of(cls, entities: list[Entity], next_cursor: str | None) -> "EntityPage":
+        return cls(entities=[EntityOut.of(entity) for entity in entities], next_cursor=next_cursor)
 
 
 class CandidateOut(BaseModel):
@@ -183,11 +95,27 @@ class CandidateOut(BaseModel):
         )
 
 
+class CandidatesOut(BaseModel):
+    """`GET /api/entities/{id}/candidates`, in an object: structured content is an object."""
+
+    entity: str
+    candidates: list[CandidateOut]
+
+
 class ReviewLinkOut(BaseModel):
     entity: EntityOut
     similarity: float
     distance: int
     reason: str
+
+    @classmethod
+    def of(cls, link: ReviewLink, created_at: Mapping[str, str]) -> "ReviewLinkOut":
+        return cls(
+            entity=EntityOut.of(_entity(link.entity, created_at)),
+            similarity=link.similarity,
+            distance=link.distance,
+            reason=link.reason,
+        )
 
 
 class ResolveOut(BaseModel):
@@ -197,3 +125,23 @@ class ResolveOut(BaseModel):
     entity: EntityOut | None
     possibly_same_as: list[ReviewLinkOut]
     evidence: dict[str, Any]
+
+    @classmethod
+    def of(cls, decision: Decision, created_at: Mapping[str, str]) -> "ResolveOut":
+        entity = decision.entity
+        return cls(
+            decision=decision.decision,
+            rule=decision.rule,
+            confidence=decision.confidence,
+            entity=EntityOut.of(_entity(entity, created_at)) if entity else None,
+            possibly_same_as=[
+                ReviewLinkOut.of(link, created_at) for link in decision.possibly_same_as
+            ],
+            evidence=decision.evidence,
+        )
+
+
+def _entity(view: EntityView, created_at: Mapping[str, str]) -> Entity:
+    """A dry run decides on views, not stored records: `created_at` by entity id completes them
+    (empty for an entity the run would create)."""
+    return Entity(view, created_at.get(view.id, ""))

@@ -4,33 +4,33 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from api.http.schemas.drawers import Label, Strict
+from api.http.schemas.common import Label, Strict
 from graph.jobs import Job
 
 PathSegment = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 
 
-class Destination(Strict):
+class DestinationIn(Strict):
     wing: PathSegment | None = None
     room: PathSegment | None = None
 
 
-class CheckpointItem(Strict):
+class CheckpointItemIn(Strict):
     content: str
     name: Label | None = None
     agent: Label | None = None
-    destination: Destination | None = Field(
+    destination: DestinationIn | None = Field(
         default=None, description="Store this item in another wing or room than the job's."
     )
 
 
-class CheckpointRequest(Strict):
+class CheckpointCreate(Strict):
     wing: PathSegment
     room: PathSegment
-    items: list[CheckpointItem]
+    items: list[CheckpointItemIn]
 
 
-class MineRequest(Strict):
+class MineCreate(Strict):
     path: Annotated[str, StringConstraints(min_length=1, max_length=4096)] = Field(
         description="A file or directory on the server."
     )
@@ -70,9 +70,17 @@ class JobOut(BaseModel):
         )
 
 
-class JobEnvelope(BaseModel):
+class JobEnvelopeOut(BaseModel):
     job: JobOut
 
+    @classmethod
+    def of(cls, job: Job) -> "JobEnvelopeOut":
+        return cls(job=JobOut.of(job))
 
-class JobList(BaseModel):
+
+class JobListOut(BaseModel):
     jobs: list[JobOut]
+
+    @classmethod
+    def of(cls, jobs: list[Job]) -> "JobListOut":
+        return cls(jobs=[JobOut.of(job) for job in jobs])

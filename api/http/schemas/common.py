@@ -1,0 +1,29 @@
+"""What every request model shares: strictness about unknown fields, and what a label may hold."""
+
+import re
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
+
+MAX_LABEL = 200
+
+
+NOT_LABEL_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+"""Unicode's control characters (Cc) but tab, line feed and carriage return, and lone
+surrogates (Cs): one regular-expression scan, not a category lookup per character."""
+
+
+def plain_text(value: str) -> str:
+    """Labels are text: no control characters but whitespace, no lone surrogates."""
+    if NOT_LABEL_TEXT.search(value):
+        raise ValueError("must not contain control characters or lone surrogates")
+    return value
+
+
+Label = Annotated[str, StringConstraints(max_length=MAX_LABEL), AfterValidator(plain_text)]
+
+
+class Strict(BaseModel):
+    """The base of request models: a misspelt field is refused (422), never silently dropped."""
+
+    model_config = ConfigDict(extra="forbid")

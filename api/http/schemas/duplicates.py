@@ -1,0 +1,77 @@
+"""Request and response models of duplicate review: embeddings, clusters of look-alike
+drawers, verdicts on pairs, and what waits for review."""
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from api.http.schemas.common import Label, Strict
+from graph.duplicates import Hygiene
+from resolver.clusters import Cluster, ScoredPair
+
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+
+
+class EmbeddingUpdate(Strict):
+    vector: Annotated[list[Finite], Field(min_length=1, max_length=8192)]
+
+
+class EmbeddingOut(BaseModel):
+    drawer: str
+    dimension: int
+
+
+class PairOut(BaseModel):
+    a: str
+    b: str
+    score: float
+
+    @classmethod
+    def of(cls, pair: ScoredPair) -> "PairOut":
+        return cls(a=pair.a, b=pair.b, score=pair.score)
+
+
+class ClusterOut(BaseModel):
+    size: int
+    pairs: list[PairOut]
+
+    @classmethod
+    def of(cls, cluster: Cluster) -> "ClusterOut":
+        return cls(size=cluster.size, pairs=[PairOut.of(pair) for pair in cluster.pairs])
+
+
+class DuplicatesOut(BaseModel):
+    threshold: float
+    clusters: list[ClusterOut]
+
+    @classmethod
+    def of(cls, threshold: float, clusters: list[Cluster]) -> "DuplicatesOut":
+        return cls(threshold=threshold, clusters=[ClusterOut.of(cluster) for cluster in clusters])
+
+
+class VerdictCreate(Strict):
+    a: Label = Field(description="A drawer id, or a drawer name in wing/room.")
+    b: Label
+    status: Literal["duplicate", "supplement", "contradiction", "unrelated"]
+    wing: Label | None = None
+    room: Label | None = None
+
+
+class VerdictOut(BaseModel):
+    a: str
+    b: str
+    status: str
+
+
+class HygieneOut(BaseModel):
+    duplicate_pairs_pending: int
+    possibly_same_as_pending: int
+    drawers_without_embedding: int
+
+    @classmethod
+    def of(cls, report: Hygiene) -> "HygieneOut":
+        return cls(
+            duplicate_pairs_pending=report.duplicate_pairs_pending,
+            possibly_same_as_pending=report.possibly_same_as_pending,
+            drawers_without_embedding=report.drawers_without_embedding,
+        )

@@ -1,0 +1,102 @@
+"""Request and response models of mentions: sightings of an entity's name in a drawer, posted
+one at a time or in batches, and listed per entity with their provenance."""
+
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, Field, StringConstraints
+
+from api.http.schemas.common import Label, Strict, plain_text
+from api.http.schemas.entities import EntitySummaryOut
+from graph.entity_curation import EntityMention
+from graph.records import MentionResult, origin_of
+
+OriginKey = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
+OriginValue = (
+    Annotated[str, StringConstraints(max_length=2048), AfterValidator(plain_text)]
+    | bool
+    | Annotated[int, Field(ge=-(2**63), lt=2**63)]  # the graph stores 64-bit integers
+    | Annotated[float, Field(allow_inf_nan=False)]
+)
+Origin = Annotated[dict[OriginKey, OriginValue], Field(max_length=32)]
+
+
+class MentionCreate(Strict):
+    name: Label = Field(description="The name as the extractor saw it (trimmed).")
+    kind: Label = Field(description="person, tool, place, ... or `other` when unclassified.")
+    extractor: Label | None = None
+    origin: Origin = Field(default_factory=dict, description="Provenance: document, chunk, ...")
+    job_id: Label | None = None
+    extracted_at: Label | None = None
+
+
+class MentionIn(MentionCreate):
+    drawer: Label
+
+
+class MentionBatchCreate(Strict):
+    mentions: list[MentionIn]
+
+
+class ObservationOut(BaseModel):
+    name: str
+    rule: str
+    confidence: float
+
+
+class MentionOut(BaseModel):
+    entity: EntitySummaryOut
+    created: bool
+    linked: bool
+    observation: ObservationOut
+    possibly_same_as: list[str]
+
+    @classmethod
+    def of(cls, result: MentionResult) -> "MentionOut":
+        return cls(
+            entity=EntitySummaryOut.of(result.entity),
+            created=result.created,
+            linked=result.linked,
+            observation=ObservationOut(
+                name=result.observed_name, rule=result.rule, confidence=result.confidence
+            ),
+            possibly_same_as=list(result.possibly_same_as),
+        )
+
+
+class MentionBatchOut(BaseModel):
+    results: list[MentionOut]
+
+    @classmethod
+    def of(cls, results: list[MentionResult]) -> "MentionBatchOut":
+        return cls(results=[MentionOut.of(result) for result in results])
+
+
+class ProvenanceOut(BaseModel):
+    extractor: str | None
+    origin: dict[str, Any]
+    job_id: str | None
+    extracted_at: str | None
+
+
+class EntityMentionOut(BaseModel):
+    drawer: str
+    observation: ObservationOut
+    provenance: ProvenanceOut
+    created_at: str
+
+    @classmethod
+    def of(cls, mention: EntityMention) -> "EntityMentionOut":
+        props = mention.props
+        return cls(
+            drawer=mention.drawer,
+            observation=ObservationOut(
+                name=props["name"], rule=props["rule"], confidence=props["confidence"]
+            ),
+            provenance=ProvenanceOut(
+                extractor=props.get("extractor"),
+                origin=origin_of(props),
+                job_id=props.get("job_id"),
+                extracted_at=props.get("extracted_at"),
+            ),
+            created_at=props["created_at"],
+        )

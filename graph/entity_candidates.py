@@ -1,0 +1,104 @@
+"""The stored candidates of one write unit, fetched from the entity index depth by depth.
+
+`graph.entity_index` says which keys each entity stores and which keys a mention probes; this
+module sends those probes to the database and turns the rows into records. The key rules stay
+free of I/O and of records, so `graph.records` can derive an entity's stored index keys from
+them without an import cycle.
+
+`Candidates` fetches for one write unit, in depths (`EXACT`: the key itself; `ONE_EDIT`: its
+deletion neighbourhood; `TWO_EDITS`: the review probes), never sending a probe key twice, and
+remembers the depth reached per mention key, so a decision that needs a deeper search than was
+fetched can ask for it.
+"""
+
+from collections.abc import Iterable, Iterator
+
+from graph.entity_index import BatchIndex, probe_keys, probe_params, stored_key_set, stores
+from graph.queries import Dialect
+from graph.records import Entity
+from graph.store import Tx
+
+LUCENE_MAX_CLAUSES = 1_000
+"""Probe keys per Neo4j full-text query: Lucene refuses more than 1,024 clauses by default."""
+
+
+def fetch(tx: Tx, dialect: Dialect, probes: set[str]) -> list[tuple[Entity, list[str]]]:
+    """Entities with a stored key among `probes`, each with those of its keys that are probes.
+
+    Entities a person settled as the same as an older one (`same_as`) are no candidates.
+    FalkorDB's string index trims the values it stores (`' ab'` is indexed as `'ab'`), so a
+    probe key that starts or ends with a space (a deletion next to a one-letter word) finds
+    nothing by itself: its trimmed form is probed too, and every answer is checked against the
+    entity's real keys, which also drops what the trimmed probes over-fetch.
+    """
+    if not probes:
+        return []
+    stand_ins: dict[str, list[str]] = {}
+    if dialect == "falkordb":
+        for probe in probes:
+            trimmed = probe.strip(" ")
+            if trimmed != probe and trimmed:
+                stand_ins.setdefault(trimmed, []).append(probe)
+    found: dict[str, tuple[Entity, list[str]]] = {}
+    for part in _query_parts(sorted(probes | stand_ins.keys()), dialect):
+        for row in tx.run("entities_by_probe_keys", **probe_params(part, dialect)):
+            entity = Entity.from_props(row["entity"])
+            if entity.same_as is not None or entity.view.id in found:
+                continue  # a later part finds the same entity by the same keys
+            view, returned = entity.view, row.get("probes")
+            if returned is None:  # Neo4j's full-text search does not say which token matched
+                matched = [key for key in stored_key_set(view) if key in probes]
+            else:
+                matched = [key for key in returned if key in probes and stores(view, key)]
+                matched += [
+                    key for p in returned for key in stand_ins.get(p, ()) if stores(view, key)
+                ]
+            found[view.id] = (entity, matched)
+    return list(found.values())
+
+
+def _query_parts(probes: list[str], dialect: Dialect) -> Iterator[list[str]]:
+    """FalkorDB takes every probe at once; a Lucene query holds at most 1,024 clauses."""
+    size = LUCENE_MAX_CLAUSES if dialect == "neo4j" else max(len(probes), 1)
+    for start in range(0, len(probes), size):
+        yield probes[start : start + size]
+
+
+EXACT, ONE_EDIT, TWO_EDITS = 0, 1, 2
+"""Probe depths: the key, its one-edit neighbourhood, its review probes (`probe_keys`)."""
+
+
+def depth_probes(key: str, depth: int) -> frozenset[str]:
+    if depth == EXACT:
+        return frozenset((key,))
+    return probe_keys(key, two_edits=depth == TWO_EDITS)
+
+
+class Candidates:
+    """The stored candidates one write unit has fetched, and how deep per mention key."""
+
+    def __init__(self, tx: Tx, dialect: Dialect) -> None:
+        self.index = BatchIndex()
+        self.created_at: dict[str, str] = {}
+        self._tx = tx
+        self._dialect = dialect
+        self._sent: set[str] = set()
+        self._depth: dict[str, int] = {}
+
+    def depth(self, key: str) -> int:
+        return self._depth.get(key, -1)
+
+    def ensure(self, keys: Iterable[str], depth: int) -> bool:
+        """Fetch, in one read, whatever `keys` lack to be searched to `depth`; True if found any."""
+        wanted: set[str] = set()
+        for key in keys:
+            if self._depth.get(key, -1) < depth:
+                self._depth[key] = depth
+                wanted |= depth_probes(key, depth)
+        wanted -= self._sent
+        self._sent |= wanted
+        found = fetch(self._tx, self._dialect, wanted)
+        for entity, probes in found:
+            if self.index.add_found(entity.view, probes):
+                self.created_at[entity.view.id] = entity.created_at
+        return bool(found)
