@@ -18,7 +18,7 @@
     └── UnexportableValue            internal::error 500: a value no Cypher literal carries
 
 Like every `CastlegraphError`, each class carries its `code` and HTTP `status`: the envelope
-(`api.http.envelope`), the CLI and the MCP tools all read them from the error, DESIGN §7.
+(`api.http.envelope`), the CLI and the MCP tools all read them from the error, design §7.
 """
 
 from typing import Any, ClassVar

@@ -1,4 +1,4 @@
-"""Benchmarks of castlegraph (DESIGN §10): one command per workload, run as `python -m bench`.
+"""Benchmarks of castlegraph (design §10): one command per workload, run as `python -m bench`.
 
 Each workload starts the real service (`bench.service`), generates its own seeded data, prints a
 table and writes JSON with the machine facts (`bench.report`), so that numbers from different

@@ -1,4 +1,4 @@
-"""`python -m bench WORKLOAD`: one subcommand per workload of DESIGN §10.
+"""`python -m bench WORKLOAD`: one subcommand per workload of design §10.
 
 A workload module exposes `run(...) -> results`; its command here parses options and hands the
 run to `bench.report.run_workload`, which times it and writes the JSON, so adding a workload is
@@ -12,7 +12,7 @@ import typer
 
 from bench import report
 
-app = typer.Typer(help="castlegraph benchmarks (DESIGN §10).", no_args_is_help=True)
+app = typer.Typer(help="castlegraph benchmarks (design §10).", no_args_is_help=True)
 
 Seed = Annotated[int, typer.Option(help="Seed of the generated data.")]
 

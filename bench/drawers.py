@@ -1,11 +1,11 @@
-"""Drawer-write benchmark (DESIGN §10): latency of one write as the room grows.
+"""Drawer-write benchmark (design §10): latency of one write as the room grows.
 
-The budget is p50 ≤ 5 ms and p99 ≤ 20 ms per write in a room of 100 k drawers, and a write in
-that room may cost at most 1.5 times one in a room of 1 k — dedup candidates must come from indexes,
-never from a scan of the room (§4.3). So for each size N a fresh room is filled with N drawers
-(fast, 4 keep-alive clients), then S writes are timed one at a time, as an agent would make
-them. The mix includes near and exact copies so that the dedup path really runs; the outcome
-counts per kind are the sanity check that it did.
+The budget is p50 ≤ 5 ms and p99 ≤ 20 ms per write in a room of 100 k drawers, and a write in that
+room may cost at most 1.5 times one in a room of 1 k — dedup candidates must come from indexes,
+never from a scan of the room (design §4.3). So for each size N a fresh room is filled with N
+drawers (fast, 4 keep-alive clients), then S writes are timed one at a time, as an agent would make
+them. The mix includes near and exact copies so that the dedup path really runs; the outcome counts
+per kind are the sanity check that it did.
 """
 
 import random
@@ -34,7 +34,7 @@ WARMUP_WRITES = 5
 """Untimed writes on the timing client first: the first request pays for the TCP connect."""
 PROGRESS_SECONDS = 5.0
 TARGET_P50_MS, TARGET_P99_MS, TARGET_RATIO = 5.0, 20.0, 1.5
-"""DESIGN §10, at 100 k drawers; the ratio compares the largest room with the smallest."""
+"""design §10, at 100 k drawers; the ratio compares the largest room with the smallest."""
 REQUEST_TIMEOUT_SECONDS = 60.0
 
 

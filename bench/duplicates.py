@@ -1,4 +1,4 @@
-"""`find_duplicates` benchmark (DESIGN §6, §10): k-NN on the vector index against all pairs.
+"""`find_duplicates` benchmark (design §6, §10): k-NN on the vector index against all pairs.
 
 Budget: ≤ 30 s over 100 k drawers with 384-d embeddings, and ≥ 50 times faster than comparing
 all pairs. For each size N, seeded vectors are generated with planted near-duplicate groups

@@ -1,7 +1,7 @@
 """Batches of mentions as an extractor posts them: mostly names the graph knows, some not.
 
 Each mention is drawn from one `Category`, so the report can show, per category, which rules
-fired — the sanity check that the benchmark exercised every path of DESIGN §5.3: repeats
+fired — the sanity check that the benchmark exercised every path of design §5.3: repeats
 (`exact`), other spellings of the same key (`normalized`), recorded aliases (`alias`), one-letter
 slips (`typo`, or a new entity with a review link when the slip is ambiguous, too short or
 between two real words), a changed digit (`Python 3.11` → `3.12`: a new entity, never a typo),

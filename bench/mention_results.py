@@ -1,4 +1,4 @@
-"""What the mentions benchmark measured per size, its tables and its JSON (DESIGN §10)."""
+"""What the mentions benchmark measured per size, its tables and its JSON (design §10)."""
 
 import statistics
 from collections import Counter
@@ -15,7 +15,7 @@ BATCH = 1_000
 TARGET_RATE = 10_000
 TARGET_RATIO = 1.5
 TARGET_SERVICE_MB = 500
-"""DESIGN §10, at 1 M entities; the ratio compares the largest size with the smallest."""
+"""design §10, at 1 M entities; the ratio compares the largest size with the smallest."""
 RULES = ("exact", "normalized", "alias", "typo", "new")
 
 

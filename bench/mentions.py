@@ -1,8 +1,8 @@
-"""Bulk-mentions benchmark (DESIGN §10): resolution throughput as the graph grows.
+"""Bulk-mentions benchmark (design §10): resolution throughput as the graph grows.
 
 The budget: ≥ 10,000 mentions/s end to end through `POST /api/mentions` (batches of 1,000) at
 1 M entities, a per-mention cost at 1 M at most 1.5 times its cost at 10 k — candidate search
-must come from indexes (§5.4) — and a service under 500 MB RSS. For each size N, N seeded
+must come from indexes (design §5.4) — and a service under 500 MB RSS. For each size N, N seeded
 entities (`bench.names`) are bulk-loaded into a fresh data directory (`bench.preload`), the
 real service starts on it, and a few hundred drawers are created through the API. Then batches
 from `bench.mention_mix` are posted by one keep-alive client per service, as an extractor
@@ -13,7 +13,7 @@ batch i goes to each in turn. On a shared 2-core machine the load of other progr
 a factor of two within minutes; interleaving makes that drift hit every size alike, so the
 cost ratio between sizes means something even when the absolute times wander. The CPU time the
 service and its database spent per batch is reported next to the wall time. The rules that
-fired, per kind of mention, are the sanity check that every path of §5.3 ran.
+fired, per kind of mention, are the sanity check that every path of design §5.3 ran.
 """
 
 import json

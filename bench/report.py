@@ -2,7 +2,7 @@
 
 Every workload goes through `run_workload`, so each JSON file has the same frame and each run
 reports its wall time the same way. Absolute times only mean something next to the machine that
-produced them (DESIGN §10 budgets a 2-core machine), so every JSON file carries cores, CPU model,
+produced them (design §10 budgets a 2-core machine), so every JSON file carries cores, CPU model,
 Python version and date. The table uses `rich` when it is installed and plain aligned text
 otherwise, so a bare environment can still run the benchmarks.
 """

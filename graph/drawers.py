@@ -1,4 +1,4 @@
-"""Use cases of the palace: write, supersede, read, list and delete drawers (DESIGN §4).
+"""Use cases of the palace: write, supersede, read, list and delete drawers (design §4).
 
 Each write reads its candidates from indexes, lets `resolver.drawers` name the likenesses and
 makes every change in one final statement (`create_drawer`), so a failure leaves nothing half

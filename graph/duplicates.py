@@ -1,4 +1,4 @@
-"""Meaning-level duplicates: k-nearest-neighbour search on the vector index (DESIGN §6).
+"""Meaning-level duplicates: k-nearest-neighbour search on the vector index (design §6).
 
 Read-only. Every current drawer in scope asks the index for its k nearest neighbours (in
 batches, one statement each, a few batches at once), pairs at or above the threshold are kept

@@ -1,4 +1,4 @@
-"""Drawer embeddings and the vector index that serves them (DESIGN §6).
+"""Drawer embeddings and the vector index that serves them (design §6).
 
 The dimension is the configured one, or else fixed by the first vector stored (kept in the
 graph as `(:Meta {name: 'embeddings', dimension})`); the vector index is created once it is

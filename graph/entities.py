@@ -1,4 +1,4 @@
-"""Use cases of entity resolution (DESIGN §5): resolve batches of mentions, read, curate.
+"""Use cases of entity resolution (design §5): resolve batches of mentions, read, curate.
 
 A batch is resolved in one write unit: indexed reads fetch the candidates, the rules decide
 mention after mention against those candidates plus the entities the batch itself created or

@@ -1,4 +1,4 @@
-"""Reading entities and settling what resolution left for people (DESIGN §5.6, §11).
+"""Reading entities and settling what resolution left for people (design §5.6, §11).
 
 Aliases are the only curation: recording one never rewrites the canonical name and never
 merges two entities; later sightings of the spelling converge by rule `alias`.
@@ -109,7 +109,7 @@ def add_alias(store: GraphStore, entity_id: str, alias: str) -> Entity:
 
     def work(tx: Tx) -> Entity:
         tx.lock(ENTITIES_LOCK)
-        entity = _get(tx, entity_id)  # unknown entity before blank alias (DESIGN §5.6)
+        entity = _get(tx, entity_id)  # unknown entity before blank alias (design §5.6)
         spelling = alias.strip()
         if not spelling:
             raise EmptyLabel("alias")

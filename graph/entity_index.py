@@ -1,4 +1,4 @@
-"""The keys of the indexed candidate search for entities (DESIGN §5.4): deletion neighbourhoods.
+"""The keys of the indexed candidate search for entities (design §5.4): deletion neighbourhoods.
 
 Every spelling of an entity (its key and each alias key) is stored with its depth-1 deletion
 neighbourhood: the key and the key with any one code point removed. Two keys within one edit

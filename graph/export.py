@@ -2,7 +2,7 @@
 
 Nodes carry their stored properties except the derived lookup keys (`terms`, `terms_text`,
 `dkeys`, `dkeys_text`) and `embedding`: they are index data, not knowledge, and the target
-database derives its own (DESIGN §9, migration 3). An edge whose far end lies outside the
+database derives its own (design §9, migration 3). An edge whose far end lies outside the
 subgraph brings that node along, so every exported edge has both ends.
 
 Reads go through named statements, in one read unit per subgraph (an entity's name is looked

@@ -1,4 +1,4 @@
-"""`GraphStore` on FalkorDB through its native client (never its Bolt port, see ENGINES.md)."""
+"""`GraphStore` on FalkorDB through its native client (never its Bolt port: design §2.1)."""
 
 import threading
 import time
@@ -131,7 +131,7 @@ class FalkorStore:
         return {(row["label"], tuple(sorted(row["properties"]))) for row in rows}
 
     def _wait_until_operational(self) -> None:
-        """Until indexes are OPERATIONAL queries silently scan labels (ENGINES.md)."""
+        """Until indexes are OPERATIONAL queries silently scan labels (design §2.1)."""
         deadline = time.monotonic() + INDEX_WAIT_SECONDS
         while True:
             indexes = self.run_text(statement("index_list", "falkordb"), {})

@@ -1,4 +1,4 @@
-"""Durable jobs, recorded in the graph as `(:Job)` so that they survive a crash (DESIGN §4.4).
+"""Durable jobs, recorded in the graph as `(:Job)` so that they survive a crash (design §4.4).
 
 A job keeps its parameters, status, progress, result and error, plus a `state` checkpoint its
 runner writes as it goes. Maps are stored as JSON strings: neither backend stores maps.

@@ -1,4 +1,4 @@
-"""The data migrations (DESIGN §9). Each is idempotent and merges nothing.
+"""The data migrations (design §9). Each is idempotent and merges nothing.
 
 - 2: drawers written without the palace structure get their Wing, Room and HAS_* edges.
 - 3: keys this service relies on, derived for data written before them: drawer hashes,

@@ -1,4 +1,4 @@
-"""Versioned migrations, recorded in the graph as `(:Migration {version})` (DESIGN §9).
+"""Versioned migrations, recorded in the graph as `(:Migration {version})` (design §9).
 
 They run before the service serves, under a lease so that several instances on one Neo4j do
 not run them twice, and each is idempotent: a second run changes nothing. A failure stops the

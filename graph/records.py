@@ -121,7 +121,7 @@ class Entity:
     view: EntityView
     created_at: str
     same_as: str | None = None
-    """Set when a person settled this entity as the same as an older one (DESIGN §11): it is
+    """Set when a person settled this entity as the same as an older one (design §11): it is
     kept, never merged, but no longer a candidate, so its spellings converge on the older."""
 
     @classmethod

@@ -1,4 +1,4 @@
-"""Connected-component clusters of duplicate pairs, by union-find (DESIGN §6).
+"""Connected-component clusters of duplicate pairs, by union-find (design §6).
 
 Deterministic whatever order the pairs arrive in: pairs are ranked by score descending then
 ids, clusters by their best pair. Every pair of a component lands in exactly one cluster (the

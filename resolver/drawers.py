@@ -1,4 +1,4 @@
-"""Verdicts for a drawer about to be written (DESIGN §4.3).
+"""Verdicts for a drawer about to be written (design §4.3).
 
 The graph layer fetches a handful of candidates from indexes (same hash, same fingerprint,
 shared anchor terms); `compare` names the likeness of each, cheapest signal first, and
@@ -63,7 +63,7 @@ def compare(
     same_hash = new.content_hash == other.content_hash
     same_fingerprint = new.fingerprint is not None and new.fingerprint == other.fingerprint
     if same_hash:
-        # Same bytes: similarity 1.0 even when the normal form is empty (DESIGN §11).
+        # Same bytes: similarity 1.0 even when the normal form is empty (design §11).
         return Likeness(other_id, "exact", 1.0, True, same_fingerprint)
     if same_fingerprint:
         return Likeness(other_id, "normalized", 1.0, False, True)

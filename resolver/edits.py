@@ -1,6 +1,6 @@
 """The single edit between two keys one OSA step apart, and the guards that inspect it.
 
-The typo rule (DESIGN §5.3) must know *what* the one edit changed: digits are identity
+The typo rule (design §5.3) must know *what* the one edit changed: digits are identity
 (``python 311`` / ``python 312``), and an edit inside one word whose two spellings are both real
 words is a different name (``maria lopez`` / ``mario lopez``). rapidfuzz gives the distance; this
 module recovers the edit itself in linear time, without a distance matrix.

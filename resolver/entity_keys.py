@@ -1,10 +1,10 @@
-"""Entity keys (DESIGN §5.1), kinds (§5.2) and the deletion keys that index typo search (§5.4).
+"""Entity keys (design §5.1), kinds (§5.2) and the deletion keys that index typo search (§5.4).
 
 **Key.** NFC, then per character: letters and digits (``str.isalnum``, as in §4.1), ``+`` and
 ``#`` are lower-cased (``str.lower`` per character, §11) and kept; ``.``, ``'`` and U+2019 (the
 right single quote) are dropped without separating; anything else separates, a run of
 separators is one space, none at either end. If nothing survives, the key is the trimmed,
-lower-cased name. One addition the contract is silent on: a combining mark (category ``M*``)
+lower-cased name. One addition the design notes are silent on: a combining mark (category ``M*``)
 that follows a kept character is kept with it, because NFC leaves marks without a precomposed
 form in place (Devanagari vowel signs, ``n̈``) and treating them as separators would split words
 and silently fold accents.
@@ -50,7 +50,7 @@ longer key of ≥ 8, so both keys have ≥ 6 code points (``TWO_EDIT_PROBE_MIN_L
 accents in two places (``Jönköping``/``Jonkoping``: two substitutions). ``folded_key(k)`` drops
 the accents (canonical decomposition, combining marks removed); the graph layer stores it next
 to a spelling's deletion keys and adds the mention's to its two-edit probe. It is an index key
-only: keys themselves never fold accents (§5.1), and the rules verify the true distance.
+only: keys themselves never fold accents (design §5.1), and the rules verify the true distance.
 """
 
 from __future__ import annotations
@@ -69,12 +69,12 @@ TWO_EDIT_PROBE_MIN_LEN = 6
 
 
 def _lower(text: str) -> str:
-    """Lower-case per character (no final-sigma context), as DESIGN §11 requires."""
+    """Lower-case per character (no final-sigma context), as design §11 requires."""
     return "".join(ch.lower() for ch in text)
 
 
 def entity_key(name: str) -> str:
-    """Return the entity key of ``name`` (DESIGN §5.1)."""
+    """Return the entity key of ``name`` (design §5.1)."""
     text = unicodedata.normalize("NFC", name)
     out: list[str] = []
     separated = False  # a separator was seen since the last kept character

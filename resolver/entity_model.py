@@ -27,7 +27,7 @@ class EntityView:
     """A stored entity as the rules see it.
 
     ``kind`` is normalised, ``key`` is ``entity_key(name)`` and ``alias_keys[i]`` is the key of
-    ``aliases[i]``, as the graph layer stores them (DESIGN §3).
+    ``aliases[i]``, as the graph layer stores them (design §3).
     """
 
     id: str
@@ -68,7 +68,7 @@ class Mention:
 
     @property
     def key(self) -> str:
-        """The mention's entity key (DESIGN §5.1)."""
+        """The mention's entity key (design §5.1)."""
         return entity_key(self.name)
 
 
@@ -95,7 +95,7 @@ class Decision:
     """The verdict on one mention, with the rule that fired and why.
 
     ``new_alias`` is the mention's spelling when a ``same`` decision should append it to the
-    entity's aliases (DESIGN §5.3 *Same*); ``possibly_same_as`` is only ever filled for ``new``.
+    entity's aliases (design §5.3 *Same*); ``possibly_same_as`` is only ever filled for ``new``.
     """
 
     decision: Verdict

@@ -1,4 +1,4 @@
-"""Entity resolution as a decision procedure (DESIGN §5.2-5.3, §11).
+"""Entity resolution as a decision procedure (design §5.2-5.3, design §11).
 
 Cheapest and safest rule first; the first rule that fires wins:
 
@@ -18,7 +18,7 @@ A typo candidate is an entity one OSA edit from the mention key (by its key or a
 with a shorter key of ≥ ``TYPO_MIN_KEY_LEN`` code points, whose edit touches no digit and is not
 an edit between two known words. "Exactly one" counts distinct *identities*: candidates sharing
 one canonical key (legacy duplicates, or an ``other`` and a ``person`` with the same name) are one
-identity and the preferred of them wins, as rule 2 would pick among them (DESIGN §9). Anything
+identity and the preferred of them wins, as rule 2 would pick among them (design §9). Anything
 ambiguous is handed on as review links, never guessed.
 """
 
@@ -77,7 +77,7 @@ def _preference(entity: EntityView) -> tuple[bool, str]:
 
 
 def _compatible(kind: str, candidates: Iterable[EntityView]) -> list[EntityView]:
-    """Unique candidates the mention may match (DESIGN §5.2), most preferred first."""
+    """Unique candidates the mention may match (design §5.2), most preferred first."""
     unique: dict[str, EntityView] = {}
     for entity in candidates:
         if kind in (OTHER_KIND, entity.kind):
@@ -186,7 +186,7 @@ def decide(
     fuzzy: bool,
     is_known_word: Callable[[str], bool],
 ) -> Decision:
-    """Resolve ``mention`` against the fetched ``candidates`` (DESIGN §5.3).
+    """Resolve ``mention`` against the fetched ``candidates`` (design §5.3).
 
     ``is_known_word`` is the lexicon of the word guard (it receives lower-case words of a key).
     The evidence always names the rule and the mention key; fuzzy decisions add the typo

@@ -12,7 +12,7 @@ A code is part of the wire format (the HTTP envelope, MCP tool errors, a failed 
 so the enum is a `StrEnum`: a member serialises, formats and compares as its string.
 
 Each error class carries its ``code`` and its HTTP ``status``, so the API maps resolver errors
-without parsing messages (DESIGN §7: ``domain::empty_label`` is a 400).
+without parsing messages (design §7: ``domain::empty_label`` is a 400).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Similarity of two normalised texts (DESIGN §4.2).
+"""Similarity of two normalised texts (design §4.2).
 
 Up to 2,000 code points the score is edit-based (optimal string alignment), which is what a
 person means by "the same text with a typo". Beyond that, OSA costs quadratic time, so the score
@@ -47,5 +47,5 @@ def text_similarity(a: str, b: str) -> float:
 
 
 def at_least(score: float, threshold: float) -> bool:
-    """Inclusive threshold comparison with the contract's tolerance."""
+    """Inclusive threshold comparison with the design notes' tolerance (§4.2)."""
     return score >= threshold - THRESHOLD_TOLERANCE

@@ -1,4 +1,4 @@
-"""Normalised text of a drawer (DESIGN §4.1) and the hashes derived from it.
+"""Normalised text of a drawer (design §4.1) and the hashes derived from it.
 
 The normal form removes what a copy-paste or a re-format changes (case, punctuation, spacing)
 while keeping what changes the meaning (accents, digits, letters of any script).
@@ -40,7 +40,7 @@ def normalize_text_by_character(content: str) -> str:
             if pending_space and out:
                 out.append(" ")
             pending_space = False
-            # Per-character lower() (DESIGN §11): no final-sigma context, full mappings kept.
+            # Per-character lower() (design §11): no final-sigma context, full mappings kept.
             out.append(char.lower())
         else:
             pending_space = True

@@ -1,7 +1,7 @@
 """The HTTP client: the same calls as the in-process client, against a running service.
 
 One `httpx2.Client` per command (a connection pool, never one per request). A non-2xx answer
-carries the error envelope of DESIGN §7 and is raised as a `RemoteError` with its code, message
+carries the error envelope of design §7 and is raised as a `RemoteError` with its code, message
 and details, so the command reports it as it would report the same error in-process.
 
 Who calls is said by the token this client sends (the first configured one): the service reads

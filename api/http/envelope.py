@@ -1,4 +1,4 @@
-"""The error envelope: `{"error": {"code", "message", "details"}}` on every non-2xx (DESIGN §7).
+"""The error envelope: `{"error": {"code", "message", "details"}}` on every non-2xx (design §7).
 
 Turns every error class of every layer, FastAPI's own validation errors and unknown routes into
 the same envelope, with the status the error carries. A status of 500 is a bug: the caller

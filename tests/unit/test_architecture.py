@@ -1,4 +1,4 @@
-"""Dependencies run api -> graph -> resolver (DESIGN §2), checked on the import statements."""
+"""Dependencies run api -> graph -> resolver (design §2), checked on the import statements."""
 
 import ast
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""DESIGN §4.3: verdicts between a new drawer and one candidate, and link ranking."""
+"""design §4.3: verdicts between a new drawer and one candidate, and link ranking."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Entity keys, kinds and deletion keys (DESIGN §5.1, §5.2, §5.4, §11)."""
+"""Entity keys, kinds and deletion keys (design §5.1, §5.2, §5.4, §11)."""
 
 from __future__ import annotations
 

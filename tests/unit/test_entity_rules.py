@@ -1,4 +1,4 @@
-"""Entity resolution rules (DESIGN §5.2, §5.3, §11), table-driven, no database."""
+"""Entity resolution rules (design §5.2, §5.3, §11), table-driven, no database."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ def test_different_keys_do_not_converge(mention: str, existing: str) -> None:
     assert (decision.decision, decision.rule, decision.entity) == ("new", "new", None)
 
 
-# --- kinds and ties (§5.2) --------------------------------------------------------------------
+# --- kinds and ties (design §5.2) -----------------------------------------------------------------
 
 
 def test_other_mention_joins_a_specific_kind() -> None:

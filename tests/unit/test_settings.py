@@ -1,4 +1,4 @@
-"""DESIGN §8: typed settings, fixed environment names, refusing bad values by key."""
+"""design §8: typed settings, fixed environment names, refusing bad values by key."""
 
 from pathlib import Path
 

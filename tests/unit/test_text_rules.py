@@ -1,4 +1,4 @@
-"""DESIGN §4.1–§4.2: normal form, fingerprint and similarity, table-driven."""
+"""design §4.1–design §4.2: normal form, fingerprint and similarity, table-driven."""
 
 import unicodedata
 

@@ -1,4 +1,4 @@
-"""Drawer routes (DESIGN §4.4, §11): write, diary, supersede, read, list, delete, duplicates."""
+"""Drawer routes (design §4.4, §11): write, diary, supersede, read, list, delete, duplicates."""
 
 from typing import Annotated
 

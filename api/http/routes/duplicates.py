@@ -1,4 +1,4 @@
-"""Duplicate review (DESIGN §6): embeddings, clusters of look-alikes, verdicts, hygiene."""
+"""Duplicate review (design §6): embeddings, clusters of look-alikes, verdicts, hygiene."""
 
 from typing import Annotated
 

@@ -1,4 +1,4 @@
-"""Entity routes (DESIGN §5.6): resolve mentions, read entities, curate aliases and reviews."""
+"""Entity routes (design §5.6): resolve mentions, read entities, curate aliases and reviews."""
 
 from typing import Annotated
 

@@ -1,4 +1,4 @@
-"""Request and response models of the drawer routes (DESIGN §4, §11).
+"""Request and response models of the drawer routes (design §4, §11).
 
 Requests forbid unknown fields. Lengths that DESIGN names are checked here (422); checks that
 answer with other statuses (empty content 400, content over 1 MiB 413) live in `api.http.limits`.

@@ -1,4 +1,4 @@
-"""Request and response models of the entity routes (DESIGN §5.6, §11): reading, curating and
+"""Request and response models of the entity routes (design §5.6, §11): reading, curating and
 the resolution dry run. Mentions, posted and listed, are in `api.http.schemas.mentions`."""
 
 from collections.abc import Mapping

@@ -1,4 +1,4 @@
-"""Request and response models of the job routes (DESIGN §4.4, §11)."""
+"""Request and response models of the job routes (design §4.4, §11)."""
 
 from typing import Annotated, Any, Literal
 

@@ -1,4 +1,4 @@
-"""The checkpoint job: store a list of items in a room, counting exact copies (DESIGN §4.4).
+"""The checkpoint job: store a list of items in a room, counting exact copies (design §4.4).
 
 Item `i` is written with the drawer id derived from (job id, i): when a resumed job finds that
 drawer, the item was stored before the crash, so nothing is stored or linked twice and the

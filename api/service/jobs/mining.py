@@ -1,4 +1,4 @@
-"""The mining job: every text file of a directory, chunked and stored as drawers (DESIGN §4.4).
+"""The mining job: every text file of a directory, chunked and stored as drawers (design §4.4).
 
 Each chunk is a named drawer (`path#n`), so the name is its identity in the room: an unchanged
 chunk is left alone, a changed one supersedes its old version (closed before the new one is
