@@ -1,4 +1,4 @@
-"""Extractors posting overlapping new names at the same moment (DESIGN §5.5), through HTTP.
+"""Extractors posting overlapping new names at the same moment (design §5.5), through HTTP.
 
 How the requests really run concurrently: the session `client` is a TestClient entered as a
 context manager, so requests from any thread go through its one anyio blocking portal (which

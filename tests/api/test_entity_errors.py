@@ -154,7 +154,7 @@ def test_a_blank_alias_is_an_empty_label(client: TestClient) -> None:
 def test_a_nul_character_is_never_a_server_error(
     client: TestClient, method: str, path: str, body: dict[str, Any] | None
 ) -> None:
-    """DESIGN §7: bad input never yields a 500. Refused (input::invalid) or stored intact."""
+    """design §7: bad input never yields a 500. Refused (input::invalid) or stored intact."""
     if body and "mentions" in body:
         body["mentions"][0]["drawer"] = new_drawer(client)
     response = client.request(method, path, json=body)

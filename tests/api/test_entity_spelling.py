@@ -68,7 +68,7 @@ def test_cafe_with_and_without_accent_are_two_entities(client: TestClient) -> No
     accented, plain = see_all(client, "place", "café", "cafe")
     assert plain["created"] is True
     assert plain["entity"]["id"] != accented["entity"]["id"]
-    # four-letter keys one edit apart: not a typo, a review link (DESIGN §5.3)
+    # four-letter keys one edit apart: not a typo, a review link (design §5.3)
     assert plain["possibly_same_as"] == [accented["entity"]["id"]]
     assert {e["id"] for e in named(client, "café")} == {accented["entity"]["id"]}
     assert {e["id"] for e in named(client, "cafe")} == {plain["entity"]["id"]}
