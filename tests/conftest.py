@@ -1,10 +1,23 @@
-"""Checks on the test layout itself; the fixtures live next to the tests that use them:
-`tests/store/conftest.py` (databases), `tests/api/conftest.py` (the app), `tests/e2e/conftest.py`
-(processes and data directories)."""
+"""Checks on the test layout itself, and the one Neo4j server a session shares.
 
+The other fixtures live next to the tests that use them: `tests/store/conftest.py` (stores on
+every backend), `tests/api/conftest.py` (the app on every backend), `tests/e2e/conftest.py`
+(processes and data directories).
+
+`neo4j_address`: Neo4j from `NEO4J_URI`; else a Neo4j 5.26 started once per session by
+`scripts/neo4j-server` (Java and Maven); else a `neo4j:5` container when a Docker engine
+answers; otherwise every Neo4j test is skipped with the reason.
+"""
+
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.support.neo4j_server import Neo4jServer, missing_tools_reason
+
+NEO4J_IMAGE = "neo4j:5.26"
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -16,3 +29,45 @@ def pytest_configure(config: pytest.Config) -> None:
 
     if Path(api.__file__).resolve().parent != ROOT / "api":
         raise pytest.UsageError(f"`import api` resolves to {api.__file__}, not {ROOT / 'api'}")
+
+
+def _docker_engine_reason() -> str | None:
+    """None when a Docker engine answers, else why Neo4j tests cannot run here."""
+    host = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
+    if host.startswith("unix://") and not Path(host.removeprefix("unix://")).exists():
+        return f"no NEO4J_URI, and no Docker engine at {host} for testcontainers"
+    try:
+        import docker  # noqa: PLC0415  # optional: only needed when probing for an engine
+
+        client = docker.from_env()
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as error:
+        return f"no NEO4J_URI, and the Docker engine did not answer ({type(error).__name__})"
+    return None
+
+
+@pytest.fixture(scope="session")
+def neo4j_address() -> Iterator[tuple[str, str, str]]:
+    """(Bolt URI, user, password) of the Neo4j the session's tests use."""
+    uri = os.environ.get("NEO4J_URI")
+    if uri:
+        yield uri, os.environ.get("NEO4J_USER", "neo4j"), os.environ.get("NEO4J_PASSWORD", "")
+        return
+    if missing_tools_reason() is None:
+        server = Neo4jServer()
+        server.start()
+        try:
+            yield server.uri, "neo4j", "auth-is-off"  # the harness runs without authentication
+        finally:
+            server.stop()
+        return
+    reason = _docker_engine_reason()
+    if reason:
+        pytest.skip(f"{reason}; {missing_tools_reason()}")
+    from testcontainers.neo4j import Neo4jContainer  # noqa: PLC0415  # only with an engine
+
+    with Neo4jContainer(NEO4J_IMAGE) as container:
+        yield container.get_connection_url(), "neo4j", container.password

@@ -1,3 +1,7 @@
 CREATE VECTOR INDEX drawer_embedding IF NOT EXISTS
 FOR (d:Drawer) ON (d.embedding)
-OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}}
+OPTIONS {indexConfig: {
+  `vector.dimensions`: $dimension,
+  `vector.similarity_function`: 'cosine',
+  `vector.quantization.enabled`: false
+}}

@@ -1,6 +1,8 @@
-"""`client`: the real FastAPI app over HTTP (TestClient), on its own embedded database.
+"""`client`: the real FastAPI app over HTTP (TestClient), on every backend.
 
-One app for the whole session; each test gets it with an empty graph.
+One app per backend for the whole session — on its own embedded FalkorDB, and on the session's
+Neo4j (`neo4j_address`, `tests/conftest.py`) — and each test gets it with an empty graph, so
+every API test states an answer that must not depend on the database behind it.
 """
 
 from collections.abc import Iterator
@@ -10,10 +12,19 @@ from fastapi.testclient import TestClient
 
 from tests.support.app import app_settings, running_app, wiped
 
+BACKENDS = ["falkordb", pytest.param("neo4j", marks=pytest.mark.neo4j)]
 
-@pytest.fixture(scope="session")
-def app_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    with running_app(app_settings(tmp_path_factory.mktemp("service"))) as client:
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def app_client(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[TestClient]:
+    data_dir = tmp_path_factory.mktemp("service")
+    graph = {}
+    if request.param == "neo4j":
+        uri, user, password = request.getfixturevalue("neo4j_address")
+        graph = {"neo4j_uri": uri, "neo4j_user": user, "neo4j_password": password}
+    with running_app(app_settings(data_dir, graph=graph)) as client:
         yield client
 
 
