@@ -125,7 +125,7 @@ def _two_deletions(key: str) -> frozenset[str]:
 
 def probe_params(probes: Iterable[str], dialect: Dialect) -> dict[str, object]:
     if dialect == "neo4j":
-        query = " OR ".join(f'"{_token(key)}"' for key in sorted(set(probes)))
+        query = " OR ".join(_phrase(key) for key in sorted(set(probes)))
         return {"probes_query": query, "limit": FULLTEXT_LIMIT}
     unique = set(probes)  # any order: the rows are a set of entities
     for separator in _separators():
@@ -143,8 +143,16 @@ def _separators() -> Iterator[str]:
 
 def _token(key: str) -> str:
     """One whitespace-free token per key: keys hold no `_` (it is a separator), so it stands in
-    for the space; quotes and backslashes never survive the key either."""
+    for the space."""
     return key.replace(" ", "_")
+
+
+def _phrase(key: str) -> str:
+    """A key as one quoted Lucene phrase. A key of punctuation only is the name's raw text
+    (`"`, `\\`), so quotes and backslashes are escaped: Lucene reads a phrase, never a key's
+    characters as query syntax (one stray quote failed the whole batch)."""
+    token = _token(key).replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{token}"'
 
 
 def stores(view: EntityView, key: str) -> bool:

@@ -282,3 +282,18 @@ def _id(store: Any, name: str) -> str:
     [row] = store.run_text("MATCH (e:Entity {name: $name}) RETURN e.id AS id", {"name": name})
     entity_id: str = row["id"]
     return entity_id
+
+
+# --- names of punctuation only: their key is their raw text ------------------------------------
+
+
+@pytest.mark.parametrize("name", ['"', "\\", '"\\"', "*?", "(:)", "- -", "~"])
+def test_a_name_of_punctuation_only_resolves_and_converges(store: Any, name: str) -> None:
+    """Such a key reaches the candidate index as it is written; on Neo4j that is full-text
+    query syntax, which must be quoted, never parsed (a stray `"` failed the whole batch)."""
+    drawer = new_drawer(store, "a note on punctuation")
+    first, again = resolve(store, drawer, (name, "symbol"), (name, "symbol"))
+    assert (first.rule, first.created) == ("new", True)
+    assert (again.rule, again.created) == ("exact", False)
+    assert again.entity.view.id == first.entity.view.id
+    assert entities(store) == {("symbol", name.strip().lower(), name)}
