@@ -1,5 +1,6 @@
 MATCH (old:Drawer {id: $supersedes})
-SET old.valid_to = $now, old.embedding = null
+// A closed drawer is never a candidate again: it leaves the vector and anchor-term indexes.
+SET old.valid_to = $now, old.embedding = null, old.terms = null, old.terms_text = null
 WITH old
 OPTIONAL MATCH (old)-[verdict:DEDUP_CHECKED]-(:Drawer)
 DELETE verdict

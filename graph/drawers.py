@@ -43,10 +43,6 @@ NO_FINGERPRINT = ""
 """Looked up when a text has no fingerprint: stored fingerprints are never empty, and a
 lookup of null would be planned as a scan of every drawer on FalkorDB."""
 
-NO_TERMS = "none"
-"""Neo4j's full-text query when there are no terms to search (an empty query is an error);
-anchor terms are hexadecimal, so this word never matches."""
-
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
@@ -195,7 +191,6 @@ def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, terms: list[str]) -> l
         content_hash=text.content_hash,
         fingerprint=text.fingerprint or NO_FINGERPRINT,
         terms=searched,
-        terms_query=" OR ".join(searched) or NO_TERMS,
         exact_limit=EXACT_LOOKUP_LIMIT,
         per_term=TERM_POSTINGS,
         rare_terms=RARE_TERMS,

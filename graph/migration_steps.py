@@ -102,6 +102,16 @@ def reindex_anchor_terms(store: GraphStore) -> int:
     )
 
 
+def drop_closed_drawer_terms(store: GraphStore) -> int:
+    """Version 6: closed drawers leave the anchor-term index, as superseding now does."""
+    return _in_batches(
+        store,
+        "closed_drawers_with_terms",
+        "drop_drawer_terms",
+        lambda rows: [{"id": row["id"]} for row in rows],
+    )
+
+
 def refresh_entity_index_keys(store: GraphStore) -> int:
     """Version 5: pages through every entity, reads the stored keys of those with an accent."""
     changed = 0

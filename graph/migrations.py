@@ -17,6 +17,7 @@ from graph.errors import MigrationFailed
 from graph.migration_steps import (
     attach_drawers_to_rooms,
     derive_keys,
+    drop_closed_drawer_terms,
     refresh_entity_index_keys,
     reindex_anchor_terms,
 )
@@ -54,6 +55,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "derived keys: fingerprints, entity keys, alias keys, index keys", derive_keys),
     Migration(4, "drawer anchor terms from word pairs", reindex_anchor_terms),
     Migration(5, "entity index keys with accent-folded forms", refresh_entity_index_keys),
+    Migration(6, "closed drawers leave the anchor-term index", drop_closed_drawer_terms),
 )
 
 

@@ -1,6 +1,7 @@
 // A write's dedup candidates in one round trip, every branch from an index (design §4.3):
 // whole drawers with the same content hash or fingerprint (oldest first), then the id,
-// content and normal-form length of the drawers whose anchor terms match best (full-text).
+// content and normal-form length of the drawers sharing the room's rarest anchor terms, each term
+// asked of the full-text index on its own, as FalkorDB asks its array index.
 MATCH (d:Drawer {content_hash: $content_hash})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
@@ -15,10 +16,19 @@ RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer, 'finger
 ORDER BY d.created_at, d.id
 LIMIT $exact_limit
 UNION ALL
-CALL db.index.fulltext.queryNodes('drawer_terms', $terms_query, {limit: $per_term})
-YIELD node, score
-WHERE node.wing = $wing AND node.room = $room AND node.valid_to IS NULL
-  AND ($agent IS NULL OR node.agent = $agent)
-RETURN node {.id, .content, .norm_len} AS drawer, 'terms' AS via
-ORDER BY score DESC, node.id
+UNWIND $terms AS term
+CALL (term) {
+  CALL db.index.fulltext.queryNodes('drawer_terms', '"' + term + '"', {limit: $per_term})
+  YIELD node
+  RETURN node AS d
+}
+WITH term, collect(d) AS postings
+ORDER BY size(postings), term
+LIMIT $rare_terms
+UNWIND postings AS d
+WITH d, count(*) AS shared
+WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
+  AND ($agent IS NULL OR d.agent = $agent)
+RETURN d {.id, .content, .norm_len} AS drawer, 'terms' AS via
+ORDER BY shared DESC, d.id
 LIMIT $limit

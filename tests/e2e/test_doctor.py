@@ -48,7 +48,7 @@ def test_doctor_on_a_fresh_then_a_migrated_data_directory(data_dir: Path) -> Non
     ready = cli(data_dir, "doctor", env=NO_SERVICE)
     assert ready.exit_code == 0, ready.output
     assert "✔ schema          all 17 constraints and indexes are in place" in ready.stdout
-    assert "✔ migrations      5 applied, none pending" in ready.stdout
+    assert "✔ migrations      6 applied, none pending" in ready.stdout
     assert ready.stdout.endswith("all good\n")
 
 

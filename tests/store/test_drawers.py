@@ -187,3 +187,15 @@ def test_candidates_come_from_indexes_not_a_room_scan(store: Any) -> None:
     plan = store.explain(statement("drawer_candidates", "falkordb"), params)
     assert plan.count("Node By Index Scan") == 3, plan  # hash, fingerprint, terms
     assert "Label Scan" not in plan, plan
+
+
+def test_a_drawer_rewritten_many_times_is_still_found_by_its_near_copy(store: Any) -> None:
+    """Closed versions leave the candidate index. A chunk re-mined 80 times between two texts
+    left 80 closed versions sharing its every word pair; they filled the per-term postings (and
+    Neo4j's one full-text limit for all terms) before the current version was reached."""
+    texts = (f"{TEXT} in the blue zone", f"{TEXT} in the green zone")
+    current = write(store, texts[0]).drawer
+    for revision in range(1, 81):
+        current = drawers.supersede_drawer(store, current.id, texts[revision % 2], POLICY).drawer
+    copy = write(store, f"{TYPO} in the blue zone")
+    assert [(s.drawer, s.kind) for s in copy.similar] == [(current.id, "near")]

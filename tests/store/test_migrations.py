@@ -12,6 +12,7 @@ from graph.entity_index import stored_keys
 from graph.migration_steps import (
     attach_drawers_to_rooms,
     derive_keys,
+    drop_closed_drawer_terms,
     refresh_entity_index_keys,
     reindex_anchor_terms,
 )
@@ -37,16 +38,16 @@ def rows(store: Any, text: str) -> list[dict[str, Any]]:
 
 def test_migrations_are_recorded_once(store: Any) -> None:
     first = migrations.migrate(store)
-    assert [m.version for m in first] == [1, 2, 3, 4, 5]
+    assert [m.version for m in first] == [1, 2, 3, 4, 5, 6]
     assert migrations.migrate(store) == []
-    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4, 5]
+    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4, 5, 6]
     assert migrations.pending(store) == []
 
 
 def test_version_3_derives_keys_and_merges_nothing(store: Any) -> None:
     rows(store, LEGACY)
     applied = {m.version: m.changed for m in migrations.migrate(store)}
-    assert applied == {1: 0, 2: 2, 3: 4, 4: 0, 5: 0}  # 3 already derives today's keys
+    assert applied == {1: 0, 2: 2, 3: 4, 4: 0, 5: 0, 6: 0}  # 3 already derives today's keys
     drawer = rows(store, "MATCH (d:Drawer {id: 'd1'}) RETURN properties(d) AS p")[0]["p"]
     normal = normalize_text("Legacy note about Ada")
     assert drawer["content_hash"] == content_hash("Legacy note about Ada")
@@ -127,3 +128,20 @@ def test_version_5_adds_the_accent_folded_keys_to_entities_stored_without_them(
         known_word=Lexicon(),
     )
     assert later.rule == "new" and len(later.possibly_same_as) == 1
+
+
+def test_version_6_drops_the_anchor_terms_of_closed_drawers(store: Any) -> None:
+    migrations.migrate(store)
+    old = write_drawer(store, NewDrawer("w", "r", "The backup runs nightly at two"), DedupPolicy())
+    kept = write_drawer(store, NewDrawer("w", "r", "The cache is warmed at six"), DedupPolicy())
+    store.run_text(  # closed as a version before 6 closed drawers: terms kept
+        "MATCH (d:Drawer {id: $id}) SET d.valid_to = '2025-01-01T00:00:00.000000Z'",
+        {"id": old.drawer.id},
+    )
+    assert drop_closed_drawer_terms(store) == 1
+    found = rows(store, "MATCH (d:Drawer) RETURN d.id AS id, d.terms AS terms ORDER BY id")
+    assert {row["id"]: row["terms"] is None for row in found} == {
+        old.drawer.id: True,
+        kept.drawer.id: False,
+    }
+    assert drop_closed_drawer_terms(store) == 0
