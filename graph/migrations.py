@@ -107,6 +107,9 @@ def _record(record: AppliedMigration, tx: Tx) -> None:
 
 
 def _take_lease(holder: str, tx: Tx) -> bool:
+    """Lock first, then read: on Neo4j a MERGE that finds the lease's node takes no lock, so two
+    starters would both read it free; the lock makes the second wait for the first's commit."""
+    tx.lock(LEASE)
     until = datetime.now(UTC) + timedelta(seconds=LEASE_SECONDS)
     rows = tx.run(
         "acquire_lease",

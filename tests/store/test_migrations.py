@@ -1,5 +1,9 @@
 """Migrations on a real database: recorded, idempotent, deriving keys for legacy data."""
 
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import pytest
@@ -145,3 +149,28 @@ def test_version_6_drops_the_anchor_terms_of_closed_drawers(store: Any) -> None:
         kept.drawer.id: False,
     }
     assert drop_closed_drawer_terms(store) == 0
+
+
+def test_the_migration_lease_is_taken_by_one_of_two_starters(store: Any) -> None:
+    """Two instances starting together: the second asks while the first's write unit still
+    holds the lease uncommitted. It must wait for that commit and find the lease taken; reading
+    the lease without locking it first let both take it on Neo4j."""
+    migrations.migrate(store)  # the lease's node exists, free: found, not created, by both
+    holding, release = threading.Event(), threading.Event()
+
+    def first(tx: Any) -> bool:
+        taken = migrations._take_lease("first", tx)
+        holding.set()
+        assert release.wait(timeout=30)
+        return taken
+
+    def second() -> bool:
+        assert holding.wait(timeout=30)
+        return bool(store.write(partial(migrations._take_lease, "second"), use_case="lease"))
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        firsts, seconds = pool.submit(store.write, first, use_case="lease"), pool.submit(second)
+        assert holding.wait(timeout=30)
+        time.sleep(0.5)  # the second unit reaches the lease while the first has not committed
+        release.set()
+        assert (firsts.result(timeout=60), seconds.result(timeout=60)) == (True, False)
