@@ -71,6 +71,11 @@ class MigrationFailed(GraphError):
     code = ErrorCode.GRAPH_MIGRATION_FAILED
     status = 503
 
+    def is_retryable(self) -> bool:
+        """As retryable as what stopped it: a database still starting, not a bad statement."""
+        cause = self.__cause__
+        return isinstance(cause, CastlegraphError) and cause.is_retryable()
+
 
 class DataDirInUse(CastlegraphError):
     code = ErrorCode.GRAPH_DATA_DIR_IN_USE

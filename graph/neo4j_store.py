@@ -4,7 +4,8 @@ Every use case is one `execute_read` / `execute_write` unit, so a `neo4j://` rou
 reads to followers and writes to the leader, and the driver retries what is retryable.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import neo4j
@@ -20,12 +21,29 @@ T = TypeVar("T")
 TX_TIMEOUT_SECONDS = 30.0
 
 
+UNAVAILABLE = (
+    neo4j.exceptions.ServiceUnavailable,  # no server answers
+    neo4j.exceptions.SessionExpired,
+    neo4j.exceptions.DatabaseUnavailable,  # the server answers, the database is still starting
+    neo4j.exceptions.TransientError,  # retried by the driver already; retrying later may help
+)
+
+
 def _translate(error: Exception) -> Exception:
-    if isinstance(error, neo4j.exceptions.ServiceUnavailable | neo4j.exceptions.SessionExpired):
+    if isinstance(error, UNAVAILABLE):
         return GraphUnavailable(f"Neo4j is unavailable: {error}")
     if isinstance(error, neo4j.exceptions.ConstraintError):
         return ConstraintViolation("a uniqueness constraint refused the write", str(error))
     return GraphQueryError(f"Neo4j refused a statement: {error}")
+
+
+@contextmanager
+def _translated() -> Iterator[None]:
+    """Driver errors become the graph layer's, once, here: nothing above sees a neo4j class."""
+    try:
+        yield
+    except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as error:
+        raise _translate(error) from error
 
 
 class _Neo4jTx:
@@ -54,21 +72,17 @@ class Neo4jStore:
             notifications_min_severity=neo4j.NotificationMinimumSeverity.OFF,
         )
         self._database = database
+        self._vector_indexes: set[int] = set()
 
     def _execute(self, mode: str, work: Callable[[Any], T], use_case: str) -> T:
         @neo4j.unit_of_work(timeout=TX_TIMEOUT_SECONDS, metadata={"use_case": use_case})
         def unit(tx: neo4j.ManagedTransaction) -> T:
             return work(_Neo4jTx(tx))
 
-        try:
-            with self._driver.session(database=self._database) as session:
-                if mode == "read":
-                    return session.execute_read(unit)
-                return session.execute_write(unit)
-        except neo4j.exceptions.Neo4jError as error:
-            raise _translate(error) from error
-        except neo4j.exceptions.DriverError as error:
-            raise _translate(error) from error
+        with _translated(), self._driver.session(database=self._database) as session:
+            if mode == "read":
+                return session.execute_read(unit)
+            return session.execute_write(unit)
 
     def read(self, work: Callable[[Any], T], *, use_case: str) -> T:
         return self._execute("read", work, use_case)
@@ -78,34 +92,35 @@ class Neo4jStore:
         return self._execute("write", work, use_case)
 
     def ping(self) -> None:
-        try:
+        with _translated():
             self._driver.verify_connectivity()
-        except neo4j.exceptions.DriverError as error:
-            raise _translate(error) from error
-        except neo4j.exceptions.Neo4jError as error:
-            raise _translate(error) from error
 
     def apply_schema(self) -> None:
-        with self._driver.session(database=self._database) as session:
+        with _translated(), self._driver.session(database=self._database) as session:
             for _, text in schema_statements("neo4j"):
                 session.run(text).consume()
             session.run(statement("await_indexes", "neo4j")).consume()
 
     def run_text(self, text: str, params: dict[str, Any]) -> list[Row]:
         """One auto-commit statement outside the use cases (tests and diagnosis only)."""
-        records, _, _ = self._driver.execute_query(text, params, database_=self._database)
+        with _translated():
+            records, _, _ = self._driver.execute_query(text, params, database_=self._database)
         return [record.data() for record in records]
 
     def ensure_vector_index(self, dimension: int) -> None:
-        with self._driver.session(database=self._database) as session:
+        """Create the vector index once per dimension and process: every vector write asks."""
+        if dimension in self._vector_indexes:
+            return
+        with _translated(), self._driver.session(database=self._database) as session:
             session.run(
                 statement("create_vector_index", "neo4j"), {"dimension": dimension}
             ).consume()
             session.run(statement("await_indexes", "neo4j")).consume()
+        self._vector_indexes.add(dimension)
 
     def wipe(self) -> None:
         """Delete every node and edge (tests only); the schema stays."""
-        with self._driver.session(database=self._database) as session:
+        with _translated(), self._driver.session(database=self._database) as session:
             session.run(statement("wipe_graph", "neo4j")).consume()
 
     def close(self) -> None:

@@ -17,7 +17,7 @@ from api.service.settings import Settings, scrub
 from graph.backend import Backend, Neo4jTarget, open_backend
 from graph.drawers import DedupPolicy
 from graph.embeddings import missing_embeddings, stored_dimension
-from graph.errors import GraphUnavailable
+from graph.errors import CastlegraphError, GraphUnavailable
 from graph.idempotency import purge_expired
 from graph.jobs import Job
 from graph.migrations import migrate
@@ -66,7 +66,9 @@ class Runtime:
             return
         try:
             self._connect()
-        except GraphUnavailable as error:
+        except CastlegraphError as error:
+            if not error.is_retryable():
+                raise
             log.warning(
                 "Neo4j is not reachable yet (%s); retrying every %.0f s",
                 scrub(error.message, self.settings),
@@ -122,12 +124,18 @@ class Runtime:
             self._threads.append(watchdog)
 
     def _retry_loop(self) -> None:
+        """Until Neo4j answers and the start completes; an error that waiting cannot mend (a
+        statement the server refuses) ends the loop with its reason, health staying 503."""
         while not self._stopping.wait(RETRY_SECONDS):
             try:
                 self._connect()
                 return
-            except GraphUnavailable as error:
-                log.warning("Neo4j still unreachable: %s", scrub(error.message, self.settings))
+            except CastlegraphError as error:
+                reason = scrub(error.message, self.settings)
+                if not error.is_retryable():
+                    log.error("Neo4j refused castlegraph's start: %s", reason)
+                    return
+                log.warning("Neo4j still unreachable: %s", reason)
 
     @property
     def ready(self) -> bool:
