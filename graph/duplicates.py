@@ -33,6 +33,7 @@ SCORE_TOLERANCE = 1e-6
 """Vectors are stored as float32: the inclusive threshold allows this much."""
 
 VERDICTS = ("duplicate", "supplement", "contradiction", "unrelated")
+VERDICT_LOCK = "dedup_verdicts"
 
 # The index's score, turned back into cosine similarity, and a cosine into the index's score.
 _COSINE: dict[Dialect, Callable[[float], float]] = {
@@ -105,12 +106,17 @@ def resolve_drawer(store: GraphStore, reference: str, scope: Scope) -> Drawer:
 
 
 def record_verdict(store: GraphStore, a: str, b: str, status: str) -> tuple[str, str]:
-    """Store the verdict once per unordered pair (smaller id first), replacing an earlier one."""
+    """Store the verdict once per unordered pair (smaller id first), replacing an earlier one.
+
+    Verdicts are few (a person or an agent reviewing), so one lock serialises them: two verdicts
+    on one pair at once would otherwise both find no earlier edge and leave two (Neo4j)."""
     low, high = sorted((a, b))
-    store.write(
-        lambda tx: tx.run("set_dedup_verdict", a=low, b=high, status=status, now=utc_now()),
-        use_case="record_verdict",
-    )
+
+    def record(tx: Tx) -> None:
+        tx.lock(VERDICT_LOCK)
+        tx.run("set_dedup_verdict", a=low, b=high, status=status, now=utc_now())
+
+    store.write(record, use_case="record_verdict")
     return low, high
 
 
