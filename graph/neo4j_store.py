@@ -73,13 +73,19 @@ class Neo4jStore:
         )
         self._database = database
         self._vector_indexes: set[int] = set()
+        # One bookmark manager for every session: a read sees the writes this process made
+        # before it, even on a cluster whose follower has not caught up (causal consistency).
+        self._bookmarks = neo4j.GraphDatabase.bookmark_manager()
+
+    def _session(self) -> neo4j.Session:
+        return self._driver.session(database=self._database, bookmark_manager=self._bookmarks)
 
     def _execute(self, mode: str, work: Callable[[Any], T], use_case: str) -> T:
         @neo4j.unit_of_work(timeout=TX_TIMEOUT_SECONDS, metadata={"use_case": use_case})
         def unit(tx: neo4j.ManagedTransaction) -> T:
             return work(_Neo4jTx(tx))
 
-        with _translated(), self._driver.session(database=self._database) as session:
+        with _translated(), self._session() as session:
             if mode == "read":
                 return session.execute_read(unit)
             return session.execute_write(unit)
@@ -96,7 +102,7 @@ class Neo4jStore:
             self._driver.verify_connectivity()
 
     def apply_schema(self) -> None:
-        with _translated(), self._driver.session(database=self._database) as session:
+        with _translated(), self._session() as session:
             for _, text in schema_statements("neo4j"):
                 session.run(text).consume()
             session.run(statement("await_indexes", "neo4j")).consume()
@@ -104,14 +110,16 @@ class Neo4jStore:
     def run_text(self, text: str, params: dict[str, Any]) -> list[Row]:
         """One auto-commit statement outside the use cases (tests and diagnosis only)."""
         with _translated():
-            records, _, _ = self._driver.execute_query(text, params, database_=self._database)
+            records, _, _ = self._driver.execute_query(
+                text, params, database_=self._database, bookmark_manager_=self._bookmarks
+            )
         return [record.data() for record in records]
 
     def ensure_vector_index(self, dimension: int) -> None:
         """Create the vector index once per dimension and process: every vector write asks."""
         if dimension in self._vector_indexes:
             return
-        with _translated(), self._driver.session(database=self._database) as session:
+        with _translated(), self._session() as session:
             session.run(
                 statement("create_vector_index", "neo4j"), {"dimension": dimension}
             ).consume()
@@ -120,7 +128,7 @@ class Neo4jStore:
 
     def wipe(self) -> None:
         """Delete every node and edge (tests only); the schema stays."""
-        with _translated(), self._driver.session(database=self._database) as session:
+        with _translated(), self._session() as session:
             session.run(statement("wipe_graph", "neo4j")).consume()
 
     def close(self) -> None:

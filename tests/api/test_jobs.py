@@ -4,6 +4,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 WAIT_SECONDS = 20.0
@@ -143,6 +144,14 @@ def test_mining_a_missing_path_is_refused(client: TestClient, tmp_path: Path) ->
     response = client.post("/api/mine", json={"path": str(tmp_path / "nope"), "wing": "docs"})
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "palace::invalid_path"
+
+
+@pytest.mark.parametrize("path", ["~0", "~no-such-user/notes", "notes\x00.md"])
+def test_a_path_the_server_cannot_resolve_is_refused(client: TestClient, path: str) -> None:
+    response = client.post("/api/mine", json={"path": path, "wing": "docs"})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["code"] == "palace::invalid_path"
+    assert response.json()["error"]["details"] == {"path": path}
 
 
 def test_an_unknown_job_is_404(client: TestClient) -> None:

@@ -35,9 +35,7 @@ def post_checkpoint(body: CheckpointCreate, runtime: RuntimeDep) -> JSONResponse
 @router.post("/api/mine", status_code=202, response_model=JobEnvelopeOut)
 def post_mine(body: MineCreate, runtime: RuntimeDep) -> JSONResponse:
     """Mine a file or directory on the server: every text chunk becomes a drawer."""
-    root = Path(body.path).expanduser().resolve()
-    if not root.exists():
-        raise InvalidPath("no such file or directory", {"path": body.path})
+    root = _server_path(body.path)
     params: dict[str, str | int] = {
         "path": str(root),
         "wing": check_path_segment("wing", body.wing),
@@ -48,6 +46,19 @@ def post_mine(body: MineCreate, runtime: RuntimeDep) -> JSONResponse:
     job = jobs.create_job(runtime.store, "mine", params, total=None)
     runtime.submit(job)
     return _accepted(job)
+
+
+def _server_path(given: str) -> Path:
+    """The path resolved on the server; one that cannot be (`~nobody`, a NUL byte) or does not
+    exist is a 400 naming it, never a 500."""
+    try:
+        root = Path(given).expanduser().resolve()
+        found = root.exists()
+    except (RuntimeError, ValueError, OSError) as error:  # no such user, NUL, too long
+        raise InvalidPath(f"not a usable path: {error}", {"path": given}) from error
+    if not found:
+        raise InvalidPath("no such file or directory", {"path": given})
+    return root
 
 
 @router.get("/api/jobs/{job_id}", response_model=JobEnvelopeOut)

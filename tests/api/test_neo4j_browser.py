@@ -1,0 +1,81 @@
+"""Neo4j Browser, for real: every ready query of `cypher/browser/queries.cypher` runs on a Neo4j
+seeded through the API and returns rows, and every caption of the style sheet names a property
+that the seeded nodes and edges carry."""
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from graph import migrations
+from tests.support.app import app_store
+
+BROWSER = Path(__file__).resolve().parents[2] / "cypher" / "browser"
+PARAMS = {"name": "Ada Lovelace", "wing": "infra", "room": "ops"}
+CAPTION = re.compile(r"(node|relationship)\.(\w+) \{[^}]*?caption: \"\{(\w+)\}\"", re.DOTALL)
+
+pytestmark = pytest.mark.parametrize("app_client", ["neo4j"], indirect=True)
+
+
+def ready_queries() -> list[tuple[str, str]]:
+    """(title comment, statement) for each query of the file, in order."""
+    found = []
+    for block in (BROWSER / "queries.cypher").read_text(encoding="utf-8").split(";"):
+        lines = [line for line in block.strip().splitlines() if line.strip()]
+        comments = [line for line in lines if line.startswith("//")]
+        statement = "\n".join(line for line in lines if not line.startswith("//"))
+        if statement:
+            found.append((comments[-1].lstrip("/ "), statement))
+    return found
+
+
+def seed(client: TestClient) -> None:
+    """A small palace with every kind of node and edge the queries and captions speak of."""
+    drawers = client.post(
+        "/api/wings/infra/rooms/ops/drawers",
+        json={"content": "Ada Lovelace wrote the first program for the analytical engine"},
+    ).json()["drawer"]
+    near = client.post(
+        "/api/wings/infra/rooms/ops/drawers",
+        json={"content": "Ada Lovelace wrote the first program for the analytical engnie"},
+    )
+    assert near.json()["similar"], near.text
+    mentions = [
+        {"drawer": drawers["id"], "name": name, "kind": "person", "origin": {"document": "n.md"}}
+        for name in ("Ada Lovelace", "Maria Lopez", "Mario Lopez")
+    ]
+    answered = client.post("/api/mentions", json={"mentions": mentions}).json()["results"]
+    assert answered[2]["possibly_same_as"], answered  # a review link to look at
+    ada = answered[0]["entity"]["id"]
+    alias = client.post(f"/api/entities/{ada}/aliases", json={"alias": "Countess"})
+    assert alias.status_code == 200
+    migrations.migrate(app_store(client))  # the test's wipe took the migration records too
+
+
+def test_every_ready_query_returns_rows(client: TestClient) -> None:
+    seed(client)
+    store = app_store(client)
+    answers = {title: store.run_text(statement, PARAMS) for title, statement in ready_queries()}
+    assert len(answers) == 6
+    assert {title: len(rows) > 0 for title, rows in answers.items()} == dict.fromkeys(answers, True)
+
+
+def captions() -> list[tuple[str, str, str]]:
+    text = (BROWSER / "castlegraph.grass").read_text(encoding="utf-8")
+    return CAPTION.findall(text)
+
+
+def test_every_caption_names_a_property_the_graph_has(client: TestClient) -> None:
+    seed(client)
+    store = app_store(client)
+    found: dict[str, Any] = {}
+    for element, label, prop in captions():
+        pattern = f"(x:{label})" if element == "node" else f"()-[x:{label}]->()"
+        rows = store.run_text(  # labels and keys come from our own style sheet, not from input
+            f"MATCH {pattern} WHERE x[$prop] IS NOT NULL RETURN count(x) AS n", {"prop": prop}
+        )
+        found[f"{label}.{prop}"] = rows[0]["n"] > 0
+    assert len(found) >= 6
+    assert found == dict.fromkeys(found, True)
