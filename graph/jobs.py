@@ -2,6 +2,10 @@
 
 A job keeps its parameters, status, progress, result and error, plus a `state` checkpoint its
 runner writes as it goes. Maps are stored as JSON strings: neither backend stores maps.
+
+A job runs on one instance at a time (design §2.2): the runner that claims it becomes its
+`owner` and holds a lease (`lease_until`) that it renews while it runs. A lease that nobody
+renewed — its owner died — lets another runner claim the job and resume it from its state.
 """
 
 import json
@@ -31,6 +35,9 @@ class Job:
     created_at: str
     started_at: str | None
     finished_at: str | None
+    owner: str | None = None
+    lease_until: str | None = None
+    attempts: int = 0
 
     @classmethod
     def from_props(cls, props: dict[str, Any]) -> "Job":
@@ -51,6 +58,9 @@ class Job:
             created_at=props["created_at"],
             started_at=props.get("started_at"),
             finished_at=props.get("finished_at"),
+            owner=props.get("owner"),
+            lease_until=props.get("lease_until"),
+            attempts=int(props.get("attempts") or 0),
         )
 
 
@@ -107,3 +117,29 @@ def update_job(store: GraphStore, job_id: str, **changes: Any) -> Job:
     if not rows:
         raise JobNotFound(job_id)
     return Job.from_props(rows[0]["job"])
+
+
+JOB_CLAIMS = "job_claims"
+"""The lock every claim takes first: claims are rare, and a lease read without it could be
+read free by two instances at once (on Neo4j a read takes no lock)."""
+
+
+def claim_job(store: GraphStore, job_id: str, owner: str, now: str, until: str) -> Job | None:
+    """Make `owner` the job's runner until `until`; None when it is finished or another
+    owner's lease still runs."""
+
+    def claim(tx: Tx) -> Job | None:
+        tx.lock(JOB_CLAIMS)
+        rows = tx.run("claim_job", id=job_id, owner=owner, now=now, until=until)
+        return Job.from_props(rows[0]["job"]) if rows else None
+
+    return store.write(claim, use_case="claim_job")
+
+
+def renew_job_lease(store: GraphStore, job_id: str, owner: str, until: str) -> bool:
+    """Extend a running job's lease; False when `owner` no longer holds the job."""
+    rows = store.write(
+        lambda tx: tx.run("renew_job_lease", id=job_id, owner=owner, until=until),
+        use_case="renew_job_lease",
+    )
+    return bool(rows)

@@ -6,7 +6,10 @@ background while `/api/health` answers 503, so a service started before its data
 """
 
 import logging
+import os
+import socket
 import threading
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -93,10 +96,18 @@ class Runtime:
             raise
         self.backend = backend
         self._start_embeddings(backend.store)
-        self.jobs = JobRunner(lambda: self.store, self.policy, self.written)
+        self.jobs = JobRunner(lambda: self.store, self.policy, self.written, self._job_owner())
         self.jobs.start()
         self._ready.set()
         log.info("graph ready: %s", backend.description)
+
+    def _job_owner(self) -> str:
+        """The embedded database is this process's alone (its data directory is locked), so
+        its runner's name is fixed and a restart resumes its jobs at once; on Neo4j each
+        process is an instance of its own, whose jobs others take over if it dies."""
+        if self.neo4j is None:
+            return "embedded"
+        return f"{socket.gethostname()}/{os.getpid()}/{uuid.uuid4().hex[:8]}"
 
     def _start_embeddings(self, store: GraphStore) -> None:
         configured = self.settings.embeddings.dimension
@@ -150,7 +161,7 @@ class Runtime:
     def submit(self, job: Job) -> None:
         if self.jobs is None:
             raise GraphUnavailable("the graph database is not ready yet")
-        self.jobs.submit(job)
+        self.jobs.submit(job.id)
 
     def stop(self) -> None:
         self._stopping.set()
