@@ -7,8 +7,12 @@ a claim whose lease nobody renewed (its owner died) can be taken over.
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
+from api.service.jobs import runner as runner_module
 from api.service.jobs.runner import JobRunner
 from graph import observe
 from graph.drawers import DedupPolicy
@@ -86,3 +90,29 @@ def test_two_runners_on_one_graph_run_a_queued_job_once(store: Any) -> None:
     assert job.result == {"items": 30, "stored": 30, "duplicates": 0, "failed": []}
     rows = store.run_text("MATCH (d:Drawer) RETURN count(d) AS n", {})
     assert rows[0]["n"] == 30
+
+
+def test_a_runner_takes_over_a_job_whose_owner_stopped_renewing(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The owner died mid-job: its lease runs out, and an idle runner's scan picks the job up
+    and finishes it from its checkpointed state."""
+    monkeypatch.setattr(runner_module, "SCAN_SECONDS", 0.2)
+    job_id = a_job(store, items=5)
+    soon = (datetime.now(UTC) + timedelta(seconds=3)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    update_job(store, job_id, status="running", owner="dead", lease_until=soon)
+    survivor = JobRunner(lambda: store, DedupPolicy(), lambda _: None, "survivor")
+    survivor.start()  # the lease is still live: not taken at start
+    try:
+        assert get_job(store, job_id).owner == "dead"
+        deadline = time.monotonic() + 30
+        while get_job(store, job_id).status != "succeeded" and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        survivor.stop()
+    job = get_job(store, job_id)
+    assert (job.status, job.attempts, job.result) == (
+        "succeeded",
+        1,
+        {"items": 5, "stored": 5, "duplicates": 0, "failed": []},
+    )

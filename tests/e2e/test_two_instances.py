@@ -1,0 +1,148 @@
+"""Two `castlegraph serve` processes on one Neo4j, under concurrent writes through both.
+
+What several instances behind a load balancer must keep (design §2.2): one entity per (kind,
+key), every job run once, every mention and verdict kept, and a read through one instance
+sees what was written through the other.
+"""
+
+import itertools
+import random
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+
+from graph.neo4j_store import Neo4jStore
+from tests.support.processes import Service
+
+pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
+
+PEOPLE = ["Ada Lovelace", "Grace Hopper", "Alan Turing", "Katherine Johnson", "Edsger Dijkstra"]
+SPELLINGS = [str.upper, str.lower, lambda n: n, lambda n: n.replace(" ", "  ")]
+BATCHES, BATCH, CHECKPOINTS, ITEMS, LONG_ITEMS = 12, 100, 4, 40, 800
+WAIT_SECONDS = 120.0
+
+
+@pytest.fixture
+def graph(neo4j_address: tuple[str, str, str]) -> Iterator[Neo4jStore]:
+    store = Neo4jStore(*neo4j_address, "neo4j")
+    store.wipe()
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def start_instance(
+    graph: Neo4jStore,
+    neo4j_address: tuple[str, str, str],
+    tmp_path: Path,
+    spawn: Callable[..., Service],
+) -> Callable[[str], Service]:
+    uri, user, password = neo4j_address
+    env = {
+        "CASTLEGRAPH_NEO4J_URI": uri,
+        "CASTLEGRAPH_NEO4J_USER": user,
+        "CASTLEGRAPH_NEO4J_PASSWORD": password,
+    }
+
+    def start(name: str) -> Service:
+        service = spawn(tmp_path / name, env=env)
+        service.wait_healthy()
+        return service
+
+    return start
+
+
+def post(service: Service, path: str, body: dict[str, Any]) -> httpx.Response:
+    return httpx.post(f"{service.url}{path}", json=body, timeout=60)
+
+
+def mention_batch(drawers: list[str], seed: int) -> list[dict[str, str]]:
+    pick = random.Random(seed)
+    return [
+        {"drawer": pick.choice(drawers), "name": pick.choice(SPELLINGS)(pick.choice(PEOPLE)),
+         "kind": "person"}
+        for _ in range(BATCH)
+    ]
+
+
+def count(graph: Neo4jStore, text: str) -> int:
+    return int(graph.run_text(text, {})[0]["n"])
+
+
+def test_two_instances_keep_one_entity_per_key_run_each_job_once_and_lose_nothing(
+    graph: Neo4jStore, start_instance: Callable[[str], Service]
+) -> None:
+    a = start_instance("a")
+    long_job = post(a, "/api/checkpoints", {"wing": "lab", "room": "long", "items": [
+        {"content": f"a long checkpoint, item {i}"} for i in range(LONG_ITEMS)
+    ]}).json()["job"]["id"]
+    b = start_instance("b")  # finds a's job unfinished at its start: a still holds it
+    instances = [a, b]
+    drawers = [
+        post(service, "/api/wings/lab/rooms/notes/drawers", {"content": f"lab note {i}"})
+        .json()["drawer"]["id"]
+        for i, service in zip(range(20), itertools.cycle(instances), strict=False)
+    ]
+    checkpoint = {"wing": "lab", "room": "log", "items": []}
+
+    def mentions(seed: int) -> list[tuple[str, str]]:
+        body = {"mentions": mention_batch(drawers, seed)}
+        answer = post(instances[seed % 2], "/api/mentions", body)
+        assert answer.status_code == 200, answer.text
+        return [
+            (m["drawer"], r["entity"]["id"])
+            for m, r in zip(body["mentions"], answer.json()["results"], strict=True)
+        ]
+
+    def job(seed: int) -> str:
+        items = [{"content": f"checkpoint {seed} item {i}"} for i in range(ITEMS)]
+        answer = post(instances[seed % 2], "/api/checkpoints", {**checkpoint, "items": items})
+        assert answer.status_code == 202, answer.text
+        return str(answer.json()["job"]["id"])
+
+    def verdict(seed: int) -> int:
+        status = ("duplicate", "unrelated")[seed % 2]
+        body = {"a": drawers[0], "b": drawers[1], "status": status}
+        return post(instances[seed % 2], "/api/duplicates/verdicts", body).status_code
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        seen = pool.map(mentions, range(BATCHES))
+        jobs = [long_job, *pool.map(job, range(CHECKPOINTS))]
+        verdicts = list(pool.map(verdict, range(6)))
+        pairs = {pair for batch in seen for pair in batch}
+
+    assert set(verdicts) == {200}
+    deadline = time.monotonic() + WAIT_SECONDS
+    finished: dict[str, dict[str, Any]] = {}
+    while len(finished) < len(jobs) and time.monotonic() < deadline:
+        for job_id in jobs:  # read through the other instance than the one written to
+            state = httpx.get(f"{b.url}/api/jobs/{job_id}", timeout=10).json()["job"]
+            if state["status"] in ("succeeded", "failed"):
+                finished[job_id] = state
+        time.sleep(0.1)
+    assert sorted(state["status"] for state in finished.values()) == ["succeeded"] * len(jobs)
+    runs = graph.run_text("MATCH (j:Job) RETURN j.attempts AS attempts", {})
+    assert [row["attempts"] for row in runs] == [1] * len(jobs)  # no job ran twice
+    assert "resuming job" not in b.output()
+
+    duplicated_keys = count(
+        graph,
+        "MATCH (e:Entity) WITH e.kind AS kind, e.key AS key, count(*) AS same "
+        "WHERE same > 1 RETURN count(*) AS n",
+    )
+    assert duplicated_keys == 0
+    assert count(graph, "MATCH (e:Entity) RETURN count(e) AS n") == len(PEOPLE)
+    assert count(graph, "MATCH ()-[m:MENTIONS]->() RETURN count(m) AS n") == len(pairs)
+    assert count(graph, "MATCH (d:Drawer {room: 'log'}) RETURN count(d) AS n") == (
+        CHECKPOINTS * ITEMS
+    )
+    assert count(graph, "MATCH (d:Drawer {room: 'long'}) RETURN count(d) AS n") == LONG_ITEMS
+    assert count(graph, "MATCH ()-[v:DEDUP_CHECKED]->() RETURN count(v) AS n") == 1
+    for drawer, entity in sorted(pairs)[:20]:  # written through either, read through a
+        assert httpx.get(f"{a.url}/api/entities/{entity}", timeout=10).status_code == 200
+        assert httpx.get(f"{a.url}/api/drawers/{drawer}", timeout=10).status_code == 200
