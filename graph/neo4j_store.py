@@ -29,9 +29,18 @@ UNAVAILABLE = (
 )
 
 
+TIMED_OUT = ("TransactionTimedOut", "LockClientStopped")
+"""Codes of a transaction ended by its timeout, which counts a lock's wait too: a write queued
+behind long ones. Worth a retry, so not a bug: ClientError though they are, the driver does
+not retry them itself."""
+
+
 def _translate(error: Exception) -> Exception:
     if isinstance(error, UNAVAILABLE):
         return GraphUnavailable(f"Neo4j is unavailable: {error}")
+    code = getattr(error, "code", None) or ""
+    if any(part in code for part in TIMED_OUT):
+        return GraphUnavailable(f"Neo4j timed the transaction out (locks busy?): {code}")
     if isinstance(error, neo4j.exceptions.ConstraintError):
         return ConstraintViolation("a uniqueness constraint refused the write", str(error))
     return GraphQueryError(f"Neo4j refused a statement: {error}")
