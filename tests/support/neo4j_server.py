@@ -30,7 +30,8 @@ def missing_tools_reason() -> str | None:
 class Neo4jServer:
     """One `scripts/neo4j-server` process; `uri` is its Bolt address once `start` returns."""
 
-    def __init__(self) -> None:
+    def __init__(self, port: int = 0) -> None:
+        self.port = port
         self.uri = ""
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
@@ -39,7 +40,7 @@ class Neo4jServer:
 
     def start(self) -> str:
         self._process = subprocess.Popen(
-            [str(LAUNCHER), "--port", "0"],
+            [str(LAUNCHER), "--port", str(self.port)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
