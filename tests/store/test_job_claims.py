@@ -4,7 +4,6 @@ Several castlegraph instances share one Neo4j; each runner claims a job before i
 a claim whose lease nobody renewed (its owner died) can be taken over.
 """
 
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
@@ -14,9 +13,9 @@ import pytest
 
 from api.service.jobs import runner as runner_module
 from api.service.jobs.runner import JobRunner
-from graph import observe
 from graph.drawers import DedupPolicy
 from graph.jobs import claim_job, create_job, get_job, renew_job_lease, update_job
+from tests.support.holding import holding_first
 
 EARLY, NOW, LATER = "2026-01-01T00:00:00.000000Z", "2026-01-01T00:01:00.000000Z", "2099-01-01"
 
@@ -41,36 +40,16 @@ def test_a_live_lease_keeps_others_out_and_an_expired_one_lets_them_in(store: An
     assert claim_job(store, job_id, "c", LATER, LATER) is None  # finished jobs stay finished
 
 
-class HoldTheFirstClaim:
-    """Keeps the first claim's write unit open after its statement, before its commit."""
-
-    def __init__(self) -> None:
-        self.holding, self.release = threading.Event(), threading.Event()
-
-    def statement(self, name: str, seconds: float, failed: bool) -> None:
-        if name == "claim_job" and not self.holding.is_set():
-            self.holding.set()
-            assert self.release.wait(timeout=30)
-
-    def unit(self, use_case: str, result: object) -> None:
-        """Committed units need no holding."""
-
-
 def test_two_instances_claiming_at_once_get_the_job_once(store: Any) -> None:
     job_id = a_job(store)
     update_job(store, job_id, owner="dead", lease_until=EARLY)  # its owner died long ago
-    hold = HoldTheFirstClaim()
-    observe.subscribe(hold)
-    try:
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            first = pool.submit(claim_job, store, job_id, "a", NOW, LATER)
-            assert hold.holding.wait(timeout=30)
-            second = pool.submit(claim_job, store, job_id, "b", NOW, LATER)
-            time.sleep(0.5)  # b reaches the job while a's claim has not committed
-            hold.release.set()
-            owners = [claim.owner if claim else None for claim in (first.result(), second.result())]
-    finally:
-        observe.unsubscribe(hold)
+    with holding_first("claim_job") as hold, ThreadPoolExecutor(max_workers=2) as pool:
+        first = pool.submit(claim_job, store, job_id, "a", NOW, LATER)
+        assert hold.holding.wait(timeout=30)
+        second = pool.submit(claim_job, store, job_id, "b", NOW, LATER)
+        time.sleep(0.5)  # b reaches the job while a's claim has not committed
+        hold.release.set()
+        owners = [claim.owner if claim else None for claim in (first.result(), second.result())]
     assert owners == ["a", None]
     assert get_job(store, job_id).attempts == 1
 

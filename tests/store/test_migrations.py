@@ -1,6 +1,5 @@
 """Migrations on a real database: recorded, idempotent, deriving keys for legacy data."""
 
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -23,6 +22,7 @@ from graph.migration_steps import (
 from resolver.drawers import TERMS_SCHEME, anchor_terms
 from resolver.entity_model import EntityView, make_mention
 from resolver.text import content_hash, fingerprint, normalize_text
+from tests.support.holding import holding_first
 
 LEGACY = """
 CREATE (:Drawer {id: 'd1', wing: 'w', room: 'r', content: 'Legacy note about Ada', kind: 'note',
@@ -156,21 +156,14 @@ def test_the_migration_lease_is_taken_by_one_of_two_starters(store: Any) -> None
     holds the lease uncommitted. It must wait for that commit and find the lease taken; reading
     the lease without locking it first let both take it on Neo4j."""
     migrations.migrate(store)  # the lease's node exists, free: found, not created, by both
-    holding, release = threading.Event(), threading.Event()
 
-    def first(tx: Any) -> bool:
-        taken = migrations._take_lease("first", tx)
-        holding.set()
-        assert release.wait(timeout=30)
-        return taken
+    def take(holder: str) -> bool:
+        return bool(store.write(partial(migrations._take_lease, holder), use_case="lease"))
 
-    def second() -> bool:
-        assert holding.wait(timeout=30)
-        return bool(store.write(partial(migrations._take_lease, "second"), use_case="lease"))
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        firsts, seconds = pool.submit(store.write, first, use_case="lease"), pool.submit(second)
-        assert holding.wait(timeout=30)
+    with holding_first("acquire_lease") as hold, ThreadPoolExecutor(max_workers=2) as pool:
+        first = pool.submit(take, "first")
+        assert hold.holding.wait(timeout=30)
+        second = pool.submit(take, "second")
         time.sleep(0.5)  # the second unit reaches the lease while the first has not committed
-        release.set()
-        assert (firsts.result(timeout=60), seconds.result(timeout=60)) == (True, False)
+        hold.release.set()
+        assert (first.result(timeout=60), second.result(timeout=60)) == (True, False)

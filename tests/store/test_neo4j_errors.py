@@ -6,15 +6,15 @@ loop waits out; before, `apply_schema` let the driver's own class through and th
 """
 
 import socket
-import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from graph import neo4j_store, observe
+from graph import neo4j_store
 from graph.errors import GraphUnavailable
 from graph.neo4j_store import Neo4jStore
+from tests.support.holding import holding_first
 
 
 @pytest.fixture
@@ -41,38 +41,17 @@ def test_an_unreachable_neo4j_is_graph_unavailable(unreachable: Neo4jStore, call
         call(unreachable)  # type: ignore[operator]
 
 
-class HoldTheLock:
-    """Keeps the first unit that takes a lock open after taking it, before its commit."""
-
-    def __init__(self) -> None:
-        self.holding, self.release = threading.Event(), threading.Event()
-
-    def statement(self, name: str, seconds: float, failed: bool) -> None:
-        if name == "take_lock" and not self.holding.is_set():
-            self.holding.set()
-            assert self.release.wait(timeout=60)
-
-    def unit(self, use_case: str, result: object) -> None:
-        """Committed units need no holding."""
-
-
 def test_a_write_that_times_out_waiting_for_a_lock_is_unavailable_not_a_bug(
     neo4j_session_store: Neo4jStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A lock's wait counts against the transaction's timeout: a batch queued behind a long one
     is told to retry (503), not that the service failed (500)."""
     store = neo4j_session_store
-    hold = HoldTheLock()
-    observe.subscribe(hold)
-    try:
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            holder = pool.submit(store.write, lambda tx: tx.lock("busy"), use_case="hold")
-            assert hold.holding.wait(timeout=30)
-            monkeypatch.setattr(neo4j_store, "TX_TIMEOUT_SECONDS", 1.0)  # the waiter's only
-            with pytest.raises(GraphUnavailable):
-                store.write(lambda tx: tx.lock("busy"), use_case="wait")
-            hold.release.set()
-            holder.result(timeout=60)
-    finally:
+    with holding_first("take_lock") as hold, ThreadPoolExecutor(max_workers=1) as pool:
+        holder = pool.submit(store.write, lambda tx: tx.lock("busy"), use_case="hold")
+        assert hold.holding.wait(timeout=30)
+        monkeypatch.setattr(neo4j_store, "TX_TIMEOUT_SECONDS", 1.0)  # the waiter's only
+        with pytest.raises(GraphUnavailable):
+            store.write(lambda tx: tx.lock("busy"), use_case="wait")
         hold.release.set()
-        observe.unsubscribe(hold)
+        holder.result(timeout=60)

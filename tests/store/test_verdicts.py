@@ -1,27 +1,12 @@
 """Duplicate-review verdicts against a real database (every backend available)."""
 
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from graph import drawers, duplicates, observe
+from graph import drawers, duplicates
 from graph.drawers import DedupPolicy, NewDrawer
-
-
-class HoldTheFirstVerdict:
-    """Keeps the first verdict's write unit open, after its statement and before its commit."""
-
-    def __init__(self) -> None:
-        self.holding, self.release = threading.Event(), threading.Event()
-
-    def statement(self, name: str, seconds: float, failed: bool) -> None:
-        if name == "set_dedup_verdict" and not self.holding.is_set():
-            self.holding.set()
-            assert self.release.wait(timeout=30)
-
-    def unit(self, use_case: str, result: object) -> None:
-        """Committed units need no holding."""
+from tests.support.holding import holding_first
 
 
 def verdict_edges(store: Any) -> list[str]:
@@ -36,16 +21,11 @@ def test_two_verdicts_on_one_pair_at_once_leave_one_edge(store: Any) -> None:
         drawers.write_drawer(store, NewDrawer("w", "r", text), DedupPolicy()).drawer.id
         for text in ("the first of two memories", "another memory entirely")
     )
-    hold = HoldTheFirstVerdict()
-    observe.subscribe(hold)
-    try:
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            first = pool.submit(duplicates.record_verdict, store, a, b, "duplicate")
-            assert hold.holding.wait(timeout=30)
-            second = pool.submit(duplicates.record_verdict, store, b, a, "unrelated")
-            time.sleep(0.5)  # the second reaches the pair while the first has not committed
-            hold.release.set()
-            assert first.result(timeout=60) == second.result(timeout=60) == tuple(sorted((a, b)))
-    finally:
-        observe.unsubscribe(hold)
+    with holding_first("set_dedup_verdict") as hold, ThreadPoolExecutor(max_workers=2) as pool:
+        first = pool.submit(duplicates.record_verdict, store, a, b, "duplicate")
+        assert hold.holding.wait(timeout=30)
+        second = pool.submit(duplicates.record_verdict, store, b, a, "unrelated")
+        time.sleep(0.5)  # the second reaches the pair while the first has not committed
+        hold.release.set()
+        assert first.result(timeout=60) == second.result(timeout=60) == tuple(sorted((a, b)))
     assert verdict_edges(store) == ["unrelated"]
