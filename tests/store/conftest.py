@@ -41,6 +41,13 @@ def neo4j_session_store(neo4j_address: tuple[str, str, str]) -> Iterator[Neo4jSt
     store.close()
 
 
+@pytest.fixture
+def falkordb_store(falkordb_session_store: FalkorStore) -> FalkorStore:
+    """For the few tests that read FalkorDB's own query plans or stored arrays."""
+    falkordb_session_store.wipe()
+    return falkordb_session_store
+
+
 @pytest.fixture(params=["falkordb", pytest.param("neo4j", marks=pytest.mark.neo4j)])
 def store(request: pytest.FixtureRequest) -> Any:
     backend = request.getfixturevalue(f"{request.param}_session_store")
