@@ -1,22 +1,20 @@
 """`castlegraph doctor` against real data directories, a real service, and Neo4j's answers.
 
-There is no Neo4j here, so its side is checked twice over: an unreachable URI through the
-command (the password never shows), and the schema comparison on SHOW INDEXES / SHOW
-CONSTRAINTS rows as Neo4j returns them.
+Neo4j's side: an unreachable URI through the command (the password never shows), and the
+session's real Neo4j, whose schema doctor compares by name and state.
 """
 
 import json
 import signal
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from typer.testing import Result
 
 from api.service import doctor
 from api.service.settings import load_settings
-from graph import inspection
+from graph.neo4j_store import Neo4jStore
 from tests.support.cli_runner import cli
 from tests.support.processes import Service
 from tests.support.seeding import opened_graph
@@ -121,34 +119,33 @@ def test_safe_uri_drops_only_the_password() -> None:
     assert doctor.safe_uri("bolt://db:7687") == "bolt://db:7687"
 
 
-class FakeNeo4j:
-    """Neo4j's answers to SHOW INDEXES / SHOW CONSTRAINTS (no Neo4j here to ask)."""
-
-    dialect = "neo4j"
-
-    def __init__(self, states: dict[str, str]) -> None:
-        self.states = states
-
-    def read(self, work: Callable[[Any], Any], *, use_case: str) -> Any:
-        return work(self)
-
-    def run(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
-        expected = inspection.expected_neo4j_names()
-        if name == "constraint_list":
-            return [
-                {"name": n} for kind, n in expected if kind == "constraint" and n in self.states
-            ]
-        return [{"name": n, "state": s} for n, s in self.states.items()]
-
-
-def test_the_neo4j_schema_is_compared_by_name_and_state() -> None:
-    names = [name for _, name in inspection.expected_neo4j_names()]
-    complete = inspection.schema_state(FakeNeo4j(dict.fromkeys(names, "ONLINE")))  # type: ignore[arg-type]
-    assert complete.complete and len(complete.expected) == len(names) == 19
-    states = {**dict.fromkeys(names, "ONLINE"), "drawer_terms": "POPULATING"}
-    del states["entity_key"], states["job_id"]
-    partial = inspection.schema_state(FakeNeo4j(states))  # type: ignore[arg-type]
-    assert (partial.missing, partial.not_ready) == (
-        ["entity_key", "job_id"],
-        ["drawer_terms (POPULATING)"],
-    )
+@pytest.mark.neo4j
+def test_doctor_on_neo4j_compares_its_schema_by_name_and_state(
+    data_dir: Path, neo4j_address: tuple[str, str, str]
+) -> None:
+    uri, user, password = neo4j_address
+    env = {
+        **NO_SERVICE,
+        "CASTLEGRAPH_NEO4J_URI": uri,
+        "CASTLEGRAPH_NEO4J_USER": user,
+        "CASTLEGRAPH_NEO4J_PASSWORD": password,
+    }
+    store = Neo4jStore(uri, user, password, "neo4j")
+    try:
+        store.wipe()
+        assert cli(data_dir, "migrate", env=env).exit_code == 0
+        ready = cli(data_dir, "doctor", "--json", env=env)
+        assert ready.exit_code == 0, ready.output
+        found = checks(ready)
+        assert found["schema"][0] == found["migrations"][0] == "ok"
+        assert found["schema"][1].startswith("all 19 constraints and indexes are in place")
+        assert found["migrations"][1].startswith("6 applied, none pending")
+        store.run_text("DROP INDEX entity_key", {})
+        broken = cli(data_dir, "doctor", "--json", env=env)
+        assert broken.exit_code == 1
+        status, message = checks(broken)["schema"]
+        assert status == "fail"
+        assert "entity_key" in message
+    finally:
+        store.apply_schema()  # the index back, for the tests after this one
+        store.close()
