@@ -11,10 +11,27 @@ from typing import Annotated
 import typer
 
 from bench import report
+from bench.service import Backend
 
 app = typer.Typer(help="castlegraph benchmarks (design §10).", no_args_is_help=True)
 
 Seed = Annotated[int, typer.Option(help="Seed of the generated data.")]
+BackendOption = Annotated[
+    Backend,
+    typer.Option(
+        help="Graph database of the service: embedded FalkorDB, or a Neo4j 5 server started "
+        "by scripts/neo4j-server (heap NEO4J_SERVER_HEAP, default 2g)."
+    ),
+]
+
+
+def _backend_params(backend: Backend) -> dict[str, str]:
+    """The backend (and Neo4j's heap) as the JSON's params record them."""
+    if backend is Backend.NEO4J:
+        from bench.neo4j_server import heap  # noqa: PLC0415 - only Neo4j runs need it
+
+        return {"backend": str(backend), "neo4j_heap": heap()}
+    return {"backend": str(backend)}
 
 
 def _sizes(text: str) -> list[int]:
@@ -37,14 +54,17 @@ def drawers(
     sizes: Annotated[str, typer.Option(help="Room sizes, comma-separated.")] = "1000,10000,100000",
     samples: Annotated[int, typer.Option(min=10, help="Timed writes per room size.")] = 300,
     seed: Seed = 7,
+    backend: BackendOption = Backend.EMBEDDED,
     out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/drawers.json"),
 ) -> None:
     """Single drawer-write latency over HTTP as the room grows."""
     from bench import drawers as workload  # noqa: PLC0415 - each command loads only its workload
 
     room_sizes = _sizes(sizes)
-    params = {"sizes": room_sizes, "samples": samples, "seed": seed}
-    report.run_workload("drawers", params, out, lambda: workload.run(room_sizes, samples, seed))
+    params = {"sizes": room_sizes, "samples": samples, "seed": seed, **_backend_params(backend)}
+    report.run_workload(
+        "drawers", params, out, lambda: workload.run(room_sizes, samples, seed, backend)
+    )
 
 
 @app.command()
@@ -54,14 +74,17 @@ def mentions(
     ),
     batches: Annotated[int, typer.Option(min=3, help="Timed batches of 1,000 per size.")] = 20,
     seed: Seed = 7,
+    backend: BackendOption = Backend.EMBEDDED,
     out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/mentions.json"),
 ) -> None:
     """Bulk mention resolution over HTTP as the number of entities grows."""
     from bench import mentions as workload  # noqa: PLC0415 - each command loads only its workload
 
     entity_counts = _sizes(sizes)
-    params = {"sizes": entity_counts, "batches": batches, "seed": seed}
-    report.run_workload("mentions", params, out, lambda: workload.run(entity_counts, batches, seed))
+    params = {"sizes": entity_counts, "batches": batches, "seed": seed, **_backend_params(backend)}
+    report.run_workload(
+        "mentions", params, out, lambda: workload.run(entity_counts, batches, seed, backend)
+    )
 
 
 @app.command()
@@ -100,14 +123,15 @@ def duplicates(
 def load(
     seconds: Annotated[float, typer.Option(min=5, help="How long the 16 clients run.")] = 180,
     seed: Seed = 7,
+    backend: BackendOption = Backend.EMBEDDED,
     out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/load.json"),
 ) -> None:
     """16 concurrent clients on loopback; then checks that nothing was lost or duplicated."""
     from bench import load as workload  # noqa: PLC0415 - each command loads only its workload
 
-    params = {"seconds": seconds, "seed": seed}
+    params = {"seconds": seconds, "seed": seed, **_backend_params(backend)}
     results = report.run_workload(
-        "load", params, out, lambda: workload.run(seconds, seed), timed=False
+        "load", params, out, lambda: workload.run(seconds, seed, backend), timed=False
     )
     if results["server_errors"] or results["duplicate_entities"] or results["lost_mentions"]:
         raise typer.Exit(1)

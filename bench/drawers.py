@@ -6,6 +6,9 @@ never from a scan of the room (design §4.3). So for each size N a fresh room is
 drawers (fast, 4 keep-alive clients), then S writes are timed one at a time, as an agent would make
 them. The mix includes near and exact copies so that the dedup path really runs; the outcome counts
 per kind are the sanity check that it did.
+
+Each size runs on a service of its own on an empty graph (a fresh data directory, or with
+`--backend neo4j` a fresh Neo4j server), so a room is measured alone and both backends alike.
 """
 
 import random
@@ -23,7 +26,7 @@ import httpx
 
 from bench.corpus import Corpus, Kind, Text
 from bench.report import Cell, print_table
-from bench.service import Service, memory_facts, running_service
+from bench.service import Backend, Service, memory_facts, running_service
 
 WING = "bench"
 FILL_CLIENTS = 4
@@ -46,6 +49,8 @@ class SizeResult:
     latencies_ms: list[float] = field(default_factory=list)
     outcomes: dict[str, Counter[str]] = field(default_factory=dict)
     memory: dict[str, float | None] = field(default_factory=dict)
+    database_start_seconds: float | None = None
+    """The Neo4j server's start (the embedded database starts within the service's start)."""
 
     @property
     def fill_rate(self) -> float:
@@ -73,6 +78,11 @@ class SizeResult:
             "max_ms": max(self.latencies_ms),
             "outcomes": {kind: dict(counts) for kind, counts in self.outcomes.items()},
             "latencies_ms": [round(x, 3) for x in self.latencies_ms],
+            "database_start_seconds": (
+                None
+                if self.database_start_seconds is None
+                else round(self.database_start_seconds, 2)
+            ),
             **self.memory,
         }
 
@@ -153,6 +163,7 @@ def run_size(service: Service, corpus: Corpus, size: int, samples: int, seed: in
     print(f"filling room-{size} with {size:,} drawers…", file=sys.stderr)
     seconds, statuses = fill(service, size, room)
     result = SizeResult(size=size, fill_seconds=seconds, fill_statuses=statuses)
+    result.database_start_seconds = service.neo4j.start_seconds if service.neo4j else None
     written: list[Text] = list(room)
     timed: list[Text] = [Text(Kind.NEW, corpus.text(rng)) for _ in range(WARMUP_WRITES)]
     while len(timed) < WARMUP_WRITES + samples:
@@ -161,20 +172,21 @@ def run_size(service: Service, corpus: Corpus, size: int, samples: int, seed: in
         written.append(text)
     print(f"timing {samples} single writes in room-{size}…", file=sys.stderr)
     measure(service, size, timed, result)
-    result.memory = memory_facts(service.pid)
+    result.memory = memory_facts(service)
     return result
 
 
-def run(sizes: Sequence[int], samples: int, seed: int) -> dict[str, Any]:
-    """The whole benchmark on one service, smallest room first; returns the JSON results."""
+def run(sizes: Sequence[int], samples: int, seed: int, backend: Backend) -> dict[str, Any]:
+    """Each size on a fresh service (and graph), smallest room first; returns the JSON results."""
     corpus = Corpus(seed)
     results: list[SizeResult] = []
-    with running_service() as service:
-        for size in sorted(sizes):
+    for size in sorted(sizes):
+        with running_service(backend) as service:
             results.append(run_size(service, corpus, size, samples, seed))
-    _print(results)
+    _print(results, backend)
     small, large = results[0], results[-1]
     return {
+        "backend": str(backend),
         "sizes": [r.summary() for r in results],
         "ratio": {
             "from": small.size,
@@ -185,7 +197,7 @@ def run(sizes: Sequence[int], samples: int, seed: int) -> dict[str, Any]:
     }
 
 
-def _print(results: Sequence[SizeResult]) -> None:
+def _print(results: Sequence[SizeResult], backend: Backend) -> None:
     rows = [
         [r.size, len(r.latencies_ms), *(r.stat(name) for name in ("p50", "p90", "p99", "mean")),
          max(r.latencies_ms), r.fill_rate, r.memory.get("service_rss_mb"),
@@ -194,14 +206,15 @@ def _print(results: Sequence[SizeResult]) -> None:
     ]  # fmt: skip
     targets = f"target p50 ≤ {TARGET_P50_MS:g} ms, p99 ≤ {TARGET_P99_MS:g} ms"
     columns = "room size|writes|p50 ms|p90 ms|p99 ms|mean ms|max ms|fill /s|service MB|database MB"
-    print_table(f"Single drawer writes over HTTP ({targets})", columns.split("|"), rows)
+    title = f"Single drawer writes over HTTP on {backend} ({targets})"
+    print_table(title, columns.split("|"), rows)
     small, large = results[0], results[-1]
     ratios: list[list[Cell]] = [
         [name, small.stat(name), large.stat(name), large.stat(name) / small.stat(name)]
         for name in ("p50", "p99", "mean")
     ]
     print_table(
-        f"Cost growth room-{large.size} / room-{small.size} "
+        f"Cost growth room-{large.size} / room-{small.size} on {backend} "
         f"(target ≤ {TARGET_RATIO:g} times from 1 k to 100 k)",
         ["statistic", f"{small.size:,} ms", f"{large.size:,} ms", "ratio"],
         ratios,
@@ -212,7 +225,8 @@ def _print(results: Sequence[SizeResult]) -> None:
         for kind, c in sorted(r.outcomes.items())
     ]
     print_table(
-        "Dedup sanity check of the timed writes (exact → 200; near → 201 with similar)",
+        f"Dedup sanity check of the timed writes on {backend} "
+        "(exact → 200; near → 201 with similar)",
         ["room size", "kind", "writes", "201 created", "200 existing", "with similar"],
         outcome_rows,
     )
@@ -221,7 +235,8 @@ def _print(results: Sequence[SizeResult]) -> None:
         for r in results
     ]
     print_table(
-        f"Fill ({FILL_CLIENTS} clients; {FILL_NEAR:.0%} near and {FILL_EXACT:.0%} exact copies)",
+        f"Fill on {backend} ({FILL_CLIENTS} clients; {FILL_NEAR:.0%} near and "
+        f"{FILL_EXACT:.0%} exact copies)",
         ["room size", "seconds", "drawers /s", "201 created", "200 existing"],
         fill_rows,
     )

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 
 from bench.report import print_table
-from bench.service import Service, memory_facts, running_service
+from bench.service import Backend, Service, memory_facts, running_service
 
 CLIENTS = 16
 FIRST = ["Ada", "Grace", "Alan", "Katherine", "Edsger", "Barbara", "Donald", "Margaret"]
@@ -135,9 +135,9 @@ def _check(service: Service, tally: Tally) -> dict[str, int]:
     }
 
 
-def run(seconds: float, seed: int) -> dict[str, Any]:
+def run(seconds: float, seed: int, backend: Backend) -> dict[str, Any]:
     tally = Tally()
-    with running_service() as service:
+    with running_service(backend) as service:
         threads = [
             threading.Thread(target=_client_loop, args=(service.base_url, seconds, seed + i, tally))
             for i in range(CLIENTS)
@@ -148,7 +148,7 @@ def run(seconds: float, seed: int) -> dict[str, Any]:
         for thread in threads:
             thread.join()
         elapsed = time.perf_counter() - started
-        memory = memory_facts(service.pid)
+        memory = memory_facts(service)
         checks = _check(service, tally)
     rows, operations = [], {}
     for operation, values in sorted(tally.latencies.items()):
@@ -164,13 +164,13 @@ def run(seconds: float, seed: int) -> dict[str, Any]:
             [operation, len(values), len(values) / elapsed, operations[operation]["p50_ms"], p99]
         )
     print_table(
-        f"{CLIENTS} clients for {seconds:.0f} s",
+        f"{CLIENTS} clients for {seconds:.0f} s on {backend}",
         ["operation", "requests", "per s", "p50 ms", "p99 ms"],
         rows,
     )
     server_errors = sum(count for status, count in tally.statuses.items() if status >= 500)
     print_table(
-        "checks",
+        f"checks on {backend}",
         ["5xx", "duplicate entities", "lost mentions", "duplicate SIMILAR_TO"],
         [
             [
@@ -182,6 +182,7 @@ def run(seconds: float, seed: int) -> dict[str, Any]:
         ],
     )
     return {
+        "backend": str(backend),
         "clients": CLIENTS,
         "seconds": elapsed,
         "operations": operations,

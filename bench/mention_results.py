@@ -10,6 +10,7 @@ from typing import Any
 from bench.mention_mix import SHARES
 from bench.preload import Loaded
 from bench.report import Cell, print_table
+from bench.service import Backend
 
 BATCH = 1_000
 TARGET_RATE = 10_000
@@ -25,6 +26,8 @@ class SizeResult:
     generate_seconds: float
     loaded: Loaded
     start_seconds: float
+    database_start_seconds: float | None = None
+    """The Neo4j server's start (the embedded database starts within the service's start)."""
     batch_seconds: list[float] = field(default_factory=list)
     service_cpu_ms: list[float] = field(default_factory=list)
     database_cpu_ms: list[float] = field(default_factory=list)
@@ -74,10 +77,15 @@ class SizeResult:
             "generate_seconds": round(self.generate_seconds, 2),
             "load_seconds": round(self.loaded.load_seconds, 2),
             "load_rate_per_s": round(self.load_rate, 1),
-            "aof_rewrite_seconds": round(self.loaded.compact_seconds, 2),
+            "aof_rewrite_seconds": _rounded(self.loaded.compact_seconds),
+            "database_start_seconds": _rounded(self.database_start_seconds),
             "service_start_seconds": round(self.start_seconds, 2),
             **self.memory,
         }
+
+
+def _rounded(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds, 2)
 
 
 def peak_mb(pid: int) -> float | None:
@@ -91,9 +99,10 @@ def peak_mb(pid: int) -> float | None:
     return None
 
 
-def summary(results: Sequence[SizeResult]) -> dict[str, Any]:
+def summary(results: Sequence[SizeResult], backend: Backend) -> dict[str, Any]:
     small, large = results[0], results[-1]
     return {
+        "backend": str(backend),
         "sizes": [r.as_json() for r in results],
         "ratio": {
             "from": small.size,
@@ -113,7 +122,7 @@ def summary(results: Sequence[SizeResult]) -> dict[str, Any]:
     }
 
 
-def print_results(results: Sequence[SizeResult]) -> None:
+def print_results(results: Sequence[SizeResult], backend: Backend) -> None:
     rows: list[list[Cell]] = [
         [r.size, len(r.batch_seconds), r.stat_ms("median"), r.stat_ms("p90"), r.rate,
          statistics.median(r.service_cpu_ms),
@@ -122,8 +131,9 @@ def print_results(results: Sequence[SizeResult]) -> None:
         for r in results
     ]  # fmt: skip
     print_table(
-        f"POST /api/mentions, batches of {BATCH:,} (target ≥ {TARGET_RATE:,}/s and service "
-        f"< {TARGET_SERVICE_MB} MB at 1 M entities; CPU per batch; svc = service, db = database)",
+        f"POST /api/mentions on {backend}, batches of {BATCH:,} (target ≥ {TARGET_RATE:,}/s and "
+        f"service < {TARGET_SERVICE_MB} MB at 1 M entities; CPU per batch; svc = service, "
+        "db = database)",
         [
             "entities",
             "batches",
@@ -151,7 +161,8 @@ def print_results(results: Sequence[SizeResult]) -> None:
         ratio = statistics.median(large_ms) / max(statistics.median(small_ms), 1e-9)
         growth.append([label, statistics.median(small_ms), statistics.median(large_ms), ratio])
     print_table(
-        f"Per-mention cost {large.size:,} / {small.size:,} entities (target ≤ {TARGET_RATIO:g})",
+        f"Per-mention cost {large.size:,} / {small.size:,} entities on {backend} "
+        f"(target ≤ {TARGET_RATIO:g})",
         ["batch statistic", f"{small.size:,}: µs/mention", f"{large.size:,}: µs/mention", "ratio"],
         growth,
     )
@@ -161,12 +172,12 @@ def print_results(results: Sequence[SizeResult]) -> None:
         for r in results
     ]  # fmt: skip
     print_table(
-        "Rules fired (timed batches) and outcomes",
+        f"Rules fired (timed batches) and outcomes on {backend}",
         ["entities", *RULES, "created", "linked", "with review links"],
         rules,
     )
     print_table(
-        f"Rules by kind of mention at {large.size:,} entities (sanity check)",
+        f"Rules by kind of mention at {large.size:,} entities on {backend} (sanity check)",
         ["mention", "count", *RULES],
         [
             [category, counts.total(), *(counts[rule] for rule in RULES)]
@@ -174,12 +185,13 @@ def print_results(results: Sequence[SizeResult]) -> None:
         ],
     )
     loads: list[list[Cell]] = [
-        [r.size, r.generate_seconds, r.loaded.load_seconds, r.load_rate,
-         r.loaded.compact_seconds, r.start_seconds]
+        [r.size, r.generate_seconds, r.database_start_seconds, r.loaded.load_seconds,
+         r.load_rate, r.loaded.compact_seconds, r.start_seconds]
         for r in results
     ]  # fmt: skip
     print_table(
-        "Load (graph.bulk.load_entities in-process, before the service starts)",
-        ["entities", "generate s", "load s", "entities/s", "AOF rewrite s", "service start s"],
+        f"Load on {backend} (graph.bulk.load_entities in-process, before the service starts)",
+        ["entities", "generate s", "db start s", "load s", "entities/s", "AOF rewrite s",
+         "service start s"],
         loads,
-    )
+    )  # fmt: skip

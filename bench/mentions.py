@@ -14,6 +14,10 @@ a factor of two within minutes; interleaving makes that drift hit every size ali
 cost ratio between sizes means something even when the absolute times wander. The CPU time the
 service and its database spent per batch is reported next to the wall time. The rules that
 fired, per kind of mention, are the sanity check that every path of design §5.3 ran.
+
+With `--backend neo4j` each size gets a Neo4j server of its own (`bench.neo4j_server`; the
+sizes run at once, and Community edition has one database), preloaded through
+`graph.neo4j_store.Neo4jStore`; the JVM's memory and CPU time are the database's.
 """
 
 import json
@@ -34,8 +38,9 @@ import httpx
 from bench.mention_mix import MentionMix
 from bench.mention_results import BATCH, SizeResult, peak_mb, print_results, summary
 from bench.names import NameGenerator
-from bench.preload import READY_TIMEOUT_SECONDS, preload
-from bench.service import Service, memory_facts, serving
+from bench.neo4j_server import PASSWORD, USER
+from bench.preload import READY_TIMEOUT_SECONDS, preload, preload_neo4j
+from bench.service import Backend, Service, memory_facts, serving, start_database
 
 WARMUP_BATCHES = 2
 DRAWERS = 300
@@ -75,14 +80,6 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _database_pid(service: Service) -> int | None:
-    try:
-        children = Path(f"/proc/{service.pid}/task/{service.pid}/children").read_text().split()
-    except OSError:
-        return None
-    return int(children[0]) if children else None
-
-
 def post_batch(target: _Target, timed: bool) -> None:
     """One batch; when `timed`, its wall time, CPU times and rules go into the results.
 
@@ -92,7 +89,7 @@ def post_batch(target: _Target, timed: bool) -> None:
     result, service = target.result, target.service
     categories, body = target.mix.batch(BATCH, target.rng)
     content = json.dumps(body).encode()
-    database = _database_pid(service)
+    database = service.database_pid()
     cpu_before = cpu_seconds(service.pid), cpu_seconds(database) if database else 0.0
     started = time.perf_counter()
     response = target.client.post(
@@ -116,7 +113,9 @@ def post_batch(target: _Target, timed: bool) -> None:
         result.outcomes["with_review_links"] += bool(answer["possibly_same_as"])
 
 
-def start_size(stack: ExitStack, root: Path, size: int, batches: int, seed: int) -> _Target:
+def start_size(
+    stack: ExitStack, root: Path, size: int, batches: int, seed: int, backend: Backend
+) -> _Target:
     """Generate and load `size` entities, start a service on them, create the drawers."""
     names = NameGenerator(seed)
     rng = random.Random(f"{seed}:{size}")
@@ -126,14 +125,19 @@ def start_size(stack: ExitStack, root: Path, size: int, batches: int, seed: int)
     fresh = names.distinct(int((WARMUP_BATCHES + batches) * BATCH * NEW_SHARE_MARGIN), rng, taken)
     generate_seconds = time.perf_counter() - started
     data_dir = root / f"data-{size}"
+    neo4j = start_database(stack, backend, root / f"neo4j-{size}.log")
     print(f"loading {size:,} entities…", file=sys.stderr)
-    loaded = preload(data_dir, stored)
+    if neo4j is None:
+        loaded = preload(data_dir, stored)
+    else:
+        loaded = preload_neo4j(neo4j.uri, USER, PASSWORD, stored)
     rate = size / loaded.load_seconds
     print(f"  loaded in {loaded.load_seconds:.1f} s ({rate:,.0f}/s)", file=sys.stderr)
     started = time.perf_counter()
     log_path = root / f"service-{size}.log"
-    service = stack.enter_context(serving(data_dir, log_path, READY_TIMEOUT_SECONDS))
+    service = stack.enter_context(serving(data_dir, log_path, READY_TIMEOUT_SECONDS, neo4j))
     result = SizeResult(size, generate_seconds, loaded, time.perf_counter() - started)
+    result.database_start_seconds = neo4j.start_seconds if neo4j else None
     client = stack.enter_context(
         httpx.Client(base_url=service.base_url, timeout=REQUEST_TIMEOUT_SECONDS)
     )
@@ -141,10 +145,11 @@ def start_size(stack: ExitStack, root: Path, size: int, batches: int, seed: int)
     return _Target(result, service, client, mix, random.Random(f"mix:{seed}:{size}"))
 
 
-def run(sizes: Sequence[int], batches: int, seed: int) -> dict[str, Any]:
+def run(sizes: Sequence[int], batches: int, seed: int, backend: Backend) -> dict[str, Any]:
     """All sizes at once, batches interleaved across them; returns the JSON results."""
     with TemporaryDirectory(prefix="castlegraph-bench-") as tmp, ExitStack() as stack:
-        targets = [start_size(stack, Path(tmp), size, batches, seed) for size in sorted(sizes)]
+        root = Path(tmp)
+        targets = [start_size(stack, root, size, batches, seed, backend) for size in sorted(sizes)]
         print(f"posting {batches} batches of {BATCH:,} mentions to each size…", file=sys.stderr)
         for number in range(WARMUP_BATCHES + batches):
             for target in targets:
@@ -155,8 +160,11 @@ def run(sizes: Sequence[int], batches: int, seed: int) -> dict[str, Any]:
                 )
                 print(f"  {number - WARMUP_BATCHES + 1} batches; median {medians}", file=sys.stderr)
         for target in targets:
-            pid = target.service.pid
-            target.result.memory = {**memory_facts(pid), "service_peak_mb": peak_mb(pid)}
+            service = target.service
+            target.result.memory = {
+                **memory_facts(service),
+                "service_peak_mb": peak_mb(service.pid),
+            }
         results = [target.result for target in targets]
-    print_results(results)
-    return summary(results)
+    print_results(results, backend)
+    return summary(results, backend)

@@ -3,8 +3,9 @@
 Every workload goes through `run_workload`, so each JSON file has the same frame and each run
 reports its wall time the same way. Absolute times only mean something next to the machine that
 produced them (design §10 budgets a 2-core machine), so every JSON file carries cores, CPU model,
-Python version and date. The table uses `rich` when it is installed and plain aligned text
-otherwise, so a bare environment can still run the benchmarks.
+Python version, date and the load average when it ended (other programs on the same cores skew
+the times). The table uses `rich` when it is installed and plain aligned text otherwise, so a
+bare environment can still run the benchmarks.
 """
 
 import json
@@ -27,6 +28,7 @@ def machine_facts() -> dict[str, Any]:
         "cpu_model": _cpu_model(),
         "python": platform.python_version(),
         "platform": platform.platform(),
+        "load_average": [round(load, 2) for load in os.getloadavg()],
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
     }
 

@@ -4,8 +4,14 @@ Benchmarks measure what a client sees, so they talk HTTP to `castlegraph serve` 
 subprocess on a fresh data directory (nothing left from an earlier run skews the numbers) and a
 free loopback port. The service's own output goes to a log file in that directory: an unread
 pipe would fill up and stall the service mid-benchmark.
+
+On the embedded backend the database is the service's child (redis-server with FalkorDB); on
+Neo4j it is a `bench.neo4j_server` the caller started, named to the service through the
+`CASTLEGRAPH_NEO4J_*` environment. Either way `Service.database_pid` is the process whose memory
+and CPU time the results report as the database's.
 """
 
+import os
 import signal
 import socket
 import subprocess
@@ -15,24 +21,61 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
 import httpx
+
+from bench.neo4j_server import PASSWORD, USER, Neo4jServer, neo4j_server
 
 HOST = "127.0.0.1"
 READY_TIMEOUT_SECONDS = 60.0
 READY_POLL_SECONDS = 0.2
 STOP_TIMEOUT_SECONDS = 20.0
+NEO4J_ENVIRONMENT = (
+    "CASTLEGRAPH_NEO4J_URI",
+    "CASTLEGRAPH_NEO4J_USER",
+    "CASTLEGRAPH_NEO4J_PASSWORD",
+    "CASTLEGRAPH_NEO4J_DATABASE",
+)
+
+
+class Backend(StrEnum):
+    """Which graph database the service under test uses."""
+
+    EMBEDDED = "embedded"
+    NEO4J = "neo4j"
 
 
 @dataclass(frozen=True, slots=True)
 class Service:
-    """A running service: where to reach it and which process to measure."""
+    """A running service: where to reach it and which processes to measure."""
 
     base_url: str
     pid: int
     data_dir: Path
     log_path: Path
+    neo4j: Neo4jServer | None = None
+
+    @property
+    def backend(self) -> Backend:
+        return Backend.EMBEDDED if self.neo4j is None else Backend.NEO4J
+
+    def database_pid(self) -> int | None:
+        """The Neo4j JVM, else the service's embedded database child (None once it is gone)."""
+        if self.neo4j is not None:
+            return self.neo4j.pid
+        try:
+            children = Path(f"/proc/{self.pid}/task/{self.pid}/children").read_text().split()
+        except OSError:
+            return None
+        return int(children[0]) if children else None
+
+    def database_disk_mb(self) -> float | None:
+        """Size on disk of the database's files: the Neo4j server's directory, else the data dir."""
+        if self.neo4j is None:
+            return disk_mb(self.data_dir)
+        return disk_mb(self.neo4j.data_dir) if self.neo4j.data_dir is not None else None
 
 
 def free_port() -> int:
@@ -79,30 +122,59 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def running_service() -> Iterator[Service]:
+def running_service(backend: Backend = Backend.EMBEDDED) -> Iterator[Service]:
     """Run the service on a fresh temporary data directory for the duration of the block.
 
-    The directory (and the service log) is removed afterwards, so on failure the log's tail is
+    With `Backend.NEO4J` a fresh Neo4j server is started for it first (and stopped after it).
+    The directory (and the logs) is removed afterwards, so on failure the service log's tail is
     copied to stderr first.
     """
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="castlegraph-bench-")))
-        yield stack.enter_context(serving(tmp / "data", tmp / "service.log"))
+        neo4j = start_database(stack, backend, tmp / "neo4j.log")
+        yield stack.enter_context(serving(tmp / "data", tmp / "service.log", neo4j=neo4j))
+
+
+def start_database(stack: ExitStack, backend: Backend, log_path: Path) -> Neo4jServer | None:
+    """A fresh Neo4j server held open by `stack`, or None for the embedded backend."""
+    if backend is Backend.EMBEDDED:
+        return None
+    print("starting Neo4j…", file=sys.stderr)
+    server = stack.enter_context(neo4j_server(log_path))
+    print(f"  {server.uri} ready in {server.start_seconds:.1f} s", file=sys.stderr)
+    return server
+
+
+def service_environment(neo4j: Neo4jServer | None) -> dict[str, str]:
+    """This process's environment, pointing the service at `neo4j` or at no Neo4j at all."""
+    env = {name: value for name, value in os.environ.items() if name not in NEO4J_ENVIRONMENT}
+    if neo4j is not None:
+        env |= {
+            "CASTLEGRAPH_NEO4J_URI": neo4j.uri,
+            "CASTLEGRAPH_NEO4J_USER": USER,
+            "CASTLEGRAPH_NEO4J_PASSWORD": PASSWORD,
+        }
+    return env
 
 
 @contextmanager
 def serving(
-    data_dir: Path, log_path: Path, ready_timeout: float = READY_TIMEOUT_SECONDS
+    data_dir: Path,
+    log_path: Path,
+    ready_timeout: float = READY_TIMEOUT_SECONDS,
+    neo4j: Neo4jServer | None = None,
 ) -> Iterator[Service]:
-    """`castlegraph serve` on `data_dir` (new or filled beforehand) for the block."""
+    """`castlegraph serve` on `data_dir` (new or filled beforehand) or `neo4j`, for the block."""
     port = free_port()
     command = [*castlegraph_command(), "serve", "--port", str(port), "--data-dir", str(data_dir)]
     with log_path.open("wb") as log:
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            command, stdout=log, stderr=subprocess.STDOUT, env=service_environment(neo4j)
+        )
     base_url = f"http://{HOST}:{port}"
     try:
         _wait_ready(process, base_url, ready_timeout)
-        yield Service(base_url=base_url, pid=process.pid, data_dir=data_dir, log_path=log_path)
+        yield Service(base_url, process.pid, data_dir, log_path, neo4j)
     except BaseException:
         _print_log_tail(log_path)
         raise
@@ -137,6 +209,31 @@ def children_rss_mb(pid: int) -> float | None:
     return sum(known) if known else None
 
 
-def memory_facts(pid: int) -> dict[str, float | None]:
-    """Both memories at once, with the names the report and JSON use."""
-    return {"service_rss_mb": rss_mb(pid), "database_rss_mb": children_rss_mb(pid)}
+def database_rss_mb(service: Service) -> float | None:
+    """The Neo4j JVM's resident memory, else the embedded database's (the service's children)."""
+    if service.neo4j is not None:
+        return rss_mb(service.neo4j.pid)
+    return children_rss_mb(service.pid)
+
+
+def disk_mb(path: Path) -> float | None:
+    """Total size of the files under `path` in MB, or None if it is gone."""
+    if not path.is_dir():
+        return None
+    total = 0
+    for file in path.rglob("*"):
+        try:
+            if file.is_file():
+                total += file.stat().st_size
+        except OSError:
+            pass  # removed while counting (a log rotated, a rewrite's temporary file)
+    return total / (1024 * 1024)
+
+
+def memory_facts(service: Service) -> dict[str, float | None]:
+    """Both memories at once (and the database's files), with the names the report and JSON use."""
+    return {
+        "service_rss_mb": rss_mb(service.pid),
+        "database_rss_mb": database_rss_mb(service),
+        "database_disk_mb": service.database_disk_mb(),
+    }
