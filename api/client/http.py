@@ -17,6 +17,7 @@ import httpx2 as httpx
 
 from api.client.protocol import Json
 from api.errors import RemoteError, ServiceUnreachable
+from api.http.auth import Token
 from api.service.settings import Settings
 from resolver.errors import ErrorCode
 
@@ -55,8 +56,9 @@ class HttpClient:
     def __init__(self, url: str, settings: Settings) -> None:
         self.url = url.rstrip("/")
         headers = {"Accept": "application/json"}
-        if settings.api.tokens:
-            headers["Authorization"] = f"Bearer {settings.api.tokens[0].get_secret_value()}"
+        if settings.api.tokens:  # `AGENT:SECRET` is presented as SECRET, as the service parses it
+            secret = Token.parse(settings.api.tokens[0].get_secret_value()).secret.decode()
+            headers["Authorization"] = f"Bearer {secret}"
         self._http = httpx.Client(base_url=self.url, headers=headers, timeout=TIMEOUT_SECONDS)
 
     def __enter__(self) -> "HttpClient":
