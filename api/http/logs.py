@@ -75,9 +75,24 @@ class JsonFormatter(logging.Formatter):
         return jsonlib.dumps(entry, ensure_ascii=False, default=str)
 
 
+_LINE_BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""Characters that would end or forge a line of the text log (`%0A` in a requested path)."""
+
+
+def _one_line(text: str) -> str:
+    return _LINE_BREAKING.sub(lambda found: found.group().encode("unicode_escape").decode(), text)
+
+
 class TextFormatter(logging.Formatter):
+    """One line per record: control characters in the message are written as escapes, so a
+    client cannot forge a log line; a traceback, written by the service itself, stays whole."""
+
     def __init__(self) -> None:
         super().__init__("%(asctime)s %(levelname)s %(name)s%(request)s %(message)s")
+
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802  # logging's name
+        record.message = _one_line(record.message)
+        return super().formatMessage(record)
 
     def format(self, record: logging.LogRecord) -> str:
         rid = getattr(record, "request_id", None)

@@ -157,6 +157,18 @@ def test_text_lines_show_the_request_id_when_there_is_one() -> None:
     assert " castlegraph.access GET /" in TextFormatter().format(record)
 
 
+def test_a_text_line_cannot_be_forged_through_a_requested_path() -> None:
+    path = "/api/x\n2026-01-01 00:00:00,000 INFO castlegraph.access GET /admin 200\u2028"
+    record = logging.LogRecord(
+        "castlegraph.access", logging.INFO, __file__, 1, "%s %s %d", ("GET", path, 404), None
+    )
+    line = TextFormatter().format(record)
+    assert "\n" not in line
+    assert "\u2028" not in line
+    forged = "2026-01-01 00:00:00,000 INFO castlegraph.access GET /admin 200"
+    assert line.endswith(f" GET /api/x\\n{forged}\\u2028 404")
+
+
 def test_configure_logging_installs_one_handler_in_the_chosen_format() -> None:
     root = logging.getLogger()
     saved, level = list(root.handlers), root.level
