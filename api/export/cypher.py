@@ -27,12 +27,19 @@ _ESCAPES = {
     "\f": "\\f",
     "\0": "\\u0000",  # Neo4j reads it; FalkorDB cannot store a NUL in a string at all
 }
-_NEEDS_ESCAPE = re.compile("[\\\\'\n\r\t\b\f\0]")
+_NEEDS_ESCAPE = re.compile("[\\\\'\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""Every control character and Unicode line separator: each would break a statement's one line
+for some reader (U+0085, U+2028 and `\\x0b` split lines in Python's `splitlines` and editors)."""
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def string(value: str) -> str:
-    return "'" + _NEEDS_ESCAPE.sub(lambda m: _ESCAPES[m.group()], value) + "'"
+    return "'" + _NEEDS_ESCAPE.sub(_escaped, value) + "'"
+
+
+def _escaped(found: re.Match[str]) -> str:
+    char = found.group()
+    return _ESCAPES.get(char) or f"\\u{ord(char):04x}"
 
 
 def literal(value: Any) -> str:

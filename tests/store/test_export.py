@@ -15,6 +15,7 @@ import pytest
 
 from api.errors import UnexportableValue
 from api.export.cypher import literal, script
+from api.export.cypher import string as cypher_string
 from api.export.graphml import graphml
 from graph.errors import NothingToExport
 from graph.export import KEYS, Subgraph, entity_subgraph, room_subgraph
@@ -182,3 +183,13 @@ def test_cypher_literals() -> None:
         literal(float("nan"))
     with pytest.raises(UnexportableValue):
         literal({"a": 1})
+
+
+TRICKY = "a\u2028b\u0085c\x0bd\x1fe\u2029f\x7fg\\h'i\nj\x00k"
+
+
+def test_a_string_literal_is_one_line_and_neo4j_reads_it_back(neo4j_session_store: Any) -> None:
+    """Every line separator a reader may honour is escaped; Neo4j reads the escapes back."""
+    written = cypher_string(TRICKY)
+    assert written.splitlines() == [written]
+    assert neo4j_session_store.run_text(f"RETURN {written} AS s", {}) == [{"s": TRICKY}]
