@@ -165,3 +165,23 @@ def test_jobs_are_listed_newest_first(client: TestClient) -> None:
     second = checkpoint(client, [{"content": "two"}])
     listed = [job["id"] for job in client.get("/api/jobs").json()["jobs"]]
     assert listed[:2] == [second["id"], first["id"]]
+
+
+def test_a_checkpoint_over_ten_batches_is_refused_before_a_job_exists(client: TestClient) -> None:
+    items = [{"content": "x"}] * 10_001  # api.max_batch (1,000) x 10, plus one
+    response = client.post("/api/checkpoints", json={"wing": "w", "room": "r", "items": items})
+    assert response.status_code == 413, response.text
+    assert response.json()["error"]["code"] == "payload::too_large"
+    assert response.json()["error"]["details"] == {"items": 10_001, "max": 10_000}
+    assert client.get("/api/jobs").json()["jobs"] == []
+
+
+@pytest.mark.parametrize("destination", [{"wing": " "}, {"room": "a\x00b"}, {"room": "r\n"}])
+def test_a_checkpoint_destination_is_checked_like_any_room(
+    client: TestClient, destination: dict[str, str]
+) -> None:
+    items = [{"content": "fine"}, {"content": "elsewhere", "destination": destination}]
+    response = client.post("/api/checkpoints", json={"wing": "w", "room": "r", "items": items})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["code"] == "palace::invalid_path"
+    assert client.get("/api/jobs").json()["jobs"] == []
