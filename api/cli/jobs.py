@@ -24,7 +24,7 @@ from api.client.protocol import Client, Json
 from api.errors import CliInputError
 from api.http.schemas.jobs import CheckpointItemIn
 
-FINISHED = ("succeeded", "failed")
+FINISHED = ("succeeded", "failed", "cancelled")
 EXIT_INTERRUPTED = 130
 
 Wing = Annotated[str, typer.Option(help="The wing the drawers go to.")]
@@ -54,6 +54,8 @@ def report_job(envelope: Json, as_json: bool) -> None:
     job = envelope["job"]
     if job["status"] == "failed":
         fail(f"job {job['id']} failed: {(job.get('error') or {}).get('message', 'unknown error')}")
+    if job["status"] == "cancelled":
+        fail(f"job {job['id']} was cancelled; what it stored stays")
 
 
 @with_common_options()

@@ -81,6 +81,21 @@ def get_job(job_id: str, store: StoreDep) -> JobEnvelopeOut:
     return JobEnvelopeOut.of(jobs.get_job(store, job_id))
 
 
+@router.post(
+    "/api/jobs/{job_id}/cancel",
+    response_model=JobEnvelopeOut,
+    responses={202: {"model": JobEnvelopeOut, "description": "Cancelled; its runner stops."}},
+)
+def cancel_job(job_id: str, store: StoreDep) -> JSONResponse:
+    """Cancel a queued or running job: `202` with the job, now `cancelled`; its runner stops
+    before its next item and what it stored stays. Cancelling a finished job (cancelled
+    included) changes nothing and answers `200` with it, so a retried cancel is harmless."""
+    before = jobs.get_job(store, job_id).status
+    job = jobs.cancel_job(store, job_id)
+    status = 200 if before in jobs.FINISHED else 202
+    return JSONResponse(JobEnvelopeOut.of(job).model_dump(mode="json"), status_code=status)
+
+
 @router.get("/api/jobs", response_model=JobListOut)
 def list_jobs(store: StoreDep, limit: Annotated[int, Query(ge=1, le=500)] = 50) -> JobListOut:
     """The most recent jobs first."""
