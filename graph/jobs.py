@@ -208,13 +208,14 @@ def save_job_progress(store: GraphStore, job_id: str, owner: str, /, **changes: 
     return Saved(status=rows[0]["status"], held=bool(rows[0]["held"]))
 
 
-def cancel_job(store: GraphStore, job_id: str) -> Job:
-    """Cancel a queued or running job (its runner stops at its next save); a finished job is
-    returned unchanged. What the job stored stays."""
+def cancel_job(store: GraphStore, job_id: str) -> tuple[Job, bool]:
+    """Cancel a queued or running job (its runner stops at its next save): the job, and
+    whether this call cancelled it (False: it had finished, and is returned unchanged). What
+    the job stored stays."""
 
-    def cancel(tx: Tx) -> Job:
-        tx.run("cancel_job", id=job_id, now=utc_now())
-        return _get(tx, job_id)
+    def cancel(tx: Tx) -> tuple[Job, bool]:
+        changed = bool(tx.run("cancel_job", id=job_id, now=utc_now()))
+        return _get(tx, job_id), changed
 
     return store.write(cancel, use_case="cancel_job")
 

@@ -144,9 +144,20 @@ def jobs(  # typer calls commands with keywords
     *,
     job_id: Annotated[str | None, typer.Argument(metavar="ID", help="Show this job only.")] = None,
     limit: Annotated[int, typer.Option(min=1, max=500, help="How many recent jobs.")] = 20,
+    cancel: Annotated[
+        bool,
+        typer.Option(
+            "--cancel", help="Cancel job ID: it stops at its next item; what it stored stays."
+        ),
+    ] = False,
     options: CommonOptions,
 ) -> None:
-    """List the most recent jobs, newest first, or show one job."""
+    """List the most recent jobs, newest first, or show one job (or cancel it)."""
+    if cancel and not job_id:
+        fail("--cancel needs a job ID")
     with options.client(options.settings()) as client:
-        answer = client.job(job_id) if job_id else client.jobs(limit)
+        if job_id:
+            answer = client.cancel_job(job_id) if cancel else client.job(job_id)
+        else:
+            answer = client.jobs(limit)
     emit(answer, options.as_json, job_detail if job_id else job_list)

@@ -165,11 +165,15 @@ def test_a_save_by_an_owner_that_lost_the_job_writes_nothing(store: Any) -> None
 
 def test_cancelling_a_queued_job_keeps_runners_off_it(store: Any) -> None:
     job_id = a_job(store, items=2)
-    cancelled = cancel_job(store, job_id)
-    assert (cancelled.status, cancelled.finished_at is not None) == ("cancelled", True)
+    cancelled, changed = cancel_job(store, job_id)
+    assert (cancelled.status, cancelled.finished_at is not None, changed) == (
+        "cancelled",
+        True,
+        True,
+    )
     assert claim_job(store, job_id, "a", NOW, LATER) is None
-    again = cancel_job(store, job_id)
-    assert (again.status, again.finished_at) == ("cancelled", cancelled.finished_at)
+    again, changed = cancel_job(store, job_id)
+    assert (again.status, again.finished_at, changed) == ("cancelled", cancelled.finished_at, False)
     with pytest.raises(JobNotFound):
         cancel_job(store, "no-such-job")
 

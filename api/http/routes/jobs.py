@@ -90,9 +90,8 @@ def cancel_job(job_id: str, store: StoreDep) -> JSONResponse:
     """Cancel a queued or running job: `202` with the job, now `cancelled`; its runner stops
     before its next item and what it stored stays. Cancelling a finished job (cancelled
     included) changes nothing and answers `200` with it, so a retried cancel is harmless."""
-    before = jobs.get_job(store, job_id).status
-    job = jobs.cancel_job(store, job_id)
-    status = 200 if before in jobs.FINISHED else 202
+    job, cancelled = jobs.cancel_job(store, job_id)
+    status = 202 if cancelled else 200
     return JSONResponse(JobEnvelopeOut.of(job).model_dump(mode="json"), status_code=status)
 
 
