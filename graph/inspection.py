@@ -14,7 +14,7 @@ from graph.falkordb_store import UNIQUE_CONSTRAINTS
 from graph.queries import schema_statements
 from graph.store import GraphStore, Row, Tx
 
-JOB_STATUSES = ("queued", "running", "succeeded", "failed")
+JOB_STATUSES = ("queued", "running", "succeeded", "failed", "cancelled")
 NEO4J_READY = "ONLINE"
 FALKORDB_READY = "OPERATIONAL"
 

@@ -6,18 +6,32 @@ runner writes as it goes. Maps are stored as JSON strings: neither backend store
 A job runs on one instance at a time (design §2.2): the runner that claims it becomes its
 `owner` and holds a lease (`lease_until`) that it renews while it runs. A lease that nobody
 renewed — its owner died — lets another runner claim the job and resume it from its state.
+
+A job cannot hurt the service (design §11): saving progress writes only the changed fields and
+reads back only the status, so a save costs the same at item 1 and item 10,000; a job whose
+starts keep ending with the service dying is failed, not resumed forever; a cancel is seen at
+the next save, from any instance; finished jobs are pruned after `KEEP_DAYS`.
 """
 
 import json
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from graph.clock import utc_now
 from graph.errors import JobNotFound
 from graph.store import GraphStore, Tx
+from resolver.errors import ErrorCode
 
-JobStatus = Literal["queued", "running", "succeeded", "failed"]
+JobStatus = Literal["queued", "running", "succeeded", "failed", "cancelled"]
+FINISHED: tuple[JobStatus, ...] = ("succeeded", "failed", "cancelled")
+MAX_STARTS = 2
+"""Starts a job may have without finishing (the service died during each) before the next
+start fails it instead: a job that kills its service must not kill it again at every restart."""
+KEEP_DAYS = 30
+"""Finished jobs older than this are pruned."""
+PRUNE_BATCH = 1000
 JOB_NAMESPACE = uuid.UUID("6f1d4c1e-6a52-4d0b-9a8e-2f9a3c1b7d40")
 
 
@@ -38,6 +52,10 @@ class Job:
     owner: str | None = None
     lease_until: str | None = None
     attempts: int = 0
+    files: list[str] | None = None
+    """A mining job's file list, written once when it is first listed."""
+    failures: list[dict[str, Any]] = field(default_factory=list)
+    """Items that could not be stored, written only when one is added."""
 
     @classmethod
     def from_props(cls, props: dict[str, Any]) -> "Job":
@@ -61,6 +79,8 @@ class Job:
             owner=props.get("owner"),
             lease_until=props.get("lease_until"),
             attempts=int(props.get("attempts") or 0),
+            files=load("files"),
+            failures=load("failures") or [],
         )
 
 
@@ -124,16 +144,96 @@ JOB_CLAIMS = "job_claims"
 read free by two instances at once (on Neo4j a read takes no lock)."""
 
 
-def claim_job(store: GraphStore, job_id: str, owner: str, now: str, until: str) -> Job | None:
+def claim_job(
+    store: GraphStore, job_id: str, owner: str, now: str, until: str, *, paused: bool = False
+) -> Job | None:
     """Make `owner` the job's runner until `until`; None when it is finished or another
-    owner's lease still runs."""
+    owner's lease still runs.
+
+    Every start counts in `attempts`, but for `paused` (this runner put the job aside itself,
+    its database being away: no death). A job found `running` was started and never finished:
+    its service died. When that start was already its `MAX_STARTS`-th, the job comes back
+    `failed` with that reason instead of starting again.
+    """
 
     def claim(tx: Tx) -> Job | None:
         tx.lock(JOB_CLAIMS)
-        rows = tx.run("claim_job", id=job_id, owner=owner, now=now, until=until)
-        return Job.from_props(rows[0]["job"]) if rows else None
+        rows = tx.run(
+            "claim_job", id=job_id, owner=owner, now=now, until=until, count=0 if paused else 1
+        )
+        if not rows:
+            return None
+        job = Job.from_props(rows[0]["job"])
+        if rows[0]["was"] != "running" or job.attempts <= MAX_STARTS:
+            return job
+        error = {
+            "code": ErrorCode.INTERNAL_ERROR,
+            "message": f"the service stopped during each of its last {MAX_STARTS} runs; "
+            "not resumed again",
+        }
+        changes = {
+            "status": "failed",
+            "error": json.dumps(error),
+            "finished_at": now,
+            "owner": None,
+            "lease_until": None,
+        }
+        return Job.from_props(tx.run("update_job", id=job_id, changes=changes)[0]["job"])
 
     return store.write(claim, use_case="claim_job")
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """What a progress save learns: the job's status, and whether the save was made (False:
+    another owner holds the job now)."""
+
+    status: JobStatus
+    held: bool
+
+
+def save_job_progress(store: GraphStore, job_id: str, owner: str, /, **changes: Any) -> Saved:
+    """Set only the given fields (dicts as JSON text) while `owner` holds the job; the answer
+    is two small values whatever the job holds, so a save costs the same at any item."""
+    encoded = {
+        name: json.dumps(value) if isinstance(value, dict | list) else value
+        for name, value in changes.items()
+    }
+    rows = store.write(
+        lambda tx: tx.run("save_job_progress", id=job_id, owner=owner, changes=encoded),
+        use_case="save_job_progress",
+    )
+    if not rows:
+        raise JobNotFound(job_id)
+    return Saved(status=rows[0]["status"], held=bool(rows[0]["held"]))
+
+
+def cancel_job(store: GraphStore, job_id: str) -> tuple[Job, bool]:
+    """Cancel a queued or running job (its runner stops at its next save): the job, and
+    whether this call cancelled it (False: it had finished, and is returned unchanged). What
+    the job stored stays."""
+
+    def cancel(tx: Tx) -> tuple[Job, bool]:
+        changed = bool(tx.run("cancel_job", id=job_id, now=utc_now()))
+        return _get(tx, job_id), changed
+
+    return store.write(cancel, use_case="cancel_job")
+
+
+def prune_jobs(store: GraphStore, now: datetime | None = None) -> int:
+    """Delete the jobs that finished more than `KEEP_DAYS` ago; how many."""
+    moment = (now or datetime.now(UTC)) - timedelta(days=KEEP_DAYS)
+    before = moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    pruned = 0
+    while True:
+        rows = store.write(
+            lambda tx: tx.run("prune_jobs", before=before, limit=PRUNE_BATCH),
+            use_case="prune_jobs",
+        )
+        count = int(rows[0]["pruned"]) if rows else 0
+        pruned += count
+        if count < PRUNE_BATCH:
+            return pruned
 
 
 def renew_job_lease(store: GraphStore, job_id: str, owner: str, until: str) -> bool:

@@ -24,7 +24,7 @@ from api.client.protocol import Client, Json
 from api.errors import CliInputError
 from api.http.schemas.jobs import CheckpointItemIn
 
-FINISHED = ("succeeded", "failed")
+FINISHED = ("succeeded", "failed", "cancelled")
 EXIT_INTERRUPTED = 130
 
 Wing = Annotated[str, typer.Option(help="The wing the drawers go to.")]
@@ -54,6 +54,8 @@ def report_job(envelope: Json, as_json: bool) -> None:
     job = envelope["job"]
     if job["status"] == "failed":
         fail(f"job {job['id']} failed: {(job.get('error') or {}).get('message', 'unknown error')}")
+    if job["status"] == "cancelled":
+        fail(f"job {job['id']} was cancelled; what it stored stays")
 
 
 @with_common_options()
@@ -142,9 +144,20 @@ def jobs(  # typer calls commands with keywords
     *,
     job_id: Annotated[str | None, typer.Argument(metavar="ID", help="Show this job only.")] = None,
     limit: Annotated[int, typer.Option(min=1, max=500, help="How many recent jobs.")] = 20,
+    cancel: Annotated[
+        bool,
+        typer.Option(
+            "--cancel", help="Cancel job ID: it stops at its next item; what it stored stays."
+        ),
+    ] = False,
     options: CommonOptions,
 ) -> None:
-    """List the most recent jobs, newest first, or show one job."""
+    """List the most recent jobs, newest first, or show one job (or cancel it)."""
+    if cancel and not job_id:
+        fail("--cancel needs a job ID")
     with options.client(options.settings()) as client:
-        answer = client.job(job_id) if job_id else client.jobs(limit)
+        if job_id:
+            answer = client.cancel_job(job_id) if cancel else client.job(job_id)
+        else:
+            answer = client.jobs(limit)
     emit(answer, options.as_json, job_detail if job_id else job_list)

@@ -99,6 +99,9 @@ class HttpClient:
     def job(self, job_id: str) -> Json:
         return self._object("GET", f"/api/jobs/{_segment(job_id)}")
 
+    def cancel_job(self, job_id: str) -> Json:
+        return self._object("POST", f"/api/jobs/{_segment(job_id)}/cancel")
+
     def jobs(self, limit: int) -> Json:
         return self._object("GET", "/api/jobs", params={"limit": limit})
 

@@ -65,6 +65,9 @@ class LocalClient:
     def job(self, job_id: str) -> Json:
         return _as_json(jobs_routes.get_job(job_id, self._runtime.store))
 
+    def cancel_job(self, job_id: str) -> Json:
+        return _as_json(jobs_routes.cancel_job(job_id, self._runtime.store))
+
     def jobs(self, limit: int) -> Json:
         return _as_json(jobs_routes.list_jobs(self._runtime.store, limit))
 

@@ -38,6 +38,10 @@ class Client(Protocol):
         """`GET /api/jobs?limit=` → `{"jobs": [...]}`."""
         ...
 
+    def cancel_job(self, job_id: str) -> Json:
+        """`POST /api/jobs/{id}/cancel` → `{"job": ...}` (unchanged when it had finished)."""
+        ...
+
     # --- drawers and their duplicates ---------------------------------------------------------
 
     def write_drawer(self, wing: str, room: str, body: Json) -> Json:

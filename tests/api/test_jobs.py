@@ -7,6 +7,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from graph.jobs import create_job, update_job
+from tests.support.app import app_store
+
 WAIT_SECONDS = 20.0
 
 
@@ -17,7 +20,7 @@ def finished(client: TestClient, response: Any) -> dict[str, Any]:
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline:
         job = client.get(f"/api/jobs/{job['id']}").json()["job"]
-        if job["status"] in ("succeeded", "failed"):
+        if job["status"] in ("succeeded", "failed", "cancelled"):
             return job
         time.sleep(0.02)
     raise AssertionError(f"job still {job['status']}")
@@ -165,3 +168,53 @@ def test_jobs_are_listed_newest_first(client: TestClient) -> None:
     second = checkpoint(client, [{"content": "two"}])
     listed = [job["id"] for job in client.get("/api/jobs").json()["jobs"]]
     assert listed[:2] == [second["id"], first["id"]]
+
+
+def test_a_checkpoint_over_ten_batches_is_refused_before_a_job_exists(client: TestClient) -> None:
+    items = [{"content": "x"}] * 10_001  # api.max_batch (1,000) x 10, plus one
+    response = client.post("/api/checkpoints", json={"wing": "w", "room": "r", "items": items})
+    assert response.status_code == 413, response.text
+    assert response.json()["error"]["code"] == "payload::too_large"
+    assert response.json()["error"]["details"] == {"items": 10_001, "max": 10_000}
+    assert client.get("/api/jobs").json()["jobs"] == []
+
+
+@pytest.mark.parametrize("destination", [{"wing": " "}, {"room": "a\x00b"}, {"room": "r\n"}])
+def test_a_checkpoint_destination_is_checked_like_any_room(
+    client: TestClient, destination: dict[str, str]
+) -> None:
+    items = [{"content": "fine"}, {"content": "elsewhere", "destination": destination}]
+    response = client.post("/api/checkpoints", json={"wing": "w", "room": "r", "items": items})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["code"] == "palace::invalid_path"
+    assert client.get("/api/jobs").json()["jobs"] == []
+
+
+def test_cancelling_a_queued_job_answers_it_cancelled_and_again_unchanged(
+    client: TestClient,
+) -> None:
+    store = app_store(client)
+    job_id = create_job(store, "test", {}, None).id  # recorded, never submitted
+    update_job(store, job_id, owner="elsewhere", lease_until="2099-01-01")  # this runner waits
+    response = client.post(f"/api/jobs/{job_id}/cancel")
+    assert response.status_code == 202, response.text
+    job = response.json()["job"]
+    assert (job["id"], job["status"]) == (job_id, "cancelled")
+    assert job["finished_at"] is not None
+    again = client.post(f"/api/jobs/{job_id}/cancel")
+    assert (again.status_code, again.json()) == (200, {"job": job})
+    assert client.get(f"/api/jobs/{job_id}").json() == {"job": job}
+
+
+def test_cancelling_a_finished_job_changes_nothing(client: TestClient) -> None:
+    done = checkpoint(client, [{"content": "kept"}])
+    response = client.post(f"/api/jobs/{done['id']}/cancel")
+    assert (response.status_code, response.json()) == (200, {"job": done})
+    drawers = client.get("/api/wings/agent/rooms/ops/drawers").json()["drawers"]
+    assert [d["content"] for d in drawers] == ["kept"]
+
+
+def test_cancelling_an_unknown_job_is_404(client: TestClient) -> None:
+    response = client.post("/api/jobs/nope/cancel")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "jobs::job_not_found"

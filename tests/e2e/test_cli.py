@@ -216,6 +216,8 @@ def test_jobs_lists_recent_jobs_and_shows_one(docs: Path, tmp_path: Path, data_d
     assert (
         failure(cli(data_dir, "jobs", "no-such-job")) == "castlegraph: no job with id 'no-such-job'"
     )
+    assert answer(cli(data_dir, "jobs", mined["id"], "--cancel", "--json")) == {"job": mined}
+    assert failure(cli(data_dir, "jobs", "--cancel")) == "castlegraph: --cancel needs a job ID"
 
 
 class Terminal(io.StringIO):

@@ -6,13 +6,15 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from api.errors import InvalidPath
+from api.errors import InvalidPath, PayloadTooLarge
 from api.http.deps import RuntimeDep, StoreDep
 from api.http.limits import check_content, check_path_segment
 from api.http.schemas.jobs import CheckpointCreate, JobEnvelopeOut, JobListOut, MineCreate
 from graph import jobs
 
 router = APIRouter(tags=["jobs"])
+CHECKPOINT_BATCHES = 10
+"""A checkpoint may hold this many batches' worth of items (`api.max_batch` each)."""
 
 
 def _accepted(job: jobs.Job) -> JSONResponse:
@@ -21,11 +23,24 @@ def _accepted(job: jobs.Job) -> JSONResponse:
 
 @router.post("/api/checkpoints", status_code=202, response_model=JobEnvelopeOut)
 def post_checkpoint(body: CheckpointCreate, runtime: RuntimeDep) -> JSONResponse:
-    """Store items in a room in the background; exact copies are counted, not stored."""
+    """Store items in a room in the background; exact copies are counted, not stored.
+
+    At most `api.max_batch` x 10 items (design §11): the job's parameters are one node property
+    that a runner reads whole, so their size is bounded like any batch.
+    """
+    limit = runtime.settings.api.max_batch * CHECKPOINT_BATCHES
+    if len(body.items) > limit:
+        raise PayloadTooLarge(
+            f"a checkpoint holds at most {limit} items", {"items": len(body.items), "max": limit}
+        )
     check_path_segment("wing", body.wing)
     check_path_segment("room", body.room)
     for item in body.items:
         check_content(item.content)
+        if item.destination is not None:
+            for kind, value in (("wing", item.destination.wing), ("room", item.destination.room)):
+                if value is not None:
+                    check_path_segment(kind, value)
     params = body.model_dump(exclude_none=True)
     job = jobs.create_job(runtime.store, "checkpoint", params, total=len(body.items))
     runtime.submit(job)
@@ -64,6 +79,20 @@ def _server_path(given: str) -> Path:
 @router.get("/api/jobs/{job_id}", response_model=JobEnvelopeOut)
 def get_job(job_id: str, store: StoreDep) -> JobEnvelopeOut:
     return JobEnvelopeOut.of(jobs.get_job(store, job_id))
+
+
+@router.post(
+    "/api/jobs/{job_id}/cancel",
+    response_model=JobEnvelopeOut,
+    responses={202: {"model": JobEnvelopeOut, "description": "Cancelled; its runner stops."}},
+)
+def cancel_job(job_id: str, store: StoreDep) -> JSONResponse:
+    """Cancel a queued or running job: `202` with the job, now `cancelled`; its runner stops
+    before its next item and what it stored stays. Cancelling a finished job (cancelled
+    included) changes nothing and answers `200` with it, so a retried cancel is harmless."""
+    job, cancelled = jobs.cancel_job(store, job_id)
+    status = 202 if cancelled else 200
+    return JSONResponse(JobEnvelopeOut.of(job).model_dump(mode="json"), status_code=status)
 
 
 @router.get("/api/jobs", response_model=JobListOut)

@@ -1,11 +1,11 @@
 """Request and response models of the job routes (design §4.4, §11)."""
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from api.http.schemas.common import Label, Strict
-from graph.jobs import Job
+from graph.jobs import Job, JobStatus
 
 PathSegment = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 
@@ -42,7 +42,7 @@ class MineCreate(Strict):
 class JobOut(BaseModel):
     id: str
     kind: str
-    status: Literal["queued", "running", "succeeded", "failed"]
+    status: JobStatus
     progress: dict[str, int | None]
     params: dict[str, Any]
     result: dict[str, Any] | None

@@ -3,6 +3,9 @@
 Item `i` is written with the drawer id derived from (job id, i): when a resumed job finds that
 drawer, the item was stored before the crash, so nothing is stored or linked twice and the
 counts come out as in an uninterrupted run.
+
+The items are read once, from the job as claimed. A save writes the position and two counts;
+the list of failed items is written only when it grows (design §11).
 """
 
 from typing import Any
@@ -29,7 +32,8 @@ def _target(params: dict[str, Any], item: dict[str, Any]) -> tuple[str, str]:
 def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
     params = ctx.job.params
     items: list[dict[str, Any]] = params["items"]
-    state = ctx.job.state or {"next": 0, "stored": 0, "duplicates": 0, "failed": []}
+    state = ctx.job.state or {"next": 0, "stored": 0, "duplicates": 0}
+    failed: list[dict[str, Any]] = state.pop("failed", None) or list(ctx.job.failures)
     for index in range(state["next"], len(items)):
         item = items[index]
         drawer_id = item_id(ctx.job.id, index)
@@ -51,18 +55,17 @@ def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
             except CastlegraphError as error:
                 if isinstance(error, GraphError):
                     raise  # the database failed, not the item: stop and resume later
-                state["failed"].append(
-                    {"index": index, "code": error.code, "message": error.message}
-                )
+                failed.append({"index": index, "code": error.code, "message": error.message})
             else:
                 state["stored" if outcome.created else "duplicates"] += 1
                 if outcome.created:
                     ctx.written(outcome.drawer.id)
         state["next"] = index + 1
-        ctx.checkpoint(state, done=index + 1)
+        grew = bool(failed) and failed[-1]["index"] == index
+        ctx.checkpoint(state, done=index + 1, **({"failures": failed} if grew else {}))
     return {
         "items": len(items),
         "stored": state["stored"],
         "duplicates": state["duplicates"],
-        "failed": state["failed"],
+        "failed": failed,
     }

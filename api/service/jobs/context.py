@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graph.drawers import DedupPolicy
-from graph.jobs import Job, update_job
+from graph.jobs import Job, save_job_progress
 from graph.store import GraphStore
 
 
@@ -18,24 +18,38 @@ class JobLost(Exception):
     """Another instance took the job over (this one's lease ran out): stop, change nothing."""
 
 
+class JobCancelled(Exception):
+    """Someone cancelled the job (on any instance): stop; what was stored stays."""
+
+
 @dataclass
 class JobContext:
     store: GraphStore
     policy: DedupPolicy
     job: Job
+    """The job as claimed: its parameters are read once, never again while it runs."""
     stopping: threading.Event
     written: Callable[[str], None]
     """Called with each drawer the job stores (its embedding is computed in the background)."""
     lost: threading.Event = field(default_factory=threading.Event)
     """Set when this runner no longer holds the job's lease."""
 
-    def checkpoint(self, state: dict[str, Any], done: int, total: int | None = None) -> None:
-        """Record progress; raise `JobInterrupted` if the service asked to stop."""
-        changes: dict[str, Any] = {"state": state, "progress_done": done}
-        if total is not None:
-            changes["progress_total"] = total
-        if self.lost.is_set():
+    def checkpoint(self, state: dict[str, Any], done: int, **changes: Any) -> None:
+        """Record progress — `state` (keep it small: it is written at every item), `done`, and
+        any other field given — then stop if the job was cancelled, taken over, or the service
+        is stopping. The save answers with the job's status, so a cancel made through another
+        instance is seen here."""
+        saved = save_job_progress(
+            self.store,
+            self.job.id,
+            self.job.owner or "",
+            state=state,
+            progress_done=done,
+            **changes,
+        )
+        if saved.status == "cancelled":
+            raise JobCancelled
+        if not saved.held or self.lost.is_set():
             raise JobLost
-        self.job = update_job(self.store, self.job.id, **changes)
         if self.stopping.is_set():
             raise JobInterrupted

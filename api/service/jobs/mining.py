@@ -49,13 +49,12 @@ def run_mine(ctx: JobContext) -> dict[str, Any]:
     params = ctx.job.params
     root = Path(params["path"])
     size = int(params.get("chunk_chars") or DEFAULT_CHUNK_CHARS)
-    state = ctx.job.state or {
-        "files": list_documents(root),
-        "next": 0,
-        "skipped": 0,
-        **dict.fromkeys(COUNTS, 0),
-    }
-    files: list[str] = state["files"]
+    state = ctx.job.state or {"next": 0, "skipped": 0, **dict.fromkeys(COUNTS, 0)}
+    # The file list is written once, with the first save; a save after each file writes the
+    # position and counts only (design §11). Jobs saved before kept it in their state.
+    listed = state.pop("files", None) or ctx.job.files
+    files: list[str] = listed if listed is not None else list_documents(root)
+    first = ctx.job.files is None
     for index in range(state["next"], len(files)):
         relative = files[index]
         text = read_text(root / relative) if root.is_dir() else read_text(root)
@@ -79,5 +78,7 @@ def run_mine(ctx: JobContext) -> dict[str, Any]:
                     ),
                 )
         state["next"] = index + 1
-        ctx.checkpoint(state, done=index + 1, total=len(files))
+        extra: dict[str, Any] = {"files": files, "progress_total": len(files)} if first else {}
+        ctx.checkpoint(state, done=index + 1, **extra)
+        first = False
     return {"files": len(files) - state["skipped"], **{name: state[name] for name in COUNTS}}

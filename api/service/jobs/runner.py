@@ -10,6 +10,11 @@ restart resumes its own jobs at once.
 A job interrupted by a shutdown keeps its checkpointed state and goes back to `queued` with no
 owner. A job whose database goes away is put back in the queue and retried, never marked
 failed for it.
+
+Nothing a job does stops the runner (design §11): a job cancelled on any instance stops at its
+next save; one whose node disappeared is dropped with a log line; one whose service died during
+each of its last two runs is failed at its third start (`graph.jobs.claim_job`). Finished jobs
+older than 30 days are pruned at start and every `PRUNE_SECONDS`.
 """
 
 import logging
@@ -21,12 +26,19 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from api.service.jobs.checkpoint import run_checkpoint
-from api.service.jobs.context import JobContext, JobInterrupted, JobLost
+from api.service.jobs.context import JobCancelled, JobContext, JobInterrupted, JobLost
 from api.service.jobs.mining import run_mine
 from graph.clock import utc_now
 from graph.drawers import DedupPolicy
-from graph.errors import CastlegraphError, GraphUnavailable
-from graph.jobs import claim_job, renew_job_lease, unfinished_jobs, update_job
+from graph.errors import CastlegraphError, GraphUnavailable, JobNotFound
+from graph.jobs import (
+    claim_job,
+    prune_jobs,
+    renew_job_lease,
+    save_job_progress,
+    unfinished_jobs,
+    update_job,
+)
 from graph.store import GraphStore
 from resolver.errors import ErrorCode
 
@@ -40,6 +52,8 @@ LEASE_SECONDS = 30.0
 RENEW_SECONDS = LEASE_SECONDS / 3
 SCAN_SECONDS = 10.0
 """How often an idle runner looks for jobs whose owner's lease ran out."""
+PRUNE_SECONDS = 24 * 3600.0
+"""How often finished jobs past their keeping time are pruned (and once at start)."""
 RELEASED: dict[str, Any] = {"owner": None, "lease_until": None}
 
 
@@ -63,8 +77,12 @@ class JobRunner:
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="castlegraph-jobs", daemon=True)
         self.idle = threading.Event()
+        self._paused: set[str] = set()
+        """Jobs this runner put aside while its database was away: resuming them is no new
+        start (`claim_job(paused=True)`)."""
 
     def start(self) -> None:
+        self._prune()
         self._queue_claimable(resuming=True)
         self._thread.start()
 
@@ -90,6 +108,7 @@ class JobRunner:
 
     def _loop(self) -> None:
         next_scan = time.monotonic() + SCAN_SECONDS
+        next_prune = time.monotonic() + PRUNE_SECONDS
         while not self._stopping.is_set():
             try:
                 job_id = self._queue.get(timeout=0.2)
@@ -98,8 +117,25 @@ class JobRunner:
                 if time.monotonic() >= next_scan:
                     next_scan = time.monotonic() + SCAN_SECONDS
                     self._scan()
+                if time.monotonic() >= next_prune:
+                    next_prune = time.monotonic() + PRUNE_SECONDS
+                    self._prune()
                 continue
-            self._run(job_id)
+            try:
+                self._run(job_id)
+            except JobNotFound:
+                log.warning("job %s disappeared while it ran; dropped", job_id)
+            except Exception:  # the loop outlives any one job: later jobs must still run
+                log.exception("job %s could not be run or recorded", job_id)
+
+    def _prune(self) -> None:
+        try:
+            pruned = prune_jobs(self._store())
+        except GraphUnavailable as error:
+            log.warning("pruning finished jobs failed: %s", error)
+            return
+        if pruned:
+            log.info("pruned %s finished jobs", pruned)
 
     def _scan(self) -> None:
         try:
@@ -109,22 +145,34 @@ class JobRunner:
 
     def _run(self, job_id: str) -> None:
         store = self._store()
+        paused = job_id in self._paused
+        self._paused.discard(job_id)
         try:
-            job = claim_job(store, job_id, self.owner, utc_now(), _lease_end())
+            job = claim_job(store, job_id, self.owner, utc_now(), _lease_end(), paused=paused)
             if job is None:
                 return  # finished, or another instance runs it
+            if job.status == "failed":
+                log.error("job %s failed: %s", job_id, (job.error or {}).get("message"))
+                return
             context = JobContext(store, self._policy, job, self._stopping, self._written)
             with _Heartbeat(store, job_id, self.owner, context.lost):
                 result = EXECUTORS[job.kind](context)
         except JobLost:
             log.warning("job %s was taken over by another instance; left to it", job_id)
+        except JobCancelled:
+            save_job_progress(store, job_id, self.owner, **RELEASED)
+            log.info("job %s cancelled; what it stored stays", job_id)
         except JobInterrupted:
-            update_job(store, job_id, status="queued", **RELEASED)
+            # A clean stop: the next start is not one after a death, so starts count from 0.
+            update_job(store, job_id, status="queued", attempts=0, **RELEASED)
             log.info("job %s checkpointed for the next start", job_id)
         except GraphUnavailable as error:
             log.warning("job %s paused, the database is unavailable: %s", job_id, error)
+            self._paused.add(job_id)
             if not self._stopping.wait(RETRY_SECONDS):
                 self._queue.put(job_id)
+        except JobNotFound:
+            log.warning("job %s disappeared while it ran; dropped", job_id)
         except CastlegraphError as error:
             self._fail(store, job_id, {"code": error.code, "message": error.message})
         except Exception as error:

@@ -1,0 +1,300 @@
+"""Jobs that cannot hurt the service (design §11), on every backend available.
+
+Progress saves write only what changed, a cancel is seen at the next save, a job whose service
+kept dying is failed instead of resumed, a vanished job does not stop the runner, and finished
+jobs are pruned after 30 days.
+"""
+
+import copy
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from api.service.jobs import runner as runner_module
+from api.service.jobs.checkpoint import run_checkpoint
+from api.service.jobs.context import JobContext
+from api.service.jobs.mining import run_mine
+from api.service.jobs.runner import JobRunner
+from graph import observe
+from graph.drawers import DedupPolicy
+from graph.errors import JobNotFound
+from graph.jobs import (
+    MAX_STARTS,
+    Job,
+    cancel_job,
+    claim_job,
+    create_job,
+    get_job,
+    prune_jobs,
+    save_job_progress,
+    update_job,
+)
+
+NOW, LATER = "2026-01-01T00:01:00.000000Z", "2099-01-01T00:00:00.000000Z"
+WAIT_SECONDS = 30.0
+
+
+def a_job(store: Any, items: int) -> str:
+    params = {"wing": "w", "room": "r", "items": [{"content": f"item {i}"} for i in range(items)]}
+    return create_job(store, "checkpoint", params, total=items).id
+
+
+def drawer_count(store: Any) -> int:
+    return int(store.run_text("MATCH (d:Drawer) RETURN count(d) AS n", {})[0]["n"])
+
+
+def wait_until(store: Any, job_id: str, *statuses: str) -> Job:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        job = get_job(store, job_id)
+        if job.status in statuses:
+            return job
+        time.sleep(0.02)
+    raise AssertionError(f"job {job_id} still {get_job(store, job_id).status}")
+
+
+def a_runner(store: Any, written: Any = lambda _: None, owner: str = "r") -> JobRunner:
+    return JobRunner(lambda: store, DedupPolicy(), written, owner)
+
+
+@dataclass
+class Recording(JobContext):
+    """The real context on the real store, keeping a copy of what each save was asked to write."""
+
+    saves: list[tuple[dict[str, Any], int, dict[str, Any]]] = field(default_factory=list)
+
+    def checkpoint(self, state: dict[str, Any], done: int, **changes: Any) -> None:
+        self.saves.append((copy.deepcopy(state), done, copy.deepcopy(changes)))
+        super().checkpoint(state, done, **changes)
+
+
+def claimed_context(store: Any, job_id: str) -> Recording:
+    job = claim_job(store, job_id, "t", NOW, LATER)
+    assert job is not None
+    return Recording(store, DedupPolicy(), job, threading.Event(), lambda _: None)
+
+
+class Statements:
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.results: list[object] = []
+
+    def statement(self, name: str, seconds: float, failed: bool) -> None:
+        self.names.append(name)
+
+    def unit(self, use_case: str, result: object) -> None:
+        if use_case == "save_job_progress":
+            self.results.append(result)
+
+
+def test_a_checkpoint_save_writes_the_position_and_counts_only(store: Any) -> None:
+    params = {
+        "wing": "w",
+        "room": "r",
+        "items": [
+            {"content": "A", "name": "plan"},
+            {"content": "B", "name": "plan"},  # the name is taken: a failed item
+            {"content": "C"},
+        ],
+    }
+    job_id = create_job(store, "checkpoint", params, total=3).id
+    context = claimed_context(store, job_id)
+    watch = Statements()
+    observe.subscribe(watch)
+    try:
+        result = run_checkpoint(context)
+    finally:
+        observe.unsubscribe(watch)
+    failure = {"index": 1, "code": "palace::drawer_name_taken"}
+    assert [(state, done) for state, done, _ in context.saves] == [
+        ({"next": 1, "stored": 1, "duplicates": 0}, 1),
+        ({"next": 2, "stored": 1, "duplicates": 0}, 2),
+        ({"next": 3, "stored": 2, "duplicates": 0}, 3),
+    ]
+    written = [
+        {name: [{k: f[k] for k in failure} for f in value] for name, value in changes.items()}
+        for _, _, changes in context.saves
+    ]
+    assert written == [{}, {"failures": [failure]}, {}]  # the failures only when they grow
+    assert [{k: f[k] for k in failure} for f in result["failed"]] == [failure]
+    assert watch.names.count("save_job_progress") == 3
+    assert "update_job" not in watch.names and "job_by_id" not in watch.names
+    assert watch.results == [[{"status": "running", "held": True}]] * 3  # never the job
+    stored = get_job(store, job_id)
+    assert stored.state == {"next": 3, "stored": 2, "duplicates": 0}
+    assert [{k: f[k] for k in failure} for f in stored.failures] == [failure]
+
+
+def test_a_mining_save_writes_the_file_list_once(store: Any, tmp_path: Path) -> None:
+    for name in ("a.md", "b.md", "c.md"):
+        (tmp_path / name).write_text(f"The notes of {name}, each its own.")
+    params = {"path": str(tmp_path), "wing": "docs", "room": "notes"}
+    job_id = create_job(store, "mine", params, total=None).id
+    context = claimed_context(store, job_id)
+    run_mine(context)
+    assert [changes for _, _, changes in context.saves] == [
+        {"files": ["a.md", "b.md", "c.md"], "progress_total": 3},
+        {},
+        {},
+    ]
+    assert all("files" not in state for state, _, _ in context.saves)
+    stored = get_job(store, job_id)
+    assert (stored.files, stored.progress_done, stored.progress_total) == (
+        ["a.md", "b.md", "c.md"],
+        3,
+        3,
+    )
+    assert stored.state["next"] == 3 and "files" not in stored.state
+
+
+def test_a_save_by_an_owner_that_lost_the_job_writes_nothing(store: Any) -> None:
+    job_id = a_job(store, items=1)
+    assert claim_job(store, job_id, "a", NOW, NOW) is not None
+    assert claim_job(store, job_id, "b", LATER, LATER) is not None  # a's lease ran out
+    saved = save_job_progress(store, job_id, "a", progress_done=1)
+    assert (saved.status, saved.held) == ("running", False)
+    assert get_job(store, job_id).progress_done == 0
+    with pytest.raises(JobNotFound):
+        save_job_progress(store, "no-such-job", "a", progress_done=1)
+
+
+def test_cancelling_a_queued_job_keeps_runners_off_it(store: Any) -> None:
+    job_id = a_job(store, items=2)
+    cancelled, changed = cancel_job(store, job_id)
+    assert (cancelled.status, cancelled.finished_at is not None, changed) == (
+        "cancelled",
+        True,
+        True,
+    )
+    assert claim_job(store, job_id, "a", NOW, LATER) is None
+    again, changed = cancel_job(store, job_id)
+    assert (again.status, again.finished_at, changed) == ("cancelled", cancelled.finished_at, False)
+    with pytest.raises(JobNotFound):
+        cancel_job(store, "no-such-job")
+
+
+def test_a_running_job_cancelled_elsewhere_stops_at_the_next_item(store: Any) -> None:
+    """The cancel is made as another instance would make it, while the first item is stored:
+    the runner sees it at its save and stops; the item it stored stays."""
+    job_id = a_job(store, items=20)
+    runner = a_runner(store, written=lambda _: cancel_job(store, job_id))
+    runner.start()
+    try:
+        runner.submit(job_id)
+        job = wait_until(store, job_id, "cancelled")
+        deadline = time.monotonic() + WAIT_SECONDS
+        while get_job(store, job_id).owner is not None and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        runner.stop()
+    job = get_job(store, job_id)
+    assert (job.status, job.progress_done, job.owner, job.result) == ("cancelled", 1, None, None)
+    assert drawer_count(store) == 1
+
+
+def test_a_job_whose_service_died_twice_is_failed_at_the_third_start(store: Any) -> None:
+    """Each claim of a job found `running` follows a death of its owner (on the embedded
+    database a restarted service has the same owner name)."""
+    job_id = a_job(store, items=1)
+    first = claim_job(store, job_id, "svc", NOW, NOW)
+    assert first is not None and first.attempts == 1
+    second = claim_job(store, job_id, "svc", NOW, NOW)  # the service died; restarted
+    assert second is not None and (second.status, second.attempts) == ("running", 2)
+    third = claim_job(store, job_id, "svc", NOW, NOW)  # died again: not a third run
+    assert third is not None
+    assert (third.status, third.owner, third.finished_at) == ("failed", None, NOW)
+    assert third.error is not None
+    assert third.error["message"] == (
+        f"the service stopped during each of its last {MAX_STARTS} runs; not resumed again"
+    )
+    assert claim_job(store, job_id, "svc", NOW, NOW) is None
+
+
+def test_clean_stops_and_database_pauses_are_not_deaths(store: Any) -> None:
+    job_id = a_job(store, items=1)
+    for _ in range(3):
+        assert claim_job(store, job_id, "svc", NOW, NOW) is not None
+        update_job(store, job_id, status="queued", attempts=0, owner=None, lease_until=None)
+    assert claim_job(store, job_id, "svc", NOW, NOW) is not None
+    for _ in range(3):  # the runner's own retries while its database was away
+        job = claim_job(store, job_id, "svc", NOW, NOW, paused=True)
+        assert job is not None and job.status == "running"
+    assert get_job(store, job_id).attempts == 1
+
+
+def test_a_runner_fails_a_job_found_running_after_two_deaths_instead_of_running_it(
+    store: Any,
+) -> None:
+    job_id = a_job(store, items=3)
+    update_job(store, job_id, status="running", owner="dead", lease_until=NOW, attempts=2)
+    runner = a_runner(store)
+    runner.start()
+    try:
+        job = wait_until(store, job_id, "failed", "succeeded")
+    finally:
+        runner.stop()
+    assert (job.status, job.attempts, job.owner) == ("failed", 3, None)
+    assert drawer_count(store) == 0
+
+
+def test_a_job_whose_node_disappeared_does_not_stop_the_runner(store: Any) -> None:
+    doomed = a_job(store, items=3)
+
+    def delete_the_job(_: str) -> None:
+        store.run_text("MATCH (j:Job {id: $id}) DETACH DELETE j", {"id": doomed})
+
+    runner = a_runner(store, written=delete_the_job)
+    runner.start()
+    try:
+        runner.submit(doomed)
+        later = a_job(store, items=0)
+        runner.submit(later)
+        job = wait_until(store, later, "succeeded", "failed")
+    finally:
+        runner.stop()
+    assert job.status == "succeeded"
+    with pytest.raises(JobNotFound):
+        get_job(store, doomed)
+
+
+def finished_job(store: Any, status: str, days_ago: float) -> str:
+    job_id = a_job(store, items=0)
+    when = (datetime.now(UTC) - timedelta(days=days_ago)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    update_job(store, job_id, status=status, finished_at=when)
+    return job_id
+
+
+def remaining(store: Any) -> set[str]:
+    return {row["id"] for row in store.run_text("MATCH (j:Job) RETURN j.id AS id", {})}
+
+
+def test_finished_jobs_older_than_30_days_are_pruned(store: Any) -> None:
+    old = [finished_job(store, status, 31) for status in ("succeeded", "failed", "cancelled")]
+    kept = [finished_job(store, "succeeded", 29), a_job(store, items=0)]
+    update_job(store, kept[1], created_at="2020-01-01T00:00:00.000000Z")  # old but queued
+    assert prune_jobs(store) == len(old)
+    assert remaining(store) == set(kept)
+    assert prune_jobs(store) == 0
+
+
+def test_the_runner_prunes_at_start_and_periodically(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at_start = finished_job(store, "succeeded", 40)
+    monkeypatch.setattr(runner_module, "PRUNE_SECONDS", 0.2)
+    runner = a_runner(store)
+    runner.start()
+    try:
+        assert remaining(store) == set()
+        later = finished_job(store, "failed", 40)
+        deadline = time.monotonic() + WAIT_SECONDS
+        while later in remaining(store) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        runner.stop()
+    assert at_start not in remaining(store) and later not in remaining(store)
