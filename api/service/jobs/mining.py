@@ -58,7 +58,7 @@ def run_mine(ctx: JobContext) -> dict[str, Any]:
     files: list[str] = state["files"]
     for index in range(state["next"], len(files)):
         relative = files[index]
-        text = read_text(root / relative) if root.is_dir() else read_text(root)
+        text = read_text(root / relative if root.is_dir() else root, boundary=root)
         if text is None:
             state["skipped"] += 1
         else:
@@ -80,4 +80,8 @@ def run_mine(ctx: JobContext) -> dict[str, Any]:
                 )
         state["next"] = index + 1
         ctx.checkpoint(state, done=index + 1, total=len(files))
-    return {"files": len(files) - state["skipped"], **{name: state[name] for name in COUNTS}}
+    return {
+        "files": len(files) - state["skipped"],
+        "skipped": state["skipped"],
+        **{name: state[name] for name in COUNTS},
+    }
