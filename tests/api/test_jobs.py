@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from api.client.local import LocalClient
+from api.errors import Forbidden
 from tests.support.app import app_settings, assert_envelope, running_app
 
 WAIT_SECONDS = 20.0
@@ -16,7 +18,10 @@ WAIT_SECONDS = 20.0
 
 def finished(client: TestClient, response: Any) -> dict[str, Any]:
     assert response.status_code == 202, response.text
-    job = response.json()["job"]
+    return waited(client, response.json()["job"])
+
+
+def waited(client: TestClient, job: dict[str, Any]) -> dict[str, Any]:
     assert job["status"] in ("queued", "running", "succeeded")
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline:
@@ -213,6 +218,18 @@ def test_a_path_outside_the_roots_is_forbidden_before_it_is_looked_up(
         assert_envelope(response.json(), "auth::forbidden")
         assert response.json()["error"]["details"] == {"path": path, "setting": "api.mine_roots"}
     assert client.get("/api/jobs").json()["jobs"] == []
+
+
+def test_only_the_local_users_client_mines_outside_the_roots(
+    client: TestClient, tmp_path: Path
+) -> None:
+    (tmp_path / "notes.md").write_text("The local user's own notes.")
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    body = {"path": str(tmp_path), "wing": "docs", "room": "notes"}
+    with pytest.raises(Forbidden):  # `/mcp` serves remote callers through this client
+        LocalClient(runtime).mine(body)
+    job = LocalClient(runtime, local_user=True).mine(body)["job"]
+    assert waited(client, job)["result"]["created"] == 1
 
 
 @pytest.fixture(scope="module")
