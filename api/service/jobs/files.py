@@ -3,7 +3,9 @@
 Binary files are recognised by content (a NUL byte, or bytes that are not UTF-8), not by name,
 so code in any language and extension-less notes are read. `.git` is always skipped; every
 `.gitignore` found applies to its own directory and below, as git does. Hidden files and
-directories (a leading dot) are configuration, not memories, and are skipped too.
+directories (a leading dot) are configuration, not memories, and are skipped too. Only regular
+files inside the mined path are read (design §8.1): what a directory links to elsewhere, and
+devices or FIFOs that would never finish reading, are not its memories either.
 """
 
 import os
