@@ -71,7 +71,7 @@ def connect(settings: Settings, url: str | None) -> Iterator[Client]:
     """A client for the duration of one command."""
     with located(settings, url) as place:
         if isinstance(place, Runtime):
-            yield LocalClient(place)
+            yield LocalClient(place, local_user=True)  # the user running the CLI
             return
         with HttpClient(place, settings) as client:
             yield client

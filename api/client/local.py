@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from api.client.protocol import Json
 from api.errors import InvalidRequest
+from api.http.mine_paths import server_path
 from api.http.routes import drawers as drawers_routes
 from api.http.routes import duplicates as duplicates_routes
 from api.http.routes import entities as entities_routes
@@ -51,12 +52,20 @@ def _as_json(answer: BaseModel | JSONResponse) -> Json:
 class LocalClient:
     remote = False
 
-    def __init__(self, runtime: Runtime) -> None:
+    def __init__(self, runtime: Runtime, *, local_user: bool = False) -> None:
+        """`local_user`: the caller is the user running this process (the CLI), who may mine
+        any path they can read; otherwise (`/mcp` on the HTTP app) the service's rules apply."""
         self._runtime = runtime
+        self._local_user = local_user
 
     def mine(self, body: Json) -> Json:
+        """Mining roots bound what the service reads for others, not what the local user's own
+        `castlegraph mine` reads (design §8.1)."""
         request = _request(MineCreate, body)
-        return _as_json(jobs_routes.post_mine(request, self._runtime))
+        if not self._local_user:
+            return _as_json(jobs_routes.post_mine(request, self._runtime, None))
+        root = server_path(request.path)
+        return _as_json(jobs_routes.start_mine(request, self._runtime, root))
 
     def checkpoint(self, body: Json) -> Json:
         request = _request(CheckpointCreate, body)

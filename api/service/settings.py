@@ -59,6 +59,19 @@ class ApiSettings(Section):
     tokens: list[SecretStr] = Field(default_factory=list)
     max_batch: int = Field(default=1000, ge=1, le=100_000)
     max_body_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
+    mine_roots: list[Path] = Field(default_factory=list)
+    """The directories `POST /api/mine` may read (design §8.1). None by default: a service
+    must not read `~/.ssh` or `/etc` for whoever can reach it. The local CLI ignores them."""
+
+    @field_validator("mine_roots")
+    @classmethod
+    def _roots_are_absolute(cls, roots: list[Path]) -> list[Path]:
+        # A relative root would depend on the directory the service happened to start in.
+        expanded = [root.expanduser() for root in roots]
+        relative = [str(root) for root in expanded if not root.is_absolute()]
+        if relative:
+            raise ValueError(f"api.mine_roots must be absolute paths, not {', '.join(relative)}")
+        return expanded
 
 
 class EmbeddingSettings(Section):
@@ -105,6 +118,7 @@ ENVIRONMENT: dict[str, tuple[str, str]] = {
     "CASTLEGRAPH_PORT": ("api", "port"),
     "CASTLEGRAPH_API_TOKENS": ("api", "tokens"),
     "CASTLEGRAPH_MAX_BATCH": ("api", "max_batch"),
+    "CASTLEGRAPH_MINE_ROOTS": ("api", "mine_roots"),
     "CASTLEGRAPH_DATA_DIR": ("graph", "data_dir"),
     "CASTLEGRAPH_EMBEDDED_PORT": ("graph", "embedded_port"),
     "CASTLEGRAPH_NEO4J_URI": ("graph", "neo4j_uri"),
@@ -131,6 +145,8 @@ class _FlatEnvSource(PydanticBaseSettingsSource):
             value: Any = raw
             if key == "tokens":
                 value = [token.strip() for token in raw.split(",") if token.strip()]
+            elif key == "mine_roots":  # separated like PATH
+                value = [root for root in raw.split(":") if root.strip()]
             values.setdefault(section, {})[key] = value
         return values
 

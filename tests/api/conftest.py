@@ -3,9 +3,14 @@
 One app per backend for the whole session — on its own embedded FalkorDB, and on the session's
 Neo4j (`neo4j_address`, `tests/conftest.py`) — and each test gets it with an empty graph, so
 every API test states an answer that must not depend on the database behind it.
+
+The apps allow mining under one directory, `mine_root`; `mine_dir` is a fresh directory inside
+it for each test (pytest's `tmp_path` lies outside it).
 """
 
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -15,16 +20,29 @@ from tests.support.app import app_settings, running_app, wiped
 BACKENDS = ["falkordb", pytest.param("neo4j", marks=pytest.mark.neo4j)]
 
 
+@pytest.fixture(scope="session")
+def mine_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The one `api.mine_roots` entry of the session's apps."""
+    return tmp_path_factory.mktemp("mine-root")
+
+
+@pytest.fixture
+def mine_dir(mine_root: Path) -> Path:
+    """A directory of the test's own inside `mine_root`."""
+    return Path(tempfile.mkdtemp(dir=mine_root))
+
+
 @pytest.fixture(scope="session", params=BACKENDS)
 def app_client(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, mine_root: Path
 ) -> Iterator[TestClient]:
     data_dir = tmp_path_factory.mktemp("service")
     graph = {}
     if request.param == "neo4j":
         uri, user, password = request.getfixturevalue("neo4j_address")
         graph = {"neo4j_uri": uri, "neo4j_user": user, "neo4j_password": password}
-    with running_app(app_settings(data_dir, graph=graph)) as client:
+    settings = app_settings(data_dir, graph=graph, api={"mine_roots": [mine_root]})
+    with running_app(settings) as client:
         yield client
 
 

@@ -1,6 +1,8 @@
 """Bearer tokens: required everywhere but health when set; agent tokens keep diaries private."""
 
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -13,9 +15,10 @@ BOB = {"Authorization": "Bearer bob-secret"}
 
 
 @pytest.fixture(scope="module")
-def secured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+def secured(tmp_path_factory: pytest.TempPathFactory, mine_root: Path) -> Iterator[TestClient]:
     tokens = ["admin-secret", "ada:ada-secret", "bob:bob-secret"]
-    settings = app_settings(tmp_path_factory.mktemp("auth"), api={"tokens": tokens})
+    api = {"tokens": tokens, "mine_roots": [mine_root]}
+    settings = app_settings(tmp_path_factory.mktemp("auth"), api=api)
     with running_app(settings) as client:
         yield client
 
@@ -63,6 +66,24 @@ def test_an_agent_token_writes_only_its_own_diary(client: TestClient) -> None:
     other = client.post("/api/diary", json={"agent": "bob", "content": "not mine"}, headers=ADA)
     assert other.status_code == 403
     assert other.json()["error"]["code"] == "auth::forbidden"
+
+
+def test_an_agent_token_cannot_start_mining(client: TestClient, mine_dir: Path) -> None:
+    (mine_dir / "notes.md").write_text("Notes inside the mining root.")
+    body = {"path": str(mine_dir), "wing": "docs"}
+    refused = client.post("/api/mine", json=body, headers=ADA)
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"] == "auth::forbidden"
+    assert refused.json()["error"]["details"] == {"agent": "ada"}
+    assert client.get("/api/jobs", headers=ADMIN).json()["jobs"] == []
+    accepted = client.post("/api/mine", json=body, headers=ADMIN)
+    assert accepted.status_code == 202
+    job = accepted.json()["job"]
+    deadline = time.monotonic() + 20.0  # the job must end before the next test wipes the graph
+    while job["status"] not in ("succeeded", "failed") and time.monotonic() < deadline:
+        time.sleep(0.02)
+        job = client.get(f"/api/jobs/{job['id']}", headers=ADMIN).json()["job"]
+    assert (job["status"], job["result"]["created"]) == ("succeeded", 1)
 
 
 def test_an_agent_token_cannot_read_another_agents_diary(client: TestClient) -> None:

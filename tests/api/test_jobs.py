@@ -1,21 +1,28 @@
 """Checkpoint and mining jobs through HTTP, run by the real job runner."""
 
+import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from api.client.local import LocalClient
+from api.errors import Forbidden
 from graph.jobs import create_job, update_job
-from tests.support.app import app_store
+from tests.support.app import app_settings, app_store, assert_envelope, running_app
 
 WAIT_SECONDS = 20.0
 
 
 def finished(client: TestClient, response: Any) -> dict[str, Any]:
     assert response.status_code == 202, response.text
-    job = response.json()["job"]
+    return waited(client, response.json()["job"])
+
+
+def waited(client: TestClient, job: dict[str, Any]) -> dict[str, Any]:
     assert job["status"] in ("queued", "running", "succeeded")
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline:
@@ -82,15 +89,16 @@ def mine(client: TestClient, path: Path, **extra: Any) -> dict[str, Any]:
 
 
 def test_mining_stores_every_chunk_and_links_identical_files(
-    client: TestClient, tmp_path: Path
+    client: TestClient, mine_dir: Path
 ) -> None:
     text = "# Deploys\n\nStaging listens on port 8080.\n\nProduction on 443."
-    (tmp_path / "a.md").write_text(text)
-    (tmp_path / "b.md").write_text(text)
-    (tmp_path / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0")
-    job = mine(client, tmp_path)
+    (mine_dir / "a.md").write_text(text)
+    (mine_dir / "b.md").write_text(text)
+    (mine_dir / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0")
+    job = mine(client, mine_dir)
     assert job["result"] == {
         "files": 2,
+        "skipped": 1,
         "created": 2,
         "unchanged": 0,
         "superseded": 0,
@@ -107,21 +115,22 @@ def test_mining_stores_every_chunk_and_links_identical_files(
 
 
 def test_re_mining_unchanged_files_changes_nothing_and_a_changed_file_supersedes(
-    client: TestClient, tmp_path: Path
+    client: TestClient, mine_dir: Path
 ) -> None:
-    (tmp_path / "a.md").write_text("First paragraph.\n\nSecond paragraph.")
-    (tmp_path / "b.txt").write_text("Something else entirely.")
-    mine(client, tmp_path)
-    again = mine(client, tmp_path)
+    (mine_dir / "a.md").write_text("First paragraph.\n\nSecond paragraph.")
+    (mine_dir / "b.txt").write_text("Something else entirely.")
+    mine(client, mine_dir)
+    again = mine(client, mine_dir)
     assert again["result"] == {
         "files": 2,
+        "skipped": 0,
         "created": 0,
         "unchanged": 2,
         "superseded": 0,
         "similar": 0,
     }
-    (tmp_path / "a.md").write_text("First paragraph, edited.\n\nSecond paragraph.")
-    changed = mine(client, tmp_path)
+    (mine_dir / "a.md").write_text("First paragraph, edited.\n\nSecond paragraph.")
+    changed = mine(client, mine_dir)
     assert changed["result"]["superseded"] == 1
     assert changed["result"]["unchanged"] == 1
     current = client.get("/api/wings/docs/rooms/notes/drawers").json()["drawers"]
@@ -131,20 +140,20 @@ def test_re_mining_unchanged_files_changes_nothing_and_a_changed_file_supersedes
     ]
 
 
-def test_mining_respects_gitignore_and_chunk_size(client: TestClient, tmp_path: Path) -> None:
-    (tmp_path / ".gitignore").write_text("build/\n*.log\n")
-    (tmp_path / "build").mkdir()
-    (tmp_path / "build" / "out.md").write_text("generated")
-    (tmp_path / "run.log").write_text("log line")
-    (tmp_path / "notes.md").write_text("\n\n".join(f"Paragraph {i} " + "x" * 80 for i in range(5)))
-    job = mine(client, tmp_path, chunk_chars=200)
+def test_mining_respects_gitignore_and_chunk_size(client: TestClient, mine_dir: Path) -> None:
+    (mine_dir / ".gitignore").write_text("build/\n*.log\n")
+    (mine_dir / "build").mkdir()
+    (mine_dir / "build" / "out.md").write_text("generated")
+    (mine_dir / "run.log").write_text("log line")
+    (mine_dir / "notes.md").write_text("\n\n".join(f"Paragraph {i} " + "x" * 80 for i in range(5)))
+    job = mine(client, mine_dir, chunk_chars=200)
     assert job["result"]["files"] == 1
     names = [d["name"] for d in client.get("/api/wings/docs/rooms/notes/drawers").json()["drawers"]]
     assert sorted(names) == [f"notes.md#{i}" for i in range(3)]
 
 
-def test_mining_a_missing_path_is_refused(client: TestClient, tmp_path: Path) -> None:
-    response = client.post("/api/mine", json={"path": str(tmp_path / "nope"), "wing": "docs"})
+def test_mining_a_missing_path_is_refused(client: TestClient, mine_dir: Path) -> None:
+    response = client.post("/api/mine", json={"path": str(mine_dir / "nope"), "wing": "docs"})
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "palace::invalid_path"
 
@@ -155,6 +164,91 @@ def test_a_path_the_server_cannot_resolve_is_refused(client: TestClient, path: s
     assert response.status_code == 400, response.text
     assert response.json()["error"]["code"] == "palace::invalid_path"
     assert response.json()["error"]["details"] == {"path": path}
+
+
+def test_mining_reads_only_regular_files_inside_the_mined_tree(
+    client: TestClient, mine_dir: Path, tmp_path: Path
+) -> None:
+    (mine_dir / "notes.md").write_text("Regular notes are mined.")
+    os.mkfifo(mine_dir / "pipe.md")  # read, it would block the job thread for good
+    (tmp_path / "secret.md").write_text("outside the root")
+    (mine_dir / "secret.md").symlink_to(tmp_path / "secret.md")
+    (mine_dir / "inside.md").symlink_to(mine_dir / "notes.md")  # stays in the tree: read
+    with (mine_dir / "huge.md").open("wb") as huge:
+        huge.truncate(11 * 2**20)  # sparse: 11 MiB of NUL bytes cost no disk
+    job = mine(client, mine_dir)
+    assert job["status"] == "succeeded"
+    assert job["result"] == {
+        "files": 2,
+        "skipped": 3,
+        "created": 2,
+        "unchanged": 0,
+        "superseded": 0,
+        "similar": 1,
+    }
+    drawers = client.get("/api/wings/docs/rooms/notes/drawers").json()["drawers"]
+    assert sorted((d["name"], d["content"]) for d in drawers) == [
+        ("inside.md#0", "Regular notes are mined."),
+        ("notes.md#0", "Regular notes are mined."),
+    ]
+
+
+def test_mining_a_fifo_or_a_device_stores_nothing(client: TestClient, mine_dir: Path) -> None:
+    os.mkfifo(mine_dir / "pipe")
+    (mine_dir / "zero").symlink_to("/dev/zero")  # resolves out of the root: refused
+    assert mine(client, mine_dir / "pipe")["result"]["created"] == 0
+    response = client.post("/api/mine", json={"path": str(mine_dir / "zero"), "wing": "docs"})
+    assert_envelope(response.json(), "auth::forbidden")
+
+
+def test_a_path_outside_the_roots_is_forbidden_before_it_is_looked_up(
+    client: TestClient, mine_dir: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "notes.md").write_text("outside the root")
+    (mine_dir / "elsewhere").symlink_to(tmp_path)  # inside by name, outside once resolved
+    for path in [
+        "/etc",
+        "~/.ssh",
+        str(tmp_path),
+        str(tmp_path / "missing"),  # 403, not 404: nothing is learnt outside the roots
+        str(mine_dir / "elsewhere"),
+        str(mine_dir / ".." / ".." / tmp_path.name),
+    ]:
+        response = client.post("/api/mine", json={"path": path, "wing": "docs"})
+        assert response.status_code == 403, (path, response.text)
+        assert_envelope(response.json(), "auth::forbidden")
+        assert response.json()["error"]["details"] == {"path": path, "setting": "api.mine_roots"}
+    assert client.get("/api/jobs").json()["jobs"] == []
+
+
+def test_only_the_local_users_client_mines_outside_the_roots(
+    client: TestClient, tmp_path: Path
+) -> None:
+    (tmp_path / "notes.md").write_text("The local user's own notes.")
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    body = {"path": str(tmp_path), "wing": "docs", "room": "notes"}
+    with pytest.raises(Forbidden):  # `/mcp` serves remote callers through this client
+        LocalClient(runtime).mine(body)
+    job = LocalClient(runtime, local_user=True).mine(body)["job"]
+    assert waited(client, job)["result"]["created"] == 1
+
+
+@pytest.fixture(scope="module")
+def unrooted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """An app with the default settings: no mining roots."""
+    with running_app(app_settings(tmp_path_factory.mktemp("unrooted"))) as client:
+        yield client
+
+
+def test_without_roots_mining_over_http_is_forbidden_naming_the_setting(
+    unrooted: TestClient, tmp_path: Path
+) -> None:
+    response = unrooted.post("/api/mine", json={"path": str(tmp_path), "wing": "docs"})
+    assert response.status_code == 403
+    assert_envelope(response.json(), "auth::forbidden")
+    assert "api.mine_roots (CASTLEGRAPH_MINE_ROOTS)" in response.json()["error"]["message"]
+    assert response.json()["error"]["details"] == {"setting": "api.mine_roots"}
+    assert unrooted.get("/api/jobs").json()["jobs"] == []
 
 
 def test_an_unknown_job_is_404(client: TestClient) -> None:

@@ -84,6 +84,7 @@ def test_mine_stores_every_chunk_links_copies_and_skips_binaries(
     assert (job["kind"], job["status"], job["params"]["room"]) == ("mine", "succeeded", "docs")
     assert job["result"] == {
         "files": 2,
+        "skipped": 1,
         "created": 2,
         "unchanged": 0,
         "superseded": 0,
@@ -98,6 +99,14 @@ def test_mine_stores_every_chunk_links_copies_and_skips_binaries(
     assert human.exit_code == 0, human.output
     assert "succeeded" in human.stdout
     assert "created 0, unchanged 2" in human.stdout
+
+
+def test_local_mine_is_the_users_own_read_whatever_the_roots(
+    docs: Path, tmp_path: Path, data_dir: Path
+) -> None:
+    elsewhere = {"CASTLEGRAPH_MINE_ROOTS": str(tmp_path / "elsewhere")}
+    job = answer(cli(data_dir, "mine", str(docs), "--wing", "w", "--json", env=elsewhere))["job"]
+    assert (job["status"], job["result"]["created"]) == ("succeeded", 2)
 
 
 def test_mine_of_a_missing_path_is_a_clear_error(tmp_path: Path, data_dir: Path) -> None:
@@ -251,11 +260,13 @@ def test_progress_is_a_bar_on_a_terminal(steps: Callable[[], Step]) -> None:
 def test_over_http_with_url_and_by_falling_back_to_the_running_service(
     docs: Path, data_dir: Path, spawn: Callable[..., Service]
 ) -> None:
-    service = spawn(data_dir)
+    service = spawn(data_dir, env={"CASTLEGRAPH_MINE_ROOTS": str(docs)})
     service.wait_healthy()
 
     first = answer(cli(None, "mine", str(docs), "--wing", "w", "--url", service.url, "--json"))
     assert first["job"]["result"]["created"] == 2
+    outside = failure(cli(None, "mine", str(docs.parent), "--wing", "w", "--url", service.url))
+    assert "the path is outside api.mine_roots" in outside  # over HTTP the service's rule holds
 
     port = {"CASTLEGRAPH_PORT": str(service.port)}
     fallback = cli(data_dir, "mine", str(docs), "--wing", "w", "--json", env=port)

@@ -4,6 +4,7 @@ Entering the TestClient runs the app's lifespan, so the database starts on entry
 on exit; a data directory left behind can then be opened by a process or another app.
 """
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,6 +14,9 @@ from fastapi.testclient import TestClient
 
 from api.http.app import create_app
 from api.service.settings import Settings
+from graph import jobs
+
+JOBS_SECONDS = 60.0
 
 
 def app_settings(data_dir: Path, **sections: Any) -> Settings:
@@ -34,8 +38,17 @@ def app_store(client: TestClient) -> Any:
 
 
 def wiped(client: TestClient) -> TestClient:
-    """The same app with an empty graph: one app per module or session, a clean graph per test."""
-    app_store(client).wipe()
+    """The same app with an empty graph: one app per module or session, a clean graph per test.
+
+    Jobs an earlier test started (the fuzz starts many and never waits) are waited for first:
+    wiping the graph under a running job deletes its node, and its runner would then fail on it.
+    """
+    store = app_store(client)
+    deadline = time.monotonic() + JOBS_SECONDS
+    while unfinished := jobs.unfinished_jobs(store):
+        assert time.monotonic() < deadline, f"jobs still unfinished: {unfinished}"
+        time.sleep(0.02)
+    store.wipe()
     return client
 
 

@@ -19,6 +19,7 @@ CLEAN_ENV: dict[str, str | None] = dict.fromkeys(
         "CASTLEGRAPH_API_TOKENS",
         "CASTLEGRAPH_EMBEDDINGS_PROVIDER",
         "CASTLEGRAPH_DEDUP_NEAR_THRESHOLD",
+        "CASTLEGRAPH_MINE_ROOTS",
     )
 )
 

@@ -56,6 +56,7 @@ def test_environment_names_are_the_documented_ones(monkeypatch: pytest.MonkeyPat
         "CASTLEGRAPH_NEO4J_DATABASE": "d",
         "CASTLEGRAPH_API_TOKENS": "a, b",
         "CASTLEGRAPH_EMBEDDINGS_DIMENSION": "384",
+        "CASTLEGRAPH_MINE_ROOTS": "/srv/notes:/home/me/docs:",
     }
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
@@ -72,6 +73,17 @@ def test_environment_names_are_the_documented_ones(monkeypatch: pytest.MonkeyPat
     assert graph.neo4j_password.get_secret_value() == "p"
     assert [t.get_secret_value() for t in settings.api.tokens] == ["a", "b"]
     assert settings.embeddings.dimension == 384
+    assert settings.api.mine_roots == [Path("/srv/notes"), Path("/home/me/docs")]
+
+
+def test_no_mining_roots_by_default_and_relative_ones_are_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("CASTLEGRAPH_MINE_ROOTS", raising=False)
+    assert load_settings().api.mine_roots == []
+    monkeypatch.setenv("CASTLEGRAPH_MINE_ROOTS", "notes")
+    with pytest.raises(ValidationError, match=r"api\.mine_roots must be absolute paths, not notes"):
+        load_settings()
 
 
 def test_file_then_environment_then_flags(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -6,9 +6,10 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from api.errors import InvalidPath, PayloadTooLarge
-from api.http.deps import RuntimeDep, StoreDep
+from api.errors import Forbidden, PayloadTooLarge
+from api.http.deps import CallerAgent, RuntimeDep, StoreDep
 from api.http.limits import check_content, check_path_segment
+from api.http.mine_paths import allowed_path
 from api.http.schemas.jobs import CheckpointCreate, JobEnvelopeOut, JobListOut, MineCreate
 from graph import jobs
 
@@ -48,9 +49,16 @@ def post_checkpoint(body: CheckpointCreate, runtime: RuntimeDep) -> JSONResponse
 
 
 @router.post("/api/mine", status_code=202, response_model=JobEnvelopeOut)
-def post_mine(body: MineCreate, runtime: RuntimeDep) -> JSONResponse:
-    """Mine a file or directory on the server: every text chunk becomes a drawer."""
-    root = _server_path(body.path)
+def post_mine(body: MineCreate, runtime: RuntimeDep, caller: CallerAgent) -> JSONResponse:
+    """Mine a file or directory on the server, inside `api.mine_roots` only (design §8.1):
+    every text chunk becomes a drawer. Agent tokens cannot mine."""
+    if caller is not None:
+        raise Forbidden("an agent token cannot start mining", {"agent": caller})
+    return start_mine(body, runtime, allowed_path(body.path, runtime.settings.api.mine_roots))
+
+
+def start_mine(body: MineCreate, runtime: RuntimeDep, root: Path) -> JSONResponse:
+    """Queue the mining of `root`, a path already checked by whoever calls this."""
     params: dict[str, str | int] = {
         "path": str(root),
         "wing": check_path_segment("wing", body.wing),
@@ -61,19 +69,6 @@ def post_mine(body: MineCreate, runtime: RuntimeDep) -> JSONResponse:
     job = jobs.create_job(runtime.store, "mine", params, total=None)
     runtime.submit(job)
     return _accepted(job)
-
-
-def _server_path(given: str) -> Path:
-    """The path resolved on the server; one that cannot be (`~nobody`, a NUL byte) or does not
-    exist is a 400 naming it, never a 500."""
-    try:
-        root = Path(given).expanduser().resolve()
-        found = root.exists()
-    except (RuntimeError, ValueError, OSError) as error:  # no such user, NUL, too long
-        raise InvalidPath(f"not a usable path: {error}", {"path": given}) from error
-    if not found:
-        raise InvalidPath("no such file or directory", {"path": given})
-    return root
 
 
 @router.get("/api/jobs/{job_id}", response_model=JobEnvelopeOut)

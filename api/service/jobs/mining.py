@@ -57,7 +57,7 @@ def run_mine(ctx: JobContext) -> dict[str, Any]:
     first = ctx.job.files is None
     for index in range(state["next"], len(files)):
         relative = files[index]
-        text = read_text(root / relative) if root.is_dir() else read_text(root)
+        text = read_text(root / relative if root.is_dir() else root, boundary=root)
         if text is None:
             state["skipped"] += 1
         else:
@@ -81,4 +81,8 @@ def run_mine(ctx: JobContext) -> dict[str, Any]:
         extra: dict[str, Any] = {"files": files, "progress_total": len(files)} if first else {}
         ctx.checkpoint(state, done=index + 1, **extra)
         first = False
-    return {"files": len(files) - state["skipped"], **{name: state[name] for name in COUNTS}}
+    return {
+        "files": len(files) - state["skipped"],
+        "skipped": state["skipped"],
+        **{name: state[name] for name in COUNTS},
+    }
