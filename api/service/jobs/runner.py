@@ -99,7 +99,12 @@ class JobRunner:
                     next_scan = time.monotonic() + SCAN_SECONDS
                     self._scan()
                 continue
-            self._run(job_id)
+            try:
+                self._run(job_id)
+            except Exception:  # recording its end failed (the job vanished, the database went)
+                # One job's bookkeeping must never stop every later job: its lease runs out and a
+                # scan takes it over if it still exists.
+                log.exception("job %s: its end could not be recorded", job_id)
 
     def _scan(self) -> None:
         try:
