@@ -1,7 +1,9 @@
 # castlegraph: the HTTP service. On its own it runs the embedded FalkorDB with its data in the
 # /data volume; with CASTLEGRAPH_NEO4J_URI set it runs on Neo4j (see docker-compose.yml).
+# It listens on every interface, so it refuses to start without bearer tokens (design §8.1), and
+# answers only requests that name it: localhost, or CASTLEGRAPH_ALLOWED_HOSTS (comma-separated).
 #   docker build -t castlegraph .
-#   docker run -p 8765:8765 -v castlegraph-data:/data castlegraph
+#   docker run -p 8765:8765 -v castlegraph-data:/data -e CASTLEGRAPH_API_TOKENS=a-long-secret castlegraph
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

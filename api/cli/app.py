@@ -31,6 +31,8 @@ from api.http.logs import LogFormat, configure_logging, use_json
 from api.service.runtime import Runtime
 from graph.errors import CastlegraphError
 
+log = logging.getLogger("castlegraph")
+
 app = typer.Typer(
     help="castlegraph: entity resolution and memory deduplication.",
     no_args_is_help=True,
@@ -51,6 +53,12 @@ def serve(
     api = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
     settings = settings_from(config, data_dir, api=api)
     configure_logging(json=use_json(log_format), level=logging.INFO)
+    if settings.api.exposed_without_tokens:  # allowed by api.allow_unauthenticated (design §8.1)
+        log.warning(
+            "serving %s without tokens (api.allow_unauthenticated): anyone who can reach it "
+            "can read and change the graph; set CASTLEGRAPH_API_TOKENS",
+            settings.api.host,
+        )
     from api.http.app import create_app  # noqa: PLC0415  # the web stack loads for `serve` only
 
     runtime = Runtime(settings)

@@ -9,6 +9,7 @@ from api import VERSION
 from api.http.auth import BearerAuth
 from api.http.body_limit import BodySizeLimit
 from api.http.envelope import install_error_handlers
+from api.http.hosts import HostAllowList
 from api.http.idempotency import IdempotencyKeys
 from api.http.logs import RequestLog
 from api.http.metrics import METRICS_PATH, HttpMetrics, Metrics
@@ -27,7 +28,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     runtime = runtime or Runtime(settings)
     from api.mcp.server import http_endpoint  # noqa: PLC0415  # the MCP SDK takes 1 s to import
 
-    mcp = http_endpoint(runtime, settings.api.host, VERSION)  # the agent tools, at /mcp
+    hosts = settings.api.own_hosts()
+    mcp = http_endpoint(runtime, hosts, VERSION)  # the agent tools, at /mcp
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -54,6 +56,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes)
     metrics = Metrics(runtime)
     app.add_middleware(HttpMetrics, metrics=metrics)
+    app.add_middleware(HostAllowList, hosts=hosts)  # before tokens: DNS rebinding, design §8.1
     app.add_middleware(RequestLog)  # the outermost: 401s and 413s get an id and a log line too
     install_error_handlers(app)
     app.include_router(health_routes.router)

@@ -20,6 +20,7 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import ValidationError
 from starlette.routing import BaseRoute
@@ -109,15 +110,33 @@ class HttpEndpoint:
         return self.sessions.run()
 
 
-def http_endpoint(runtime: Runtime, host: str, version: str) -> HttpEndpoint:
+def http_endpoint(runtime: Runtime, hosts: frozenset[str], version: str) -> HttpEndpoint:
     """Streamable HTTP at exactly `/mcp`: a mount would answer `/mcp` with a redirect to `/mcp/`,
-    which not every client follows. On a loopback `host` the SDK refuses other Host headers
-    (DNS rebinding protection)."""
+    which not every client follows. The SDK's own DNS rebinding check is given the service's
+    names (`hosts`, design §8.1), so its `Origin` check agrees with the app's `Host` check."""
     server = build_server(LocalClient(runtime), version)
     # Stateless: the SDK would log "Terminating session: None" for every request.
     logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
     asgi = server.streamable_http_app(
-        streamable_http_path=MCP_PATH, stateless_http=True, json_response=True, host=host
+        streamable_http_path=MCP_PATH,
+        stateless_http=True,
+        json_response=True,
+        transport_security=transport_security(hosts),
     )
     [route] = asgi.routes
     return HttpEndpoint(route, server.session_manager)
+
+
+def transport_security(hosts: frozenset[str]) -> TransportSecuritySettings:
+    """The SDK's settings for these names: any port, and `Origin`s of pages served by them."""
+    names = sorted(f"[{host}]" if ":" in host else host for host in hosts)
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[pattern for name in names for pattern in (name, f"{name}:*")],
+        allowed_origins=[
+            f"{scheme}://{name}{port}"
+            for name in names
+            for scheme in ("http", "https")
+            for port in ("", ":*")
+        ],
+    )

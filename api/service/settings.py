@@ -5,6 +5,7 @@ environment names are fixed by design §8 because deployments depend on them; ea
 its own with `validation_alias`.
 """
 
+import ipaddress
 import math
 import os
 from functools import lru_cache
@@ -13,7 +14,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -23,6 +24,8 @@ from pydantic_settings import (
 
 DEFAULT_PORT = 8765
 CONFIG_ENV = "CASTLEGRAPH_CONFIG"
+ANY_ADDRESS = frozenset({"", "0.0.0.0", "::"})  # noqa: S104  # listen addresses, every interface
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 
 
 class Section(BaseModel):
@@ -53,6 +56,22 @@ class GraphSettings(Section):
     embedded_port: int | None = Field(default=None, ge=1, le=65535)
 
 
+def host_name(host: str) -> str:
+    """A host name or address as compared (design §8.1): lower case, no brackets or final dot."""
+    return host.strip().lower().removeprefix("[").removesuffix("]").rstrip(".")
+
+
+def is_loopback(host: str) -> bool:
+    """Only `localhost` and loopback addresses: any other name may resolve anywhere."""
+    name = host_name(host)
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
 class ApiSettings(Section):
     host: str = "127.0.0.1"
     port: int = Field(default=DEFAULT_PORT, ge=1, le=65535)
@@ -72,6 +91,42 @@ class ApiSettings(Section):
         if relative:
             raise ValueError(f"api.mine_roots must be absolute paths, not {', '.join(relative)}")
         return expanded
+
+    allow_unauthenticated: bool = False
+    allowed_hosts: list[str] = Field(default_factory=list)
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _plain_host_names(cls, names: list[str]) -> list[str]:
+        # A name only: `Host` is compared without its port, so a port here would never match.
+        cleaned = [host_name(name) for name in names if name.strip()]
+        for name in cleaned:
+            if "/" in name or " " in name or (name.count(":") == 1):
+                raise ValueError(f"api.allowed_hosts: {name!r} is not a host name or address")
+        return cleaned
+
+    @model_validator(mode="after")
+    def _no_open_door_without_tokens(self) -> "ApiSettings":
+        # design §8.1: off loopback, anyone on the network could read and write the graph.
+        if self.exposed_without_tokens and not self.allow_unauthenticated:
+            raise ValueError(
+                f"api.host = {self.host!r} is not a loopback address and no tokens are set: "
+                "set CASTLEGRAPH_API_TOKENS (api.tokens), or listen on 127.0.0.1, or set "
+                "CASTLEGRAPH_ALLOW_UNAUTHENTICATED=true (api.allow_unauthenticated) to serve "
+                "the network without tokens"
+            )
+        return self
+
+    @property
+    def exposed_without_tokens(self) -> bool:
+        """Listening beyond loopback with no token: allowed only by `allow_unauthenticated`."""
+        return not self.tokens and not is_loopback(self.host)
+
+    def own_hosts(self) -> frozenset[str]:
+        """The names a request's `Host` may carry (design §8.1): loopback, the listen address
+        unless it is every interface, and `allowed_hosts` (a proxy's or a DNS name)."""
+        own = {host_name(self.host)} - ANY_ADDRESS
+        return frozenset(LOOPBACK_NAMES | own | set(self.allowed_hosts))
 
 
 class EmbeddingSettings(Section):
@@ -117,6 +172,8 @@ ENVIRONMENT: dict[str, tuple[str, str]] = {
     "CASTLEGRAPH_HOST": ("api", "host"),
     "CASTLEGRAPH_PORT": ("api", "port"),
     "CASTLEGRAPH_API_TOKENS": ("api", "tokens"),
+    "CASTLEGRAPH_ALLOW_UNAUTHENTICATED": ("api", "allow_unauthenticated"),
+    "CASTLEGRAPH_ALLOWED_HOSTS": ("api", "allowed_hosts"),
     "CASTLEGRAPH_MAX_BATCH": ("api", "max_batch"),
     "CASTLEGRAPH_MINE_ROOTS": ("api", "mine_roots"),
     "CASTLEGRAPH_DATA_DIR": ("graph", "data_dir"),
@@ -128,6 +185,8 @@ ENVIRONMENT: dict[str, tuple[str, str]] = {
     "CASTLEGRAPH_EMBEDDINGS_PROVIDER": ("embeddings", "provider"),
     "CASTLEGRAPH_EMBEDDINGS_DIMENSION": ("embeddings", "dimension"),
 }
+
+COMMA_SEPARATED = frozenset({"tokens", "allowed_hosts"})
 
 
 class _FlatEnvSource(PydanticBaseSettingsSource):
@@ -143,8 +202,8 @@ class _FlatEnvSource(PydanticBaseSettingsSource):
             if raw is None or raw == "":
                 continue
             value: Any = raw
-            if key == "tokens":
-                value = [token.strip() for token in raw.split(",") if token.strip()]
+            if key in COMMA_SEPARATED:
+                value = [item.strip() for item in raw.split(",") if item.strip()]
             elif key == "mine_roots":  # separated like PATH
                 value = [root for root in raw.split(":") if root.strip()]
             values.setdefault(section, {})[key] = value

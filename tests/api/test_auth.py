@@ -8,6 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.support.app import app_settings, running_app, wiped
+from tests.support.mcp import INITIALIZE, MCP_HEADERS
 
 ADMIN = {"Authorization": "Bearer admin-secret"}
 ADA = {"Authorization": "Bearer ada-secret"}
@@ -47,12 +48,30 @@ def test_every_other_route_needs_a_valid_token(client: TestClient, headers: dict
         ("GET", "/api/jobs"),
         ("POST", "/api/mentions"),
         ("GET", "/docs"),
+        ("GET", "/openapi.json"),
+        ("POST", "/mcp"),
         ("GET", "/api/drawers/x"),
     ]:
         response = client.request(method, path, headers=headers, json={})
         assert response.status_code == 401, (method, path)
         assert response.json()["error"]["code"] == "auth::unauthorized"
         assert response.headers["www-authenticate"] == "Bearer"
+
+
+def test_metrics_need_no_token(client: TestClient) -> None:
+    assert "castlegraph_" in client.get("/metrics").text
+
+
+def test_a_valid_token_opens_the_docs_the_schema_and_mcp(client: TestClient) -> None:
+    assert client.get("/docs", headers=ADMIN).status_code == 200
+    assert client.get("/openapi.json", headers=ADMIN).json()["info"]["title"] == "castlegraph"
+    mcp = client.post("/mcp", json=INITIALIZE, headers=ADMIN | MCP_HEADERS)
+    assert mcp.json()["result"]["serverInfo"]["name"] == "castlegraph"
+
+
+def test_a_foreign_host_is_refused_before_the_token_is_read(client: TestClient) -> None:
+    response = client.get("/api/jobs", headers=ADMIN | {"Host": "evil.example"})
+    assert (response.status_code, response.json()["error"]["code"]) == (403, "auth::forbidden")
 
 
 def test_a_valid_token_gets_in(client: TestClient) -> None:

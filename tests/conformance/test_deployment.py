@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 import yaml
+from pydantic import ValidationError
 
-from api.service.settings import CONFIG_ENV, DEFAULT_PORT, ENVIRONMENT
+from api.service.settings import CONFIG_ENV, DEFAULT_PORT, ENVIRONMENT, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 KNOWN = set(ENVIRONMENT) | {CONFIG_ENV}
@@ -119,3 +120,64 @@ def test_compose_sets_only_real_settings(compose: dict[str, Any]) -> None:
     assert names <= KNOWN, names - KNOWN
     required = {"CASTLEGRAPH_NEO4J_URI", "CASTLEGRAPH_NEO4J_USER", "CASTLEGRAPH_NEO4J_PASSWORD"}
     assert required <= names
+
+
+def dockerfile_env() -> dict[str, str]:
+    env = " ".join(rest for kw, rest in instructions() if kw == "ENV")
+    return dict(word.split("=", 1) for word in shlex.split(env) if "=" in word)
+
+
+def interpolated(value: str, shell: dict[str, str]) -> str:
+    """Compose's `${NAME:-default}` and `${NAME:?message}` (refused when NAME is unset or empty)."""
+
+    def substitute(match: re.Match[str]) -> str:
+        name, operator, rest = match.group(1), match.group(2), match.group(3)
+        if shell.get(name):
+            return shell[name]
+        if operator == ":?":
+            raise LookupError(rest)
+        return rest
+
+    return re.sub(r"\$\{(\w+)(:-|:\?)([^}]*)\}", substitute, value)
+
+
+@pytest.fixture
+def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> pytest.MonkeyPatch:
+    monkeypatch.chdir(tmp_path)  # no castlegraph.toml
+    for name in [*KNOWN]:
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def test_the_image_listens_everywhere_only_with_tokens(
+    clean_environment: pytest.MonkeyPatch,
+) -> None:
+    env = dockerfile_env()
+    assert "CASTLEGRAPH_ALLOW_UNAUTHENTICATED" not in env
+    for name, value in env.items():
+        clean_environment.setenv(name, value)
+    host = arguments(only("CMD"))[arguments(only("CMD")).index("--host") + 1]
+    with pytest.raises(ValidationError, match="CASTLEGRAPH_API_TOKENS"):
+        load_settings(api={"host": host})  # `docker run` without a token refuses to start
+    clean_environment.setenv("CASTLEGRAPH_API_TOKENS", "secret")
+    assert "localhost" in load_settings(api={"host": host}).api.own_hosts()  # -p 8765:8765
+
+
+def test_compose_requires_tokens_and_allows_its_service_name(
+    compose: dict[str, Any], clean_environment: pytest.MonkeyPatch
+) -> None:
+    environment = compose["services"]["castlegraph"]["environment"]
+    assert "CASTLEGRAPH_ALLOW_UNAUTHENTICATED" not in environment
+    shell = {"NEO4J_PASSWORD": "pw"}
+    with pytest.raises(LookupError, match="CASTLEGRAPH_API_TOKENS"):
+        interpolated(environment["CASTLEGRAPH_API_TOKENS"], shell)
+    shell |= {"CASTLEGRAPH_API_TOKENS": "secret", "CASTLEGRAPH_ALLOWED_HOSTS": "proxy.example"}
+    for name, value in environment.items():
+        clean_environment.setenv(name, interpolated(str(value), shell))
+    api = load_settings().api
+    assert (api.host, [token.get_secret_value() for token in api.tokens]) == ("0.0.0.0", ["secret"])
+    assert {"castlegraph", "proxy.example", "localhost"} <= api.own_hosts()
+    clean_environment.setenv(
+        "CASTLEGRAPH_ALLOWED_HOSTS", interpolated(environment["CASTLEGRAPH_ALLOWED_HOSTS"], {})
+    )
+    assert load_settings().api.allowed_hosts == ["castlegraph"]

@@ -19,9 +19,12 @@ def spawn() -> Iterator[Callable[..., Service]]:
     started: list[Service] = []
 
     def start(
-        data_dir: Path, log_dir: Path | None = None, env: dict[str, str] | None = None
+        data_dir: Path,
+        log_dir: Path | None = None,
+        env: dict[str, str] | None = None,
+        args: list[str] | None = None,
     ) -> Service:
-        started.append(Service(data_dir, log_dir, env))
+        started.append(Service(data_dir, log_dir, env, args))
         return started[-1]
 
     yield start

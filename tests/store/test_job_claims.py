@@ -95,3 +95,30 @@ def test_a_runner_takes_over_a_job_whose_owner_stopped_renewing(
         1,
         {"items": 5, "stored": 5, "duplicates": 0, "failed": []},
     )
+
+
+def test_a_job_that_vanishes_while_it_runs_does_not_stop_the_runner(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The graph is wiped under a running job (as the API tests do between tests): recording its
+    end finds no job, and the next job must still run."""
+
+    def vanishing(context: Any) -> dict[str, Any]:
+        store.wipe()
+        return {}
+
+    monkeypatch.setitem(runner_module.EXECUTORS, "vanishing", vanishing)
+    runner = JobRunner(lambda: store, DedupPolicy(), lambda _: None, "runner")
+    runner.start()
+    try:
+        runner.submit(create_job(store, "vanishing", {}, total=None).id)
+        deadline = time.monotonic() + 30
+        while not runner.idle.wait(0.05) and time.monotonic() < deadline:
+            pass
+        job_id = a_job(store, items=2)
+        runner.submit(job_id)
+        while get_job(store, job_id).status != "succeeded" and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        runner.stop()
+    assert get_job(store, job_id).result == {"items": 2, "stored": 2, "duplicates": 0, "failed": []}

@@ -18,11 +18,16 @@ from graph import jobs
 
 JOBS_SECONDS = 60.0
 
+TEST_HOST = "testserver"
+"""The `Host` TestClient sends: allowed like a proxy's name would be (`api.allowed_hosts`)."""
+
 
 def app_settings(data_dir: Path, **sections: Any) -> Settings:
-    """Settings for a test app: an isolated data directory, then the given overrides."""
+    """Settings for a test app: an isolated data directory, TestClient's `Host` allowed, then
+    the given overrides."""
     graph = {"data_dir": data_dir, **sections.pop("graph", {})}
-    return Settings(graph=graph, **sections)
+    api = {"allowed_hosts": [TEST_HOST], **sections.pop("api", {})}
+    return Settings(graph=graph, api=api, **sections)
 
 
 @contextmanager

@@ -21,6 +21,19 @@ TOOLS = {
     "hygiene",
 }
 
+# One `initialize` request as plain JSON-RPC, for tests of what the HTTP layer does around `/mcp`.
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    },
+}
+MCP_HEADERS = {"Accept": "application/json, text/event-stream"}
+
 
 def text(result: CallToolResult) -> str:
     """The answer's one text block."""

@@ -63,7 +63,11 @@ class Service:
     """One `castlegraph serve` on a free port; its output goes to a log file beside the data."""
 
     def __init__(
-        self, data_dir: Path, log_dir: Path | None = None, env: dict[str, str] | None = None
+        self,
+        data_dir: Path,
+        log_dir: Path | None = None,
+        env: dict[str, str] | None = None,
+        args: list[str] | None = None,
     ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -77,6 +81,7 @@ class Service:
             str(self.port),
             "--data-dir",
             str(data_dir),
+            *(args or []),
         ]
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(

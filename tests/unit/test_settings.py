@@ -57,6 +57,8 @@ def test_environment_names_are_the_documented_ones(monkeypatch: pytest.MonkeyPat
         "CASTLEGRAPH_API_TOKENS": "a, b",
         "CASTLEGRAPH_EMBEDDINGS_DIMENSION": "384",
         "CASTLEGRAPH_MINE_ROOTS": "/srv/notes:/home/me/docs:",
+        "CASTLEGRAPH_ALLOWED_HOSTS": "castle.example, Proxy.Example.",
+        "CASTLEGRAPH_ALLOW_UNAUTHENTICATED": "true",
     }
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
@@ -74,6 +76,8 @@ def test_environment_names_are_the_documented_ones(monkeypatch: pytest.MonkeyPat
     assert [t.get_secret_value() for t in settings.api.tokens] == ["a", "b"]
     assert settings.embeddings.dimension == 384
     assert settings.api.mine_roots == [Path("/srv/notes"), Path("/home/me/docs")]
+    assert settings.api.allowed_hosts == ["castle.example", "proxy.example"]
+    assert settings.api.allow_unauthenticated is True
 
 
 def test_no_mining_roots_by_default_and_relative_ones_are_refused(
@@ -88,7 +92,8 @@ def test_no_mining_roots_by_default_and_relative_ones_are_refused(
 
 def test_file_then_environment_then_flags(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     config = tmp_path / "custom.toml"
-    config.write_text("[dedup]\nnear_threshold = 0.8\n[api]\nport = 9100\nhost = '10.0.0.1'\n")
+    api = "[api]\nport = 9100\nhost = '10.0.0.1'\nallow_unauthenticated = true\n"
+    config.write_text("[dedup]\nnear_threshold = 0.8\n" + api)
     monkeypatch.setenv("CASTLEGRAPH_CONFIG", str(config))
     assert load_settings().dedup.near_threshold == 0.8
     monkeypatch.setenv("CASTLEGRAPH_PORT", "9200")
@@ -115,3 +120,36 @@ def test_unknown_keys_in_the_file_are_refused(
     monkeypatch.setenv("CASTLEGRAPH_CONFIG", str(config))
     with pytest.raises(ValidationError, match="near_treshold"):
         Settings()
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "10.0.0.1", "castle.example", ""])
+def test_listening_beyond_loopback_without_tokens_refuses_naming_the_token_setting(
+    host: str,
+) -> None:
+    with pytest.raises(ValidationError, match="CASTLEGRAPH_API_TOKENS") as refused:
+        load_settings(api={"host": host})
+    assert "CASTLEGRAPH_ALLOW_UNAUTHENTICATED" in str(refused.value)
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "localhost", "::1", "[::1]"])
+def test_loopback_needs_no_tokens(host: str) -> None:
+    assert load_settings(api={"host": host}).api.exposed_without_tokens is False
+
+
+def test_tokens_or_the_explicit_flag_allow_every_interface() -> None:
+    with_tokens = load_settings(api={"host": "0.0.0.0", "tokens": ["secret"]})
+    assert with_tokens.api.exposed_without_tokens is False
+    flagged = load_settings(api={"host": "0.0.0.0", "allow_unauthenticated": True})
+    assert flagged.api.exposed_without_tokens is True
+
+
+def test_own_hosts_are_loopback_the_listen_address_and_the_allowed_names() -> None:
+    every = load_settings(api={"host": "0.0.0.0", "tokens": ["s"], "allowed_hosts": ["a.example"]})
+    assert every.api.own_hosts() == {"localhost", "127.0.0.1", "::1", "a.example"}
+    named = load_settings(api={"host": "10.0.0.1", "tokens": ["s"]})
+    assert named.api.own_hosts() == {"localhost", "127.0.0.1", "::1", "10.0.0.1"}
+
+
+def test_an_allowed_host_with_a_port_is_refused() -> None:
+    with pytest.raises(ValidationError, match=r"api\.allowed_hosts"):
+        load_settings(api={"allowed_hosts": ["castle.example:8765"]})

@@ -1,0 +1,45 @@
+"""The `Host` allow-list on every route (design §8.1): a defence against DNS rebinding.
+
+A web page on another site can point its own DNS name at 127.0.0.1 and have the victim's browser
+call the service; the browser then sends that site's name as `Host`. Refusing any `Host` that
+is not the service's own name or address (`ApiSettings.own_hosts`: loopback, the listen
+address, `api.allowed_hosts`) stops it on every route — `/api/health`, `/metrics`, `/docs` and
+`/mcp` included, before tokens are even looked at. A request without `Host` is refused too.
+The answer is `403 auth::forbidden`, naming `CASTLEGRAPH_ALLOWED_HOSTS`.
+"""
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from api.errors import Forbidden
+from api.http.envelope import error_response
+from api.service.settings import host_name
+
+ALLOWED_HOSTS_ENV = "CASTLEGRAPH_ALLOWED_HOSTS"
+
+
+def requested_host(header: str) -> str:
+    """The name in a `Host` header, without its port (`[::1]:8765` -> `::1`)."""
+    if header.startswith("["):
+        return host_name(header.partition("]")[0])
+    return host_name(header.rpartition(":")[0] if ":" in header else header)
+
+
+class HostAllowList:
+    def __init__(self, app: ASGIApp, hosts: frozenset[str]) -> None:
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):  # lifespan
+            await self.app(scope, receive, send)
+            return
+        raw = dict(scope.get("headers", [])).get(b"host", b"").decode("latin-1")
+        if raw and requested_host(raw) in self.hosts:
+            await self.app(scope, receive, send)
+            return
+        refused = Forbidden(
+            f"Host {raw!r} is not a name of this service; add it to {ALLOWED_HOSTS_ENV} "
+            "(api.allowed_hosts) if it is",
+            details={"host": raw},
+        )
+        await error_response(refused)(scope, receive, send)
