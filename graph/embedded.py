@@ -297,7 +297,8 @@ class EmbeddedFalkorDB:
     def _restart_logged(self) -> None:
         try:
             self.restart()
-        except GraphUnavailable as error:
+        except (GraphUnavailable, OSError, subprocess.SubprocessError) as error:
+            # The watchdog must outlive a failed attempt: it tries again at its next round.
             log.error("could not restart the embedded database: %s", error)
         else:
             log.info("the embedded database is back on %s:%s", HOST, self.port)
