@@ -248,21 +248,24 @@ class EmbeddedFalkorDB:
         self._reap()
         self._spawn()
 
-    def answers(self, client: redis.Redis) -> bool:
+    @staticmethod
+    def _answers(client: redis.Redis) -> bool:
         """Whether the child answers a PING within PROBE_TIMEOUT_SECONDS. An error reply
-        (still loading, a busy module) is an answer: only silence means hung."""
+        (still loading, a busy module) is an answer: only silence means hung. (redis-py files
+        the LOADING reply under ConnectionError, hence its own clause first.)"""
         try:
             client.ping()
+        except (redis.exceptions.BusyLoadingError, redis.exceptions.ResponseError):
+            return True
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
             return False
-        except redis.exceptions.ResponseError:
-            return True
         return True
 
     def watch(self, stopping: threading.Event) -> None:
         """Until `stopping` is set: restart the child when it dies, or when it leaves PINGs
         unanswered for `hung_seconds` (a stopped or deadlocked process never exits by itself,
-        and requests would only meet their socket timeouts). Run it on its own thread."""
+        and requests would only meet their socket timeouts; design §2.1). Run it on its own
+        thread."""
         client = self._probe_client()
         silent_since: float | None = None
         try:
@@ -274,7 +277,7 @@ class EmbeddedFalkorDB:
                         "the embedded database exited (code %s); restarting it",
                         self._process.returncode,
                     )
-                elif self.answers(client):
+                elif self._answers(client):
                     silent_since = None
                     continue
                 elif silent_since is None:
