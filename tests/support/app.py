@@ -33,8 +33,17 @@ def app_store(client: TestClient) -> Any:
     return client.app.state.runtime.store  # type: ignore[attr-defined]
 
 
+JOBS_IDLE_SECONDS = 30.0
+
+
 def wiped(client: TestClient) -> TestClient:
-    """The same app with an empty graph: one app per module or session, a clean graph per test."""
+    """The same app with an empty graph: one app per module or session, a clean graph per test.
+
+    It first lets a job the last test started finish (a fuzzed checkpoint, say): wiping the
+    graph under a running job deletes the job node its runner is about to update."""
+    jobs = client.app.state.runtime.jobs  # type: ignore[attr-defined]
+    if jobs is not None:
+        jobs.idle.wait(JOBS_IDLE_SECONDS)
     app_store(client).wipe()
     return client
 
