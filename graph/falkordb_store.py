@@ -17,6 +17,10 @@ T = TypeVar("T")
 
 GRAPH_NAME = "castlegraph"
 QUERY_TIMEOUT_MS = 30_000
+SOCKET_TIMEOUT_SECONDS = QUERY_TIMEOUT_MS / 1000 + 10.0
+"""A hung database (stopped, deadlocked) never answers: without a socket timeout a request
+thread would wait forever. Longer than the query timeout, so a slow query fails server-side."""
+CONNECT_TIMEOUT_SECONDS = 5.0
 INDEX_WAIT_SECONDS = 60.0
 
 # Unique constraints; FalkorDB builds them asynchronously on top of range indexes.
@@ -31,9 +35,16 @@ UNIQUE_CONSTRAINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 
 def _translate(error: Exception) -> Exception:
-    if isinstance(error, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
+    """Lost connections and timeouts (the socket's, or FalkorDB's own query timeout, which
+    comes back as an error reply) are 503: retrying may help (design §7). A socket timeout
+    may surface as redis-py's `TimeoutError` or as the builtin one (an `OSError`)."""
+    if isinstance(
+        error, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError | TimeoutError
+    ):
         return GraphUnavailable(f"the embedded graph database is unavailable: {error}")
     message = str(error)
+    if "timed out" in message.lower():
+        return GraphUnavailable(f"the embedded graph database timed out: {message}")
     if "unique constraint violation" in message:
         return ConstraintViolation("a uniqueness constraint refused the write", message)
     return GraphQueryError(f"the graph database refused a statement: {message}")
@@ -55,15 +66,32 @@ class _FalkorTx:
 class FalkorStore:
     dialect: Dialect = "falkordb"
 
-    def __init__(self, host: str, port: int, password: str | None = None) -> None:
-        self._db = FalkorDB(host=host, port=port, password=password)
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        password: str | None = None,
+        socket_timeout: float = SOCKET_TIMEOUT_SECONDS,
+        query_timeout_ms: int = QUERY_TIMEOUT_MS,
+    ) -> None:
+        try:
+            self._db = FalkorDB(
+                host=host,
+                port=port,
+                password=password,
+                socket_timeout=socket_timeout,
+                socket_connect_timeout=min(CONNECT_TIMEOUT_SECONDS, socket_timeout),
+            )
+        except (redis.exceptions.RedisError, OSError) as error:
+            raise _translate(error) from error
+        self._query_timeout_ms = query_timeout_ms
         self._graph = self._db.select_graph(GRAPH_NAME)
         self._write_lock = threading.RLock()
         self._vector_index = False
 
     def run_text(self, text: str, params: dict[str, Any]) -> list[Row]:
         try:
-            result = self._graph.query(text, params, timeout=QUERY_TIMEOUT_MS)
+            result = self._graph.query(text, params, timeout=self._query_timeout_ms)
         except (redis.exceptions.RedisError, OSError) as error:
             raise _translate(error) from error
         names = [column[1] for column in result.header]

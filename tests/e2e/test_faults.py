@@ -11,7 +11,7 @@ import httpx2 as httpx
 import pytest
 
 from graph.embedded import free_port
-from tests.support.processes import Service, children
+from tests.support.processes import Service, children, wait_dead
 
 pytestmark = pytest.mark.slow
 
@@ -68,6 +68,29 @@ def test_a_killed_database_restarts_and_loses_no_acknowledged_write(
     assert missing == []
     assert "restarting it" in service.output()
     service.stop(signal.SIGTERM)
+
+
+def test_a_database_restarted_by_the_watchdog_dies_with_the_service(
+    tmp_path: Path, spawn: Callable[..., Service]
+) -> None:
+    """The restarted child is forked by the database's own long-lived thread, so the kernel
+    still kills it when the service is killed, and a SIGTERM still stops it cleanly."""
+    service = spawn(tmp_path / "data")
+    service.wait_healthy()
+    first = service.database_pid()
+    os.kill(first, signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        pids = children(service.process.pid)
+        if pids and pids != [first] and httpx.get(f"{service.url}/api/health").status_code == 200:
+            break
+        time.sleep(0.1)
+    [restarted] = children(service.process.pid)
+    assert restarted != first
+    written = httpx.post(f"{service.url}/api/wings/w/rooms/r/drawers", json={"content": "x"})
+    assert written.status_code == 201
+    service.stop(signal.SIGKILL)
+    assert wait_dead(restarted)
 
 
 def test_neo4j_unreachable_at_start_is_reported_and_retried(

@@ -42,6 +42,9 @@ def app_store(client: TestClient) -> Any:
     return client.app.state.runtime.store  # type: ignore[attr-defined]
 
 
+JOBS_IDLE_SECONDS = 30.0
+
+
 def wiped(client: TestClient) -> TestClient:
     """The same app with an empty graph: one app per module or session, a clean graph per test.
 

@@ -1,0 +1,171 @@
+"""The embedded database's own process: private files, no password on its command line, a hung
+child restarted by the watchdog, and a restarted child still owned by the service (design §8.1,
+§7). Real redis-server children, each on a data directory of its own."""
+
+import os
+import signal
+import stat
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from graph.embedded import CONFIG_FILE, DATABASE_DIR, HOST, LOG_FILE, EmbeddedFalkorDB
+from graph.errors import GraphUnavailable
+from graph.falkordb_store import FalkorStore
+from tests.support.processes import alive, wait_dead
+
+pytestmark = pytest.mark.slow
+DEADLINE_SECONDS = 30.0
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.fixture
+def embedded(tmp_path: Path) -> Iterator[EmbeddedFalkorDB]:
+    server = EmbeddedFalkorDB(tmp_path / "data", fsync="everysec", hung_seconds=1.0)
+    yield server
+    pid = server.pid
+    if pid is not None and alive(pid):
+        os.kill(pid, signal.SIGCONT)  # a stopped child would not hear SIGTERM
+    server.stop()
+
+
+def next_child(embedded: EmbeddedFalkorDB, old: int) -> int:
+    """Poll until the watchdog has a new child that answers; its pid."""
+    deadline = time.monotonic() + DEADLINE_SECONDS
+    while time.monotonic() < deadline:
+        pid = embedded.pid
+        if pid not in (None, old) and embedded.is_running():
+            try:
+                FalkorStore(HOST, embedded.port, embedded.password).close()
+                assert pid is not None
+                return pid
+            except GraphUnavailable:
+                pass  # not listening yet, or still loading its file
+        time.sleep(0.05)
+    raise AssertionError(f"no new database child within {DEADLINE_SECONDS} s")
+
+
+def test_the_data_directory_and_the_database_files_are_private(
+    embedded: EmbeddedFalkorDB,
+) -> None:
+    embedded.start()
+    data = embedded.data_dir
+    assert mode(data) == 0o700
+    assert mode(data / DATABASE_DIR) == 0o700
+    assert mode(data / CONFIG_FILE) == 0o600
+    assert mode(data / LOG_FILE) == 0o600
+    files = sorted((data / DATABASE_DIR).iterdir())
+    assert [path.name for path in files if path.name.endswith(".manifest")] == [
+        "appendonly.aof.manifest"
+    ]
+    assert {path.name: mode(path) for path in files} == {path.name: 0o600 for path in files}
+
+
+def test_an_existing_open_data_directory_is_narrowed_to_its_owner(tmp_path: Path) -> None:
+    data = tmp_path / "open"
+    (data / DATABASE_DIR).mkdir(parents=True)
+    data.chmod(0o755)
+    (data / DATABASE_DIR).chmod(0o777)
+    server = EmbeddedFalkorDB(data, fsync="everysec")
+    server.start()
+    try:
+        assert mode(data) == 0o700
+        assert mode(data / DATABASE_DIR) == 0o700
+    finally:
+        server.stop()
+
+
+def test_the_password_is_in_a_private_config_file_never_on_the_command_line(
+    embedded: EmbeddedFalkorDB,
+) -> None:
+    embedded.start()
+    assert embedded.pid is not None
+    executed = " ".join(embedded.argv)
+    assert embedded.argv[1:] == [str(embedded.data_dir / CONFIG_FILE)]
+    assert embedded.password not in executed
+    cmdline = Path(f"/proc/{embedded.pid}/cmdline").read_bytes()
+    assert embedded.password.encode() not in cmdline
+    assert b"redis-server" in cmdline
+    config = (embedded.data_dir / CONFIG_FILE).read_text()
+    assert f'requirepass "{embedded.password}"' in config.splitlines()
+    store = FalkorStore(HOST, embedded.port, embedded.password)
+    try:
+        assert store.run_text("RETURN 1 AS one", {}) == [{"one": 1}]
+    finally:
+        store.close()
+    with pytest.raises(GraphUnavailable):
+        FalkorStore(HOST, embedded.port, "wrong").run_text("RETURN 1 AS one", {})
+
+
+def test_a_hung_database_times_out_as_unavailable_and_the_watchdog_restarts_it(
+    embedded: EmbeddedFalkorDB,
+) -> None:
+    embedded.start()
+    store = FalkorStore(HOST, embedded.port, embedded.password, socket_timeout=1.0)
+    try:
+        assert store.run_text("RETURN 1 AS one", {}) == [{"one": 1}]
+        hung = embedded.pid
+        assert hung is not None
+        os.kill(hung, signal.SIGSTOP)
+        with pytest.raises(GraphUnavailable, match="unavailable"):
+            store.run_text("RETURN 1 AS one", {})
+        stopping = threading.Event()
+        thread = threading.Thread(target=embedded.watch, args=(stopping,))
+        thread.start()
+        try:
+            fresh = next_child(embedded, hung)
+        finally:
+            stopping.set()
+            thread.join(DEADLINE_SECONDS)
+        assert wait_dead(hung)
+        assert fresh != hung
+        assert store.run_text("RETURN 1 AS one", {}) == [{"one": 1}]
+    finally:
+        store.close()
+
+
+def test_a_query_over_the_timeout_is_unavailable(embedded: EmbeddedFalkorDB) -> None:
+    embedded.start()
+    store = FalkorStore(HOST, embedded.port, embedded.password, query_timeout_ms=1)
+    try:
+        with pytest.raises(GraphUnavailable, match="timed out"):
+            store.run_text(
+                "UNWIND range(1, 50000000) AS x WITH x WHERE x % 7 = 3 RETURN count(x) AS n", {}
+            )
+    finally:
+        store.close()
+
+
+def test_a_child_restarted_by_the_watchdog_outlives_the_watchdog_and_stops_cleanly(
+    embedded: EmbeddedFalkorDB,
+) -> None:
+    """The kernel kills the child when the thread that forked it ends: were it the watchdog's,
+    ending the watchdog (which the service does first on stop) would SIGKILL the database."""
+    embedded.start()
+    first = embedded.pid
+    assert first is not None
+    stopping = threading.Event()
+    thread = threading.Thread(target=embedded.watch, args=(stopping,))
+    thread.start()
+    os.kill(first, signal.SIGKILL)
+    try:
+        fresh = next_child(embedded, first)
+    finally:
+        stopping.set()
+        thread.join(DEADLINE_SECONDS)
+    task = Path(f"/proc/self/task/{thread.native_id}")
+    deadline = time.monotonic() + DEADLINE_SECONDS
+    while task.exists() and time.monotonic() < deadline:  # the OS thread, not just Python's
+        time.sleep(0.01)
+    assert not task.exists()
+    log = embedded.data_dir / LOG_FILE
+    before = log.read_text().count("ready to exit")
+    embedded.stop()
+    assert not alive(fresh)
+    assert log.read_text().count("ready to exit") == before + 1  # SIGTERM, not a kill
