@@ -46,7 +46,7 @@ def allowed_path(given: str, roots: list[Path]) -> Path:
     """
     if not roots:
         raise Forbidden(
-            f"mining over HTTP is off: set {SETTING} ({ENV}) to the directories it may read",
+            f"mining over HTTP is off: list the directories it may read in {SETTING} ({ENV})",
             {"setting": SETTING},
         )
     path = _resolved(given)
