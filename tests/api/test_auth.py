@@ -87,6 +87,27 @@ def test_an_agent_token_writes_only_its_own_diary(client: TestClient) -> None:
     assert other.json()["error"]["code"] == "auth::forbidden"
 
 
+def test_an_agent_token_cannot_forge_a_diary_entry_through_the_drawers_route(
+    client: TestClient,
+) -> None:
+    path = "/api/wings/diary/rooms/diary/drawers"
+    forged = client.post(path, json={"content": "x", "kind": "diary", "agent": "bob"}, headers=ADA)
+    assert forged.status_code == 403
+    assert forged.json()["error"] == {
+        "code": "auth::forbidden",
+        "message": "this token may only write its own agent's diary",
+        "details": {"agent": "bob"},
+    }
+    unnamed = client.post(path, json={"content": "mine", "kind": "diary"}, headers=ADA)
+    assert unnamed.status_code == 201
+    assert unnamed.json()["drawer"]["agent"] == "ada"
+    listed = client.get(path, headers=BOB).json()["drawers"]
+    assert listed == []  # bob sees neither a forged entry nor ada's
+    on_behalf = {"content": "y", "kind": "diary", "agent": "bob"}
+    by_admin = client.post(path, json=on_behalf, headers=ADMIN)
+    assert by_admin.status_code == 201  # a token that names no agent is not confined
+
+
 def test_an_agent_token_cannot_start_mining(client: TestClient, mine_dir: Path) -> None:
     (mine_dir / "notes.md").write_text("Notes inside the mining root.")
     body = {"path": str(mine_dir), "wing": "docs"}

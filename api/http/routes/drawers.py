@@ -46,14 +46,23 @@ def _written(runtime: Runtime, outcome: WriteOutcome) -> JSONResponse:
         409: {"description": "name held by other content"},
     },
 )
-def write_drawer(wing: str, room: str, body: DrawerCreate, runtime: RuntimeDep) -> JSONResponse:
+def write_drawer(
+    wing: str, room: str, body: DrawerCreate, runtime: RuntimeDep, caller: CallerAgent
+) -> JSONResponse:
+    """An agent's token writes diary entries only as its own agent, here as on `/api/diary`
+    (design §8.1): a `diary` drawer naming another agent is refused, one naming none is its."""
+    agent = body.agent
+    if caller is not None and body.kind == "diary":
+        if agent not in (None, caller):
+            raise Forbidden("this token may only write its own agent's diary", {"agent": agent})
+        agent = caller
     new = drawers.NewDrawer(
         wing=check_path_segment("wing", wing),
         room=check_path_segment("room", room),
         content=check_content(body.content),
         name=body.name,
         kind=body.kind,
-        agent=body.agent,
+        agent=agent,
         source_uri=body.source_uri,
     )
     outcome = drawers.write_drawer(runtime.store, new, runtime.policy, supersede=body.supersede)
