@@ -105,7 +105,7 @@ class HttpClient:
     def jobs(self, limit: int) -> Json:
         return self._object("GET", "/api/jobs", params={"limit": limit})
 
-    def write_drawer(self, wing: str, room: str, body: Json) -> Json:
+    def write_drawer(self, wing: str, room: str, body: Json, *, caller: str | None) -> Json:
         path = f"/api/wings/{_segment(wing)}/rooms/{_segment(room)}/drawers"
         return self._object("POST", path, json=body)
 

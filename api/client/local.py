@@ -80,9 +80,9 @@ class LocalClient:
     def jobs(self, limit: int) -> Json:
         return _as_json(jobs_routes.list_jobs(self._runtime.store, limit))
 
-    def write_drawer(self, wing: str, room: str, body: Json) -> Json:
+    def write_drawer(self, wing: str, room: str, body: Json, *, caller: str | None) -> Json:
         request = _request(DrawerCreate, body)
-        return _as_json(drawers_routes.write_drawer(wing, room, request, self._runtime))
+        return _as_json(drawers_routes.write_drawer(wing, room, request, self._runtime, caller))
 
     def write_diary(self, body: Json, *, caller: str | None) -> Json:
         request = _request(DiaryCreate, body)

@@ -44,8 +44,9 @@ class Client(Protocol):
 
     # --- drawers and their duplicates ---------------------------------------------------------
 
-    def write_drawer(self, wing: str, room: str, body: Json) -> Json:
-        """`POST /api/wings/{wing}/rooms/{room}/drawers`."""
+    def write_drawer(self, wing: str, room: str, body: Json, *, caller: str | None) -> Json:
+        """`POST /api/wings/{wing}/rooms/{room}/drawers`: a caller whose token names an agent
+        writes diary drawers as that agent only."""
         ...
 
     def write_diary(self, body: Json, *, caller: str | None) -> Json:

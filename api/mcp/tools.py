@@ -104,7 +104,7 @@ class CastleTools:
         """
         with tool_errors():
             body = DrawerCreate(content=content, name=name, kind=kind)
-            answer = self._client.write_drawer(wing, room, _body(body))
+            answer = self._client.write_drawer(wing, room, _body(body), caller=self._caller(ctx))
             return DrawerWriteOut.model_validate(answer)
 
     def diary_write(
