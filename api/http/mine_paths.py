@@ -11,7 +11,7 @@ from pathlib import Path
 
 from api.errors import Forbidden, InvalidPath
 
-SETTING = "api.mine_roots"
+ROOTS_KEY = "api.mine_roots"
 ENV = "CASTLEGRAPH_MINE_ROOTS"
 
 
@@ -46,10 +46,10 @@ def allowed_path(given: str, roots: list[Path]) -> Path:
     """
     if not roots:
         raise Forbidden(
-            f"mining over HTTP is off: list the directories it may read in {SETTING} ({ENV})",
-            {"setting": SETTING},
+            f"mining over HTTP is off: list the directories it may read in {ROOTS_KEY} ({ENV})",
+            {"setting": ROOTS_KEY},
         )
     path = _resolved(given)
     if not any(path.is_relative_to(_resolved(str(root))) for root in roots):
-        raise Forbidden(f"the path is outside {SETTING}", {"path": given, "setting": SETTING})
+        raise Forbidden(f"the path is outside {ROOTS_KEY}", {"path": given, "setting": ROOTS_KEY})
     return _existing(path, given)
