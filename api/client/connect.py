@@ -16,11 +16,9 @@ from api.client.http import HttpClient
 from api.client.local import LocalClient
 from api.client.protocol import Client
 from api.service.runtime import Runtime
-from api.service.settings import Settings
+from api.service.settings import ANY_ADDRESS, Settings
 from graph.backend import Backend, open_backend
 from graph.errors import DataDirInUse, GraphUnavailable
-
-ANY_ADDRESS = {"", "0.0.0.0", "::"}  # noqa: S104  # a listen address, not one to connect to
 
 
 def service_url(settings: Settings) -> str:
