@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 
 from bench.corpus import Corpus, Kind, Text
+from bench.planted import planted
 from bench.report import Cell, print_table
 from bench.service import Backend, Service, memory_facts, running_service
 
@@ -39,6 +40,9 @@ PROGRESS_SECONDS = 5.0
 TARGET_P50_MS, TARGET_P99_MS, TARGET_RATIO = 5.0, 20.0, 1.5
 """design §10, at 100 k drawers; the ratio compares the largest room with the smallest."""
 REQUEST_TIMEOUT_SECONDS = 60.0
+PLANTED_PER_KIND = 40
+"""Near copies planted per kind (design §4.5): originals written into the full room, then the
+copies; recall is the share of copies linked to their original."""
 
 
 @dataclass
@@ -48,6 +52,7 @@ class SizeResult:
     fill_statuses: Counter[int]
     latencies_ms: list[float] = field(default_factory=list)
     outcomes: dict[str, Counter[str]] = field(default_factory=dict)
+    recall: dict[str, Counter[str]] = field(default_factory=dict)
     memory: dict[str, float | None] = field(default_factory=dict)
     database_start_seconds: float | None = None
     """The Neo4j server's start (the embedded database starts within the service's start)."""
@@ -77,6 +82,7 @@ class SizeResult:
             **{f"{name}_ms": self.stat(name) for name in ("p50", "p90", "p99", "mean")},
             "max_ms": max(self.latencies_ms),
             "outcomes": {kind: dict(counts) for kind, counts in self.outcomes.items()},
+            "planted_recall": {kind: dict(counts) for kind, counts in self.recall.items()},
             "latencies_ms": [round(x, 3) for x in self.latencies_ms],
             "database_start_seconds": (
                 None
@@ -156,6 +162,24 @@ def measure(service: Service, size: int, texts: Sequence[Text], result: SizeResu
             tally["with_similar"] += bool(response.json().get("similar"))
 
 
+def measure_recall(
+    service: Service, size: int, triples: Sequence[tuple[str, str, str]], result: SizeResult
+) -> None:
+    """Write each planted original, then (after all originals) its copy; count the links."""
+    url = _url(size)
+    with httpx.Client(base_url=service.base_url, timeout=REQUEST_TIMEOUT_SECONDS) as client:
+        originals = [
+            _post(client, url, original).json()["drawer"]["id"] for _, original, _ in triples
+        ]
+        for (kind, _, copy), original_id in zip(triples, originals, strict=True):
+            similar = {
+                entry["drawer"] for entry in _post(client, url, copy).json().get("similar", [])
+            }
+            tally = result.recall.setdefault(kind, Counter())
+            tally["planted"] += 1
+            tally["linked"] += original_id in similar
+
+
 def run_size(service: Service, corpus: Corpus, size: int, samples: int, seed: int) -> SizeResult:
     """Fill a fresh room of `size` drawers, then time `samples` writes into it."""
     rng = random.Random(f"{seed}:{size}")  # each size its own stream, independent of the others
@@ -172,6 +196,8 @@ def run_size(service: Service, corpus: Corpus, size: int, samples: int, seed: in
         written.append(text)
     print(f"timing {samples} single writes in room-{size}…", file=sys.stderr)
     measure(service, size, timed, result)
+    print(f"planting near copies in room-{size}…", file=sys.stderr)
+    measure_recall(service, size, planted(corpus, rng, PLANTED_PER_KIND), result)
     result.memory = memory_facts(service)
     return result
 
@@ -229,6 +255,16 @@ def _print(results: Sequence[SizeResult], backend: Backend) -> None:
         "(exact → 200; near → 201 with similar)",
         ["room size", "kind", "writes", "201 created", "200 existing", "with similar"],
         outcome_rows,
+    )
+    recall_rows: list[list[Cell]] = [
+        [r.size, kind, c["planted"], c["linked"], c["linked"] / c["planted"]]
+        for r in results
+        for kind, c in sorted(r.recall.items())
+    ]
+    print_table(
+        f"Recall of planted near copies on {backend} (design §4.5: 100 % at every size)",
+        ["room size", "kind", "planted", "linked", "recall"],
+        recall_rows,
     )
     fill_rows = [
         [r.size, r.fill_seconds, r.fill_rate, r.fill_statuses[201], r.fill_statuses[200]]

@@ -21,7 +21,9 @@ from resolver.drawers import (
     DrawerText,
     Likeness,
     anchor_terms,
+    band_probes,
     compare,
+    index_terms,
     may_be_near,
     strongest,
 )
@@ -136,11 +138,12 @@ def _store(
     tx: Tx, new: NewDrawer, policy: DedupPolicy, replaced: Drawer | None, dialect: Dialect
 ) -> WriteOutcome:
     text = DrawerText.of(new.content)
-    terms = anchor_terms(new.wing, new.room, text.normalized)
     likenesses: list[Likeness] = []
     if policy.enabled:
         candidates = [
-            c for c in _candidates(tx, new, text, terms) if not replaced or c.id != replaced.id
+            c
+            for c in _candidates(tx, new, text, policy.near_threshold)
+            if not replaced or c.id != replaced.id
         ]
         exact = [
             c.drawer
@@ -170,7 +173,7 @@ def _store(
         **replacing,
         wing=new.wing,
         room=new.room,
-        props=_props(drawer, terms, dialect),
+        props=_props(drawer, index_terms(new.wing, new.room, text.normalized), dialect),
         links=links,
     )
     similar = [_similar_entry(link, policy.near_threshold, now) for link in likenesses]
@@ -179,18 +182,20 @@ def _store(
     )
 
 
-def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, terms: list[str]) -> list[Candidate]:
+def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, near_threshold: float) -> list[Candidate]:
     """Current drawers of the room found through the hash, fingerprint and term indexes.
 
     One round trip: same-hash and same-fingerprint drawers come whole (an exact copy is
-    returned as it is), the shared-terms ones as id and content, all a comparison needs.
+    returned as it is), the shared-terms ones (word pairs, then 5-gram bands) as id and
+    content, all a comparison needs.
     """
-    searched = terms if len(text.normalized) >= NEAR_MIN_LENGTH else []
+    near = len(text.normalized) >= NEAR_MIN_LENGTH
     rows = tx.run(
         "drawer_candidates",
         content_hash=text.content_hash,
         fingerprint=text.fingerprint or NO_FINGERPRINT,
-        terms=searched,
+        terms=anchor_terms(new.wing, new.room, text.normalized) if near else [],
+        bands=band_probes(new.wing, new.room, text.normalized, near_threshold),
         exact_limit=EXACT_LOOKUP_LIMIT,
         per_term=TERM_POSTINGS,
         rare_terms=RARE_TERMS,
@@ -203,7 +208,7 @@ def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, terms: list[str]) -> l
     for row in rows:
         props = row["drawer"]
         if props["id"] not in unique:
-            whole = Drawer.from_props(props) if row["via"] != "terms" else None
+            whole = Drawer.from_props(props) if row["via"] in ("hash", "fingerprint") else None
             norm_len = int(props.get("norm_len") or 0)
             unique[props["id"]] = Candidate(props["id"], props["content"], norm_len, whole)
     return list(unique.values())
@@ -236,7 +241,7 @@ def drawer_index_props(wing: str, room: str, content: str, dialect: Dialect) -> 
         "content_hash": text.content_hash,
         "norm_len": len(text.normalized),
         "excerpt": _excerpt(content),
-        **_term_props(anchor_terms(wing, room, text.normalized), dialect),
+        **_term_props(index_terms(wing, room, text.normalized), dialect),
     }
     if text.fingerprint is not None:
         props["fingerprint"] = text.fingerprint
@@ -244,9 +249,9 @@ def drawer_index_props(wing: str, room: str, content: str, dialect: Dialect) -> 
 
 
 def _term_props(terms: list[str], dialect: Dialect) -> dict[str, Any]:
-    """The anchor terms as FalkorDB's array index reads them; Neo4j, which cannot index list
-    elements, also gets them as one string for its full-text index (FalkorDB does not: the
-    string was a fifth of the cost of a write in a room of 100 k drawers)."""
+    """The index terms (word pairs and bands) as FalkorDB's array index reads them; Neo4j,
+    which cannot index list elements, also gets them as one string for its full-text index
+    (FalkorDB does not: the string was a fifth of the cost of a write in a room of 100 k)."""
     props: dict[str, Any] = {"terms": terms, "terms_scheme": TERMS_SCHEME}
     if dialect == "neo4j":
         props["terms_text"] = " ".join(terms)

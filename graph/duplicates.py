@@ -1,16 +1,24 @@
-"""Meaning-level duplicates: k-nearest-neighbour search on the vector index (design §6).
+"""Meaning-level duplicates: every pair of a scope at or above a cosine threshold (design §6).
 
-Read-only. Every current drawer in scope asks the index for its k nearest neighbours (in
-batches, one statement each, a few batches at once), pairs at or above the threshold are kept
-unless a verdict was recorded for them, and union-find groups them into clusters. Cost grows
-with the number of drawers times k, never with the number of pairs.
+Read-only, and exact for its scope. A scope of up to `EXACT_SCOPE` drawers (a room, a small
+wing or palace) is compared in memory, all pairs in one matrix product of its vectors. A larger
+one asks the vector index for each drawer's k nearest neighbours (in batches, a few at once);
+a drawer whose k neighbours are all at or above the threshold — in scope or not — may have more,
+so it asks again with a larger k until its list ends below the threshold. A k-NN search filtered
+to the scope afterwards would otherwise lose a room's pairs behind boilerplate repeated in
+other rooms, and cut a cluster whose drawers have more than k look-alikes. Pairs already given
+a verdict are skipped, and union-find groups the rest into clusters. Cost grows with the number
+of drawers times their look-alikes, never with the number of pairs of the palace.
 """
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
+
+import numpy as np
 
 from graph.clock import utc_now
 from graph.drawers import get_drawer
@@ -21,9 +29,18 @@ from graph.store import GraphStore, Row, Tx
 from resolver.clusters import Cluster, ScoredPair, cluster_pairs
 
 NEIGHBOURS = 16
-"""k of the k-NN search: neighbours asked per drawer (itself included). A drawer with more
-look-alikes than this still joins their cluster through its neighbours. FalkorDB counts vectors
-of deleted drawers among the k until they are purged; superseded drawers lose their vector."""
+"""First k of the k-NN search: neighbours asked per drawer (itself included). FalkorDB counts
+vectors of deleted drawers among the k until they are purged; superseded drawers lose theirs."""
+
+GROWTH = 4
+"""A drawer whose k neighbours all reach the threshold asks again with k times this."""
+
+EXACT_SCOPE = 2000
+"""A scope of at most this many drawers with vectors is compared all pairs in memory (2,000
+vectors of 384 floats: 3 MB read, one 2,000 × 2,000 product)."""
+
+EXACT_BLOCK = 512
+"""Rows of the similarity matrix computed at once, so memory stays flat for any scope."""
 
 BATCH = 500
 READERS = min(4, os.cpu_count() or 1)
@@ -31,6 +48,8 @@ READERS = min(4, os.cpu_count() or 1)
 index search, not the client, is the cost (about half a millisecond per drawer)."""
 SCORE_TOLERANCE = 1e-6
 """Vectors are stored as float32: the inclusive threshold allows this much."""
+SCORE_DIGITS = 6
+"""Decimals kept of a cosine computed in memory (float32 vectors carry no more)."""
 
 VERDICTS = ("duplicate", "supplement", "contradiction", "unrelated")
 VERDICT_LOCK = "dedup_verdicts"
@@ -57,34 +76,78 @@ def _checked(tx: Tx) -> set[tuple[str, str]]:
 
 
 def duplicate_clusters(store: GraphStore, scope: Scope, threshold: float) -> list[Cluster]:
-    cosine = _COSINE[store.dialect]
     params = {"wing": scope.wing, "room": scope.room}
-    search: dict[str, Any] = {
-        "k": NEIGHBOURS,
-        "score_cutoff": _INDEX_SCORE[store.dialect](threshold),  # filtered in the database
-        **params,
-    }
 
     def listed(tx: Tx) -> tuple[list[str], set[tuple[str, str]]]:
         ids = [row["id"] for row in tx.run("embedded_drawer_ids", **params)]
         return ids, _checked(tx)
 
-    def nearest(batch: list[str]) -> list[Row]:
+    ids, checked = store.read(listed, use_case="duplicate_clusters")
+    if len(ids) <= EXACT_SCOPE:
+        found: Iterable[ScoredPair] = _all_pairs(store, scope, threshold)
+    else:
+        found = _nearest_pairs(store, scope, ids, threshold)
+    return cluster_pairs(pair for pair in found if (pair.a, pair.b) not in checked)
+
+
+def _all_pairs(store: GraphStore, scope: Scope, threshold: float) -> list[ScoredPair]:
+    """Every pair of the scope at or above the threshold, from its vectors in memory."""
+    rows = store.read(
+        lambda tx: tx.run("scope_embeddings", wing=scope.wing, room=scope.room),
+        use_case="scope_embeddings",
+    )
+    if len(rows) < 2:
+        return []
+    ids = [row["id"] for row in rows]
+    vectors = np.asarray([row["vector"] for row in rows], dtype=np.float64)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    unit = vectors / np.where(norms == 0.0, 1.0, norms)
+    pairs: list[ScoredPair] = []
+    for start in range(0, len(ids), EXACT_BLOCK):
+        block = unit[start : start + EXACT_BLOCK] @ unit.T
+        rows_at, cols_at = np.nonzero(block >= threshold - SCORE_TOLERANCE)
+        for row, col in zip(rows_at.tolist(), cols_at.tolist(), strict=True):
+            i = start + row
+            if i < col:  # each unordered pair once, never a drawer with itself
+                # float32 vectors: digits past the sixth are noise that would order ties
+                score = round(min(float(block[row, col]), 1.0), SCORE_DIGITS)
+                pairs.append(ScoredPair.of(ids[i], ids[col], score))
+    return pairs
+
+
+def _nearest_pairs(
+    store: GraphStore, scope: Scope, ids: list[str], threshold: float
+) -> Iterable[ScoredPair]:
+    """Pairs from the vector index, each drawer's k grown until its list ends below the
+    threshold (or holds every vector of the palace)."""
+    cosine = _COSINE[store.dialect]
+    search: dict[str, Any] = {
+        "score_cutoff": _INDEX_SCORE[store.dialect](threshold),  # filtered in the database
+        "wing": scope.wing,
+        "room": scope.room,
+    }
+
+    def nearest(k: int, batch: list[str]) -> list[Row]:
         return store.read(
-            lambda tx: tx.run("nearest_drawers", ids=batch, **search), use_case="nearest_drawers"
+            lambda tx: tx.run("nearest_drawers", ids=batch, k=k, **search),
+            use_case="nearest_drawers",
         )
 
-    ids, checked = store.read(listed, use_case="duplicate_clusters")
-    batches = [ids[start : start + BATCH] for start in range(0, len(ids), BATCH)]
-    pairs: list[ScoredPair] = []
+    pending, k = ids, NEIGHBOURS
     with ThreadPoolExecutor(READERS, thread_name_prefix="nearest") as pool:
-        for rows in pool.map(nearest, batches):
-            for row in rows:
-                score = cosine(float(row["score"]))
-                pair = ScoredPair.of(row["a"], row["b"], min(score, 1.0))
-                if score >= threshold - SCORE_TOLERANCE and (pair.a, pair.b) not in checked:
-                    pairs.append(pair)
-    return cluster_pairs(pairs)
+        while pending:
+            batches = [pending[start : start + BATCH] for start in range(0, len(pending), BATCH)]
+            saturated: list[str] = []
+            for rows in pool.map(partial(nearest, k), batches):
+                for row in rows:
+                    if int(row["close"]) >= k:  # k above the palace's vectors ends it
+                        saturated.append(row["a"])  # more look-alikes may lie beyond k
+                        continue
+                    for neighbour in row["found"]:
+                        score = cosine(float(neighbour["score"]))
+                        if score >= threshold - SCORE_TOLERANCE:
+                            yield ScoredPair.of(row["a"], neighbour["b"], min(score, 1.0))
+            pending, k = saturated, k * GROWTH
 
 
 def resolve_drawer(store: GraphStore, reference: str, scope: Scope) -> Drawer:

@@ -9,6 +9,9 @@
   pairs (`resolver.drawers.TERMS_SCHEME`).
 - 5: candidate-index keys of entities with an accent recomputed where they lack the
   accent-folded keys (`graph.entity_index`), one page of all entities at a time.
+- 6: closed drawers leave the anchor-term index.
+- 7: the same step again for the terms scheme that adds MinHash bands of character 5-grams to
+  the word pairs, so a near copy with a typo in every word pair finds an older drawer too.
 
 Each works in batches until a lookup finds nothing left, so a second run changes nothing.
 """
@@ -92,7 +95,7 @@ def derive_keys(store: GraphStore) -> int:
 
 
 def reindex_anchor_terms(store: GraphStore) -> int:
-    """Version 4."""
+    """Versions 4 and 7: current drawers whose terms were derived under another scheme."""
     return _in_batches(
         store,
         "drawers_with_old_terms",

@@ -56,6 +56,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "drawer anchor terms from word pairs", reindex_anchor_terms),
     Migration(5, "entity index keys with accent-folded forms", refresh_entity_index_keys),
     Migration(6, "closed drawers leave the anchor-term index", drop_closed_drawer_terms),
+    Migration(7, "drawer index terms with 5-gram bands", reindex_anchor_terms),
 )
 
 

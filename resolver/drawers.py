@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from resolver import shingles
 from resolver.similarity import OSA_MAX_LENGTH, at_least, text_similarity
 from resolver.text import content_hash, fingerprint, normalize_text
 
@@ -23,9 +24,10 @@ MAX_LINKS = 5
 ANCHOR_TERMS = 48
 """Word pairs per drawer kept as index terms (the longest, when a text has more)."""
 
-TERMS_SCHEME = "word-pairs"
-"""What the stored anchor terms hash; drawers indexed under an older scheme are re-indexed by
-migration 4 (single words, before it, were too common in a room of 100 k drawers)."""
+TERMS_SCHEME = "word-pairs+5-gram-bands"
+"""What the stored index terms hash; drawers indexed under an older scheme are re-indexed by a
+migration (4: single words were too common in a room of 100 k drawers; 7: word pairs alone
+missed a near copy with a typo in every pair, so MinHash bands of 5-grams joined them)."""
 
 LikenessKind = Literal["exact", "normalized", "near"]
 _KIND_RANK: dict[str, int] = {"exact": 0, "normalized": 1, "near": 2}
@@ -110,6 +112,31 @@ def anchor_terms(wing: str, room: str, normalized: str) -> list[str]:
     pairs = {f"{a} {b}" for a, b in itertools.pairwise(words)} or set(words)
     chosen = sorted(pairs, key=lambda term: (-len(term), term))[:ANCHOR_TERMS]
     return [_scoped_hash(wing, room, term) for term in chosen]
+
+
+def band_probes(wing: str, room: str, normalized: str, near_threshold: float) -> list[str]:
+    """The band terms a write looks up: its sketch's bands in every length bucket where a near
+    copy of it can lie (one or two at the 0.9 threshold). None below the near length."""
+    if len(normalized) < NEAR_MIN_LENGTH:
+        return []
+    sketched = shingles.sketch(normalized)
+    buckets = shingles.probe_buckets(len(normalized), near_threshold)
+    return [
+        _scoped_hash(wing, room, key)
+        for bucket in buckets
+        for key in shingles.band_keys(sketched, bucket)
+    ]
+
+
+def index_terms(wing: str, room: str, normalized: str) -> list[str]:
+    """Everything a stored drawer is indexed by: its word pairs and, when it is long enough to
+    be near anything, the bands of its own length bucket (design §4.5)."""
+    terms = anchor_terms(wing, room, normalized)
+    if len(normalized) >= NEAR_MIN_LENGTH:
+        bucket = shingles.length_bucket(len(normalized))
+        keys = shingles.band_keys(shingles.sketch(normalized), bucket)
+        terms.extend(_scoped_hash(wing, room, key) for key in keys)
+    return terms
 
 
 def _scoped_hash(wing: str, room: str, word: str) -> str:

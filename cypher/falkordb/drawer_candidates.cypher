@@ -1,6 +1,8 @@
 // A write's dedup candidates in one round trip, every branch from an index (design §4.3):
 // whole drawers with the same content hash or fingerprint (oldest first), then the id,
-// content and normal-form length of the drawers sharing the room's rarest anchor terms.
+// content and normal-form length of the drawers sharing the room's rarest word pairs, and
+// of those sharing the most 5-gram bands (a band common to the room, its postings cut at
+// $per_term, says nothing and is left out).
 MATCH (d:Drawer {content_hash: $content_hash})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
@@ -31,5 +33,23 @@ WITH d, count(*) AS shared
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
 RETURN d {.id, .content, .norm_len} AS drawer, 'terms' AS via
+ORDER BY shared DESC, d.id
+LIMIT $limit
+UNION ALL
+UNWIND $bands AS band
+CALL {
+  WITH band
+  MATCH (d:Drawer)
+  WHERE band IN d.terms
+  RETURN d
+  LIMIT $per_term
+}
+WITH band, collect(d) AS postings
+WHERE size(postings) < $per_term
+UNWIND postings AS d
+WITH d, count(*) AS shared
+WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
+  AND ($agent IS NULL OR d.agent = $agent)
+RETURN d {.id, .content, .norm_len} AS drawer, 'bands' AS via
 ORDER BY shared DESC, d.id
 LIMIT $limit

@@ -1,9 +1,18 @@
+// Each drawer's k nearest neighbours at or above the threshold, re-scored exactly (the index
+// may quantize). `close` counts them all, in scope or not: when it reaches k the caller asks
+// again with a larger k, so neighbours beyond k never hide a pair (design §6).
 UNWIND $ids AS id
 MATCH (d:Drawer {id: id})
 WHERE d.embedding IS NOT NULL
 CALL db.index.vector.queryNodes('drawer_embedding', $k, d.embedding)
 YIELD node
 WITH id, node, vector.similarity.cosine(d.embedding, node.embedding) AS score
-WHERE score >= $score_cutoff AND node.id <> id AND node.valid_to IS NULL
-  AND ($wing IS NULL OR node.wing = $wing) AND ($room IS NULL OR node.room = $room)
-RETURN id AS a, node.id AS b, score
+WHERE score >= $score_cutoff
+WITH id, count(node) AS close, collect(
+  CASE
+    WHEN node.id <> id AND node.valid_to IS NULL
+      AND ($wing IS NULL OR node.wing = $wing) AND ($room IS NULL OR node.room = $room)
+    THEN {b: node.id, score: score}
+  END
+) AS found
+RETURN id AS a, close, found

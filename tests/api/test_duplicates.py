@@ -154,3 +154,35 @@ def test_hygiene_counts_what_waits_for_review(client: TestClient, palace: dict[s
         "possibly_same_as_pending": 0,
         "drawers_without_embedding": 1,
     }
+
+
+def _boilerplate_elsewhere(client: TestClient, copies: int) -> None:
+    """The same vector in `copies` other rooms: more look-alikes than the k of a k-NN search."""
+    for i in range(copies):
+        drawer(client, f"boilerplate {i}", unit(0), room=f"elsewhere-{i}")
+
+
+@pytest.mark.parametrize("exact_scope", [None, 0], ids=["in-memory", "growing-k"])
+def test_a_scoped_search_is_exact_whatever_other_rooms_hold(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, exact_scope: int | None
+) -> None:
+    """design §6: 40 identical vectors in other rooms hid the room's own pair from a k = 16
+    search filtered to the room afterwards. Both ways of searching a scope must find it."""
+    if exact_scope is not None:
+        monkeypatch.setattr("graph.duplicates.EXACT_SCOPE", exact_scope)
+    _boilerplate_elsewhere(client, 40)
+    first = drawer(client, "the room's note", unit(0))
+    second = drawer(client, "the room's note, again", unit(1))
+    assert clusters(client, wing="w", room="r") == [[pair({"x": first, "y": second}, "x", "y", 1)]]
+
+
+@pytest.mark.parametrize("exact_scope", [None, 0], ids=["in-memory", "growing-k"])
+def test_a_cluster_is_never_cut_at_k_neighbours(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, exact_scope: int | None
+) -> None:
+    """20 identical vectors in the room: every one of their 190 pairs, in one cluster."""
+    if exact_scope is not None:
+        monkeypatch.setattr("graph.duplicates.EXACT_SCOPE", exact_scope)
+    ids = [drawer(client, f"same {i}", unit(0)) for i in range(20)]
+    [cluster] = clusters(client, wing="w", room="r")
+    assert {(a, b) for a, b, _ in cluster} == {(a, b) for a in ids for b in ids if a < b}

@@ -176,6 +176,7 @@ def test_candidates_come_from_indexes_not_a_room_scan(falkordb_store: Any) -> No
         "content_hash": "h",
         "fingerprint": "f",
         "terms": ["t"],
+        "bands": ["b"],
         "wing": "w",
         "room": "r",
         "agent": None,
@@ -185,7 +186,7 @@ def test_candidates_come_from_indexes_not_a_room_scan(falkordb_store: Any) -> No
         "rare_terms": 2,
     }
     plan = store.explain(statement("drawer_candidates", "falkordb"), params)
-    assert plan.count("Node By Index Scan") == 3, plan  # hash, fingerprint, terms
+    assert plan.count("Node By Index Scan") == 4, plan  # hash, fingerprint, terms, bands
     assert "Label Scan" not in plan, plan
 
 
@@ -199,3 +200,22 @@ def test_a_drawer_rewritten_many_times_is_still_found_by_its_near_copy(store: An
         current = drawers.supersede_drawer(store, current.id, texts[revision % 2], POLICY).drawer
     copy = write(store, f"{TYPO} in the blue zone")
     assert [(s.drawer, s.kind) for s in copy.similar] == [(current.id, "near")]
+
+
+@pytest.mark.parametrize(
+    ("original", "copy"),
+    [
+        ("the storage engine", "the sotrage engine"),  # a typo touching every word pair
+        ("replication coordinator heartbeat", "replicatoin coordinatr heartbaet"),  # every word
+    ],
+)
+def test_a_near_copy_with_no_word_pair_in_common_is_found(
+    store: Any, original: str, copy: str
+) -> None:
+    """design §4.5: character evidence (5-gram bands) finds what word pairs cannot see, in a
+    room where other drawers share the words."""
+    for i in range(30):
+        write(store, f"{original.split()[i % 3]} notes number {i} for the team")
+    first = write(store, original)
+    second = write(store, copy)
+    assert [(s.drawer, s.kind) for s in second.similar] == [(first.drawer.id, "near")]

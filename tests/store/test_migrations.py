@@ -17,7 +17,7 @@ from graph.migration_steps import (
     refresh_entity_index_keys,
     reindex_anchor_terms,
 )
-from resolver.drawers import TERMS_SCHEME, anchor_terms
+from resolver.drawers import TERMS_SCHEME, anchor_terms, index_terms
 from resolver.entity_model import EntityView, make_mention
 from resolver.text import content_hash, fingerprint, normalize_text
 from tests.support.holding import holding_first
@@ -40,16 +40,16 @@ def rows(store: Any, text: str) -> list[dict[str, Any]]:
 
 def test_migrations_are_recorded_once(store: Any) -> None:
     first = migrations.migrate(store)
-    assert [m.version for m in first] == [1, 2, 3, 4, 5, 6]
+    assert [m.version for m in first] == [1, 2, 3, 4, 5, 6, 7]
     assert migrations.migrate(store) == []
-    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4, 5, 6]
+    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4, 5, 6, 7]
     assert migrations.pending(store) == []
 
 
 def test_version_3_derives_keys_and_merges_nothing(store: Any) -> None:
     rows(store, LEGACY)
     applied = {m.version: m.changed for m in migrations.migrate(store)}
-    assert applied == {1: 0, 2: 2, 3: 4, 4: 0, 5: 0, 6: 0}  # 3 already derives today's keys
+    assert applied == {1: 0, 2: 2, 3: 4, 4: 0, 5: 0, 6: 0, 7: 0}  # 3 already derives today's keys
     drawer = rows(store, "MATCH (d:Drawer {id: 'd1'}) RETURN properties(d) AS p")[0]["p"]
     normal = normalize_text("Legacy note about Ada")
     assert drawer["content_hash"] == content_hash("Legacy note about Ada")
@@ -95,11 +95,40 @@ def test_version_4_reindexes_drawers_under_single_word_terms(store: Any) -> None
     )
     assert reindex_anchor_terms(store) == 1
     drawer = rows(store, "MATCH (d:Drawer) RETURN properties(d) AS p")[0]["p"]
-    assert drawer["terms"] == anchor_terms("w", "r", normalize_text(old))
+    assert drawer["terms"] == index_terms("w", "r", normalize_text(old))
     assert drawer["terms_scheme"] == TERMS_SCHEME
     assert reindex_anchor_terms(store) == 0
     retyped = write_drawer(store, NewDrawer("w", "r", old.replace("audit", "adit")), DedupPolicy())
     assert [s.drawer for s in retyped.similar] == [written.drawer.id]  # found by the new terms
+
+
+def test_version_7_adds_bands_to_drawers_indexed_by_word_pairs_alone(store: Any) -> None:
+    """A drawer stored before version 7 carries its word pairs only: a near copy with a typo in
+    every pair missed it. After the migration it is found, and closed drawers stay unindexed."""
+    migrations.migrate(store)
+    old = write_drawer(store, NewDrawer("w", "r", "the storage engine"), DedupPolicy()).drawer
+    closed = write_drawer(store, NewDrawer("w", "r", "the backup runs nightly"), DedupPolicy())
+    pairs = anchor_terms("w", "r", "the storage engine")
+    store.run_text(
+        "MATCH (d:Drawer {id: $id}) SET d.terms = $terms, d.terms_text = $text, "
+        "d.terms_scheme = 'word-pairs'",
+        {"id": old.id, "terms": pairs, "text": " ".join(pairs)},
+    )
+    store.run_text(
+        "MATCH (d:Drawer {id: $id}) SET d.valid_to = '2025-01-01T00:00:00.000000Z', "
+        "d.terms = null, d.terms_text = null, d.terms_scheme = 'word-pairs'",
+        {"id": closed.drawer.id},
+    )
+    assert reindex_anchor_terms(store) == 1
+    stored = store.run_text("MATCH (d:Drawer {id: $id}) RETURN d.terms_scheme AS s", {"id": old.id})
+    assert stored[0]["s"] == TERMS_SCHEME
+    still_closed = store.run_text(
+        "MATCH (d:Drawer {id: $id}) RETURN d.terms AS t", {"id": closed.drawer.id}
+    )
+    assert still_closed[0]["t"] is None
+    assert reindex_anchor_terms(store) == 0
+    copy = write_drawer(store, NewDrawer("w", "r", "the sotrage engine"), DedupPolicy())
+    assert [s.drawer for s in copy.similar] == [old.id]
 
 
 def test_version_5_adds_the_accent_folded_keys_to_entities_stored_without_them(

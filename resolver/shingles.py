@@ -1,0 +1,110 @@
+"""Character evidence for near copies that survives a typo in every word (design §4.5).
+
+Word pairs miss a near copy whose typos touch every pair (`the storage engine` / `the sotrage
+engine`: 94 % alike, no pair in common), and single words or short character pieces recur all
+over a room of 100 k drawers. So a text is also indexed by **bands** of a MinHash sketch of its
+character 5-grams: a band is two neighbouring sketch values at once, which two texts share
+with a probability of about J², J being the Jaccard index of their 5-gram sets. A near copy at
+the 0.9 threshold keeps J ≳ 0.4 even with one typo in every word; among 64 bands (each value in
+two of them) at least one is then shared with a probability of about 1 − 2·10⁻⁴ (and far
+closer to 1 for the usual J of 0.6 and more), while unrelated texts of a room rarely share any.
+Bands are keyed with the room and a **length bucket** too (texts near each other are within
+10 % in length), which keeps a band of two common pieces from collecting every long text of
+the room.
+
+The sketch is one-permutation hashing (one hash per 5-gram, the minimum per bin) with
+densification for empty bins, so a write costs one hash per character, not one per character
+and band. Nothing here is random at run time: the same text gives the same keys on every
+machine and in every process.
+"""
+
+import hashlib
+import math
+from functools import lru_cache
+
+SHINGLE = 5
+"""Characters per shingle. Longer shingles are rarer in a room; shorter ones survive typos
+better: 5 keeps short texts findable and long ones apart (measured with `bench drawers`)."""
+
+BANDS = 64
+"""Bins of the sketch, and bands: band i is the values of bins i and i + 1 (cyclically). Two
+values per band keep a retyped 3-word text's bands in common (three lose some); overlapping
+bands give each pair of texts 64 chances for the cost of 64 bins (32 disjoint bands missed
+12 in 3,000 texts with a typo in every word)."""
+
+BUCKET_RATIO = 0.81
+"""Texts within a ratio 0.9 of each other's length fall in the same bucket or the next one."""
+
+LONG_TEXT = 1800
+"""From this many code points all texts share one bucket: beyond 2,000 similarity is a
+trigram Jaccard, which bounds the sets of pieces, not the lengths."""
+
+_BINS = BANDS
+_DENSIFY_TRIES = 16
+
+
+def _hash64(text: str) -> int:
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
+
+
+_PROBES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_hash64(f"bin {i} try {t}") % _BINS for t in range(1, _DENSIFY_TRIES + 1))
+    for i in range(_BINS)
+)
+"""Where an empty bin borrows its value, tried in order (fixed: derived from its index)."""
+
+
+@lru_cache(maxsize=64)  # a write asks twice: for its probes and for its own index terms
+def sketch(normalized: str) -> tuple[str, ...]:
+    """One value per bin: the least hash of the bin's 5-grams, or a borrowed one.
+
+    The text is padded with a space on both sides so its first and last words make shingles
+    of their own. An empty bin takes the value of the first non-empty bin on its probe list
+    (tagged with the try, so a borrowed value never equals a real one), as in Shrivastava's
+    optimal densification; both texts of a pair borrow alike where their bins agree.
+    """
+    padded = f" {normalized} "
+    shingles = {padded[i : i + SHINGLE] for i in range(max(1, len(padded) - SHINGLE + 1))}
+    least: list[int | None] = [None] * _BINS
+    for shingle in shingles:
+        value = _hash64(shingle)
+        index, rest = value % _BINS, value // _BINS
+        current = least[index]
+        if current is None or rest < current:
+            least[index] = rest
+    return tuple(_bin_value(least, i) for i in range(_BINS))
+
+
+def _bin_value(least: list[int | None], index: int) -> str:
+    own = least[index]
+    if own is not None:
+        return format(own, "x")
+    for attempt, other in enumerate(_PROBES[index], start=1):
+        borrowed = least[other]
+        if borrowed is not None:
+            return f"{borrowed:x}.{attempt}"
+    for step in range(1, _BINS):  # every probe empty (a very short text): the next full bin
+        borrowed = least[(index + step) % _BINS]
+        if borrowed is not None:
+            return f"{borrowed:x}+{step}"
+    return "-"
+
+
+def length_bucket(length: int) -> int:
+    """Log-scale bucket of a normal form's length; one bucket for long texts."""
+    return int(math.log(min(max(length, 1), LONG_TEXT)) / -math.log(BUCKET_RATIO))
+
+
+def probe_buckets(length: int, near_threshold: float) -> list[int]:
+    """Every bucket where a text near one of `length` code points can lie."""
+    shortest = max(1, math.ceil(length * near_threshold - 1e-9))
+    longest = math.floor(length / max(near_threshold, 1e-3) + 1e-9)
+    return list(range(length_bucket(shortest), length_bucket(longest) + 1))
+
+
+def band_keys(sketched: tuple[str, ...], bucket: int) -> list[str]:
+    """The bands of a sketch as index words for one length bucket (not yet room-scoped)."""
+    return [
+        f"band {bucket} {band} {sketched[band]} {sketched[(band + 1) % BANDS]}"
+        for band in range(BANDS)
+    ]
