@@ -1,9 +1,11 @@
-// A write's dedup candidates in one round trip, every branch from an index (design §4.3):
+// A write's dedup candidates in one round trip, every branch from an index (design §4.3),
+// only drawers the writer's agent may see (design §8.1):
 // whole drawers with the same content hash or fingerprint (oldest first), then the id,
 // content and normal-form length of the drawers sharing the room's rarest anchor terms.
 MATCH (d:Drawer {content_hash: $content_hash})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
+  AND ($viewer IS NULL OR d.kind <> 'diary' OR d.agent = $viewer)
 RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer, 'hash' AS via
 ORDER BY d.created_at, d.id
 LIMIT $exact_limit
@@ -11,6 +13,7 @@ UNION ALL
 MATCH (d:Drawer {fingerprint: $fingerprint})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
+  AND ($viewer IS NULL OR d.kind <> 'diary' OR d.agent = $viewer)
 RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer, 'fingerprint' AS via
 ORDER BY d.created_at, d.id
 LIMIT $exact_limit
@@ -30,6 +33,7 @@ UNWIND postings AS d
 WITH d, count(*) AS shared
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
+  AND ($viewer IS NULL OR d.kind <> 'diary' OR d.agent = $viewer)
 RETURN d {.id, .content, .norm_len} AS drawer, 'terms' AS via
 ORDER BY shared DESC, d.id
 LIMIT $limit
