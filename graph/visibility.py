@@ -9,7 +9,7 @@ a write, not paged through, not linked, embedded, mentioned or paired for review
 Every statement that reads drawers on a caller's behalf takes `$viewer` and keeps the rows this
 predicate keeps, so a page is full and a candidate search is scoped before anything is compared:
 
-    ($viewer IS NULL OR d.kind <> 'diary' OR d.agent = $viewer)
+    ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
 
 `visible` is the same rule for a drawer already read (by id: kind and agent never change, so a
 check then an act is as good as one statement).

@@ -5,7 +5,7 @@
 MATCH (d:Drawer {content_hash: $content_hash})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
-  AND ($viewer IS NULL OR d.kind <> 'diary' OR d.agent = $viewer)
+  AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
 RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer, 'hash' AS via
 ORDER BY d.created_at, d.id
 LIMIT $exact_limit
@@ -13,7 +13,7 @@ UNION ALL
 MATCH (d:Drawer {fingerprint: $fingerprint})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
-  AND ($viewer IS NULL OR d.kind <> 'diary' OR d.agent = $viewer)
+  AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
 RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer, 'fingerprint' AS via
 ORDER BY d.created_at, d.id
 LIMIT $exact_limit
@@ -33,7 +33,7 @@ UNWIND postings AS d
 WITH d, count(*) AS shared
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
-  AND ($viewer IS NULL OR d.kind <> 'diary' OR d.agent = $viewer)
+  AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
 RETURN d {.id, .content, .norm_len} AS drawer, 'terms' AS via
 ORDER BY shared DESC, d.id
 LIMIT $limit

@@ -6,5 +6,5 @@ YIELD node
 WITH id, node, vector.similarity.cosine(d.embedding, node.embedding) AS score
 WHERE score >= $score_cutoff AND node.id <> id AND node.valid_to IS NULL
   AND ($wing IS NULL OR node.wing = $wing) AND ($room IS NULL OR node.room = $room)
-  AND ($viewer IS NULL OR node.kind <> 'diary' OR node.agent = $viewer)
+  AND ($viewer IS NULL OR coalesce(node.kind, '') <> 'diary' OR node.agent = $viewer)
 RETURN id AS a, node.id AS b, score

@@ -27,6 +27,8 @@ DIARY_ROOM = "/api/wings/diary/rooms/diary/drawers"
 SECRET = "The staging cluster restarts every night at two"
 TYPO = "The stagign cluster restarts every night at two"  # a near copy (one swap)
 MISSING = "00000000-0000-4000-8000-000000000000"
+# Vectors are 4-d like tests/api/test_duplicates.py's: Neo4j keeps a vector index (and its
+# dimension) across the wipes between tests, and the session's apps share one Neo4j.
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -198,7 +200,9 @@ def test_by_id_another_agents_entry_answers_as_a_missing_drawer(client: TestClie
         _not_found(client.get(f"/api/drawers/{drawer_id}", headers=ADA), drawer_id)
         _not_found(
             client.put(
-                f"/api/drawers/{drawer_id}/embedding", json={"vector": [1.0, 0.0]}, headers=ADA
+                f"/api/drawers/{drawer_id}/embedding",
+                json={"vector": [1.0, 0.0, 0.0, 0.0]},
+                headers=ADA,
             ),
             drawer_id,
         )
@@ -267,7 +271,7 @@ def test_duplicates_and_hygiene_leave_out_another_agents_entries(client: TestCli
     other = client.post(DIARY_ROOM, json={"content": "unembedded"}, headers=ADMIN)
     assert other.status_code == 201
     bobs_entry(client, "bob's unembedded entry")
-    for drawer_id, vector in ((bob, [1.0, 0.0, 0.0]), (copy, [1.0, 0.05, 0.0])):
+    for drawer_id, vector in ((bob, [1.0, 0.0, 0.0, 0.0]), (copy, [1.0, 0.05, 0.0, 0.0])):
         stored = client.put(
             f"/api/drawers/{drawer_id}/embedding", json={"vector": vector}, headers=ADMIN
         )
@@ -305,7 +309,7 @@ def _tool(client: TestClient, headers: dict[str, str], name: str, **arguments: A
 def test_the_mcp_tools_act_as_the_tokens_agent(client: TestClient) -> None:
     bob = bobs_entry(client)
     copy = admins_copy(client)
-    for drawer_id, vector in ((bob, [1.0, 0.0, 0.0]), (copy, [1.0, 0.05, 0.0])):
+    for drawer_id, vector in ((bob, [1.0, 0.0, 0.0, 0.0]), (copy, [1.0, 0.05, 0.0, 0.0])):
         body = {"vector": vector}
         assert client.put(
             f"/api/drawers/{drawer_id}/embedding", json=body, headers=ADMIN
