@@ -3,5 +3,6 @@
 MATCH (d:Drawer)
 WHERE d.valid_to IS NULL AND d.embedding IS NOT NULL
   AND ($wing IS NULL OR d.wing = $wing) AND ($room IS NULL OR d.room = $room)
+  AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
 RETURN d.id AS id, d.embedding AS vector
 ORDER BY id

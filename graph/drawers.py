@@ -15,6 +15,7 @@ from graph.errors import DrawerNameTaken, DrawerNotFound, DrawerSuperseded
 from graph.queries import Dialect
 from graph.records import Drawer, SimilarDrawer, WriteOutcome
 from graph.store import GraphStore, Tx
+from graph.visibility import visible
 from resolver.drawers import (
     NEAR_MIN_LENGTH,
     TERMS_SCHEME,
@@ -78,6 +79,9 @@ class NewDrawer:
     drawer_id: str | None = None
     compare_same_agent_only: bool = False
     origin: dict[str, Any] = field(default_factory=dict)
+    viewer: str | None = None
+    """The agent whose token asked for the write: it is compared only with drawers that agent
+    may see (`graph.visibility`), so no answer or link can name another agent's diary entry."""
 
 
 def write_drawer(
@@ -97,6 +101,9 @@ def write_drawer(
             ]
             if holders:
                 holder = holders[0]
+                if not visible(holder.kind, holder.agent, new.viewer):
+                    # The name stays unique in the room; the hidden holder stays unnamed.
+                    raise DrawerNameTaken(new.wing, new.room, new.name, None)
                 if holder.content == new.content:
                     return WriteOutcome(created=False, drawer=holder, similar=[])
                 if not supersede:
@@ -108,12 +115,17 @@ def write_drawer(
 
 
 def supersede_drawer(
-    store: GraphStore, drawer_id: str, content: str, policy: DedupPolicy
+    store: GraphStore,
+    drawer_id: str,
+    content: str,
+    policy: DedupPolicy,
+    *,
+    viewer: str | None = None,
 ) -> WriteOutcome:
     """Close a drawer and store its replacement, which keeps its name, kind and agent."""
 
     def work(tx: Tx) -> WriteOutcome:
-        old = _get(tx, drawer_id)
+        old = _get(tx, drawer_id, viewer)
         tx.lock(f"room\x1f{old.wing}\x1f{old.room}")
         old = _get(tx, drawer_id)  # read again under the lock
         if not old.is_current:
@@ -128,6 +140,7 @@ def supersede_drawer(
             kind=old.kind,
             agent=old.agent,
             source_uri=old.source_uri,
+            viewer=viewer,
         )
         return _store(tx, new, policy, old, store.dialect)
 
@@ -187,7 +200,8 @@ def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, near_threshold: float)
 
     One round trip: same-hash and same-fingerprint drawers come whole (an exact copy is
     returned as it is), the shared-terms ones (word pairs, then 5-gram bands) as id and
-    content, all a comparison needs.
+    content, all a comparison needs. Only drawers the writer's agent may see are candidates
+    (`NewDrawer.viewer`).
     """
     near = len(text.normalized) >= NEAR_MIN_LENGTH
     rows = tx.run(
@@ -203,6 +217,7 @@ def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, near_threshold: float)
         wing=new.wing,
         room=new.room,
         agent=new.agent if new.compare_same_agent_only else None,
+        viewer=new.viewer,
     )
     unique: dict[str, Candidate] = {}
     for row in rows:
@@ -295,23 +310,30 @@ def _similar_entry(link: Likeness, threshold: float, now: str) -> SimilarDrawer:
     )
 
 
-def _get(tx: Tx, drawer_id: str) -> Drawer:
+def _get(tx: Tx, drawer_id: str, viewer: str | None = None) -> Drawer:
+    """The drawer; one `viewer` may not see is missing, with the answer of an unknown id."""
     rows = tx.run("drawer_by_id", id=drawer_id)
     if not rows:
         raise DrawerNotFound(drawer_id)
-    return Drawer.from_props(rows[0]["drawer"])
+    drawer = Drawer.from_props(rows[0]["drawer"])
+    if not visible(drawer.kind, drawer.agent, viewer):
+        raise DrawerNotFound(drawer_id)
+    return drawer
 
 
-def get_drawer(store: GraphStore, drawer_id: str) -> Drawer:
-    return store.read(lambda tx: _get(tx, drawer_id), use_case="get_drawer")
+def get_drawer(store: GraphStore, drawer_id: str, *, viewer: str | None = None) -> Drawer:
+    return store.read(lambda tx: _get(tx, drawer_id, viewer), use_case="get_drawer")
 
 
-def similar_drawers(store: GraphStore, drawer_id: str) -> list[SimilarDrawer]:
-    """Both directions of SIMILAR_TO, by similarity descending then id."""
+def similar_drawers(
+    store: GraphStore, drawer_id: str, *, viewer: str | None = None
+) -> list[SimilarDrawer]:
+    """Both directions of SIMILAR_TO, by similarity descending then id; links to drawers the
+    viewer may not see are left out."""
 
     def work(tx: Tx) -> list[SimilarDrawer]:
-        _get(tx, drawer_id)
-        rows = tx.run("similar_of_drawer", id=drawer_id)
+        _get(tx, drawer_id, viewer)
+        rows = tx.run("similar_of_drawer", id=drawer_id, viewer=viewer)
         entries = [
             SimilarDrawer(
                 drawer=row["drawer"],
@@ -330,29 +352,43 @@ def similar_drawers(store: GraphStore, drawer_id: str) -> list[SimilarDrawer]:
     return store.read(work, use_case="similar_drawers")
 
 
-def delete_drawer(store: GraphStore, drawer_id: str) -> None:
+def delete_drawer(store: GraphStore, drawer_id: str, *, viewer: str | None = None) -> None:
     def work(tx: Tx) -> None:
+        _get(tx, drawer_id, viewer)
         if tx.run("delete_drawer", id=drawer_id)[0]["deleted"] == 0:
             raise DrawerNotFound(drawer_id)
 
     store.write(work, use_case="delete_drawer")
 
 
-def delete_similar(store: GraphStore, drawer_id: str, other_id: str) -> None:
+def delete_similar(
+    store: GraphStore, drawer_id: str, other_id: str, *, viewer: str | None = None
+) -> None:
     """Remove the link between two drawers, whichever way it points (undoes the call)."""
 
     def work(tx: Tx) -> None:
-        _get(tx, drawer_id)
-        _get(tx, other_id)
+        _get(tx, drawer_id, viewer)
+        _get(tx, other_id, viewer)
         tx.run("delete_similar", id=drawer_id, other=other_id)
 
     store.write(work, use_case="delete_similar")
 
 
 def list_room(
-    store: GraphStore, wing: str, room: str, limit: int, cursor: str | None
+    store: GraphStore,
+    wing: str,
+    room: str,
+    limit: int,
+    cursor: str | None,
+    *,
+    viewer: str | None = None,
 ) -> tuple[list[Drawer], str | None]:
-    """Current drawers of a room, oldest first, with an opaque keyset cursor."""
+    """Current drawers of a room, oldest first, with an opaque keyset cursor.
+
+    The statement leaves out what the viewer may not see, so every page is full and its cursor,
+    the key of its last row, is always a drawer the viewer sees. A cursor is only a position:
+    one crafted from a hidden entry's key pages on from there like any other.
+    """
     after_created, after_id = decode_cursor(cursor, 2) if cursor else (None, None)
     rows = store.read(
         lambda tx: tx.run(
@@ -362,6 +398,7 @@ def list_room(
             limit=limit + 1,
             after_created=after_created,
             after_id=after_id,
+            viewer=viewer,
         ),
         use_case="list_room",
     )

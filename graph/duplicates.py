@@ -26,6 +26,7 @@ from graph.errors import DrawerNotFound
 from graph.queries import Dialect
 from graph.records import Drawer
 from graph.store import GraphStore, Row, Tx
+from graph.visibility import visible
 from resolver.clusters import Cluster, ScoredPair, cluster_pairs
 
 NEIGHBOURS = 16
@@ -69,6 +70,9 @@ _INDEX_SCORE: dict[Dialect, Callable[[float], float]] = {
 class Scope:
     wing: str | None = None
     room: str | None = None
+    viewer: str | None = None
+    """The agent whose token asks: drawers it may not see are outside the scope
+    (`graph.visibility`), left out by the statements themselves."""
 
 
 def _checked(tx: Tx) -> set[tuple[str, str]]:
@@ -76,7 +80,7 @@ def _checked(tx: Tx) -> set[tuple[str, str]]:
 
 
 def duplicate_clusters(store: GraphStore, scope: Scope, threshold: float) -> list[Cluster]:
-    params = {"wing": scope.wing, "room": scope.room}
+    params = {"wing": scope.wing, "room": scope.room, "viewer": scope.viewer}
 
     def listed(tx: Tx) -> tuple[list[str], set[tuple[str, str]]]:
         ids = [row["id"] for row in tx.run("embedded_drawer_ids", **params)]
@@ -93,7 +97,9 @@ def duplicate_clusters(store: GraphStore, scope: Scope, threshold: float) -> lis
 def _all_pairs(store: GraphStore, scope: Scope, threshold: float) -> list[ScoredPair]:
     """Every pair of the scope at or above the threshold, from its vectors in memory."""
     rows = store.read(
-        lambda tx: tx.run("scope_embeddings", wing=scope.wing, room=scope.room),
+        lambda tx: tx.run(
+            "scope_embeddings", wing=scope.wing, room=scope.room, viewer=scope.viewer
+        ),
         use_case="scope_embeddings",
     )
     if len(rows) < 2:
@@ -125,6 +131,7 @@ def _nearest_pairs(
         "score_cutoff": _INDEX_SCORE[store.dialect](threshold),  # filtered in the database
         "wing": scope.wing,
         "room": scope.room,
+        "viewer": scope.viewer,
     }
 
     def nearest(k: int, batch: list[str]) -> list[Row]:
@@ -151,9 +158,10 @@ def _nearest_pairs(
 
 
 def resolve_drawer(store: GraphStore, reference: str, scope: Scope) -> Drawer:
-    """A drawer by id, or by name among the current drawers of the scope's room."""
+    """A drawer by id, or by name among the current drawers of the scope's room, that the
+    scope's viewer may see."""
     try:
-        return get_drawer(store, reference)
+        return get_drawer(store, reference, viewer=scope.viewer)
     except DrawerNotFound:
         if scope.wing is None or scope.room is None:
             raise
@@ -163,9 +171,11 @@ def resolve_drawer(store: GraphStore, reference: str, scope: Scope) -> Drawer:
         ),
         use_case="drawer_by_name",
     )
-    if not rows:
+    shown = [Drawer.from_props(row["drawer"]) for row in rows]
+    shown = [drawer for drawer in shown if visible(drawer.kind, drawer.agent, scope.viewer)]
+    if not shown:
         raise DrawerNotFound(reference)
-    return Drawer.from_props(rows[0]["drawer"])
+    return shown[0]
 
 
 def record_verdict(store: GraphStore, a: str, b: str, status: str) -> tuple[str, str]:
@@ -190,12 +200,13 @@ class Hygiene:
     drawers_without_embedding: int
 
 
-def hygiene(store: GraphStore, default_threshold: float) -> Hygiene:
-    clusters = duplicate_clusters(store, Scope(), default_threshold)
+def hygiene(store: GraphStore, default_threshold: float, *, viewer: str | None = None) -> Hygiene:
+    """Counts over what `viewer` may see (entities and their review links are everyone's)."""
+    clusters = duplicate_clusters(store, Scope(viewer=viewer), default_threshold)
 
     def counts(tx: Tx) -> tuple[int, int]:
         review = tx.run("count_pending_review_links")[0]["pending"]
-        missing = tx.run("count_drawers_without_embedding")[0]["missing"]
+        missing = tx.run("count_drawers_without_embedding", viewer=viewer)[0]["missing"]
         return int(review), int(missing)
 
     review, missing = store.read(counts, use_case="hygiene")

@@ -36,10 +36,16 @@ def stored_dimension(store: GraphStore) -> int | None:
 
 
 def set_embedding(
-    store: GraphStore, drawer_id: str, vector: Sequence[float], configured: int | None
+    store: GraphStore,
+    drawer_id: str,
+    vector: Sequence[float],
+    configured: int | None,
+    *,
+    viewer: str | None = None,
 ) -> int:
-    """Store a drawer's vector; returns the palace's dimension."""
-    get_drawer(store, drawer_id)  # unknown drawer: 404 before any vector complaint
+    """Store a drawer's vector; returns the palace's dimension. A drawer `viewer` may not see
+    is unknown (kind and agent never change, so checking first is enough)."""
+    get_drawer(store, drawer_id, viewer=viewer)  # unknown drawer: 404 before any vector complaint
     check_vector(vector, configured)
     values = [float(x) for x in vector]
 

@@ -83,11 +83,18 @@ class _Batch:
 
 
 def resolve_mentions(
-    store: GraphStore, inputs: Sequence[MentionInput], *, fuzzy: bool, known_word: KnownWord
+    store: GraphStore,
+    inputs: Sequence[MentionInput],
+    *,
+    fuzzy: bool,
+    known_word: KnownWord,
+    viewer: str | None = None,
 ) -> list[MentionResult]:
+    """`viewer`: the agent whose token posted the batch; a drawer it may not see is unknown."""
+
     def work(tx: Tx) -> list[MentionResult]:
         tx.lock(ENTITIES_LOCK)
-        _check_drawers(tx, inputs)
+        _check_drawers(tx, inputs, viewer)
         batch = _fetch_candidates(tx, store, [i.mention for i in inputs], fuzzy, known_word)
         now = utc_now()
         decisions = [_apply(batch, i.mention, now) for i in inputs]
@@ -123,9 +130,9 @@ def dry_run(
     return store.read(work, use_case="resolve_dry_run")
 
 
-def _check_drawers(tx: Tx, inputs: Sequence[MentionInput]) -> None:
+def _check_drawers(tx: Tx, inputs: Sequence[MentionInput], viewer: str | None) -> None:
     wanted = sorted({i.drawer for i in inputs})
-    found = {row["id"] for row in tx.run("existing_drawer_ids", ids=wanted)}
+    found = {row["id"] for row in tx.run("existing_drawer_ids", ids=wanted, viewer=viewer)}
     missing = {n: i.drawer for n, i in enumerate(inputs) if i.drawer not in found}
     if missing:
         raise UnknownDrawers(missing)

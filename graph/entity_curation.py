@@ -69,13 +69,13 @@ def find_entities(store: GraphStore, name: str, kind: str | None) -> list[Entity
 
 
 def entity_mentions(
-    store: GraphStore, entity_id: str, limit: int = MENTIONS_LIMIT
+    store: GraphStore, entity_id: str, limit: int = MENTIONS_LIMIT, *, viewer: str | None = None
 ) -> list[EntityMention]:
-    """The newest `limit` observations of an entity."""
+    """The newest `limit` observations of an entity, in drawers `viewer` may see."""
 
     def work(tx: Tx) -> list[EntityMention]:
         _get(tx, entity_id)
-        rows = tx.run("entity_mentions", id=entity_id, limit=limit)
+        rows = tx.run("entity_mentions", id=entity_id, limit=limit, viewer=viewer)
         return [EntityMention(row["drawer"], row["mention"]) for row in rows]
 
     return store.read(work, use_case="entity_mentions")

@@ -93,10 +93,12 @@ class DrawerNameTaken(CastlegraphError):
     code = ErrorCode.PALACE_DRAWER_NAME_TAKEN
     status = 409
 
-    def __init__(self, wing: str, room: str, name: str, holder: str) -> None:
+    def __init__(self, wing: str, room: str, name: str, holder: str | None) -> None:
+        """`holder` None: the holder is another agent's diary entry, whose id is not shown."""
+        details = {"wing": wing, "room": room, "name": name}
         super().__init__(
             f"the name {name!r} is held by another current drawer of {wing}/{room}",
-            {"wing": wing, "room": room, "name": name, "drawer": holder},
+            details if holder is None else details | {"drawer": holder},
         )
 
 

@@ -141,6 +141,7 @@ def _current_drawers(tx: Tx, wing: str, room: str) -> list[dict[str, Any]]:
             after_created=after[0],
             after_id=after[1],
             limit=PAGE,
+            viewer=None,  # the CLI's export is the local user's: every drawer
         )
         found.extend(row["drawer"] for row in rows)
         if len(rows) < PAGE:

@@ -54,7 +54,7 @@ def entity(  # typer calls commands with keywords
             "entities": [
                 {
                     "entity": found,
-                    "mentions": client.entity_mentions(found["id"]),
+                    "mentions": client.entity_mentions(found["id"], caller=None),
                     "candidates": client.entity_candidates(found["id"]),
                 }
                 for found in _found(client, name, kind)

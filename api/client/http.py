@@ -118,14 +118,16 @@ class HttpClient:
     def drawer_duplicates(self, drawer_id: str, *, caller: str | None) -> Json:
         return self._object("GET", f"/api/drawers/{_segment(drawer_id)}/duplicates")
 
-    def find_duplicates(self, wing: str | None, room: str | None, threshold: float) -> Json:
+    def find_duplicates(
+        self, wing: str | None, room: str | None, threshold: float, *, caller: str | None
+    ) -> Json:
         params = {"wing": wing, "room": room, "threshold": threshold}
         return self._object("GET", "/api/duplicates", params=_given(params))
 
-    def mark_checked(self, body: Json) -> Json:
+    def mark_checked(self, body: Json, *, caller: str | None) -> Json:
         return self._object("POST", "/api/duplicates/verdicts", json=body)
 
-    def hygiene(self) -> Json:
+    def hygiene(self, *, caller: str | None) -> Json:
         return self._object("GET", "/api/hygiene")
 
     def resolve(self, name: str, kind: str) -> Json:
@@ -135,7 +137,7 @@ class HttpClient:
         params = {"name": name, "kind": kind, "cursor": cursor, "limit": PAGE}
         return self._object("GET", "/api/entities", params=_given(params))
 
-    def entity_mentions(self, entity_id: str) -> list[Json]:
+    def entity_mentions(self, entity_id: str, *, caller: str | None) -> list[Json]:
         return self._list(f"/api/entities/{_segment(entity_id)}/mentions")
 
     def entity_candidates(self, entity_id: str) -> list[Json]:

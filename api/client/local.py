@@ -69,7 +69,7 @@ class LocalClient:
 
     def checkpoint(self, body: Json) -> Json:
         request = _request(CheckpointCreate, body)
-        return _as_json(jobs_routes.post_checkpoint(request, self._runtime))
+        return _as_json(jobs_routes.post_checkpoint(request, self._runtime, None))
 
     def job(self, job_id: str) -> Json:
         return _as_json(jobs_routes.get_job(job_id, self._runtime.store))
@@ -94,16 +94,19 @@ class LocalClient:
     def drawer_duplicates(self, drawer_id: str, *, caller: str | None) -> Json:
         return _as_json(drawers_routes.drawer_duplicates(drawer_id, self._runtime.store, caller))
 
-    def find_duplicates(self, wing: str | None, room: str | None, threshold: float) -> Json:
+    def find_duplicates(
+        self, wing: str | None, room: str | None, threshold: float, *, caller: str | None
+    ) -> Json:
         store = self._runtime.store
-        return _as_json(duplicates_routes.find_duplicates(store, wing, room, threshold))
+        found = duplicates_routes.find_duplicates(store, caller, wing, room, threshold)
+        return _as_json(found)
 
-    def mark_checked(self, body: Json) -> Json:
+    def mark_checked(self, body: Json, *, caller: str | None) -> Json:
         request = _request(VerdictCreate, body)
-        return _as_json(duplicates_routes.post_verdict(request, self._runtime.store))
+        return _as_json(duplicates_routes.post_verdict(request, self._runtime.store, caller))
 
-    def hygiene(self) -> Json:
-        return _as_json(duplicates_routes.get_hygiene(self._runtime.store))
+    def hygiene(self, *, caller: str | None) -> Json:
+        return _as_json(duplicates_routes.get_hygiene(self._runtime.store, caller))
 
     def resolve(self, name: str, kind: str) -> Json:
         request = _request(ResolveQuery, {"name": name, "kind": kind})
@@ -115,8 +118,8 @@ class LocalClient:
         )
         return _as_json(found)
 
-    def entity_mentions(self, entity_id: str) -> list[Json]:
-        found = entities_routes.entity_mentions(entity_id, self._runtime.store)
+    def entity_mentions(self, entity_id: str, *, caller: str | None) -> list[Json]:
+        found = entities_routes.entity_mentions(entity_id, self._runtime.store, caller)
         return [_as_json(mention) for mention in found]
 
     def entity_candidates(self, entity_id: str) -> list[Json]:

@@ -61,15 +61,17 @@ class Client(Protocol):
         """`GET /api/drawers/{id}/duplicates`: the SIMILAR_TO links."""
         ...
 
-    def find_duplicates(self, wing: str | None, room: str | None, threshold: float) -> Json:
+    def find_duplicates(
+        self, wing: str | None, room: str | None, threshold: float, *, caller: str | None
+    ) -> Json:
         """`GET /api/duplicates?wing=&room=&threshold=`: clusters of drawers alike in meaning."""
         ...
 
-    def mark_checked(self, body: Json) -> Json:
+    def mark_checked(self, body: Json, *, caller: str | None) -> Json:
         """`POST /api/duplicates/verdicts`."""
         ...
 
-    def hygiene(self) -> Json:
+    def hygiene(self, *, caller: str | None) -> Json:
         """`GET /api/hygiene`."""
         ...
 
@@ -83,7 +85,7 @@ class Client(Protocol):
         """`GET /api/entities?name=&kind=&cursor=` → `{"entities": [...], "next_cursor"}`."""
         ...
 
-    def entity_mentions(self, entity_id: str) -> list[Json]:
+    def entity_mentions(self, entity_id: str, *, caller: str | None) -> list[Json]:
         """`GET /api/entities/{id}/mentions`."""
         ...
 

@@ -65,8 +65,3 @@ class BearerAuth:
 def caller_agent(state: object) -> str | None:
     """The agent named by the caller's token, if any (`request.state`)."""
     return getattr(state, "agent", None)
-
-
-def may_see(drawer_kind: str, drawer_agent: str | None, caller: str | None) -> bool:
-    """A diary entry is private to its agent when the caller's token names an agent."""
-    return drawer_kind != "diary" or caller is None or drawer_agent == caller

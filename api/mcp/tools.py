@@ -152,7 +152,7 @@ class CastleTools:
         """
         caller = self._caller(ctx)
         with tool_errors():
-            found = self._client.find_duplicates(wing, room, threshold)
+            found = self._client.find_duplicates(wing, room, threshold, caller=caller)
             shown = shown_drawers(found, max_clusters)
             contents = {i: _content(self._client, i, caller) for i in shown}
         return duplicates_text(found, contents, scope_words(wing, room), max_clusters)
@@ -175,7 +175,8 @@ class CastleTools:
         """
         with tool_errors():
             body = VerdictCreate(a=a, b=b, status=status, wing=wing, room=room)
-            return VerdictOut.model_validate(self._client.mark_checked(_body(body)))
+            answer = self._client.mark_checked(_body(body), caller=self._caller(ctx))
+            return VerdictOut.model_validate(answer)
 
     def resolve_entity(
         self,
@@ -215,10 +216,10 @@ class CastleTools:
             answer = self._client.add_alias(entity_id, _body(AliasCreate(alias=alias)))
             return EntityOut.model_validate(answer)
 
-    def hygiene(self) -> str:
+    def hygiene(self, *, ctx: Ctx) -> str:
         """What waits for review in the whole palace: duplicate pairs at the default threshold
         (find_duplicates lists them), pending possibly_same_as links between entities, and
         drawers without an embedding (find_duplicates cannot compare them). Read-only; text.
         """
         with tool_errors():
-            return hygiene_text(self._client.hygiene())
+            return hygiene_text(self._client.hygiene(caller=self._caller(ctx)))

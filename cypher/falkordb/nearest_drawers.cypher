@@ -11,6 +11,7 @@ WITH id, count(node) AS close, collect(
   CASE
     WHEN node.id <> id AND node.valid_to IS NULL
       AND ($wing IS NULL OR node.wing = $wing) AND ($room IS NULL OR node.room = $room)
+      AND ($viewer IS NULL OR coalesce(node.kind, '') <> 'diary' OR node.agent = $viewer)
     THEN {b: node.id, score: score}
   END
 ) AS found

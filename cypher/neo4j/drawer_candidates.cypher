@@ -1,4 +1,5 @@
-// A write's dedup candidates in one round trip, every branch from an index (design §4.3):
+// A write's dedup candidates in one round trip, every branch from an index (design §4.3),
+// only drawers the writer's agent may see (design §8.1):
 // whole drawers with the same content hash or fingerprint (oldest first), then the id,
 // content and normal-form length of the drawers sharing the room's rarest word pairs, and
 // of those sharing the most 5-gram bands (a band common to the room, its postings cut at
@@ -7,6 +8,7 @@
 MATCH (d:Drawer {content_hash: $content_hash})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
+  AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
 RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer, 'hash' AS via
 ORDER BY d.created_at, d.id
 LIMIT $exact_limit
@@ -14,6 +16,7 @@ UNION ALL
 MATCH (d:Drawer {fingerprint: $fingerprint})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
+  AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
 RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer, 'fingerprint' AS via
 ORDER BY d.created_at, d.id
 LIMIT $exact_limit
@@ -31,6 +34,7 @@ UNWIND postings AS d
 WITH d, count(*) AS shared
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
+  AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
 RETURN d {.id, .content, .norm_len} AS drawer, 'terms' AS via
 ORDER BY shared DESC, d.id
 LIMIT $limit
@@ -47,6 +51,7 @@ UNWIND postings AS d
 WITH d, count(*) AS shared
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
+  AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
 RETURN d {.id, .content, .norm_len} AS drawer, 'bands' AS via
 ORDER BY shared DESC, d.id
 LIMIT $limit

@@ -180,6 +180,7 @@ def test_candidates_come_from_indexes_not_a_room_scan(falkordb_store: Any) -> No
         "wing": "w",
         "room": "r",
         "agent": None,
+        "viewer": "ada",
         "exact_limit": 5,
         "limit": 5,
         "per_term": 5,

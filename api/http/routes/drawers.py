@@ -1,4 +1,9 @@
-"""Drawer routes (design §4.4, §11): write, diary, supersede, read, list, delete, duplicates."""
+"""Drawer routes (design §4.4, §11): write, diary, supersede, read, list, delete, duplicates.
+
+Every route passes the caller's agent to the graph layer as the viewer (design §8.1): another
+agent's diary entry is never compared with a write, listed, linked or named, and by id it is
+`404 palace::drawer_not_found`, the answer for an id that does not exist.
+"""
 
 from typing import Annotated
 
@@ -6,7 +11,6 @@ from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
 from api.errors import Forbidden
-from api.http.auth import may_see
 from api.http.deps import CallerAgent, RuntimeDep, StoreDep
 from api.http.limits import check_content, check_path_segment
 from api.http.schemas.drawers import (
@@ -20,9 +24,7 @@ from api.http.schemas.drawers import (
 )
 from api.service.runtime import Runtime
 from graph import drawers
-from graph.errors import DrawerNotFound
-from graph.records import Drawer, WriteOutcome
-from graph.store import GraphStore
+from graph.records import WriteOutcome
 
 router = APIRouter(tags=["drawers"])
 DIARY_ROOM = "diary"
@@ -64,6 +66,7 @@ def write_drawer(
         kind=body.kind,
         agent=agent,
         source_uri=body.source_uri,
+        viewer=caller,
     )
     outcome = drawers.write_drawer(runtime.store, new, runtime.policy, supersede=body.supersede)
     return _written(runtime, outcome)
@@ -84,6 +87,7 @@ def write_diary(body: DiaryCreate, runtime: RuntimeDep, caller: CallerAgent) -> 
         kind="diary",
         agent=check_path_segment("agent", body.agent),
         compare_same_agent_only=True,
+        viewer=caller,
     )
     return _written(runtime, drawers.write_drawer(runtime.store, new, runtime.policy))
 
@@ -92,34 +96,32 @@ def write_diary(body: DiaryCreate, runtime: RuntimeDep, caller: CallerAgent) -> 
 def supersede_drawer(
     drawer_id: str, body: DrawerUpdate, runtime: RuntimeDep, caller: CallerAgent
 ) -> JSONResponse:
-    _visible(runtime.store, drawer_id, caller)
     outcome = drawers.supersede_drawer(
-        runtime.store, drawer_id, check_content(body.content), runtime.policy
+        runtime.store, drawer_id, check_content(body.content), runtime.policy, viewer=caller
     )
     return _written(runtime, outcome)
 
 
 @router.get("/api/drawers/{drawer_id}", response_model=DrawerOut)
 def get_drawer(drawer_id: str, store: StoreDep, caller: CallerAgent) -> DrawerOut:
-    return DrawerOut.of(_visible(store, drawer_id, caller))
+    return DrawerOut.of(drawers.get_drawer(store, drawer_id, viewer=caller))
 
 
 @router.delete("/api/drawers/{drawer_id}", status_code=204)
 def delete_drawer(drawer_id: str, store: StoreDep, caller: CallerAgent) -> Response:
-    _visible(store, drawer_id, caller)
-    drawers.delete_drawer(store, drawer_id)
+    drawers.delete_drawer(store, drawer_id, viewer=caller)
     return Response(status_code=204)
 
 
 @router.get("/api/drawers/{drawer_id}/duplicates", response_model=DrawerDuplicatesOut)
 def drawer_duplicates(drawer_id: str, store: StoreDep, caller: CallerAgent) -> DrawerDuplicatesOut:
-    _visible(store, drawer_id, caller)
-    return DrawerDuplicatesOut.of(drawer_id, drawers.similar_drawers(store, drawer_id))
+    similar = drawers.similar_drawers(store, drawer_id, viewer=caller)
+    return DrawerDuplicatesOut.of(drawer_id, similar)
 
 
 @router.delete("/api/drawers/{drawer_id}/similar/{other_id}", status_code=204)
-def delete_similar(drawer_id: str, other_id: str, store: StoreDep) -> Response:
-    drawers.delete_similar(store, drawer_id, other_id)
+def delete_similar(drawer_id: str, other_id: str, store: StoreDep, caller: CallerAgent) -> Response:
+    drawers.delete_similar(store, drawer_id, other_id, viewer=caller)
     return Response(status_code=204)
 
 
@@ -134,15 +136,11 @@ def list_room(
 ) -> DrawerPage:
     """Current drawers, oldest first (another agent's diary entries are not shown)."""
     page, next_cursor = drawers.list_room(
-        store, check_path_segment("wing", wing), check_path_segment("room", room), limit, cursor
+        store,
+        check_path_segment("wing", wing),
+        check_path_segment("room", room),
+        limit,
+        cursor,
+        viewer=caller,
     )
-    shown = [d for d in page if may_see(d.kind, d.agent, caller)]
-    return DrawerPage.of(shown, next_cursor)
-
-
-def _visible(store: GraphStore, drawer_id: str, caller: str | None) -> Drawer:
-    """The drawer, unless it is another agent's diary entry: then it does not exist."""
-    drawer = drawers.get_drawer(store, drawer_id)
-    if not may_see(drawer.kind, drawer.agent, caller):
-        raise DrawerNotFound(drawer_id)
-    return drawer
+    return DrawerPage.of(page, next_cursor)

@@ -1,10 +1,13 @@
-"""Duplicate review (design §6): embeddings, clusters of look-alikes, verdicts, hygiene."""
+"""Duplicate review (design §6): embeddings, clusters of look-alikes, verdicts, hygiene.
+
+An agent's token never embeds, pairs, judges or counts another agent's diary entries: the
+caller's agent is the graph layer's viewer (design §8.1)."""
 
 from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from api.http.deps import RuntimeDep, StoreDep
+from api.http.deps import CallerAgent, RuntimeDep, StoreDep
 from api.http.limits import check_path_segment
 from api.http.schemas.duplicates import (
     DuplicatesOut,
@@ -21,36 +24,42 @@ DEFAULT_THRESHOLD = 0.85
 
 
 @router.put("/api/drawers/{drawer_id}/embedding", response_model=EmbeddingOut)
-def put_embedding(drawer_id: str, body: EmbeddingUpdate, runtime: RuntimeDep) -> EmbeddingOut:
+def put_embedding(
+    drawer_id: str, body: EmbeddingUpdate, runtime: RuntimeDep, caller: CallerAgent
+) -> EmbeddingOut:
     """Supply a drawer's vector; its length must be the palace's dimension."""
     configured = runtime.settings.embeddings.dimension
-    dimension = embeddings.set_embedding(runtime.store, drawer_id, body.vector, configured)
+    dimension = embeddings.set_embedding(
+        runtime.store, drawer_id, body.vector, configured, viewer=caller
+    )
     return EmbeddingOut(drawer=drawer_id, dimension=dimension)
 
 
-def _scope(wing: str | None, room: str | None) -> duplicates.Scope:
+def _scope(wing: str | None, room: str | None, caller: str | None) -> duplicates.Scope:
     return duplicates.Scope(
         wing=check_path_segment("wing", wing) if wing is not None else None,
         room=check_path_segment("room", room) if room is not None else None,
+        viewer=caller,
     )
 
 
 @router.get("/api/duplicates", response_model=DuplicatesOut)
 def find_duplicates(
     store: StoreDep,
+    caller: CallerAgent,
     wing: Annotated[str | None, Query(max_length=200)] = None,
     room: Annotated[str | None, Query(max_length=200)] = None,
     threshold: Annotated[float, Query(ge=0.0, le=1.0, allow_inf_nan=False)] = DEFAULT_THRESHOLD,
 ) -> DuplicatesOut:
     """Clusters of current drawers alike in meaning (cosine ≥ threshold). Read-only."""
-    clusters = duplicates.duplicate_clusters(store, _scope(wing, room), threshold)
+    clusters = duplicates.duplicate_clusters(store, _scope(wing, room, caller), threshold)
     return DuplicatesOut.of(threshold, clusters)
 
 
 @router.post("/api/duplicates/verdicts", response_model=VerdictOut)
-def post_verdict(body: VerdictCreate, store: StoreDep) -> VerdictOut:
+def post_verdict(body: VerdictCreate, store: StoreDep, caller: CallerAgent) -> VerdictOut:
     """Record how a pair was judged; the pair is then left out of `find_duplicates`."""
-    scope = _scope(body.wing, body.room)
+    scope = _scope(body.wing, body.room, caller)
     a = duplicates.resolve_drawer(store, body.a, scope)
     b = duplicates.resolve_drawer(store, body.b, scope)
     low, high = duplicates.record_verdict(store, a.id, b.id, body.status)
@@ -58,6 +67,7 @@ def post_verdict(body: VerdictCreate, store: StoreDep) -> VerdictOut:
 
 
 @router.get("/api/hygiene", response_model=HygieneOut)
-def get_hygiene(store: StoreDep) -> HygieneOut:
-    """What waits for review: duplicate pairs, review links, drawers without vectors."""
-    return HygieneOut.of(duplicates.hygiene(store, DEFAULT_THRESHOLD))
+def get_hygiene(store: StoreDep, caller: CallerAgent) -> HygieneOut:
+    """What waits for review: duplicate pairs, review links, drawers without vectors (the
+    drawer counts over what the caller's agent may see)."""
+    return HygieneOut.of(duplicates.hygiene(store, DEFAULT_THRESHOLD, viewer=caller))

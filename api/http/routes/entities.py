@@ -6,7 +6,7 @@ from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
 from api.errors import BlankLabel, PayloadTooLarge
-from api.http.deps import RuntimeDep, StoreDep
+from api.http.deps import CallerAgent, RuntimeDep, StoreDep
 from api.http.schemas.entities import (
     AliasCreate,
     CandidateOut,
@@ -55,8 +55,9 @@ def _input(
 
 
 @router.post("/api/mentions", response_model=MentionBatchOut)
-def post_mentions(body: MentionBatchCreate, runtime: RuntimeDep) -> Response:
+def post_mentions(body: MentionBatchCreate, runtime: RuntimeDep, caller: CallerAgent) -> Response:
     """Resolve a batch of mentions in order, in one transaction; refused whole if any is bad.
+    Another agent's diary entry is, to an agent's token, a drawer that does not exist.
 
     The answer is serialised by pydantic's own JSON encoder in one call: handing FastAPI the
     model instead had it validate and convert a thousand results again in Python.
@@ -69,7 +70,13 @@ def post_mentions(body: MentionBatchCreate, runtime: RuntimeDep) -> Response:
         )
     inputs = [_input(m.drawer, m, index) for index, m in enumerate(body.mentions)]
     results = (
-        resolve_mentions(runtime.store, inputs, fuzzy=runtime.fuzzy, known_word=runtime.known_word)
+        resolve_mentions(
+            runtime.store,
+            inputs,
+            fuzzy=runtime.fuzzy,
+            known_word=runtime.known_word,
+            viewer=caller,
+        )
         if inputs
         else []
     )
@@ -78,7 +85,9 @@ def post_mentions(body: MentionBatchCreate, runtime: RuntimeDep) -> Response:
 
 
 @router.post("/api/drawers/{drawer_id}/mentions", response_model=MentionOut)
-def post_drawer_mention(drawer_id: str, body: MentionCreate, runtime: RuntimeDep) -> JSONResponse:
+def post_drawer_mention(
+    drawer_id: str, body: MentionCreate, runtime: RuntimeDep, caller: CallerAgent
+) -> JSONResponse:
     """One mention: 201 when it created the MENTIONS edge, 200 when the drawer already had it."""
     try:
         [result] = resolve_mentions(
@@ -86,6 +95,7 @@ def post_drawer_mention(drawer_id: str, body: MentionCreate, runtime: RuntimeDep
             [_input(drawer_id, body)],
             fuzzy=runtime.fuzzy,
             known_word=runtime.known_word,
+            viewer=caller,
         )
     except UnknownDrawers as error:
         raise DrawerNotFound(drawer_id) from error
@@ -123,10 +133,13 @@ def get_entity(entity_id: str, store: StoreDep) -> EntityOut:
 def entity_mentions(
     entity_id: str,
     store: StoreDep,
+    caller: CallerAgent,
     limit: Annotated[int, Query(ge=1, le=100_000)] = curation.MENTIONS_LIMIT,
 ) -> list[EntityMentionOut]:
-    """Where the entity is mentioned, newest first, with each observation's provenance."""
-    return [EntityMentionOut.of(m) for m in curation.entity_mentions(store, entity_id, limit)]
+    """Where the entity is mentioned, newest first, with each observation's provenance (not
+    in another agent's diary entries, for an agent's token)."""
+    found = curation.entity_mentions(store, entity_id, limit, viewer=caller)
+    return [EntityMentionOut.of(m) for m in found]
 
 
 @router.get("/api/entities/{entity_id}/candidates", response_model=list[CandidateOut])

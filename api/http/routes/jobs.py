@@ -23,8 +23,13 @@ def _accepted(job: jobs.Job) -> JSONResponse:
 
 
 @router.post("/api/checkpoints", status_code=202, response_model=JobEnvelopeOut)
-def post_checkpoint(body: CheckpointCreate, runtime: RuntimeDep) -> JSONResponse:
+def post_checkpoint(
+    body: CheckpointCreate, runtime: RuntimeDep, caller: CallerAgent
+) -> JSONResponse:
     """Store items in a room in the background; exact copies are counted, not stored.
+
+    The job writes as the caller's agent (param `viewer`, design §8.1): its items are compared
+    only with drawers that agent may see, so its counts say nothing of another agent's diary.
 
     At most `api.max_batch` x 10 items (design §11): the job's parameters are one node property
     that a runner reads whole, so their size is bounded like any batch.
@@ -43,6 +48,8 @@ def post_checkpoint(body: CheckpointCreate, runtime: RuntimeDep) -> JSONResponse
                 if value is not None:
                     check_path_segment(kind, value)
     params = body.model_dump(exclude_none=True)
+    if caller is not None:
+        params["viewer"] = caller
     job = jobs.create_job(runtime.store, "checkpoint", params, total=len(body.items))
     runtime.submit(job)
     return _accepted(job)

@@ -49,6 +49,7 @@ def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
                 kind="checkpoint",
                 agent=item.get("agent"),
                 drawer_id=drawer_id,
+                viewer=params.get("viewer"),
             )
             try:
                 outcome = drawers.write_drawer(ctx.store, new, ctx.policy)
