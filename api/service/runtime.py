@@ -74,7 +74,7 @@ class Runtime:
                 raise
             log.warning(
                 "Neo4j is not reachable yet (%s); retrying every %.0f s",
-                scrub(error.message, self.settings),
+                scrub(error.log_text(), self.settings),
                 RETRY_SECONDS,
             )
             self._retry = threading.Thread(
@@ -142,7 +142,7 @@ class Runtime:
                 self._connect()
                 return
             except CastlegraphError as error:
-                reason = scrub(error.message, self.settings)
+                reason = scrub(error.log_text(), self.settings)
                 if not error.is_retryable():
                     log.error("Neo4j refused castlegraph's start: %s", reason)
                     return
