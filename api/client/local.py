@@ -96,14 +96,14 @@ class LocalClient:
 
     def find_duplicates(self, wing: str | None, room: str | None, threshold: float) -> Json:
         store = self._runtime.store
-        return _as_json(duplicates_routes.find_duplicates(store, wing, room, threshold))
+        return _as_json(duplicates_routes.duplicate_clusters(store, wing, room, threshold))
 
     def mark_checked(self, body: Json) -> Json:
         request = _request(VerdictCreate, body)
         return _as_json(duplicates_routes.post_verdict(request, self._runtime.store))
 
     def hygiene(self) -> Json:
-        return _as_json(duplicates_routes.get_hygiene(self._runtime.store))
+        return _as_json(duplicates_routes.hygiene_counts(self._runtime.store))
 
     def resolve(self, name: str, kind: str) -> Json:
         request = _request(ResolveQuery, {"name": name, "kind": kind})

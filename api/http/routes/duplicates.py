@@ -1,9 +1,12 @@
 """Duplicate review (design §6): embeddings, clusters of look-alikes, verdicts, hygiene."""
 
+from contextlib import AbstractAsyncContextManager
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
+from starlette.concurrency import run_in_threadpool
 
+from api.http.concurrency import HeavyReads
 from api.http.deps import RuntimeDep, StoreDep
 from api.http.limits import check_path_segment
 from api.http.schemas.duplicates import (
@@ -15,6 +18,7 @@ from api.http.schemas.duplicates import (
     VerdictOut,
 )
 from graph import duplicates, embeddings
+from graph.store import GraphStore
 
 router = APIRouter(tags=["duplicates"])
 DEFAULT_THRESHOLD = 0.85
@@ -36,13 +40,23 @@ def _scope(wing: str | None, room: str | None) -> duplicates.Scope:
 
 
 @router.get("/api/duplicates", response_model=DuplicatesOut)
-def find_duplicates(
+async def find_duplicates(
+    request: Request,
     store: StoreDep,
     wing: Annotated[str | None, Query(max_length=200)] = None,
     room: Annotated[str | None, Query(max_length=200)] = None,
     threshold: Annotated[float, Query(ge=0.0, le=1.0, allow_inf_nan=False)] = DEFAULT_THRESHOLD,
 ) -> DuplicatesOut:
-    """Clusters of current drawers alike in meaning (cosine ≥ threshold). Read-only."""
+    """Clusters of current drawers alike in meaning (cosine ≥ threshold). Read-only; a heavy
+    read, so at most `api.heavy_reads` at once (503 `service::busy` past the wait)."""
+    async with heavy_read(request):
+        return await run_in_threadpool(duplicate_clusters, store, wing, room, threshold)
+
+
+def duplicate_clusters(
+    store: GraphStore, wing: str | None, room: str | None, threshold: float
+) -> DuplicatesOut:
+    """The answer of `find_duplicates`, for the in-process client too."""
     clusters = duplicates.duplicate_clusters(store, _scope(wing, room), threshold)
     return DuplicatesOut.of(threshold, clusters)
 
@@ -58,6 +72,18 @@ def post_verdict(body: VerdictCreate, store: StoreDep) -> VerdictOut:
 
 
 @router.get("/api/hygiene", response_model=HygieneOut)
-def get_hygiene(store: StoreDep) -> HygieneOut:
-    """What waits for review: duplicate pairs, review links, drawers without vectors."""
+async def get_hygiene(request: Request, store: StoreDep) -> HygieneOut:
+    """What waits for review: duplicate pairs, review links, drawers without vectors. A heavy
+    read, like `find_duplicates`."""
+    async with heavy_read(request):
+        return await run_in_threadpool(hygiene_counts, store)
+
+
+def hygiene_counts(store: GraphStore) -> HygieneOut:
+    """The answer of `get_hygiene`, for the in-process client too."""
     return HygieneOut.of(duplicates.hygiene(store, DEFAULT_THRESHOLD))
+
+
+def heavy_read(request: Request) -> AbstractAsyncContextManager[None]:
+    gate: HeavyReads = request.app.state.heavy_reads
+    return gate.slot()
