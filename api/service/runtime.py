@@ -11,6 +11,7 @@ import socket
 import threading
 import uuid
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from api.service.embedder import EmbeddingWorker, make_provider
@@ -27,6 +28,12 @@ from graph.migrations import migrate
 from graph.store import GraphStore
 
 log = logging.getLogger("castlegraph")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
 RETRY_SECONDS = 2.0
 
 
@@ -41,6 +48,8 @@ class Runtime:
         self.jobs: JobRunner | None = None
         self.embedder: EmbeddingWorker | None = None
         self.migrations_applied = 0
+        self.clock: Callable[[], datetime] = _now
+        """The time idempotency keys are stamped and expired by; tests move it forward."""
         self._ready = threading.Event()
         self._stopping = threading.Event()
         self._retry: threading.Thread | None = None
@@ -90,7 +99,7 @@ class Runtime:
             backend.store.ping()
             backend.store.apply_schema()
             self.migrations_applied = len(migrate(backend.store))
-            purge_expired(backend.store)
+            purge_expired(backend.store, self.clock())
         except Exception:
             backend.close()
             raise
