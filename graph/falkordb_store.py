@@ -50,7 +50,7 @@ def _translate(error: Exception) -> Exception:
     message = str(error)
     lowered = message.lower()
     if "timed out" in lowered:
-        return GraphUnavailable("the embedded graph database timed the query out; retry later")
+        return GraphUnavailable("the embedded graph database query timed out; retry later")
     if any(part in lowered for part in OVERLOADED):
         return GraphUnavailable("the embedded graph database is busy; retry later")
     if "unique constraint violation" in message:
