@@ -11,6 +11,7 @@
         ├── Forbidden                auth::forbidden 403
         ├── IdempotencyKeyReused     idempotency::key_reused 409
         ├── PayloadTooLarge          payload::too_large 413
+        ├── ServiceBusy              service::busy 503 (retryable): heavy reads all running
         ├── ServiceUnreachable       cli::service_unreachable 503: the client found no service
         └── RemoteError              the status and code a service answered (the HTTP client)
 
@@ -87,6 +88,16 @@ class IdempotencyKeyReused(ApiError):
 class PayloadTooLarge(ApiError):
     code = ErrorCode.PAYLOAD_TOO_LARGE
     status = 413
+
+
+class ServiceBusy(ApiError):
+    """Too many heavy reads at once (`api.http.concurrency`): retrying later will do."""
+
+    code = ErrorCode.SERVICE_BUSY
+    status = 503
+
+    def is_retryable(self) -> bool:
+        return True
 
 
 class ServiceUnreachable(ApiError):

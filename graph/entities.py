@@ -36,9 +36,9 @@ writers never create the same (kind, key) twice.
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Any
 
+from graph.bounded_cache import MIB, ByteLRU
 from graph.clock import utc_now
 from graph.entity_candidates import EXACT, ONE_EDIT, TWO_EDITS, Candidates, depth_probes
 from graph.entity_index import BatchIndex, spelling_keys
@@ -50,7 +50,7 @@ from resolver.entity_model import Decision, EntityView, Mention, is_alias_new
 from resolver.entity_rules import decide
 
 KnownWord = Callable[[str], bool]
-entity_key = lru_cache(maxsize=100_000)(_entity_key)  # a batch repeats its names
+entity_key = ByteLRU(_entity_key, 16 * MIB)  # a batch repeats its names
 ENTITIES_LOCK = "entities"
 
 

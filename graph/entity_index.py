@@ -36,19 +36,20 @@ is indexed under all its keys.
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
 
+from graph.bounded_cache import MIB, byte_lru
 from graph.queries import Dialect
 from resolver.entity_keys import deletion_keys, folded_key
 from resolver.entity_model import EntityView
 from resolver.entity_rules import REVIEW_MIN_KEY_LEN, REVIEW_TWO_EDIT_MIN_SIMILARITY
 
-CACHE_SIZE = 32_768
-"""Keys whose neighbourhoods are remembered: a batch repeats names, and so do batches. About
-1 KB each, so the cache stays near 35 MB however long the service runs."""
-REVIEW_CACHE_SIZE = 4_096
-"""Two-edit neighbourhoods (about 100 keys each) are remembered for one batch's fetch and
-decisions only: a long-lived cache of them would grow to hundreds of megabytes."""
+CACHE_BYTES = 32 * MIB
+"""Neighbourhoods remembered: a batch repeats names, and so do batches. Bounded by bytes, as
+an entry grows with the square of its key (about 1 KB at 12 characters, 55 KB at 200: 32,768
+entries of 200-character keys held 1.8 GB)."""
+REVIEW_CACHE_BYTES = 16 * MIB
+"""Two-edit neighbourhoods (hundreds of keys each, 95 KB at 40 characters) are remembered
+mostly within one batch's fetch and decisions; 4,096 of them held 390 MB."""
 
 FULLTEXT_LIMIT = 10_000
 """Most entities one Neo4j full-text probe returns (a probe set is a few hundred keys)."""
@@ -58,7 +59,7 @@ DEEP_PROBE_MIN_LEN = math.ceil(2 / (1 - REVIEW_TWO_EDIT_MIN_SIMILARITY) - 1e-9)
 `resolver.entity_keys.TWO_EDIT_PROBE_MIN_LEN` (6) bounds the shorter key of such a pair."""
 
 
-@lru_cache(maxsize=CACHE_SIZE)
+@byte_lru(CACHE_BYTES)
 def spelling_keys(key: str) -> frozenset[str]:
     """Keys stored for one spelling; a key too short for any fuzzy rule stores only itself."""
     if len(key) < REVIEW_MIN_KEY_LEN:
@@ -111,7 +112,7 @@ def probe_keys(key: str, *, two_edits: bool) -> frozenset[str]:
     return spelling_keys(key)
 
 
-@lru_cache(maxsize=REVIEW_CACHE_SIZE)
+@byte_lru(REVIEW_CACHE_BYTES)
 def _two_deletions(key: str) -> frozenset[str]:
     """`resolver.entity_keys.deletion_neighbourhood(key, 2)` as a set, each pair deleted once,
     and the key's accent-folded form."""

@@ -2,8 +2,8 @@
 
     CastlegraphError                 internal::error 500    code, status, message, details
     ├── GraphError                   graph::error 500
-    │   ├── GraphUnavailable         graph::unavailable 503 (retryable): the database is unreachable
-    │   ├── ConstraintViolation      graph::constraint_violation 500 (retryable: re-read)
+    │   ├── GraphUnavailable         graph::unavailable 503 (retryable): unreachable, busy, timeout
+    │   ├── ConstraintViolation      graph::constraint_violation 409 (retryable): a concurrent write
     │   ├── GraphQueryError          graph::query_failed 500: a refused statement is a bug
     │   └── MigrationFailed          graph::migration_failed 503
     ├── DataDirInUse                 graph::data_dir_in_use 500: another service owns the directory
@@ -23,12 +23,20 @@ status of 500 marks a bug whose message stays in the log. `input::invalid` is a 
 the routes check themselves and a 422 where the body was valid by schema but not by content.
 The API layer's own errors (`api.errors`) grow this tree; the codes are `resolver.errors`'.
 
-Driver errors (redis, neo4j) are translated once, at the store boundary, into these.
+Driver errors (redis, neo4j) are translated once, at the store boundary, into these. The
+driver's own text names hosts, ports and query fragments, so the translated error's message is
+castlegraph's own words and the driver error stays its `__cause__`, which `log_text` adds for
+the log only (design §7: never a raw database message to the client). A retryable error is
+answered with `Retry-After: RETRY_AFTER_SECONDS`.
 """
 
 from typing import Any
 
 from resolver.errors import ErrorCode
+
+CONFLICT = "a concurrent write claimed the same unique key; retry the request"
+RETRY_AFTER_SECONDS = 2
+"""What a retryable answer tells the client to wait: the runtime's own reconnect interval."""
 
 
 class CastlegraphError(Exception):
@@ -42,6 +50,11 @@ class CastlegraphError(Exception):
 
     def is_retryable(self) -> bool:
         return False
+
+    def log_text(self) -> str:
+        """The message and, for the log only, the driver error it translates."""
+        cause = self.__cause__
+        return f"{self.message} ({cause})" if cause is not None else self.message
 
 
 class GraphError(CastlegraphError):
@@ -57,7 +70,11 @@ class GraphUnavailable(GraphError):
 
 
 class ConstraintViolation(GraphError):
+    """Two writers raced for one unique key (a MERGE's check saw neither): a conflict the
+    caller settles by retrying, when its write finds the other's node and converges."""
+
     code = ErrorCode.GRAPH_CONSTRAINT_VIOLATION
+    status = 409
 
     def is_retryable(self) -> bool:
         return True

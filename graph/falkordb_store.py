@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 import redis.exceptions
 from falkordb import FalkorDB
 
-from graph.errors import ConstraintViolation, GraphQueryError, GraphUnavailable
+from graph.errors import CONFLICT, ConstraintViolation, GraphQueryError, GraphUnavailable
 from graph.observe import observed_write, timed_statement
 from graph.queries import Dialect, schema_statements, statement
 from graph.store import Row
@@ -34,19 +34,27 @@ UNIQUE_CONSTRAINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+OVERLOADED = ("max pending queries exceeded", "mem consumption exceeded capacity")
+"""FalkorDB's refusals of a query it has no room for now: a busy server, not a bad statement."""
+
+
 def _translate(error: Exception) -> Exception:
-    """Lost connections and timeouts (the socket's, or FalkorDB's own query timeout, which
-    comes back as an error reply) are 503: retrying may help (design §7). A socket timeout
-    may surface as redis-py's `TimeoutError` or as the builtin one (an `OSError`)."""
+    """Lost connections, timeouts (the socket's, or FalkorDB's own query timeout, which
+    comes back as an error reply) and an overloaded server are 503: retrying may help (design
+    §7). A socket timeout may surface as redis-py's `TimeoutError` or as the builtin one (an
+    `OSError`). Messages are castlegraph's own; the driver's text stays the cause."""
     if isinstance(
         error, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError | TimeoutError
     ):
-        return GraphUnavailable(f"the embedded graph database is unavailable: {error}")
+        return GraphUnavailable("the embedded graph database is unavailable; retry later")
     message = str(error)
-    if "timed out" in message.lower():
-        return GraphUnavailable(f"the embedded graph database timed out: {message}")
+    lowered = message.lower()
+    if "timed out" in lowered:
+        return GraphUnavailable("the embedded graph database query timed out; retry later")
+    if any(part in lowered for part in OVERLOADED):
+        return GraphUnavailable("the embedded graph database is busy; retry later")
     if "unique constraint violation" in message:
-        return ConstraintViolation("a uniqueness constraint refused the write", message)
+        return ConstraintViolation(CONFLICT)
     return GraphQueryError(f"the graph database refused a statement: {message}")
 
 

@@ -1,13 +1,13 @@
 """Stored first responses for `Idempotency-Key` retries, kept in the graph for 24 hours.
 
 Keeping them in the graph (not in process memory) makes a retry after a service restart, or
-on another instance behind the load balancer, replay the same answer.
+on another instance behind the load balancer, replay the same answer. Every function takes the
+moment it acts at (the runtime's clock), so expiry can be shown without waiting a day.
 """
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from graph.clock import utc_now
 from graph.store import GraphStore
 
 RETENTION = timedelta(hours=24)
@@ -20,19 +20,24 @@ class StoredResponse:
     body: str
 
 
-def _cutoff() -> str:
-    return (datetime.now(UTC) - RETENTION).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+def _stamp(moment: datetime) -> str:
+    """As `graph.clock.utc_now` writes it: fixed-width UTC, ordered as text."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def lookup(store: GraphStore, key: str) -> StoredResponse | None:
+def _cutoff(now: datetime) -> str:
+    return _stamp(now - RETENTION)
+
+
+def lookup(store: GraphStore, key: str, now: datetime) -> StoredResponse | None:
     rows = store.read(lambda tx: tx.run("idempotency_get", key=key), use_case="idempotency_get")
-    if not rows or rows[0]["created_at"] < _cutoff():
+    if not rows or rows[0]["created_at"] < _cutoff(now):
         return None
     row = rows[0]
     return StoredResponse(row["fingerprint"], int(row["status"]), row["body"])
 
 
-def remember(store: GraphStore, key: str, response: StoredResponse) -> None:
+def remember(store: GraphStore, key: str, response: StoredResponse, now: datetime) -> None:
     store.write(
         lambda tx: tx.run(
             "idempotency_put",
@@ -40,14 +45,15 @@ def remember(store: GraphStore, key: str, response: StoredResponse) -> None:
             fingerprint=response.fingerprint,
             status=response.status,
             body=response.body,
-            now=utc_now(),
+            now=_stamp(now),
         ),
         use_case="idempotency_put",
     )
 
 
-def purge_expired(store: GraphStore) -> int:
+def purge_expired(store: GraphStore, now: datetime) -> int:
+    """Delete the keys older than `RETENTION`; how many went."""
     rows = store.write(
-        lambda tx: tx.run("idempotency_purge", cutoff=_cutoff()), use_case="idempotency_purge"
+        lambda tx: tx.run("idempotency_purge", cutoff=_cutoff(now)), use_case="idempotency_purge"
     )
     return int(rows[0]["purged"]) if rows else 0

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 import neo4j
 import neo4j.exceptions
 
-from graph.errors import ConstraintViolation, GraphQueryError, GraphUnavailable
+from graph.errors import CONFLICT, ConstraintViolation, GraphQueryError, GraphUnavailable
 from graph.observe import observed_write, timed_statement
 from graph.queries import Dialect, schema_statements, statement
 from graph.store import Row
@@ -36,13 +36,14 @@ not retry them itself."""
 
 
 def _translate(error: Exception) -> Exception:
+    """In castlegraph's words only: the driver's text (hosts, statements) stays the cause."""
     if isinstance(error, UNAVAILABLE):
-        return GraphUnavailable(f"Neo4j is unavailable: {error}")
+        return GraphUnavailable("Neo4j is unavailable or busy; retry later")
     code = getattr(error, "code", None) or ""
     if any(part in code for part in TIMED_OUT):
         return GraphUnavailable(f"Neo4j timed the transaction out (locks busy?): {code}")
     if isinstance(error, neo4j.exceptions.ConstraintError):
-        return ConstraintViolation("a uniqueness constraint refused the write", str(error))
+        return ConstraintViolation(CONFLICT)
     return GraphQueryError(f"Neo4j refused a statement: {error}")
 
 

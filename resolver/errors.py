@@ -35,6 +35,7 @@ class ErrorCode(enum.StrEnum):
     HTTP_METHOD_NOT_ALLOWED = "http::method_not_allowed"
     HTTP_ERROR = "http::error"
     CLI_SERVICE_UNREACHABLE = "cli::service_unreachable"
+    SERVICE_BUSY = "service::busy"
     GRAPH_ERROR = "graph::error"
     GRAPH_UNAVAILABLE = "graph::unavailable"
     GRAPH_CONSTRAINT_VIOLATION = "graph::constraint_violation"

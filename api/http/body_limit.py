@@ -2,7 +2,10 @@
 
 A pure ASGI middleware: it counts bytes as they arrive, so an oversized body is refused
 without being held in memory first, whether or not the client sent Content-Length. Past the
-limit it raises an HTTP 413, which the error handlers turn into the envelope.
+limit it raises an HTTP 413: read by a route, the error handlers turn it into the envelope;
+read by a middleware inside this one (`Idempotency-Key` reads the whole body first), it would
+reach no handler and be a 500, so this middleware answers the envelope itself when nothing has
+been sent yet.
 """
 
 from starlette.exceptions import HTTPException
@@ -10,6 +13,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.errors import PayloadTooLarge
 from api.http.envelope import error_response
+
+
+class _BodyTooLarge(HTTPException):
+    """This middleware's own refusal, told apart from any other HTTP error raised inside."""
 
 
 class BodySizeLimit:
@@ -34,10 +41,23 @@ class BodySizeLimit:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_bytes:
-                    raise HTTPException(413, self._message)
+                    raise _BodyTooLarge(413, self._message)
             return message
 
-        await self.app(scope, counting_receive, send)
+        started = False
+
+        async def watching_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counting_receive, watching_send)
+        except _BodyTooLarge:
+            if started:
+                raise
+            response = error_response(PayloadTooLarge(self._message, {"max_bytes": self.max_bytes}))
+            await response(scope, receive, send)
 
     @property
     def _message(self) -> str:

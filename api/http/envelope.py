@@ -2,7 +2,8 @@
 
 Turns every error class of every layer, FastAPI's own validation errors and unknown routes into
 the same envelope, with the status the error carries. A status of 500 is a bug: the caller
-hears only that the service failed, the log says what failed.
+hears only that the service failed, the log says what failed. A retryable error (the database
+unreachable or busy, a write that lost a race) carries `Retry-After`.
 """
 
 import logging
@@ -14,7 +15,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.errors import SERVICE_FAILED, InvalidRequest
-from graph.errors import CastlegraphError
+from graph.errors import RETRY_AFTER_SECONDS, CastlegraphError
 from resolver.errors import EmptyLabel, ErrorCode
 
 log = logging.getLogger("castlegraph.api")
@@ -27,14 +28,21 @@ CODE_BY_HTTP_STATUS = {
 """Starlette's own refusals (no route, wrong method, a body cut off past the limit)."""
 
 
-def envelope(status: int, code: ErrorCode, message: str, details: Any = None) -> JSONResponse:
+def envelope(
+    status: int,
+    code: ErrorCode,
+    message: str,
+    details: Any = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
     body = {"error": {"code": code, "message": message, "details": details}}
-    return JSONResponse(status_code=status, content=body)
+    return JSONResponse(status_code=status, content=body, headers=headers)
 
 
 def error_response(error: CastlegraphError) -> JSONResponse:
     """The envelope of an error, for the middlewares, which answer before the handlers run."""
-    return envelope(error.status, error.code, error.message, error.details)
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)} if error.is_retryable() else None
+    return envelope(error.status, error.code, error.message, error.details, headers)
 
 
 def _validation_details(error: RequestValidationError) -> list[dict[str, Any]]:
@@ -48,8 +56,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(CastlegraphError)
     async def _domain_error(_: Request, error: CastlegraphError) -> JSONResponse:
         if error.status == 500:
-            log.error("internal error %s: %s", error.code, error.message)
+            log.error("internal error %s: %s", error.code, error.log_text())
             return envelope(500, ErrorCode.INTERNAL_ERROR, SERVICE_FAILED)
+        if error.__cause__ is not None and error.status >= 500:
+            log.warning("%s: %s", error.code, error.log_text())  # the driver's words: log only
         return error_response(error)
 
     @app.exception_handler(EmptyLabel)

@@ -5,10 +5,17 @@ and path; a stored answer with the same fingerprint is replayed (status and body
 `Idempotent-Replayed: true`), another fingerprint is `409 idempotency::key_reused`. Answers of
 5xx are not stored, so a retry after an outage runs again. Two retries racing each other may
 both run; every castlegraph write is itself replay-safe, so the graph still ends the same.
+
+Keys expire after 24 hours. Besides the purge at start, a keyed request purges the expired
+ones when `PURGE_EVERY` has passed on the runtime's clock since the last purge, so a service
+that runs for weeks keeps one day of keys, not all of them.
 """
 
 import contextlib
 import hashlib
+import logging
+from datetime import datetime, timedelta
+from typing import Any
 
 from anyio import to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -21,11 +28,15 @@ from graph.idempotency import StoredResponse
 
 HEADER = b"idempotency-key"
 MAX_KEY_LENGTH = 200
+PURGE_EVERY = timedelta(minutes=10)
+
+log = logging.getLogger("castlegraph.api")
 
 
 class IdempotencyKeys:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        self._next_purge: datetime | None = None  # the start purged; the first request too
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         key = dict(scope.get("headers", [])).get(HEADER)
@@ -45,8 +56,10 @@ class IdempotencyKeys:
             b"\0".join([scope["method"].encode(), scope["path"].encode(), body])
         ).hexdigest()
         runtime = scope["app"].state.runtime
+        now = runtime.clock()
+        await self._purge_if_due(runtime, now)
         try:
-            stored = await to_thread.run_sync(idempotency.lookup, runtime.store, text)
+            stored = await to_thread.run_sync(idempotency.lookup, runtime.store, text, now)
         except GraphError:
             stored = None  # the route itself will answer 503
         if stored is not None:
@@ -57,8 +70,22 @@ class IdempotencyKeys:
             answer = StoredResponse(fingerprint, captured.status, captured.body.decode())
             # On failure the answer is still correct; only a later replay is lost.
             with contextlib.suppress(GraphError):
-                await to_thread.run_sync(idempotency.remember, runtime.store, text, answer)
+                await to_thread.run_sync(
+                    idempotency.remember, runtime.store, text, answer, runtime.clock()
+                )
         await captured.send(send)
+
+    async def _purge_if_due(self, runtime: Any, now: datetime) -> None:
+        if self._next_purge is not None and now < self._next_purge:
+            return
+        self._next_purge = now + PURGE_EVERY  # before the await: one purge per interval
+        try:
+            purged = await to_thread.run_sync(idempotency.purge_expired, runtime.store, now)
+        except GraphError as error:  # the next interval tries again
+            log.warning("idempotency keys not purged: %s", error.log_text())
+            return
+        if purged:
+            log.info("purged %d expired idempotency keys", purged)
 
 
 async def _read_body(receive: Receive) -> bytes:

@@ -35,7 +35,7 @@ def tool_errors() -> Iterator[None]:
         yield
     except CastlegraphError as error:
         if _is_bug(error):
-            log.error("internal error %s: %s", error.code, error.message)
+            log.error("internal error %s: %s", error.code, error.log_text())
             raise ToolError(f"{ErrorCode.INTERNAL_ERROR}: {SERVICE_FAILED}") from error
         raise ToolError(f"{error.code}: {describe(error)}") from error
     except EmptyLabel as error:

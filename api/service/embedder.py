@@ -113,4 +113,4 @@ class EmbeddingWorker:
                 self._queue.put(drawer_id)
             self._stopping.wait(1.0)
         except CastlegraphError as error:
-            log.warning("could not embed %d drawers: %s", len(drawer_ids), error.message)
+            log.warning("could not embed %d drawers: %s", len(drawer_ids), error.log_text())

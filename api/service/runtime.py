@@ -11,6 +11,7 @@ import socket
 import threading
 import uuid
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from api.service.embedder import EmbeddingWorker, make_provider
@@ -27,6 +28,12 @@ from graph.migrations import migrate
 from graph.store import GraphStore
 
 log = logging.getLogger("castlegraph")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
 RETRY_SECONDS = 2.0
 
 
@@ -41,6 +48,8 @@ class Runtime:
         self.jobs: JobRunner | None = None
         self.embedder: EmbeddingWorker | None = None
         self.migrations_applied = 0
+        self.clock: Callable[[], datetime] = _now
+        """The time idempotency keys are stamped and expired by; tests move it forward."""
         self._ready = threading.Event()
         self._stopping = threading.Event()
         self._retry: threading.Thread | None = None
@@ -74,7 +83,7 @@ class Runtime:
                 raise
             log.warning(
                 "Neo4j is not reachable yet (%s); retrying every %.0f s",
-                scrub(error.message, self.settings),
+                scrub(error.log_text(), self.settings),
                 RETRY_SECONDS,
             )
             self._retry = threading.Thread(
@@ -90,7 +99,7 @@ class Runtime:
             backend.store.ping()
             backend.store.apply_schema()
             self.migrations_applied = len(migrate(backend.store))
-            purge_expired(backend.store)
+            purge_expired(backend.store, self.clock())
         except Exception:
             backend.close()
             raise
@@ -142,7 +151,7 @@ class Runtime:
                 self._connect()
                 return
             except CastlegraphError as error:
-                reason = scrub(error.message, self.settings)
+                reason = scrub(error.log_text(), self.settings)
                 if not error.is_retryable():
                     log.error("Neo4j refused castlegraph's start: %s", reason)
                     return

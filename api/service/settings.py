@@ -78,6 +78,10 @@ class ApiSettings(Section):
     tokens: list[SecretStr] = Field(default_factory=list)
     max_batch: int = Field(default=1000, ge=1, le=100_000)
     max_body_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
+    heavy_reads: int = Field(default=2, ge=1, le=64)
+    """How many `GET /api/duplicates` and `/api/hygiene` run at once (`api.http.concurrency`)."""
+    heavy_read_wait_seconds: float = Field(default=10.0, ge=0.0, le=300.0, allow_inf_nan=False)
+    """How long another one waits for a slot before `503 service::busy`."""
     mine_roots: list[Path] = Field(default_factory=list)
     """The directories `POST /api/mine` may read (design §8.1). None by default: a service
     must not read `~/.ssh` or `/etc` for whoever can reach it. The local CLI ignores them."""
@@ -176,6 +180,8 @@ ENVIRONMENT: dict[str, tuple[str, str]] = {
     "CASTLEGRAPH_ALLOWED_HOSTS": ("api", "allowed_hosts"),
     "CASTLEGRAPH_MAX_BATCH": ("api", "max_batch"),
     "CASTLEGRAPH_MINE_ROOTS": ("api", "mine_roots"),
+    "CASTLEGRAPH_HEAVY_READS": ("api", "heavy_reads"),
+    "CASTLEGRAPH_HEAVY_READ_WAIT_SECONDS": ("api", "heavy_read_wait_seconds"),
     "CASTLEGRAPH_DATA_DIR": ("graph", "data_dir"),
     "CASTLEGRAPH_EMBEDDED_PORT": ("graph", "embedded_port"),
     "CASTLEGRAPH_NEO4J_URI": ("graph", "neo4j_uri"),

@@ -1,6 +1,10 @@
 """`Idempotency-Key`: a retry replays the first answer; another body with the key is refused."""
 
+from datetime import UTC, datetime, timedelta
+
 from fastapi.testclient import TestClient
+
+from tests.support.app import app_store
 
 ROOM = "/api/wings/infra/rooms/ops/drawers"
 
@@ -51,3 +55,23 @@ def test_a_blank_key_is_invalid(client: TestClient) -> None:
     response = client.post(ROOM, json={"content": "x"}, headers={"Idempotency-Key": " "})
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "input::invalid"
+
+
+def test_an_expired_key_is_purged_while_the_service_runs(client: TestClient) -> None:
+    """Not only at start: a keyed write a day later finds the old key gone from the graph."""
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    store = app_store(client)
+    client.post(ROOM, json={"content": "Old news"}, headers={"Idempotency-Key": "old-1"})
+    assert _stored_keys(store) == {"old-1"}
+    later = datetime.now(UTC) + timedelta(hours=25)
+    previous, runtime.clock = runtime.clock, lambda: later
+    try:
+        client.post(ROOM, json={"content": "Fresh news"}, headers={"Idempotency-Key": "new-1"})
+    finally:
+        runtime.clock = previous
+    assert _stored_keys(store) == {"new-1"}
+
+
+def _stored_keys(store: object) -> set[str]:
+    rows = store.run_text("MATCH (k:IdempotencyKey) RETURN k.key AS key", {})  # type: ignore[attr-defined]
+    return {row["key"] for row in rows}

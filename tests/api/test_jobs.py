@@ -11,6 +11,8 @@ from fastapi.testclient import TestClient
 
 from api.client.local import LocalClient
 from api.errors import Forbidden
+from api.service.jobs.runner import JOB_FAILED
+from graph import observe
 from graph.jobs import create_job, update_job
 from tests.support.app import app_settings, app_store, assert_envelope, running_app
 
@@ -312,3 +314,45 @@ def test_cancelling_an_unknown_job_is_404(client: TestClient) -> None:
     response = client.post("/api/jobs/nope/cancel")
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "jobs::job_not_found"
+
+
+class _Failing:
+    """Makes the job's first drawer write fail with `error()`, raised inside its transaction."""
+
+    def __init__(self, error: Any) -> None:
+        self.error = error
+        self.raised = False
+
+    def statement(self, name: str, seconds: float, failed: bool) -> None:
+        if name == "create_drawer" and not self.raised:
+            self.raised = True
+            self.error()
+
+    def unit(self, use_case: str, result: object) -> None:
+        """Nothing to do."""
+
+
+def _refused_statement(store: Any) -> None:
+    store.run_text("RETURN 1 +", {})  # the database's own syntax error, with its own words
+
+
+def _missing_file() -> None:
+    Path("/srv/castlegraph-secret/notes.txt").read_text()  # an OSError naming a server path
+
+
+@pytest.mark.parametrize("failure", ["database", "server path"])
+def test_a_failed_job_reports_a_stable_error_without_database_text_or_paths(
+    client: TestClient, failure: str
+) -> None:
+    store = app_store(client)
+    failing = _Failing(
+        (lambda: _refused_statement(store)) if failure == "database" else _missing_file
+    )
+    observe.subscribe(failing)
+    try:
+        job = checkpoint(client, [{"content": "a note that will not be stored"}])
+    finally:
+        observe.unsubscribe(failing)
+    assert failing.raised
+    assert job["status"] == "failed"
+    assert job["error"] == {"code": "internal::error", "message": JOB_FAILED}

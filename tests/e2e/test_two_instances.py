@@ -64,8 +64,11 @@ def post(service: Service, path: str, body: dict[str, Any]) -> httpx.Response:
 def mention_batch(drawers: list[str], seed: int) -> list[dict[str, str]]:
     pick = random.Random(seed)
     return [
-        {"drawer": pick.choice(drawers), "name": pick.choice(SPELLINGS)(pick.choice(PEOPLE)),
-         "kind": "person"}
+        {
+            "drawer": pick.choice(drawers),
+            "name": pick.choice(SPELLINGS)(pick.choice(PEOPLE)),
+            "kind": "person",
+        }
         for _ in range(BATCH)
     ]
 
@@ -78,14 +81,21 @@ def test_two_instances_keep_one_entity_per_key_run_each_job_once_and_lose_nothin
     graph: Neo4jStore, start_instance: Callable[[str], Service]
 ) -> None:
     a = start_instance("a")
-    long_job = post(a, "/api/checkpoints", {"wing": "lab", "room": "long", "items": [
-        {"content": f"a long checkpoint, item {i}"} for i in range(LONG_ITEMS)
-    ]}).json()["job"]["id"]
+    long_job = post(
+        a,
+        "/api/checkpoints",
+        {
+            "wing": "lab",
+            "room": "long",
+            "items": [{"content": f"a long checkpoint, item {i}"} for i in range(LONG_ITEMS)],
+        },
+    ).json()["job"]["id"]
     b = start_instance("b")  # finds a's job unfinished at its start: a still holds it
     instances = [a, b]
     drawers = [
-        post(service, "/api/wings/lab/rooms/notes/drawers", {"content": f"lab note {i}"})
-        .json()["drawer"]["id"]
+        post(service, "/api/wings/lab/rooms/notes/drawers", {"content": f"lab note {i}"}).json()[
+            "drawer"
+        ]["id"]
         for i, service in zip(range(20), itertools.cycle(instances), strict=False)
     ]
     checkpoint = {"wing": "lab", "room": "log", "items": []}

@@ -55,3 +55,13 @@ def test_a_write_that_times_out_waiting_for_a_lock_is_unavailable_not_a_bug(
             store.write(lambda tx: tx.lock("busy"), use_case="wait")
         hold.release.set()
         holder.result(timeout=60)
+
+
+def test_an_unreachable_neo4j_is_told_in_castlegraphs_words(unreachable: Neo4jStore) -> None:
+    """The driver's text names the host and port; the client hears neither, the log does."""
+    with pytest.raises(GraphUnavailable) as caught:
+        unreachable.ping()
+    error = caught.value
+    assert (error.status, error.is_retryable()) == (503, True)
+    assert "127.0.0.1" not in error.message
+    assert "127.0.0.1" in error.log_text()

@@ -5,6 +5,7 @@ CLI or a service can then open the same directory (the embedded database holds a
 open). `insert_entity` stores an entity as resolution would, or as an older version left it.
 """
 
+import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 
 from graph import migrations
 from graph.backend import open_backend
+from graph.embeddings import set_embedding
 from graph.records import Entity
 from resolver.entity_model import EntityView
 
@@ -40,3 +42,33 @@ def insert_entity(store: Any, view: EntityView, created_at: str) -> None:
     checks that its key is unique (as data written before the uniqueness constraint)."""
     props = Entity(view, created_at).to_props(store.dialect)
     store.run_text("CREATE (e:Entity) SET e = $props", {"props": props})
+
+
+EMBEDDED_DRAWERS = (
+    "UNWIND $rows AS row CREATE (d:Drawer) SET d = row.props, d.embedding = vecf32(row.vector)"
+)
+
+
+def embedded_drawers(store: Any, count: int, dimension: int, seed: int = 7) -> None:
+    """`count` drawers with random vectors in one room, bulk-created on FalkorDB (as
+    `bench.duplicates_load` does, without numpy): heavy reads get something to chew on."""
+    rng = random.Random(seed)
+    rows = [
+        {
+            "props": {
+                "id": f"seeded-{number:06d}",
+                "wing": "seeded",
+                "room": "vectors",
+                "content": f"seeded drawer {number}",
+                "content_hash": f"{number:064x}",
+                "kind": "manual",
+                "created_at": "2025-01-01T00:00:00.000000Z",
+            },
+            "vector": [rng.gauss(0.0, 1.0) for _ in range(dimension)],
+        }
+        for number in range(count)
+    ]
+    store.run_text(EMBEDDED_DRAWERS, {"rows": rows[:1]})
+    set_embedding(store, "seeded-000000", rows[0]["vector"], None)  # the index and dimension
+    for start in range(1, count, 500):
+        store.run_text(EMBEDDED_DRAWERS, {"rows": rows[start : start + 500]})

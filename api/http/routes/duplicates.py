@@ -3,10 +3,13 @@
 An agent's token never embeds, pairs, judges or counts another agent's diary entries: the
 caller's agent is the graph layer's viewer (design §8.1)."""
 
+from contextlib import AbstractAsyncContextManager
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
+from starlette.concurrency import run_in_threadpool
 
+from api.http.concurrency import HeavyReads
 from api.http.deps import CallerAgent, RuntimeDep, StoreDep
 from api.http.limits import check_path_segment
 from api.http.schemas.duplicates import (
@@ -18,6 +21,7 @@ from api.http.schemas.duplicates import (
     VerdictOut,
 )
 from graph import duplicates, embeddings
+from graph.store import GraphStore
 
 router = APIRouter(tags=["duplicates"])
 DEFAULT_THRESHOLD = 0.85
@@ -44,14 +48,24 @@ def _scope(wing: str | None, room: str | None, caller: str | None) -> duplicates
 
 
 @router.get("/api/duplicates", response_model=DuplicatesOut)
-def find_duplicates(
+async def find_duplicates(
+    request: Request,
     store: StoreDep,
     caller: CallerAgent,
     wing: Annotated[str | None, Query(max_length=200)] = None,
     room: Annotated[str | None, Query(max_length=200)] = None,
     threshold: Annotated[float, Query(ge=0.0, le=1.0, allow_inf_nan=False)] = DEFAULT_THRESHOLD,
 ) -> DuplicatesOut:
-    """Clusters of current drawers alike in meaning (cosine ≥ threshold). Read-only."""
+    """Clusters of current drawers alike in meaning (cosine ≥ threshold). Read-only; a heavy
+    read, so at most `api.heavy_reads` at once (503 `service::busy` past the wait)."""
+    async with heavy_read(request):
+        return await run_in_threadpool(duplicate_clusters, store, caller, wing, room, threshold)
+
+
+def duplicate_clusters(
+    store: GraphStore, caller: str | None, wing: str | None, room: str | None, threshold: float
+) -> DuplicatesOut:
+    """The answer of `find_duplicates`, for the in-process client too."""
     clusters = duplicates.duplicate_clusters(store, _scope(wing, room, caller), threshold)
     return DuplicatesOut.of(threshold, clusters)
 
@@ -67,7 +81,18 @@ def post_verdict(body: VerdictCreate, store: StoreDep, caller: CallerAgent) -> V
 
 
 @router.get("/api/hygiene", response_model=HygieneOut)
-def get_hygiene(store: StoreDep, caller: CallerAgent) -> HygieneOut:
+async def get_hygiene(request: Request, store: StoreDep, caller: CallerAgent) -> HygieneOut:
     """What waits for review: duplicate pairs, review links, drawers without vectors (the
-    drawer counts over what the caller's agent may see)."""
+    drawer counts over what the caller's agent may see). A heavy read, like `find_duplicates`."""
+    async with heavy_read(request):
+        return await run_in_threadpool(hygiene_counts, store, caller)
+
+
+def hygiene_counts(store: GraphStore, caller: str | None) -> HygieneOut:
+    """The answer of `get_hygiene`, for the in-process client too."""
     return HygieneOut.of(duplicates.hygiene(store, DEFAULT_THRESHOLD, viewer=caller))
+
+
+def heavy_read(request: Request) -> AbstractAsyncContextManager[None]:
+    gate: HeavyReads = request.app.state.heavy_reads
+    return gate.slot()

@@ -1,3 +1,5 @@
+import logging
+
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
@@ -5,6 +7,7 @@ from api.http.deps import RuntimeDep
 from api.http.envelope import error_response
 from graph.errors import GraphError, GraphUnavailable
 
+log = logging.getLogger("castlegraph.api")
 router = APIRouter(tags=["health"])
 
 
@@ -14,7 +17,10 @@ def health(runtime: RuntimeDep) -> JSONResponse:
         return error_response(GraphUnavailable("the graph database is not ready yet"))
     try:
         runtime.store.ping()
-    except GraphError as error:
-        return error_response(GraphUnavailable(error.message))  # any failed ping: not ready
+    except GraphUnavailable as error:
+        return error_response(error)
+    except GraphError as error:  # any failed ping means not ready; its words go to the log
+        log.warning("health: %s", error.log_text())
+        return error_response(GraphUnavailable("the graph database failed its ping"))
     backend = runtime.backend.description if runtime.backend else "none"
     return JSONResponse({"status": "ok", "backend": backend})

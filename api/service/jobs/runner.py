@@ -25,6 +25,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from api.errors import ApiError
 from api.service.jobs.checkpoint import run_checkpoint
 from api.service.jobs.context import JobCancelled, JobContext, JobInterrupted, JobLost
 from api.service.jobs.mining import run_mine
@@ -53,6 +54,8 @@ RENEW_SECONDS = LEASE_SECONDS / 3
 SCAN_SECONDS = 10.0
 """How often an idle runner looks for jobs whose owner's lease ran out."""
 PRUNE_SECONDS = 24 * 3600.0
+JOB_FAILED = "the job failed; the service log has the detail"
+"""All a client hears of a job's bug: no traceback, database text or server path (design §7)."""
 """How often finished jobs past their keeping time are pruned (and once at start)."""
 RELEASED: dict[str, Any] = {"owner": None, "lease_until": None}
 
@@ -174,10 +177,10 @@ class JobRunner:
         except JobNotFound:
             log.warning("job %s disappeared while it ran; dropped", job_id)
         except CastlegraphError as error:
-            self._fail(store, job_id, {"code": error.code, "message": error.message})
-        except Exception as error:
-            log.exception("job %s failed", job_id)
-            self._fail(store, job_id, {"code": ErrorCode.INTERNAL_ERROR, "message": str(error)})
+            self._fail(store, job_id, job_error(job_id, error))
+        except Exception:
+            log.exception("job %s failed", job_id)  # the traceback and its paths: log only
+            self._fail(store, job_id, {"code": ErrorCode.INTERNAL_ERROR, "message": JOB_FAILED})
         else:
             update_job(
                 store, job_id, status="succeeded", result=result, finished_at=utc_now(), **RELEASED
@@ -186,6 +189,15 @@ class JobRunner:
     @staticmethod
     def _fail(store: GraphStore, job_id: str, error: dict[str, Any]) -> None:
         update_job(store, job_id, status="failed", error=error, finished_at=utc_now(), **RELEASED)
+
+
+def job_error(job_id: str, error: CastlegraphError) -> dict[str, Any]:
+    """What a failed job tells its clients: an answer's code and message, or, for a bug (status
+    500: a refused statement, whose text is the database's), only that it failed (design §7)."""
+    if error.status == 500 and not isinstance(error, ApiError):
+        log.error("job %s failed: %s %s", job_id, error.code, error.log_text())
+        return {"code": ErrorCode.INTERNAL_ERROR, "message": JOB_FAILED}
+    return {"code": error.code, "message": error.message}
 
 
 class _Heartbeat:

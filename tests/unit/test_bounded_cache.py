@@ -1,0 +1,79 @@
+"""The entity-index caches stay within their byte budgets whatever the length of the keys.
+
+Measured with tracemalloc, not with the cache's own accounting: 200-character keys made the
+entry-bounded caches hold 1.8 GB (spelling keys) and 390 MB (two-edit neighbourhoods).
+"""
+
+import random
+import string
+import tracemalloc
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from graph import entity_index
+from graph.bounded_cache import ByteLRU
+
+SLACK = 1.15
+"""What tracemalloc sees beyond the counted bytes: the dict and the entries' tuples."""
+
+
+def _keys(count: int, length: int) -> list[str]:
+    rng = random.Random(length)
+    return ["".join(rng.choices(string.ascii_lowercase, k=length)) for _ in range(count)]
+
+
+def _retained(function: Callable[[str], Any], keys: list[str]) -> int:
+    tracemalloc.start()
+    try:
+        for key in keys:
+            function(key)
+        return tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.fixture
+def cleared() -> Iterator[None]:
+    caches = (entity_index.spelling_keys, entity_index._two_deletions)
+    for cache in caches:
+        cache.cache_clear()  # type: ignore[attr-defined]
+    yield
+    for cache in caches:
+        cache.cache_clear()  # type: ignore[attr-defined]
+
+
+@pytest.mark.usefixtures("cleared")
+def test_spelling_keys_of_long_names_stay_within_the_budget() -> None:
+    retained = _retained(entity_index.spelling_keys, _keys(1_000, 200))  # 55 MB unbounded
+    assert retained <= entity_index.CACHE_BYTES * SLACK
+
+
+@pytest.mark.usefixtures("cleared")
+def test_two_edit_neighbourhoods_stay_within_the_budget() -> None:
+    retained = _retained(entity_index._two_deletions, _keys(400, 40))  # 38 MB unbounded
+    assert retained <= entity_index.REVIEW_CACHE_BYTES * SLACK
+
+
+def test_the_least_recently_used_entry_leaves_first() -> None:
+    calls: list[str] = []
+
+    def upper(key: str) -> str:
+        calls.append(key)
+        return key.upper()
+
+    cache = ByteLRU(upper, max_bytes=3 * 2 * (49 + 100))  # three pairs of 100-char strings
+    a, b, c, d = ("a" * 100, "b" * 100, "c" * 100, "d" * 100)
+    for key in (a, b, c, a, d, a, b):  # d evicts b (a was used again), then b evicts c
+        assert cache(key) == key.upper()
+    assert calls == [a, b, c, d, b]
+    info = cache.cache_info()
+    assert (info.hits, info.misses, info.entries) == (2, 5, 3)
+    assert info.bytes <= info.max_bytes
+
+
+def test_a_value_larger_than_the_budget_is_returned_not_kept() -> None:
+    cache = ByteLRU(lambda key: key * 10_000, max_bytes=10_000)
+    assert cache("ab") == "ab" * 10_000
+    assert cache.cache_info().entries == 0
