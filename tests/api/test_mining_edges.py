@@ -1,0 +1,67 @@
+"""Mining's edge cases through HTTP: bad files fail alone, and re-mining retires stale chunks."""
+
+import os
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.api.test_jobs import mine
+
+GOOD = "Good notes are mined."
+
+
+def names_and_contents(client: TestClient) -> list[tuple[str, str]]:
+    drawers = client.get("/api/wings/docs/rooms/notes/drawers").json()["drawers"]
+    return sorted((d["name"], d["content"]) for d in drawers)
+
+
+def assert_one_failure(job: dict[str, Any], path: str, reason: str) -> None:
+    """The job succeeded, counted the bad file in `failed` under its relative path, and
+    stored the good one."""
+    assert job["status"] == "succeeded", job
+    assert job["result"]["failed"] == [{"path": path, "reason": reason}]
+    assert job["result"]["failed_count"] == 1
+    assert (job["result"]["files"], job["result"]["created"]) == (1, 1)
+
+
+def test_a_file_with_an_undecodable_name_fails_alone(client: TestClient, mine_dir: Path) -> None:
+    (mine_dir / "good.md").write_text(GOOD)
+    bad = os.path.join(os.fsencode(mine_dir), b"bad\xff.md")
+    with open(bad, "wb") as file:
+        file.write(b"A file whose name is not UTF-8.")
+    job = mine(client, mine_dir)
+    assert_one_failure(job, "bad\\xff.md", "undecodable_name")
+    assert names_and_contents(client) == [("good.md#0", GOOD)]
+
+
+def test_a_nul_byte_past_the_sniffed_start_fails_the_file_alone(
+    client: TestClient, mine_dir: Path
+) -> None:
+    (mine_dir / "good.md").write_text(GOOD)
+    (mine_dir / "sub").mkdir()
+    (mine_dir / "sub" / "late.md").write_bytes(b"text " * 2000 + b"\0 and more text")
+    job = mine(client, mine_dir)
+    assert_one_failure(job, "sub/late.md", "nul_byte")
+    assert names_and_contents(client) == [("good.md#0", GOOD)]
+
+
+def test_a_file_over_ten_mib_fails_alone(client: TestClient, mine_dir: Path) -> None:
+    (mine_dir / "good.md").write_text(GOOD)
+    with (mine_dir / "huge.md").open("wb") as huge:
+        huge.truncate(11 * 2**20)  # sparse: 11 MiB cost no disk
+    job = mine(client, mine_dir)
+    assert_one_failure(job, "huge.md", "too_large")
+    assert names_and_contents(client) == [("good.md#0", GOOD)]
+
+
+def test_the_list_of_failed_files_is_bounded_but_all_are_counted(
+    client: TestClient, mine_dir: Path
+) -> None:
+    for number in range(105):
+        (mine_dir / f"late{number:03}.md").write_bytes(b"x" * 9000 + b"\0")
+    job = mine(client, mine_dir)
+    assert job["status"] == "succeeded"
+    assert job["result"]["failed_count"] == 105
+    assert [f["path"] for f in job["result"]["failed"]] == [f"late{n:03}.md" for n in range(100)]
+    assert str(mine_dir) not in str(job["result"])
