@@ -103,6 +103,7 @@ def test_mining_stores_every_chunk_and_links_identical_files(
         "unchanged": 0,
         "superseded": 0,
         "similar": 1,
+        "retired": 0,
         "failed": [],
         "failed_count": 0,
     }
@@ -130,6 +131,7 @@ def test_re_mining_unchanged_files_changes_nothing_and_a_changed_file_supersedes
         "unchanged": 2,
         "superseded": 0,
         "similar": 0,
+        "retired": 0,
         "failed": [],
         "failed_count": 0,
     }
@@ -189,6 +191,7 @@ def test_mining_reads_only_regular_files_inside_the_mined_tree(
         "unchanged": 0,
         "superseded": 0,
         "similar": 1,
+        "retired": 0,
         "failed": [{"path": "huge.md", "reason": "too_large"}],
         "failed_count": 1,
     }

@@ -65,3 +65,52 @@ def test_the_list_of_failed_files_is_bounded_but_all_are_counted(
     assert job["result"]["failed_count"] == 105
     assert [f["path"] for f in job["result"]["failed"]] == [f"late{n:03}.md" for n in range(100)]
     assert str(mine_dir) not in str(job["result"])
+
+
+def test_re_mining_a_shrunk_file_retires_the_chunks_past_its_new_end(
+    client: TestClient, mine_dir: Path
+) -> None:
+    paragraphs = [f"Paragraph {i} " + "x" * 150 for i in range(4)]
+    (mine_dir / "notes.md").write_text("\n\n".join(paragraphs))
+    first = mine(client, mine_dir, chunk_chars=200)
+    assert first["result"]["created"] == 4
+    chunk_ids = {d["name"]: d["id"] for d in room(client)}
+    (mine_dir / "notes.md").write_text("\n\n".join(paragraphs[:2]))  # the last two cut
+    again = mine(client, mine_dir, chunk_chars=200)
+    assert again["result"]["retired"] == 2
+    assert (again["result"]["unchanged"], again["result"]["created"]) == (2, 0)
+    assert sorted(d["name"] for d in room(client)) == ["notes.md#0", "notes.md#1"]
+    for name in ("notes.md#2", "notes.md#3"):  # closed, never deleted
+        kept = client.get(f"/api/drawers/{chunk_ids[name]}").json()
+        assert kept["content"] == paragraphs[int(name[-1])]
+        assert kept["valid_to"] is not None
+    assert mine(client, mine_dir, chunk_chars=200)["result"]["retired"] == 0
+
+
+def test_re_mining_retires_the_chunks_of_a_deleted_file_of_that_root_only(
+    client: TestClient, mine_dir: Path, tmp_path: Path
+) -> None:
+    (mine_dir / "a").mkdir()
+    (mine_dir / "b").mkdir()
+    (mine_dir / "a" / "gone.md").write_text("A file deleted before the next mine.")
+    (mine_dir / "a" / "kept.md").write_text("A file that stays.")
+    (mine_dir / "b" / "other.md").write_text("Mined from another root into the same room.")
+    mine(client, mine_dir / "a")
+    mine(client, mine_dir / "b")
+    gone_id = next(d["id"] for d in room(client) if d["name"] == "gone.md#0")
+    (mine_dir / "a" / "gone.md").unlink()
+    again = mine(client, mine_dir / "a")
+    assert again["result"]["retired"] == 1
+    assert sorted(d["name"] for d in room(client)) == ["kept.md#0", "other.md#0"]
+    kept = client.get(f"/api/drawers/{gone_id}").json()
+    assert (kept["content"], kept["valid_to"] is not None) == (
+        "A file deleted before the next mine.",
+        True,
+    )
+    assert len(kept["origin"]["root"]) == 16  # names the root without telling the server's path
+    assert str(mine_dir) not in str(kept)
+    assert mine(client, mine_dir / "a")["result"]["retired"] == 0
+
+
+def room(client: TestClient) -> list[dict[str, Any]]:
+    return client.get("/api/wings/docs/rooms/notes/drawers").json()["drawers"]  # type: ignore[no-any-return]
