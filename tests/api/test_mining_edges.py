@@ -114,3 +114,18 @@ def test_re_mining_retires_the_chunks_of_a_deleted_file_of_that_root_only(
 
 def room(client: TestClient) -> list[dict[str, Any]]:
     return client.get("/api/wings/docs/rooms/notes/drawers").json()["drawers"]  # type: ignore[no-any-return]
+
+
+def test_mining_a_fifo_itself_finishes_and_counts_it_skipped(
+    client: TestClient, mine_dir: Path
+) -> None:
+    os.mkfifo(mine_dir / "pipe")
+    job = mine(client, mine_dir / "pipe")
+    assert job["status"] == "succeeded"
+    result = job["result"]
+    assert (result["files"], result["skipped"], result["created"], result["failed_count"]) == (
+        0,
+        1,
+        0,
+        0,
+    )

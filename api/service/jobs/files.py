@@ -121,8 +121,9 @@ def read_text(path: Path, boundary: Path) -> str | None:
 
 
 def list_documents(root: Path) -> list[str]:
-    """Relative POSIX paths of candidate text files under `root`, sorted."""
-    if root.is_file():
+    """Relative POSIX paths of candidate text files under `root`, sorted. A root that is not a
+    directory is its own one file, so a device or FIFO asked for is counted as skipped."""
+    if not root.is_dir():
         return [root.name]
     found: list[str] = []
     specs_by_dir: dict[Path, list[tuple[Path, pathspec.GitIgnoreSpec]]] = {}
