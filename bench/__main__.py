@@ -126,14 +126,19 @@ def load(
     backend: BackendOption = Backend.EMBEDDED,
     out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/load.json"),
 ) -> None:
-    """16 concurrent clients on loopback; then checks that nothing was lost or duplicated."""
+    """16 concurrent clients on loopback, with hazards thrown in (mining /dev/zero and a FIFO,
+    checkpoints at and over the cap) and health polled throughout; then checks that nothing
+    was lost or duplicated and health stayed 200."""
     from bench import load as workload  # noqa: PLC0415 - each command loads only its workload
 
     params = {"seconds": seconds, "seed": seed, **_backend_params(backend)}
     results = report.run_workload(
         "load", params, out, lambda: workload.run(seconds, seed, backend), timed=False
     )
-    if results["server_errors"] or results["duplicate_entities"] or results["lost_mentions"]:
+    failures = ("server_errors", "duplicate_entities", "lost_mentions", "checkpoint_lost")
+    if any(results[name] for name in failures):
+        raise typer.Exit(1)
+    if results["health_not_200"] or results["hazard_problems"]:
         raise typer.Exit(1)
 
 

@@ -1,20 +1,27 @@
 """`bench load`: 16 clients mixing writes, mentions, reads and alias updates, then checks.
 
-Bounded in time and loopback only: it starts its own service and stops by itself. Afterwards it
-checks through the API what the load must not break: no 5xx, one entity per (kind, key) among
-the names posted, every acknowledged mention present, at most one SIMILAR_TO edge per pair.
+Bounded in time and loopback only: it starts its own service and stops by itself. While the
+clients run, `bench.hazards` throws in what must be refused or shrugged off (mining `/dev/zero`,
+a FIFO and a tree of bad files; a checkpoint at the cap and one of 100,000 items) and polls
+`/api/health` throughout. Afterwards it checks through the API what the load must not break: no
+5xx, one entity per (kind, key) among the names posted, every acknowledged mention and
+checkpoint item present, at most one SIMILAR_TO edge per pair, every hazard job ended as it
+must, and health 200 at every poll.
 """
 
 import random
 import statistics
+import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
 
+from bench import hazards
 from bench.report import print_table
 from bench.service import Backend, Service, memory_facts, running_service
 
@@ -135,21 +142,51 @@ def _check(service: Service, tally: Tally) -> dict[str, int]:
     }
 
 
+HAZARDS_AFTER_SECONDS = 5.0
+"""The hazards start once the clients are in full swing."""
+
+
+def _load(
+    service: Service, seconds: float, seed: int, tally: Tally, root: Path
+) -> tuple[float, dict[str, Any]]:
+    """The clients and the hazards together: the clients' wall time, and the hazards' outcomes
+    once every job they started ended."""
+    threads = [
+        threading.Thread(target=_client_loop, args=(service.base_url, seconds, seed + i, tally))
+        for i in range(CLIENTS)
+    ]
+    tree = hazards.prepare_tree(root)
+    thrown: dict[str, Any] = {}
+
+    def throw() -> None:
+        time.sleep(min(HAZARDS_AFTER_SECONDS, seconds / 4))
+        thrown.update(hazards.throw_in(service.base_url, tree, tally.record))
+
+    threads.append(threading.Thread(target=throw, name="hazards"))
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    return elapsed, hazards.settle(service.base_url, thrown)
+
+
 def run(seconds: float, seed: int, backend: Backend) -> dict[str, Any]:
     tally = Tally()
-    with running_service(backend) as service:
-        threads = [
-            threading.Thread(target=_client_loop, args=(service.base_url, seconds, seed + i, tally))
-            for i in range(CLIENTS)
-        ]
-        started = time.perf_counter()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        elapsed = time.perf_counter() - started
-        memory = memory_facts(service)
-        checks = _check(service, tally)
+    with tempfile.TemporaryDirectory(prefix="castlegraph-load-mine-") as scratch:
+        root = Path(scratch).resolve()
+        environment = hazards.mining_root_environment(root)
+        with running_service(backend, environment) as service:
+            watch = hazards.HealthWatch(service.base_url)
+            watch.start()
+            try:
+                elapsed, outcomes = _load(service, seconds, seed, tally, root)
+            finally:
+                watch.stop()
+            memory = memory_facts(service)
+            checks = _check(service, tally)
+    health = watch.summary()
     rows, operations = [], {}
     for operation, values in sorted(tally.latencies.items()):
         ordered = sorted(values)
@@ -171,16 +208,33 @@ def run(seconds: float, seed: int, backend: Backend) -> dict[str, Any]:
     server_errors = sum(count for status, count in tally.statuses.items() if status >= 500)
     print_table(
         f"checks on {backend}",
-        ["5xx", "duplicate entities", "lost mentions", "duplicate SIMILAR_TO"],
+        ["5xx", "duplicate entities", "lost mentions", "lost items", "duplicate SIMILAR_TO"],
         [
             [
                 server_errors,
                 checks["duplicate_entities"],
                 checks["lost_mentions"],
+                outcomes["checkpoint_lost"],
                 checks["duplicate_similar_edges"],
             ]
         ],
     )
+    print_table(
+        f"hazards and health on {backend}",
+        ["health polls", "not 200", "health p99 ms", "health max ms", "over cap", "problems"],
+        [
+            [
+                health["health_polls"],
+                health["health_not_200"],
+                health["health_p99_ms"],
+                health["health_max_ms"],
+                " ".join(str(part) for part in outcomes["over_cap"]),
+                len(outcomes["hazard_problems"]),
+            ]
+        ],
+    )
+    for problem in outcomes["hazard_problems"]:
+        print(f"  hazard problem: {problem}")
     return {
         "backend": str(backend),
         "clients": CLIENTS,
@@ -189,5 +243,7 @@ def run(seconds: float, seed: int, backend: Backend) -> dict[str, Any]:
         "statuses": dict(tally.statuses),
         "server_errors": server_errors,
         **checks,
+        **outcomes,
+        **health,
         **memory,
     }

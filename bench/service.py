@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
@@ -122,8 +122,11 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def running_service(backend: Backend = Backend.EMBEDDED) -> Iterator[Service]:
-    """Run the service on a fresh temporary data directory for the duration of the block.
+def running_service(
+    backend: Backend = Backend.EMBEDDED, environment: Mapping[str, str] | None = None
+) -> Iterator[Service]:
+    """Run the service on a fresh temporary data directory for the duration of the block
+    (`environment` adds settings, e.g. `CASTLEGRAPH_MINE_ROOTS`).
 
     With `Backend.NEO4J` a fresh Neo4j server is started for it first (and stopped after it).
     The directory (and the logs) is removed afterwards, so on failure the service log's tail is
@@ -132,7 +135,9 @@ def running_service(backend: Backend = Backend.EMBEDDED) -> Iterator[Service]:
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="castlegraph-bench-")))
         neo4j = start_database(stack, backend, tmp / "neo4j.log")
-        yield stack.enter_context(serving(tmp / "data", tmp / "service.log", neo4j=neo4j))
+        yield stack.enter_context(
+            serving(tmp / "data", tmp / "service.log", neo4j=neo4j, environment=environment)
+        )
 
 
 def start_database(stack: ExitStack, backend: Backend, log_path: Path) -> Neo4jServer | None:
@@ -163,13 +168,17 @@ def serving(
     log_path: Path,
     ready_timeout: float = READY_TIMEOUT_SECONDS,
     neo4j: Neo4jServer | None = None,
+    environment: Mapping[str, str] | None = None,
 ) -> Iterator[Service]:
     """`castlegraph serve` on `data_dir` (new or filled beforehand) or `neo4j`, for the block."""
     port = free_port()
     command = [*castlegraph_command(), "serve", "--port", str(port), "--data-dir", str(data_dir)]
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, env=service_environment(neo4j)
+            command,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=service_environment(neo4j) | dict(environment or {}),
         )
     base_url = f"http://{HOST}:{port}"
     try:

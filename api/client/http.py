@@ -17,8 +17,8 @@ import httpx2 as httpx
 
 from api.client.protocol import Json
 from api.errors import RemoteError, ServiceUnreachable
-from api.http.auth import Token
 from api.service.settings import Settings
+from api.service.tokens import Token
 from resolver.errors import ErrorCode
 
 TIMEOUT_SECONDS = 60.0

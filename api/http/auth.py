@@ -1,6 +1,7 @@
 """Bearer tokens (`CASTLEGRAPH_API_TOKENS`): required on every route but health when set.
 
-Each configured token is `SECRET` or `AGENT:SECRET`. A token that names an agent makes that the
+Each configured token is `SECRET`, `AGENT:SECRET` or `:SECRET` (`api.service.tokens`: the last
+form is an operator token whose secret holds a `:`). A token that names an agent makes that the
 caller's identity for the diary: it can write and read only its own entries. Tokens are
 compared in constant time, and every configured token is compared, so timing tells nothing.
 Secrets never reach the logs (settings hold them as `SecretStr`).
@@ -8,27 +9,14 @@ Secrets never reach the logs (settings hold them as `SecretStr`).
 
 import hashlib
 import hmac
-from dataclasses import dataclass
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.errors import Unauthorized
 from api.http.envelope import error_response
+from api.service.tokens import Token
 
 OPEN_PATHS = frozenset({"/api/health", "/metrics"})
-
-
-@dataclass(frozen=True, slots=True)
-class Token:
-    secret: bytes
-    agent: str | None
-
-    @classmethod
-    def parse(cls, raw: str) -> "Token":
-        agent, separator, secret = raw.partition(":")
-        if separator and agent and secret:
-            return cls(secret.encode(), agent)
-        return cls(raw.encode(), None)
 
 
 class BearerAuth:

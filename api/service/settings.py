@@ -22,6 +22,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from api.service.tokens import Token, parse_tokens
+
 DEFAULT_PORT = 8765
 CONFIG_ENV = "CASTLEGRAPH_CONFIG"
 ANY_ADDRESS = frozenset({"", "0.0.0.0", "::"})  # noqa: S104  # listen addresses, every interface
@@ -76,6 +78,15 @@ class ApiSettings(Section):
     host: str = "127.0.0.1"
     port: int = Field(default=DEFAULT_PORT, ge=1, le=65535)
     tokens: list[SecretStr] = Field(default_factory=list)
+    """Bearer tokens: `SECRET`, `AGENT:SECRET` or `:SECRET` (`api.service.tokens`)."""
+
+    @field_validator("tokens")
+    @classmethod
+    def _tokens_say_who_calls(cls, tokens: list[SecretStr]) -> list[SecretStr]:
+        # A secret given twice would not say who calls; an entry without one opens nothing.
+        parse_tokens(token.get_secret_value() for token in tokens)
+        return tokens
+
     max_batch: int = Field(default=1000, ge=1, le=100_000)
     max_body_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
     heavy_reads: int = Field(default=2, ge=1, le=64)
@@ -141,7 +152,10 @@ class EmbeddingSettings(Section):
 class Settings(BaseSettings):
     """Every setting; the flat `CASTLEGRAPH_*` names are mapped onto sections below."""
 
-    model_config = SettingsConfigDict(extra="forbid", env_prefix="CASTLEGRAPH_")
+    # An error names the key, never quotes the value: it may be a token or a password.
+    model_config = SettingsConfigDict(
+        extra="forbid", env_prefix="CASTLEGRAPH_", hide_input_in_errors=True
+    )
 
     dedup: DedupSettings = Field(default_factory=DedupSettings)
     graph: GraphSettings = Field(default_factory=GraphSettings)
@@ -244,7 +258,8 @@ def scrub(text: str, settings: Settings) -> str:
     if uri:
         text = text.replace(uri, safe_uri(uri))
     secrets = [settings.graph.neo4j_password.get_secret_value()]
-    secrets += [token.get_secret_value() for token in settings.api.tokens]
+    for token in settings.api.tokens:  # the whole entry, and the part an agent presents
+        secrets += [token.get_secret_value(), Token.parse(token.get_secret_value()).secret.decode()]
     password = urlsplit(uri).password if uri else None
     for secret in [*secrets, password]:
         if secret:

@@ -13,11 +13,13 @@ from tests.support.mcp import INITIALIZE, MCP_HEADERS
 ADMIN = {"Authorization": "Bearer admin-secret"}
 ADA = {"Authorization": "Bearer ada-secret"}
 BOB = {"Authorization": "Bearer bob-secret"}
+COLON = {"Authorization": "Bearer ops:colon-secret"}
+"""An operator token whose secret holds a `:`, configured in the explicit form `:SECRET`."""
 
 
 @pytest.fixture(scope="module")
 def secured(tmp_path_factory: pytest.TempPathFactory, mine_root: Path) -> Iterator[TestClient]:
-    tokens = ["admin-secret", "ada:ada-secret", "bob:bob-secret"]
+    tokens = ["admin-secret", "ada:ada-secret", "bob:bob-secret", ":ops:colon-secret"]
     api = {"tokens": tokens, "mine_roots": [mine_root]}
     settings = app_settings(tmp_path_factory.mktemp("auth"), api=api)
     with running_app(settings) as client:
@@ -106,6 +108,15 @@ def test_an_agent_token_cannot_forge_a_diary_entry_through_the_drawers_route(
     on_behalf = {"content": "y", "kind": "diary", "agent": "bob"}
     by_admin = client.post(path, json=on_behalf, headers=ADMIN)
     assert by_admin.status_code == 201  # a token that names no agent is not confined
+
+
+def test_an_operator_token_holding_a_colon_is_no_agent_token(client: TestClient) -> None:
+    entry = {"content": "for bob", "kind": "diary", "agent": "bob"}
+    written = client.post("/api/wings/w/rooms/diary/drawers", json=entry, headers=COLON)
+    assert written.status_code == 201, written.text  # an agent token would be 403 here
+    assert written.json()["drawer"]["agent"] == "bob"
+    tail = {"Authorization": "Bearer colon-secret"}  # what `ops:` as an agent name would leave
+    assert client.get("/api/jobs", headers=tail).status_code == 401
 
 
 def test_an_agent_token_cannot_start_mining(client: TestClient, mine_dir: Path) -> None:

@@ -105,6 +105,9 @@ def test_mining_stores_every_chunk_and_links_identical_files(
         "unchanged": 0,
         "superseded": 0,
         "similar": 1,
+        "retired": 0,
+        "failed": [],
+        "failed_count": 0,
     }
     drawers = client.get("/api/wings/docs/rooms/notes/drawers").json()["drawers"]
     assert sorted(d["name"] for d in drawers) == ["a.md#0", "b.md#0"]
@@ -130,6 +133,9 @@ def test_re_mining_unchanged_files_changes_nothing_and_a_changed_file_supersedes
         "unchanged": 2,
         "superseded": 0,
         "similar": 0,
+        "retired": 0,
+        "failed": [],
+        "failed_count": 0,
     }
     (mine_dir / "a.md").write_text("First paragraph, edited.\n\nSecond paragraph.")
     changed = mine(client, mine_dir)
@@ -182,11 +188,14 @@ def test_mining_reads_only_regular_files_inside_the_mined_tree(
     assert job["status"] == "succeeded"
     assert job["result"] == {
         "files": 2,
-        "skipped": 3,
+        "skipped": 2,
         "created": 2,
         "unchanged": 0,
         "superseded": 0,
         "similar": 1,
+        "retired": 0,
+        "failed": [{"path": "huge.md", "reason": "too_large"}],
+        "failed_count": 1,
     }
     drawers = client.get("/api/wings/docs/rooms/notes/drawers").json()["drawers"]
     assert sorted((d["name"], d["content"]) for d in drawers) == [

@@ -89,6 +89,9 @@ def test_mine_stores_every_chunk_links_copies_and_skips_binaries(
         "unchanged": 0,
         "superseded": 0,
         "similar": 1,
+        "retired": 0,
+        "failed": [],
+        "failed_count": 0,
     }
     assert "mine: 3/3 files" in first.stderr  # not a terminal: plain progress lines
 

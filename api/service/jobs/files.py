@@ -1,13 +1,16 @@
 """Which files of a directory mining reads: text files, minus what `.gitignore` ignores.
 
-Binary files are recognised by content (a NUL byte, or bytes that are not UTF-8), not by name,
-so code in any language and extension-less notes are read. `.git` is always skipped; every
-`.gitignore` found applies to its own directory and below, as git does. Hidden files and
-directories (a leading dot) are configuration, not memories, and are skipped too. Only regular
-files inside the mined path are read (design §8.1): what a directory links to elsewhere, and
-devices or FIFOs that would never finish reading, are not its memories either.
+Binary files are recognised by content (a NUL byte, or bytes that are not UTF-8, in the first
+8 KiB, as git does), not by name, so code in any language and extension-less notes are read.
+A file that starts as text but cannot be stored whole is a bad file (`BadFile`), which the job
+counts as failed. `.git` is always skipped; every `.gitignore` found applies to its own
+directory and below, as git does. Hidden files and directories (a leading dot) are
+configuration, not memories, and are skipped too. Only regular files inside the mined path
+are read (design §8.1): what a directory links to elsewhere, and devices or FIFOs that would
+never finish reading, are not its memories either.
 """
 
+import codecs
 import os
 import stat
 from pathlib import Path
@@ -54,31 +57,73 @@ def _open_regular(path: Path, boundary: Path) -> int | None:
     return descriptor
 
 
-def read_text(path: Path, boundary: Path) -> str | None:
-    """The file's text, or None for what is not read: binaries, non-UTF-8 files, files over
-    10 MiB, anything but a regular file, and symlinks leading out of `boundary` (the resolved
-    path being mined)."""
+class BadFile(Exception):
+    """A file mining should read but cannot: counted in the job's `failed` under `reason`,
+    never a failure of the whole job (design §11)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _looks_binary(start: bytes) -> bool:
+    """What git calls binary, judged on the first bytes only: a NUL, or bytes that cannot
+    begin UTF-8 text (a character cut by the sniff window's end is fine)."""
+    if b"\0" in start:
+        return True
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(start, final=False)
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
+def read_document(path: Path, boundary: Path) -> str | None:
+    """The text of a file to mine; None for what is not a memory (binaries, anything but a
+    regular file, symlinks leading out of `boundary`, a file gone since it was listed).
+
+    A file that starts like text but cannot be stored raises `BadFile`: over 10 MiB
+    (`too_large`), a NUL byte past the sniffed start (`nul_byte`: FalkorDB strings end at a
+    NUL, so the stored text would be silently cut), bytes past it that are not UTF-8
+    (`undecodable_content`), or no permission to read it (`unreadable`).
+    """
     try:
         descriptor = _open_regular(path, boundary)
         if descriptor is None:
             return None
         with os.fdopen(descriptor, "rb") as file:
             if os.fstat(file.fileno()).st_size > MAX_FILE_BYTES:
-                return None
+                raise BadFile("too_large")
             data = file.read(MAX_FILE_BYTES + 1)  # it may have grown since
-    except (OSError, RuntimeError):  # gone, unreadable, a socket, a symlink loop
+    except PermissionError as error:
+        raise BadFile("unreadable") from error
+    except (OSError, RuntimeError):  # gone, a socket, a symlink loop
         return None
-    if len(data) > MAX_FILE_BYTES or b"\0" in data[:SNIFF_BYTES]:
+    if len(data) > MAX_FILE_BYTES:
+        raise BadFile("too_large")
+    if _looks_binary(data[:SNIFF_BYTES]):
         return None
+    if b"\0" in data:
+        raise BadFile("nul_byte")
     try:
         return data.decode("utf-8")
-    except UnicodeDecodeError:
+    except UnicodeDecodeError as error:
+        raise BadFile("undecodable_content") from error
+
+
+def read_text(path: Path, boundary: Path) -> str | None:
+    """`read_document`, with a bad file read as none (a `.gitignore` that cannot be read
+    ignores nothing)."""
+    try:
+        return read_document(path, boundary)
+    except BadFile:
         return None
 
 
 def list_documents(root: Path) -> list[str]:
-    """Relative POSIX paths of candidate text files under `root`, sorted."""
-    if root.is_file():
+    """Relative POSIX paths of candidate text files under `root`, sorted. A root that is not a
+    directory is its own one file, so a device or FIFO asked for is counted as skipped."""
+    if not root.is_dir():
         return [root.name]
     found: list[str] = []
     specs_by_dir: dict[Path, list[tuple[Path, pathspec.GitIgnoreSpec]]] = {}

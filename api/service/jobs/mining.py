@@ -4,21 +4,52 @@ Each chunk is a named drawer (`path#n`), so the name is its identity in the room
 chunk is left alone, a changed one supersedes its old version (closed before the new one is
 compared), and two identical files are two records linked `exact`. Chunk drawers get ids
 derived from (job id, file, chunk), so a resumed job stores and links nothing twice.
+
+Re-mining retires what the tree no longer says (`graph.mined`): after each file, its chunks
+past the new end; at the end, the chunks of files the same root held and no longer lists (a
+file deleted, or now ignored). A file that is still listed but could not be read this time
+(skipped or failed) keeps its chunks: a failure to read is no news about the file. The root is
+recorded on each chunk as a digest (`origin.root`), never as the server's path, so two roots
+mined into one room never retire each other's files.
+
+A bad file — a name that is not UTF-8, a NUL byte or undecodable bytes past the sniffed start,
+over 10 MiB — is counted in `failed` with its reason and the job goes on (design §11). The
+result lists the first `FAILED_LISTED` of them by their path relative to the mined root (never
+the server's absolute path) and counts them all in `failed_count`; the list is saved only when
+it grows, so a save stays as small at file 10,000 as at file 1.
 """
 
 import hashlib
+import os
 from pathlib import Path
 from typing import Any
 
 from api.service.jobs.context import JobContext
-from api.service.jobs.files import list_documents, read_text
-from graph import drawers
-from graph.errors import DrawerNotFound
+from api.service.jobs.files import BadFile, list_documents, read_document
+from graph import drawers, mined
+from graph.errors import CastlegraphError, DrawerNotFound, GraphError
 from graph.jobs import item_id
 from graph.records import Drawer
 from resolver.chunks import DEFAULT_CHUNK_CHARS, chunk_text
 
-COUNTS = ("created", "unchanged", "superseded", "similar")
+COUNTS = ("created", "unchanged", "superseded", "similar", "retired")
+FAILED_LISTED = 100
+"""Failed files listed in a result (all are counted): a tree of broken files must not make the
+job's node, or each save of it, grow without bound."""
+
+
+def shown(relative: str) -> str:
+    """A relative path as JSON can carry it: bytes that are not UTF-8 (kept by `os.walk` as
+    surrogates) are shown as `\\xff` escapes."""
+    return os.fsencode(relative).decode("utf-8", "backslashreplace")
+
+
+def _read(root: Path, relative: str) -> str | None:
+    try:
+        relative.encode("utf-8")
+    except UnicodeEncodeError as error:  # the name could be neither stored nor sent
+        raise BadFile("undecodable_name") from error
+    return read_document(root / relative if root.is_dir() else root, boundary=root)
 
 
 def _previous(ctx: JobContext, drawer_id: str) -> Drawer | None:
@@ -45,11 +76,51 @@ def _store_chunk(ctx: JobContext, state: dict[str, Any], new: drawers.NewDrawer)
     state["similar"] += int(linked)
 
 
-def run_mine(ctx: JobContext) -> dict[str, Any]:
+def root_digest(root: Path) -> str:
+    """What names a mining root on its chunks: the same for every mine of that path, and not
+    the path itself (drawers are read by callers who have no business knowing it)."""
+    return hashlib.sha256(os.fsencode(root)).hexdigest()[:16]
+
+
+def _store_file(
+    ctx: JobContext, state: dict[str, Any], relative: str, text: str, index: int
+) -> None:
     params = ctx.job.params
-    root = Path(params["path"])
     size = int(params.get("chunk_chars") or DEFAULT_CHUNK_CHARS)
+    revision = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    root = root_digest(Path(params["path"]))
+    chunks = chunk_text(text, size)
+    for number, chunk in enumerate(chunks):
+        _store_chunk(
+            ctx,
+            state,
+            drawers.NewDrawer(
+                wing=params["wing"],
+                room=params["room"],
+                content=chunk,
+                name=f"{relative}#{number}",
+                kind="file",
+                source_uri=relative,
+                drawer_id=item_id(ctx.job.id, f"{index}:{number}"),
+                origin={
+                    "document": relative,
+                    "chunk": number,
+                    "revision": revision,
+                    "root": root,
+                },
+            ),
+        )
+    state["retired"] += mined.retire_past_end(
+        ctx.store, ctx.job.id, params["wing"], params["room"], relative, len(chunks)
+    )
+
+
+def run_mine(ctx: JobContext) -> dict[str, Any]:
+    root = Path(ctx.job.params["path"])
     state = ctx.job.state or {"next": 0, "skipped": 0, **dict.fromkeys(COUNTS, 0)}
+    for name in ("failed", "retired"):
+        state.setdefault(name, 0)  # saved before these were counted
+    failed: list[dict[str, str]] = list(ctx.job.failures)
     # The file list is written once, with the first save; a save after each file writes the
     # position and counts only (design §11). Jobs saved before kept it in their state.
     listed = state.pop("files", None) or ctx.job.files
@@ -57,32 +128,35 @@ def run_mine(ctx: JobContext) -> dict[str, Any]:
     first = ctx.job.files is None
     for index in range(state["next"], len(files)):
         relative = files[index]
-        text = read_text(root / relative if root.is_dir() else root, boundary=root)
-        if text is None:
-            state["skipped"] += 1
-        else:
-            revision = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-            for number, chunk in enumerate(chunk_text(text, size)):
-                _store_chunk(
-                    ctx,
-                    state,
-                    drawers.NewDrawer(
-                        wing=params["wing"],
-                        room=params["room"],
-                        content=chunk,
-                        name=f"{relative}#{number}",
-                        kind="file",
-                        source_uri=relative,
-                        drawer_id=item_id(ctx.job.id, f"{index}:{number}"),
-                        origin={"document": relative, "chunk": number, "revision": revision},
-                    ),
-                )
+        grew = False
+        try:
+            text = _read(root, relative)
+            if text is None:
+                state["skipped"] += 1
+            else:
+                _store_file(ctx, state, relative, text, index)
+        except (BadFile, CastlegraphError) as error:
+            if isinstance(error, GraphError):
+                raise  # the database failed, not the file: stop and resume later
+            state["failed"] += 1
+            if len(failed) < FAILED_LISTED:
+                reason = error.reason if isinstance(error, BadFile) else str(error.code)
+                failed.append({"path": shown(relative), "reason": reason})
+                grew = True
         state["next"] = index + 1
         extra: dict[str, Any] = {"files": files, "progress_total": len(files)} if first else {}
+        if grew:
+            extra["failures"] = failed
         ctx.checkpoint(state, done=index + 1, **extra)
         first = False
+    params = ctx.job.params
+    state["retired"] += mined.retire_vanished(
+        ctx.store, ctx.job.id, params["wing"], params["room"], root_digest(root), files
+    )
     return {
-        "files": len(files) - state["skipped"],
+        "files": len(files) - state["skipped"] - state["failed"],
         "skipped": state["skipped"],
         **{name: state[name] for name in COUNTS},
+        "failed": failed,
+        "failed_count": state["failed"],
     }
