@@ -7,6 +7,7 @@ from fastapi.responses import JSONResponse
 
 from api.errors import BlankLabel, PayloadTooLarge
 from api.http.deps import RuntimeDep, StoreDep
+from api.http.schemas.common import Label
 from api.http.schemas.entities import (
     AliasCreate,
     CandidateOut,
@@ -95,9 +96,9 @@ def post_drawer_mention(drawer_id: str, body: MentionCreate, runtime: RuntimeDep
 
 @router.get("/api/entities", response_model=EntityPage)
 def list_entities(
-    name: Annotated[str, Query(max_length=200)],
+    name: Annotated[Label, Query()],
     store: StoreDep,
-    kind: Annotated[str | None, Query(max_length=200)] = None,
+    kind: Annotated[Label | None, Query()] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     cursor: Annotated[str | None, Query(max_length=200)] = None,
 ) -> EntityPage:
