@@ -1,5 +1,7 @@
 """Drawer use cases against a real database (every backend available)."""
 
+import random
+import string
 from typing import Any
 
 import pytest
@@ -199,3 +201,40 @@ def test_a_drawer_rewritten_many_times_is_still_found_by_its_near_copy(store: An
         current = drawers.supersede_drawer(store, current.id, texts[revision % 2], POLICY).drawer
     copy = write(store, f"{TYPO} in the blue zone")
     assert [(s.drawer, s.kind) for s in copy.similar] == [(current.id, "near")]
+
+
+@pytest.mark.parametrize(
+    ("original", "typo", "linked"),
+    [
+        ("set up my vm", "set up my mv", True),  # 12 code points: one transposition is a typo
+        ("set up a vm", "set up a mv", False),  # 11: as alike (0.909), but another word
+    ],
+)
+def test_near_copies_start_at_12_characters(
+    store: Any, original: str, typo: str, linked: bool
+) -> None:
+    old = write(store, original)
+    new = write(store, typo)
+    assert new.created
+    expected = [(old.drawer.id, "near")] if linked else []
+    assert [(s.drawer, s.kind) for s in new.similar] == expected
+    assert edges(store) == ({(new.drawer.id, old.drawer.id, "near")} if linked else set())
+
+
+def test_the_near_copy_is_found_in_a_room_past_the_candidate_caps(store: Any) -> None:
+    """80 drawers share six word pairs with the copy: more than a term's postings cap (32) and
+    the candidates compared per write (20). The copy's rare pairs still lead to its original."""
+    rng = random.Random(5)
+    common = "weekly status report for the platform team"
+    written = []
+    for _ in range(80):
+        own = " ".join(
+            "".join(rng.choices(string.ascii_lowercase, k=rng.randint(5, 8))) for _ in range(6)
+        )
+        written.append(write(store, f"{common} {own}").drawer)
+    original = written[57]
+    words = original.content.split()
+    words[-2] = words[-2][1] + words[-2][0] + words[-2][2:]  # a transposition in a rare word
+    copy = write(store, " ".join(words))
+    assert copy.created
+    assert [(s.drawer, s.kind) for s in copy.similar] == [(original.id, "near")]
