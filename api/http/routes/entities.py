@@ -78,7 +78,14 @@ def post_mentions(body: MentionBatchCreate, runtime: RuntimeDep) -> Response:
     return Response(answer.model_dump_json(), media_type="application/json")
 
 
-@router.post("/api/drawers/{drawer_id}/mentions", response_model=MentionOut)
+@router.post(
+    "/api/drawers/{drawer_id}/mentions",
+    response_model=MentionOut,
+    responses={
+        200: {"description": "the drawer already mentioned the entity"},
+        201: {"description": "the mention was recorded"},
+    },
+)
 def post_drawer_mention(drawer_id: str, body: MentionCreate, runtime: RuntimeDep) -> JSONResponse:
     """One mention: 201 when it created the MENTIONS edge, 200 when the drawer already had it."""
     try:
