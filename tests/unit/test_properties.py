@@ -282,12 +282,40 @@ def test_resolving_a_batch_again_finds_what_the_first_pass_decided(
 KEYS = st.text("abcd", min_size=1, max_size=11)
 
 
-@settings(max_examples=200, deadline=None)
-@given(KEYS, st.lists(KEYS, min_size=1, max_size=40, unique=True))
-def test_the_candidate_index_finds_what_a_scan_finds(probe: str, keys: list[str]) -> None:
+@st.composite
+def near_keys(draw: st.DrawFn, probe: str) -> str:
+    """`probe` after 0-3 random edits: keys near the probe, which random keys seldom are."""
+    key = probe
+    for _ in range(draw(st.integers(0, 3))):
+        i = draw(st.integers(0, len(key)))
+        kind = draw(st.sampled_from(("substitute", "insert", "delete", "swap")))
+        letter = draw(st.sampled_from("abcd"))
+        if kind == "insert" or i == len(key):
+            key = key[:i] + letter + key[i:]
+        elif kind == "delete" and len(key) > 1:
+            key = key[:i] + key[i + 1 :]
+        elif kind == "swap" and i + 1 < len(key):
+            key = key[:i] + key[i + 1] + key[i] + key[i + 2 :]
+        else:
+            key = key[:i] + letter + key[i + 1 :]
+    return key
+
+
+@st.composite
+def probe_and_keys(draw: st.DrawFn) -> tuple[str, list[str]]:
+    probe = draw(KEYS)
+    near = draw(st.lists(near_keys(probe), max_size=25))
+    far = draw(st.lists(KEYS, max_size=15))
+    return probe, sorted(set(near + far))
+
+
+@settings(max_examples=300, deadline=None)
+@given(probe_and_keys())
+def test_the_candidate_index_finds_what_a_scan_finds(case: tuple[str, list[str]]) -> None:
     """Every stored key the rules could use — one edit (OSA) with both keys of 4 or more, or two
     edits with a stored key shorter by one or two and a longer key long enough for a two-edit
     review link — is found by the probe; nothing found is further than the index can reach."""
+    probe, keys = case
     index = BatchIndex()
     for number, key in enumerate(keys):
         view = EntityView(f"e{number:02d}", key, "tool", key)
@@ -304,7 +332,7 @@ def test_the_candidate_index_finds_what_a_scan_finds(probe: str, keys: list[str]
         for k in keys
         if 1 <= len(probe) - len(k) <= 2 and len(probe) >= 8 and OSA.distance(probe, k) <= 2
     }
-    assert scan_one | {probe} & set(keys) <= one
+    assert scan_one | ({probe} & set(keys)) <= one
     assert scan_two <= two
     assert one <= two
     assert all(Levenshtein.distance(probe, k) <= 2 for k in one)
