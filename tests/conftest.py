@@ -10,6 +10,7 @@ answers; otherwise every Neo4j test is skipped with the reason.
 """
 
 import os
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,6 +30,25 @@ def pytest_configure(config: pytest.Config) -> None:
 
     if Path(api.__file__).resolve().parent != ROOT / "api":
         raise pytest.UsageError(f"`import api` resolves to {api.__file__}, not {ROOT / 'api'}")
+
+
+def skip_reason(report: pytest.TestReport) -> str:
+    """The reason a skipped test gave, without pytest's `Skipped: ` prefix and location."""
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    return reason.removeprefix("Skipped: ")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """What did not run, counted by reason: a Neo4j that could not start skips every Neo4j
+    test with one reason, and a reader should see that at a glance, not in a list of 300."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    if not skipped:
+        return
+    reasons = Counter(skip_reason(report) for report in skipped)
+    terminalreporter.section("skipped tests by reason")
+    for reason, count in reasons.most_common():
+        terminalreporter.write_line(f"{count:5d}  {reason}")
 
 
 def _docker_engine_reason() -> str | None:

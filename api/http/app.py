@@ -19,6 +19,7 @@ from api.http.routes import duplicates as duplicates_routes
 from api.http.routes import entities as entities_routes
 from api.http.routes import health as health_routes
 from api.http.routes import jobs as jobs_routes
+from api.http.schemas.errors import ERROR_RESPONSES
 from api.service.runtime import Runtime
 from api.service.settings import Settings, cached_settings
 
@@ -63,11 +64,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.add_middleware(HostAllowList, hosts=hosts)  # before tokens: DNS rebinding, design §8.1
     app.add_middleware(RequestLog)  # the outermost: 401s and 413s get an id and a log line too
     install_error_handlers(app)
-    app.include_router(health_routes.router)
-    app.include_router(drawers_routes.router)
-    app.include_router(entities_routes.router)
-    app.include_router(jobs_routes.router)
-    app.include_router(duplicates_routes.router)
+    for routes in (health_routes, drawers_routes, entities_routes, jobs_routes, duplicates_routes):
+        app.include_router(routes.router, responses=ERROR_RESPONSES)
     app.router.routes.append(mcp.route)
     app.add_route(METRICS_PATH, metrics.endpoint, include_in_schema=False)
     return app

@@ -160,3 +160,18 @@ def test_idempotency_keys_are_per_caller(client: TestClient) -> None:
     )
     other = client.post("/api/wings/w/rooms/r/drawers", json={"content": "two"}, headers=BOB | key)
     assert (first.status_code, other.status_code) == (201, 201)
+
+
+def test_the_same_key_and_body_from_another_caller_is_not_a_replay(client: TestClient) -> None:
+    """A key shared by chance must not hand one caller the answer stored for another."""
+    key = {"Idempotency-Key": "shared-key"}
+    body = {"content": "one note"}
+    first = client.post("/api/wings/w/rooms/r/drawers", json=body, headers=ADA | key)
+    other = client.post("/api/wings/w/rooms/r/drawers", json=body, headers=BOB | key)
+    assert first.status_code == 201
+    assert "idempotent-replayed" not in other.headers
+    assert other.status_code == 200  # its own answer: the exact copy, found, not created
+    assert other.json()["drawer"]["id"] == first.json()["drawer"]["id"]
+    retried = client.post("/api/wings/w/rooms/r/drawers", json=body, headers=BOB | key)
+    assert retried.headers["idempotent-replayed"] == "true"
+    assert (retried.status_code, retried.json()) == (200, other.json())

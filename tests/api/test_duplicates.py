@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.support.app import app_store
+from tests.support.app import app_store, assert_envelope
 
 ROOM = "/api/wings/w/rooms/r/drawers"
 
@@ -67,43 +67,63 @@ def test_the_threshold_is_inclusive(client: TestClient, palace: dict[str, str]) 
     assert clusters(client, threshold=0.999) == []
 
 
-def test_a_verdict_hides_its_pair_and_superseding_brings_it_back(
+def verdicts(client: TestClient) -> set[tuple[str, str, str]]:
+    """Every recorded verdict edge, read from the graph: (a, b, status)."""
+    rows = app_store(client).run_text(
+        "MATCH (a:Drawer)-[v:DEDUP_CHECKED]->(b:Drawer) RETURN a.id AS a, b.id AS b, v.status AS s",
+        {},
+    )
+    return {(row["a"], row["b"], row["s"]) for row in rows}
+
+
+def record(client: TestClient, a: str, b: str, status: str) -> None:
+    recorded = client.post("/api/duplicates/verdicts", json={"a": a, "b": b, "status": status})
+    assert recorded.status_code == 200, recorded.text
+    assert recorded.json() == {"a": min(a, b), "b": max(a, b), "status": status}
+
+
+def test_a_verdict_hides_its_pair_and_superseding_clears_it(
     client: TestClient, palace: dict[str, str]
 ) -> None:
-    body = {"a": palace["p95"], "b": palace["p90"], "status": "supplement"}
-    recorded = client.post("/api/duplicates/verdicts", json=body)
-    assert recorded.status_code == 200
-    assert recorded.json() == {
-        "a": min(palace["p90"], palace["p95"]),
-        "b": max(palace["p90"], palace["p95"]),
-        "status": "supplement",
-    }
-    assert [len(c) for c in clusters(client, threshold=0.9)] == [3]
-    replaced = client.put(f"/api/drawers/{palace['p95']}", json={"content": "note p95, edited"})
+    p90, p95 = palace["p90"], palace["p95"]
+    record(client, p95, p90, "supplement")
+    record(client, palace["a0"], palace["a10"], "unrelated")
+    before = clusters(client, threshold=0.9)
+    assert [len(c) for c in before] == [2]  # the pair and the a0-a10 edge are hidden
+    assert pair(palace, "p90", "p95", 5) not in before[0]
+    assert pair(palace, "a0", "a10", 10) not in before[0]
+    replaced = client.put(f"/api/drawers/{p95}", json={"content": "note p95, edited"})
+    assert replaced.status_code == 201, replaced.text
+    assert replaced.json()["superseded"] == p95
     new_id = replaced.json()["drawer"]["id"]
-    client.put(f"/api/drawers/{new_id}/embedding", json={"vector": unit(95)})
+    # Superseding clears the closed drawer's verdicts (and only its own) ...
+    assert verdicts(client) == {(*sorted((palace["a0"], palace["a10"])), "unrelated")}
+    embedded = client.put(f"/api/drawers/{new_id}/embedding", json={"vector": unit(95)})
+    assert embedded.status_code == 200, embedded.text
+    # ... and the pair comes back for review with the replacement.
     found = clusters(client, threshold=0.9)
-    assert pair({"p90": palace["p90"], "new": new_id}, "p90", "new", 5) in found[0]
+    assert found[0] == [pair({"p90": p90, "new": new_id}, "p90", "new", 5)]
 
 
 def test_deleting_a_drawer_clears_its_verdicts(client: TestClient, palace: dict[str, str]) -> None:
-    client.post(
-        "/api/duplicates/verdicts",
-        json={"a": palace["a0"], "b": palace["a10"], "status": "duplicate"},
-    )
+    record(client, palace["a0"], palace["a10"], "duplicate")
+    record(client, palace["p90"], palace["p95"], "unrelated")
+    assert len(verdicts(client)) == 2
     assert client.delete(f"/api/drawers/{palace['a0']}").status_code == 204
-    checked = app_store(client).run_text("MATCH ()-[v:DEDUP_CHECKED]->() RETURN count(v) AS n", {})
-    assert checked == [{"n": 0}]
+    assert verdicts(client) == {(*sorted((palace["p90"], palace["p95"])), "unrelated")}
 
 
 def test_verdicts_by_name_and_unknown_drawers(client: TestClient) -> None:
+    ids = []
     for name, angle in (("first", 0), ("second", 1)):
         written = client.post(ROOM, json={"content": f"named {name}", "name": name}).json()
-        client.put(
-            f"/api/drawers/{written['drawer']['id']}/embedding", json={"vector": unit(angle)}
-        )
+        ids.append(written["drawer"]["id"])
+        client.put(f"/api/drawers/{ids[-1]}/embedding", json={"vector": unit(angle)})
+    assert len(clusters(client)) == 1
     body = {"a": "first", "b": "second", "status": "duplicate", "wing": "w", "room": "r"}
-    assert client.post("/api/duplicates/verdicts", json=body).status_code == 200
+    recorded = client.post("/api/duplicates/verdicts", json=body)
+    assert recorded.status_code == 200, recorded.text
+    assert recorded.json() == {"a": min(ids), "b": max(ids), "status": "duplicate"}
     assert clusters(client) == []
     unknown = client.post("/api/duplicates/verdicts", json={**body, "b": "missing"})
     assert unknown.status_code == 404
@@ -139,11 +159,14 @@ def test_bad_vectors_are_refused(client: TestClient, vector: list[Any]) -> None:
 def test_a_vector_for_an_unknown_drawer_is_404(client: TestClient) -> None:
     response = client.put("/api/drawers/nope/embedding", json={"vector": [1.0]})
     assert response.status_code == 404
+    assert_envelope(response.json(), "palace::drawer_not_found")
 
 
 @pytest.mark.parametrize("threshold", [-0.1, 1.5])
 def test_the_threshold_range(client: TestClient, threshold: float) -> None:
-    assert client.get("/api/duplicates", params={"threshold": threshold}).status_code == 422
+    response = client.get("/api/duplicates", params={"threshold": threshold})
+    assert response.status_code == 422
+    assert_envelope(response.json(), "input::invalid")
 
 
 def test_hygiene_counts_what_waits_for_review(client: TestClient, palace: dict[str, str]) -> None:

@@ -32,16 +32,19 @@ def test_export_command(data_dir: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "args",
+    ("args", "said"),
     [
-        (),
-        ("--wing", "infra"),
-        ("--entity", "Ada", "--room", "ops"),
-        ("--entity", "x", "--format", "csv"),
+        ((), "give either --entity NAME or --wing W --room R"),
+        (("--wing", "infra"), "--wing and --room go together"),
+        (("--entity", "Ada", "--room", "ops"), "--entity cannot be combined with --wing/--room"),
+        (("--entity", "x", "--format", "csv"), "'csv' is not one of 'graphml'"),
     ],
 )
-def test_export_usage_errors(data_dir: Path, args: tuple[str, ...]) -> None:
-    assert cli(data_dir, "export", *args).exit_code == 2
+def test_export_usage_errors(data_dir: Path, args: tuple[str, ...], said: str) -> None:
+    refused = cli(data_dir, "export", *args)
+    assert refused.exit_code == 2
+    assert said in refused.stderr
+    assert refused.stdout == ""
 
 
 def test_export_of_an_unknown_entity_is_a_clear_error(data_dir: Path) -> None:

@@ -5,7 +5,7 @@ agent's diary entry is never compared with a write, listed, linked or named, and
 `404 palace::drawer_not_found`, the answer for an id that does not exist.
 """
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
@@ -37,6 +37,12 @@ def _written(runtime: Runtime, outcome: WriteOutcome) -> JSONResponse:
     if outcome.superseded is None:
         body.pop("superseded")
     return JSONResponse(body, status_code=201 if outcome.created else 200)
+
+
+WRITTEN: dict[int | str, dict[str, Any]] = {
+    200: {"description": "an exact copy: the drawer already stored"},
+    201: {"description": "stored"},
+}
 
 
 @router.post(
@@ -72,7 +78,7 @@ def write_drawer(
     return _written(runtime, outcome)
 
 
-@router.post("/api/diary", response_model=DrawerWriteOut)
+@router.post("/api/diary", response_model=DrawerWriteOut, responses=WRITTEN)
 def write_diary(body: DiaryCreate, runtime: RuntimeDep, caller: CallerAgent) -> JSONResponse:
     """A diary entry is compared only with the same agent's entries of the wing's diary room.
 
@@ -92,7 +98,7 @@ def write_diary(body: DiaryCreate, runtime: RuntimeDep, caller: CallerAgent) -> 
     return _written(runtime, drawers.write_drawer(runtime.store, new, runtime.policy))
 
 
-@router.put("/api/drawers/{drawer_id}", response_model=DrawerWriteOut)
+@router.put("/api/drawers/{drawer_id}", response_model=DrawerWriteOut, responses=WRITTEN)
 def supersede_drawer(
     drawer_id: str, body: DrawerUpdate, runtime: RuntimeDep, caller: CallerAgent
 ) -> JSONResponse:

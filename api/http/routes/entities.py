@@ -7,6 +7,7 @@ from fastapi.responses import JSONResponse
 
 from api.errors import BlankLabel, PayloadTooLarge
 from api.http.deps import CallerAgent, RuntimeDep, StoreDep
+from api.http.schemas.common import Label
 from api.http.schemas.entities import (
     AliasCreate,
     CandidateOut,
@@ -84,7 +85,14 @@ def post_mentions(body: MentionBatchCreate, runtime: RuntimeDep, caller: CallerA
     return Response(answer.model_dump_json(), media_type="application/json")
 
 
-@router.post("/api/drawers/{drawer_id}/mentions", response_model=MentionOut)
+@router.post(
+    "/api/drawers/{drawer_id}/mentions",
+    response_model=MentionOut,
+    responses={
+        200: {"description": "the drawer already mentioned the entity"},
+        201: {"description": "the mention was recorded"},
+    },
+)
 def post_drawer_mention(
     drawer_id: str, body: MentionCreate, runtime: RuntimeDep, caller: CallerAgent
 ) -> JSONResponse:
@@ -105,9 +113,9 @@ def post_drawer_mention(
 
 @router.get("/api/entities", response_model=EntityPage)
 def list_entities(
-    name: Annotated[str, Query(max_length=200)],
+    name: Annotated[Label, Query()],
     store: StoreDep,
-    kind: Annotated[str | None, Query(max_length=200)] = None,
+    kind: Annotated[Label | None, Query()] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     cursor: Annotated[str | None, Query(max_length=200)] = None,
 ) -> EntityPage:
