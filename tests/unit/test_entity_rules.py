@@ -244,6 +244,15 @@ def test_fuzzy_off_disables_typo_and_review() -> None:
         ("Johnsxx", ["Johnson"], []),  # two edits in 7: 0.71 < 0.75
         ("Ann", ["Ana"], []),
         ("C", ["C#"], []),
+        ("Lovelace Ada", ["Ada Lovelace"], [("Ada Lovelace", "word_order", 0)]),
+        ("Lovelace, Ada", ["Ada Lovelace"], [("Ada Lovelace", "word_order", 0)]),
+        ("Hoper Grace", ["Grace Hopper"], [("Grace Hopper", "word_order", 1)]),
+        ("Hoper Gracie", ["Grace Hopper"], []),  # two edits besides the order
+        ("Li Bo", ["Bo Li"], []),  # sorted keys of 5: word order needs 6
+        ("Postgresql", ["Postgres"], [("Postgres", "two_edits", 2)]),
+        ("Postgres", ["PostgreSQL"], [("PostgreSQL", "two_edits", 2)]),
+        ("Kristopher", ["Christopher"], [("Christopher", "two_edits", 2)]),
+        ("Jonathon Smith", ["Jonathan Smyth"], [("Jonathan Smyth", "two_edits", 2)]),
     ],
 )
 def test_new_with_review_links(
@@ -254,6 +263,20 @@ def test_new_with_review_links(
     assert decision.entity is None
     assert decision.new_alias is None
     assert links(decision) == expected
+
+
+def test_word_order_never_converges_even_with_one_candidate() -> None:
+    decision = resolve("Lovelace Ada", "person", ("1", "Ada Lovelace", "person"))
+    assert (decision.decision, decision.rule) == ("new", "new")
+    [link] = decision.possibly_same_as
+    assert (link.reason, link.similarity, link.distance) == ("word_order", 1.0, 0)
+    assert decision.evidence["typo_candidates"] == []
+
+
+def test_a_pair_within_two_edits_keeps_its_edit_reason_over_word_order() -> None:
+    """`ab cdefg` / `ab cdegf`: one edit, and its sorted keys too; the edit rules have it."""
+    decision = resolve("Ab Cdegf", "x", ("1", "Ab Cdefg", "x"))
+    assert decision.rule == "typo"
 
 
 def test_blocked_guards_are_in_the_evidence() -> None:
