@@ -69,7 +69,13 @@ def post_mentions(body: MentionBatchCreate, runtime: RuntimeDep) -> Response:
         )
     inputs = [_input(m.drawer, m, index) for index, m in enumerate(body.mentions)]
     results = (
-        resolve_mentions(runtime.store, inputs, fuzzy=runtime.fuzzy, known_word=runtime.known_word)
+        resolve_mentions(
+            runtime.store,
+            inputs,
+            fuzzy=runtime.fuzzy,
+            known_word=runtime.known_word,
+            names=runtime.names,
+        )
         if inputs
         else []
     )
@@ -86,6 +92,7 @@ def post_drawer_mention(drawer_id: str, body: MentionCreate, runtime: RuntimeDep
             [_input(drawer_id, body)],
             fuzzy=runtime.fuzzy,
             known_word=runtime.known_word,
+            names=runtime.names,
         )
     except UnknownDrawers as error:
         raise DrawerNotFound(drawer_id) from error
@@ -154,6 +161,10 @@ def resolve(body: ResolveQuery, runtime: RuntimeDep) -> ResolveOut:
     """Dry run: what `(name, kind)` would resolve to, with the evidence. Writes nothing."""
     mention = _input("", body).mention
     decision, created = dry_run(
-        runtime.store, mention, fuzzy=runtime.fuzzy, known_word=runtime.known_word
+        runtime.store,
+        mention,
+        fuzzy=runtime.fuzzy,
+        known_word=runtime.known_word,
+        names=runtime.names,
     )
     return ResolveOut.of(decision, created)
