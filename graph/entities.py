@@ -47,7 +47,7 @@ from graph.records import Entity, MentionResult, origin_props, spelling_props
 from graph.store import GraphStore, Tx
 from resolver.entity_keys import entity_key as _entity_key
 from resolver.entity_model import Decision, EntityView, Mention, is_alias_new
-from resolver.entity_rules import decide
+from resolver.entity_rules import NameGuard, decide
 
 KnownWord = Callable[[str], bool]
 entity_key = ByteLRU(_entity_key, 16 * MIB)  # a batch repeats its names
@@ -76,6 +76,7 @@ class _Batch:
     candidates: Candidates
     fuzzy: bool
     known_word: KnownWord
+    names: NameGuard | None
     spelled: dict[Mention, Decision] = field(default_factory=dict)
     """Rules 1-3 per distinct mention against the stored entities alone, before any change."""
     new_entities: dict[str, EntityView] = field(default_factory=dict)
@@ -88,14 +89,18 @@ def resolve_mentions(
     *,
     fuzzy: bool,
     known_word: KnownWord,
+    names: NameGuard | None = None,
     viewer: str | None = None,
 ) -> list[MentionResult]:
-    """`viewer`: the agent whose token posted the batch; a drawer it may not see is unknown."""
+    """Resolve a batch in one write unit; `names` adds given names and surnames to the word
+    guard for kinds that hold people; `viewer` is the agent whose token posted the batch (a
+    drawer it may not see is unknown)."""
 
     def work(tx: Tx) -> list[MentionResult]:
         tx.lock(ENTITIES_LOCK)
         _check_drawers(tx, inputs, viewer)
-        batch = _fetch_candidates(tx, store, [i.mention for i in inputs], fuzzy, known_word)
+        mentions = [i.mention for i in inputs]
+        batch = _fetch_candidates(tx, store, mentions, fuzzy, known_word, names)
         now = utc_now()
         decisions = [_apply(batch, i.mention, now) for i in inputs]
         existing = _existing_mentions(tx, inputs, decisions, batch)
@@ -119,12 +124,17 @@ def resolve_mentions(
 
 
 def dry_run(
-    store: GraphStore, mention: Mention, *, fuzzy: bool, known_word: KnownWord
+    store: GraphStore,
+    mention: Mention,
+    *,
+    fuzzy: bool,
+    known_word: KnownWord,
+    names: NameGuard | None = None,
 ) -> tuple[Decision, dict[str, str]]:
     """What `mention` would resolve to, writing nothing; also returns created_at by entity id."""
 
     def work(tx: Tx) -> tuple[Decision, dict[str, str]]:
-        batch = _fetch_candidates(tx, store, [mention], fuzzy, known_word)
+        batch = _fetch_candidates(tx, store, [mention], fuzzy, known_word, names)
         return _decided(batch, mention), batch.candidates.created_at
 
     return store.read(work, use_case="resolve_dry_run")
@@ -139,10 +149,15 @@ def _check_drawers(tx: Tx, inputs: Sequence[MentionInput], viewer: str | None) -
 
 
 def _fetch_candidates(
-    tx: Tx, store: GraphStore, mentions: Sequence[Mention], fuzzy: bool, known_word: KnownWord
+    tx: Tx,
+    store: GraphStore,
+    mentions: Sequence[Mention],
+    fuzzy: bool,
+    known_word: KnownWord,
+    names: NameGuard | None,
 ) -> _Batch:
     """Reads 1-3 of the module docstring, each for the mentions the previous one left open."""
-    batch = _Batch(Candidates(tx, store.dialect), fuzzy, known_word)
+    batch = _Batch(Candidates(tx, store.dialect), fuzzy, known_word, names)
     found = batch.candidates
     found.ensure({entity_key(m.name) for m in mentions}, EXACT)
     for mention in mentions:
@@ -171,7 +186,9 @@ def _look_alikes(batch: _Batch, mention: Mention, depth: int = TWO_EDITS) -> Dec
     two-edit candidates only add review links to a new entity.
     """
     candidates = batch.candidates.index.candidates(depth_probes(entity_key(mention.name), depth))
-    return decide(mention, candidates, fuzzy=True, is_known_word=batch.known_word)
+    return decide(
+        mention, candidates, fuzzy=True, is_known_word=batch.known_word, names=batch.names
+    )
 
 
 def _current_decision(batch: _Batch, mention: Mention) -> Decision:

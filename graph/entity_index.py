@@ -5,7 +5,12 @@ neighbourhood: the key and the key with any one code point removed. Two keys wit
 always share one of those, so an indexed equality lookup of a mention's own neighbourhood finds
 every one-edit candidate, whatever the number of entities; two-edit review candidates come from
 probing deeper on the mention side (`resolver.entity_keys.review_probe_keys`). Candidates found
-this way are a superset: the rules verify each with the real distance.
+this way are a superset: the rules verify each with the real distance. Where the stored key is
+the longer one (or as long, with two substitutions), depth-2 deletion probes cannot meet it;
+each spelling of ≥ 8 code points also stores 15 partition keys (`resolver.entity_segments`)
+that the review probe meets whichever key came first. A spelling whose words are out of
+order stores the deletion keys of its sorted words, and the review probe sends those of the
+mention's, for the `word_order` links.
 
 Two-edit probes are only sent where they can matter. A depth-2 probe key (two code points
 deleted from the mention key `a`) meets the stored depth-1 keys of `b` only when `b` is shorter
@@ -39,9 +44,14 @@ from collections.abc import Iterable, Iterator
 
 from graph.bounded_cache import MIB, byte_lru
 from graph.queries import Dialect
-from resolver.entity_keys import deletion_keys, folded_key
+from resolver.entity_keys import deletion_keys, folded_key, sorted_words_key
 from resolver.entity_model import EntityView
-from resolver.entity_rules import REVIEW_MIN_KEY_LEN, REVIEW_TWO_EDIT_MIN_SIMILARITY
+from resolver.entity_rules import (
+    REVIEW_MIN_KEY_LEN,
+    REVIEW_TWO_EDIT_MIN_SIMILARITY,
+    TYPO_MIN_KEY_LEN,
+)
+from resolver.entity_segments import MAX_EDITS, partition_keys, partition_probe_keys
 
 CACHE_BYTES = 32 * MIB
 """Neighbourhoods remembered: a batch repeats names, and so do batches. Bounded by bytes, as
@@ -61,20 +71,38 @@ DEEP_PROBE_MIN_LEN = math.ceil(2 / (1 - REVIEW_TWO_EDIT_MIN_SIMILARITY) - 1e-9)
 
 @byte_lru(CACHE_BYTES)
 def spelling_keys(key: str) -> frozenset[str]:
-    """Keys stored for one spelling; a key too short for any fuzzy rule stores only itself."""
+    """Keys stored for one spelling (`index_keys`), remembered."""
+    return frozenset(index_keys(key))
+
+
+def index_keys(key: str) -> set[str]:
+    """Keys stored for one spelling; a key too short for any fuzzy rule stores only itself.
+
+    Its deletion keys (one-edit candidates), its partition keys (two-edit candidates where it is
+    the longer key, `resolver.entity_segments`), the deletion keys of its sorted words if they
+    are not in order already (`word_order` candidates) and its accent-folded form.
+    """
     if len(key) < REVIEW_MIN_KEY_LEN:
-        return frozenset((key,))
-    return frozenset(deletion_keys(key)).union(_folded(key))
+        return {key}
+    keys = set(deletion_keys(key))
+    keys.update(partition_keys(key), _folded(key), _word_order_keys(key))
+    return keys
+
+
+def _word_order_keys(key: str) -> list[str]:
+    """Deletion keys of the sorted words, for a spelling whose words are out of order: one that
+    is in order stores them already (they are its own deletion keys)."""
+    ordered = sorted_words_key(key)
+    if ordered == key or len(key) < TYPO_MIN_KEY_LEN:
+        return []
+    return deletion_keys(ordered)
 
 
 def stored_keys(view: EntityView) -> list[str]:
     """The index keys stored for an entity, sorted (the `dkeys` property)."""
     keys: set[str] = set()
-    for spelling in (view.key, *view.alias_keys):
-        keys.add(spelling)
-        if len(spelling) >= REVIEW_MIN_KEY_LEN:  # not cached: a bulk load sees each key once
-            keys.update(spelling[:i] + spelling[i + 1 :] for i in range(len(spelling)))
-            keys.update(_folded(spelling))
+    for spelling in (view.key, *view.alias_keys):  # not cached: a bulk load sees each key once
+        keys |= index_keys(spelling)
     return sorted(keys)
 
 
@@ -100,27 +128,47 @@ def index_props(view: EntityView, dialect: Dialect) -> dict[str, object]:
 
 
 TWO_EDIT_PROBE_MAX_LEN = 40
-"""Longer keys probe one edit only: a depth-2 neighbourhood grows with the square of the
-length (18,000 keys at 200 characters), and two edits in a long name are a small change
-that the one-edit probe's superset already finds in most cases."""
+"""Longer keys send no depth-2 deletion probe: it grows with the square of the length (18,000
+keys at 200 characters). Their partition probes, a bounded number at any length, find the
+shorter stored keys too."""
 
 
 def probe_keys(key: str, *, two_edits: bool) -> frozenset[str]:
-    """What a mention looks up: equal and one-edit spellings, plus two-edit ones on request."""
-    if two_edits and DEEP_PROBE_MIN_LEN <= len(key) <= TWO_EDIT_PROBE_MAX_LEN:
-        return _two_deletions(key)
-    return spelling_keys(key)
+    """What a mention looks up: equal and one-edit spellings, plus review candidates on request."""
+    if two_edits and len(key) >= TYPO_MIN_KEY_LEN:
+        return _review_probes(key)
+    return _one_edit_probes(key)
+
+
+def _one_edit_probes(key: str) -> frozenset[str]:
+    """The key, its deletion keys and its folded form: what meets a one-edit spelling's rows."""
+    if len(key) < REVIEW_MIN_KEY_LEN:
+        return frozenset((key,))
+    return frozenset(deletion_keys(key)).union(_folded(key))
 
 
 @byte_lru(REVIEW_CACHE_BYTES)
-def _two_deletions(key: str) -> frozenset[str]:
-    """`resolver.entity_keys.deletion_neighbourhood(key, 2)` as a set, each pair deleted once,
-    and the key's accent-folded form."""
-    found = {key, *_folded(key)}
-    for i in range(len(key)):
-        shorter = key[:i] + key[i + 1 :]
-        found.add(shorter)
-        found.update(shorter[:j] + shorter[j + 1 :] for j in range(i, len(shorter)))
+def _review_probes(key: str) -> frozenset[str]:
+    """Every review candidate, whichever key is longer (design §5.3, complete):
+
+    - stored keys shorter than the mention: its depth-2 deletion neighbourhood (each pair
+      deleted once) meets their depth-1 rows; past `TWO_EDIT_PROBE_MAX_LEN`, where that
+      neighbourhood grows too large, the partition probes for shorter lengths do it instead;
+    - stored keys as long or longer: the partition probes (`resolver.entity_segments`);
+    - word order: the deletion keys of the sorted words;
+    - the accent-folded form (kept for entities indexed before partition keys existed).
+    """
+    found = set(_one_edit_probes(key))
+    found.update(deletion_keys(sorted_words_key(key)))
+    length = len(key)
+    if DEEP_PROBE_MIN_LEN <= length <= TWO_EDIT_PROBE_MAX_LEN:
+        for i in range(length):
+            shorter = key[:i] + key[i + 1 :]
+            found.update(shorter[:j] + shorter[j + 1 :] for j in range(i, len(shorter)))
+        longer = range(length, length + MAX_EDITS + 1)
+    else:
+        longer = range(length - MAX_EDITS, length + MAX_EDITS + 1)
+    found.update(partition_probe_keys(key, longer))
     return frozenset(found)
 
 
@@ -157,19 +205,8 @@ def _phrase(key: str) -> str:
 
 
 def stores(view: EntityView, key: str) -> bool:
-    """Whether `key` is one of the entity's stored index keys, without listing them."""
-    return any(_deletion_key_of(key, spelling) for spelling in (view.key, *view.alias_keys))
-
-
-def _deletion_key_of(key: str, spelling: str) -> bool:
-    """`key in spelling_keys(spelling)`: the spelling, it less one character or its folded form
-    (if long enough)."""
-    if key == spelling or key in _folded(spelling):
-        return True
-    if len(key) != len(spelling) - 1 or len(spelling) < REVIEW_MIN_KEY_LEN:
-        return False
-    i = next((i for i, (a, b) in enumerate(zip(key, spelling, strict=False)) if a != b), len(key))
-    return key[i:] == spelling[i + 1 :]
+    """Whether `key` is one of the entity's stored index keys."""
+    return any(key in spelling_keys(spelling) for spelling in (view.key, *view.alias_keys))
 
 
 class BatchIndex:

@@ -10,8 +10,10 @@
 - 5: candidate-index keys of entities with an accent recomputed where they lack the
   accent-folded keys (`graph.entity_index`), one page of all entities at a time.
 - 6: closed drawers leave the anchor-term index.
-- 7: the same step again for the terms scheme that adds MinHash bands of character 5-grams to
-  the word pairs, so a near copy with a typo in every word pair finds an older drawer too.
+- 7: the same step as 4 again for the terms scheme that adds MinHash bands of character 5-grams
+  to the word pairs, so a near copy with a typo in every word pair finds an older drawer too.
+- 8: candidate-index keys of every entity recomputed where they lack the partition keys or the
+  sorted-words keys (complete review links, design §5.3), the same way as 5.
 
 Each works in batches until a lookup finds nothing left, so a second run changes nothing.
 """
@@ -117,23 +119,40 @@ def drop_closed_drawer_terms(store: GraphStore) -> int:
 
 def refresh_entity_index_keys(store: GraphStore) -> int:
     """Version 5: pages through every entity, reads the stored keys of those with an accent."""
+    return _refresh_index_keys(store, _has_accent)
+
+
+def complete_entity_index_keys(store: GraphStore) -> int:
+    """Version 7: every entity of ≥ 8 code points gains its partition keys, every one with its
+    words out of order the deletion keys of its sorted words (`graph.entity_index`)."""
+    return _refresh_index_keys(store, lambda entity: True)
+
+
+def _has_accent(entity: dict[str, Any]) -> bool:
+    """Keys all ASCII have no accent to fold: what version 3 stored stays right for them."""
+    return not all(key.isascii() for key in (entity["key"], *(entity["alias_keys"] or ())))
+
+
+def _refresh_index_keys(store: GraphStore, wanted: Callable[[dict[str, Any]], bool]) -> int:
+    """Pages through every entity by a cursor; rewrites the index keys of the `wanted` ones
+    whose stored keys differ from what `graph.entity_index` derives now."""
     changed = 0
     after: int | str = _FIRST_CURSOR[store.dialect]
     while True:
         found = store.read(partial(_entities_page, after), use_case="entities_page")
         if not found:
             return changed
-        accented = {
+        chosen = {
             entity["id"]: EntityView.of(
                 entity["id"], entity["name"], entity["kind"], entity.get("aliases") or ()
             )
             for entity in (row["entity"] for row in found)
-            if not all(key.isascii() for key in (entity["key"], *(entity["alias_keys"] or ())))
-        }  # keys all ASCII have no accent to fold: what version 3 stored stays right
+            if wanted(entity)
+        }
         updates = []
-        if accented:
-            for row in store.read(partial(_index_keys, list(accented)), use_case="index_keys"):
-                expected = index_props(accented[row["id"]], store.dialect)
+        if chosen:
+            for row in store.read(partial(_index_keys, list(chosen)), use_case="index_keys"):
+                expected = index_props(chosen[row["id"]], store.dialect)
                 if row["stored"] not in expected.values():
                     updates.append({"id": row["id"], "props": expected})
         if updates:

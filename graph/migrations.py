@@ -16,6 +16,7 @@ from graph.clock import utc_now
 from graph.errors import MigrationFailed
 from graph.migration_steps import (
     attach_drawers_to_rooms,
+    complete_entity_index_keys,
     derive_keys,
     drop_closed_drawer_terms,
     refresh_entity_index_keys,
@@ -57,6 +58,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "entity index keys with accent-folded forms", refresh_entity_index_keys),
     Migration(6, "closed drawers leave the anchor-term index", drop_closed_drawer_terms),
     Migration(7, "drawer index terms with 5-gram bands", reindex_anchor_terms),
+    Migration(8, "entity index keys for complete review links", complete_entity_index_keys),
 )
 
 

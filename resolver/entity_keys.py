@@ -35,14 +35,11 @@ and ``s = 1`` (stored ``b``) that finds, besides every one-edit pair:
   a deletion plus a substitution or transposition);
 - equal-length pairs that differ by one deletion and one insertion (``abcx`` / ``bcxy``).
 
-It **misses** (the gap): equal-length pairs with two substitutions/transpositions
-(``Katerina``/``Katorino``), and stored keys *longer* than the mention at distance 2 (an insertion
-plus a substitution, or two insertions). Closing it needs depth 2 on the stored side too
-(``D2 ∩ D2`` finds every OSA ≤ 2 pair, since each OSA operation costs at most one deletion per
-side), i.e. ~|k|²/2 rows per spelling instead of ~|k| — about 80 rows for a 12-character key —
-or a full-text fuzzy index (RediSearch ``%%term%%``, Lucene ``term~2``) as a second source.
-Review links are recall-tolerant hints (never merges), so the depth-1 store plus this probe is
-the cheap default; every candidate, however found, is verified with the true OSA distance.
+It misses stored keys *longer* than the mention at distance 2 and equal-length pairs with two
+substitutions or transpositions (``Katarina``/``Katerino``): depth 2 on the stored side would
+close that at ~|k|²/2 rows per spelling. ``resolver.entity_segments`` closes it instead with
+15 partition keys per spelling, so review candidates are complete in both arrival orders
+(design §5.3); every candidate, however found, is verified with the true OSA distance.
 The probe is only widened when a two-edit link is possible at all: ``1 - 2/L ≥ 0.75`` needs a
 longer key of ≥ 8, so both keys have ≥ 6 code points (``TWO_EDIT_PROBE_MIN_LEN``).
 
@@ -108,6 +105,17 @@ def folded_key(key: str) -> str:
     decomposed = unicodedata.normalize("NFD", key)
     bare = "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
     return unicodedata.normalize("NFC", bare)
+
+
+def sorted_words_key(key: str) -> str:
+    """The key's words in sorted order: ``lovelace ada`` and ``ada lovelace`` share it.
+
+    Word order alone never proves identity, so it only ever indexes review candidates (the
+    ``word_order`` link of design §5.3); the graph layer stores the deletion keys of this form
+    for a spelling whose words are not already sorted.
+    """
+    words = key.split(" ")
+    return " ".join(sorted(words)) if len(words) > 1 else key
 
 
 def deletion_neighbourhood(key: str, depth: int) -> list[str]:

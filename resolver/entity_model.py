@@ -17,7 +17,7 @@ from resolver.errors import EmptyLabel
 Verdict = Literal["same", "new"]
 RuleName = Literal["exact", "normalized", "alias", "typo", "new"]
 ReviewReason = Literal[
-    "one_edit_short_key", "ambiguous_typo", "digit_edit", "known_words", "two_edits"
+    "one_edit_short_key", "ambiguous_typo", "digit_edit", "known_words", "two_edits", "word_order"
 ]
 SpellingRole = Literal["name", "alias"]
 

@@ -1,8 +1,10 @@
 """Compare a mention key with an entity's spellings: distance, the edit, and the guards.
 
-One :class:`KeyPair` per spelling within two OSA edits of the mention key. The typo rule and the
-review links of ``resolver.entity_rules`` only read these pairs; the thresholds stay there and
-are passed in, so this module holds no policy of its own.
+One :class:`KeyPair` per spelling within two OSA edits of the mention key, or, failing that,
+whose words sorted are within one edit of the mention key's words sorted (``word_order``: a
+review link, never a convergence). The typo rule and the review links of
+``resolver.entity_rules`` only read these pairs; the thresholds stay there and are passed in,
+so this module holds no policy of its own.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Literal
 from rapidfuzz.distance import OSA
 
 from resolver.edits import Edit, blocked_by_words, single_edit
+from resolver.entity_keys import sorted_words_key
 from resolver.entity_model import EntityView, ReviewReason, SpellingRole
 
 BlockReason = Literal["digit_edit", "known_words"]
@@ -36,6 +39,8 @@ class KeyPair:
     shorter: int
     edit: Edit | None = None
     blocked: BlockReason | None = None
+    word_order: bool = False
+    """The keys differ in word order: ``distance`` is that of the keys with their words sorted."""
 
     @property
     def similarity(self) -> float:
@@ -50,7 +55,12 @@ class KeyPair:
 
     def is_typo_candidate(self, typo_min_len: int) -> bool:
         """One edit, long enough to be a typo, and no guard objects."""
-        return self.distance == 1 and self.shorter >= typo_min_len and self.blocked is None
+        return (
+            self.distance == 1
+            and self.shorter >= typo_min_len
+            and self.blocked is None
+            and not self.word_order
+        )
 
     def edit_evidence(self) -> dict[str, object]:
         """The edit as plain values (the API shows it; edges cannot store maps)."""
@@ -87,13 +97,22 @@ def compare_spellings(
     asking the lexicon about them would only cost time.
     """
     pairs: list[KeyPair] = []
+    mention_sorted = sorted_words_key(mention_key)
     for index, (role, spelling, key) in enumerate(entity.spellings()):
         if abs(len(key) - len(mention_key)) > MAX_FUZZY_DISTANCE:
             continue  # cheap length filter: each edit changes the length by at most one
         distance = OSA.distance(mention_key, key, score_cutoff=MAX_FUZZY_DISTANCE)
-        if not 0 < distance <= MAX_FUZZY_DISTANCE:
-            continue
         longer, shorter = max(len(key), len(mention_key)), min(len(key), len(mention_key))
+        if distance > MAX_FUZZY_DISTANCE and shorter >= typo_min_len:
+            reordered = OSA.distance(mention_sorted, sorted_words_key(key), score_cutoff=1)
+            if reordered <= 1:
+                pairs.append(
+                    KeyPair(entity, role, index, spelling, key, reordered, longer, shorter,
+                            word_order=True)
+                )  # fmt: skip
+            continue
+        if distance == 0:
+            continue
         edit: Edit | None = None
         blocked: BlockReason | None = None
         if distance == 1:
@@ -122,6 +141,8 @@ def review_reason(
     """
     if pair.shorter < review_min_len:
         return None
+    if pair.word_order:
+        return "word_order"
     if pair.distance == 1:
         if pair.shorter < typo_min_len:
             return "one_edit_short_key"

@@ -25,6 +25,7 @@ ambiguous is handed on as review links, never guessed.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from resolver.entity_keys import entity_key
 from resolver.entity_model import (
@@ -51,6 +52,7 @@ __all__ = [
     "Decision",
     "EntityView",
     "Mention",
+    "NameGuard",
     "ReviewLink",
     "decide",
     "is_alias_new",
@@ -69,6 +71,27 @@ ALIAS_CONFIDENCE = 0.95
 NEW_CONFIDENCE = 1.0
 
 OTHER_KIND = "other"  # an extractor could not classify the mention
+PERSON_KINDS = frozenset({"person"})
+
+
+@dataclass(frozen=True, slots=True)
+class NameGuard:
+    """Given names and surnames the word guard also knows, for the kinds that hold people.
+
+    A general word list knows the commoner of two real first names one edit apart (``gert``)
+    but not the rarer (``gerta``), so the pair would converge as a typo; a name list knows both.
+    Only kinds that hold people ask it: elsewhere a rare given name is as good as a typo.
+    """
+
+    is_known_name: Callable[[str], bool]
+    kinds: frozenset[str] = PERSON_KINDS
+
+    def guard_for(self, kind: str, is_known_word: Callable[[str], bool]) -> Callable[[str], bool]:
+        """The word guard's lexicon for a pair with an entity of ``kind``."""
+        if kind not in self.kinds:
+            return is_known_word
+        is_known_name = self.is_known_name
+        return lambda word: is_known_word(word) or is_known_name(word)
 
 
 def _preference(entity: EntityView) -> tuple[bool, str]:
@@ -125,12 +148,16 @@ def _spelling_rules(mention: Mention, key: str, pool: list[EntityView]) -> Decis
 
 
 def _look_alikes(
-    key: str, pool: list[EntityView], is_known_word: Callable[[str], bool]
+    key: str,
+    pool: list[EntityView],
+    is_known_word: Callable[[str], bool],
+    names: NameGuard | None,
 ) -> list[KeyPair]:
     """Every look-alike spelling (one or two edits) of the compatible entities, pool order."""
     pairs: list[KeyPair] = []
     for entity in pool:
-        pairs.extend(compare_spellings(key, entity, TYPO_MIN_KEY_LEN, is_known_word))
+        known = is_known_word if names is None else names.guard_for(entity.kind, is_known_word)
+        pairs.extend(compare_spellings(key, entity, TYPO_MIN_KEY_LEN, known))
     return pairs
 
 
@@ -185,10 +212,13 @@ def decide(
     *,
     fuzzy: bool,
     is_known_word: Callable[[str], bool],
+    names: NameGuard | None = None,
 ) -> Decision:
     """Resolve ``mention`` against the fetched ``candidates`` (design §5.3).
 
-    ``is_known_word`` is the lexicon of the word guard (it receives lower-case words of a key).
+    ``is_known_word`` is the lexicon of the word guard (it receives lower-case words of a key);
+    ``names`` adds given names and surnames for pairs with an entity of a kind that holds people
+    (the mention's own kind, or the entity's when the mention is ``other``).
     The evidence always names the rule and the mention key; fuzzy decisions add the typo
     candidate ids, the guards that blocked a one-edit spelling, and ``review_candidates`` (how
     many entities qualified for a review link before the cap of ``MAX_REVIEW_LINKS``).
@@ -201,7 +231,7 @@ def decide(
     evidence: dict[str, object] = {"rule": "new", "mention_key": key, "fuzzy": fuzzy}
     if not fuzzy:
         return Decision("new", "new", NEW_CONFIDENCE, None, (), evidence)
-    pairs = _look_alikes(key, pool, is_known_word)
+    pairs = _look_alikes(key, pool, is_known_word, names)
     typo, typo_ids = _typo_rule(mention, key, pairs)
     if typo is not None:
         return typo

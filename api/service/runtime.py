@@ -16,7 +16,7 @@ from pathlib import Path
 
 from api.service.embedder import EmbeddingWorker, make_provider
 from api.service.jobs.runner import JobRunner
-from api.service.lexicon import Lexicon
+from api.service.lexicon import Lexicon, PersonNames
 from api.service.settings import Settings, scrub
 from graph.backend import Backend, Neo4jTarget, open_backend
 from graph.drawers import DedupPolicy
@@ -26,6 +26,8 @@ from graph.idempotency import purge_expired
 from graph.jobs import Job
 from graph.migrations import migrate
 from graph.store import GraphStore
+from resolver.entity_keys import normalize_kind
+from resolver.entity_rules import NameGuard
 
 log = logging.getLogger("castlegraph")
 
@@ -44,6 +46,10 @@ class Runtime:
         self.fuzzy = settings.dedup.entity_fuzzy
         self.lexicon = Lexicon()
         self.known_word: Callable[[str], bool] = self.lexicon
+        self.person_names = PersonNames()
+        self.names = NameGuard(
+            self.person_names, frozenset(normalize_kind(k) for k in settings.dedup.person_kinds)
+        )
         self.backend: Backend | None = None
         self.jobs: JobRunner | None = None
         self.embedder: EmbeddingWorker | None = None
@@ -72,6 +78,7 @@ class Runtime:
         self.started = True
         if self.fuzzy:
             threading.Thread(target=self.lexicon.warm, name="lexicon", daemon=True).start()
+            threading.Thread(target=self.person_names.warm, name="names", daemon=True).start()
         if self.neo4j is None:
             self._connect()
             self._watch_embedded()

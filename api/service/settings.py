@@ -40,6 +40,8 @@ class DedupSettings(Section):
     enabled: bool = True
     near_threshold: float = 0.9
     entity_fuzzy: bool = True
+    person_kinds: list[str] = ["person"]
+    """Kinds whose word guard also knows given names and surnames (design §5.3)."""
 
     @field_validator("near_threshold")
     @classmethod
@@ -187,6 +189,7 @@ ENVIRONMENT: dict[str, tuple[str, str]] = {
     "CASTLEGRAPH_DEDUP_ENABLED": ("dedup", "enabled"),
     "CASTLEGRAPH_DEDUP_NEAR_THRESHOLD": ("dedup", "near_threshold"),
     "CASTLEGRAPH_DEDUP_ENTITY_FUZZY": ("dedup", "entity_fuzzy"),
+    "CASTLEGRAPH_DEDUP_PERSON_KINDS": ("dedup", "person_kinds"),
     "CASTLEGRAPH_HOST": ("api", "host"),
     "CASTLEGRAPH_PORT": ("api", "port"),
     "CASTLEGRAPH_API_TOKENS": ("api", "tokens"),
@@ -206,7 +209,7 @@ ENVIRONMENT: dict[str, tuple[str, str]] = {
     "CASTLEGRAPH_EMBEDDINGS_DIMENSION": ("embeddings", "dimension"),
 }
 
-COMMA_SEPARATED = frozenset({"tokens", "allowed_hosts"})
+COMMA_SEPARATED = frozenset({"tokens", "allowed_hosts", "person_kinds"})
 
 
 class _FlatEnvSource(PydanticBaseSettingsSource):

@@ -27,7 +27,7 @@ from graph.entities import MentionInput, resolve_mentions
 from graph.entity_index import probe_keys, stored_keys
 from resolver.entity_keys import entity_key
 from resolver.entity_model import EntityView, is_alias_new, make_mention
-from resolver.entity_rules import decide
+from resolver.entity_rules import NameGuard, decide
 
 KnownWord = Callable[[str], bool]
 BATCH = 1000
@@ -35,7 +35,11 @@ DRAWERS = 20
 
 
 def resolve_in_graph(
-    stream: Sequence[LabelledMention], known_word: KnownWord, *, batch: int = BATCH
+    stream: Sequence[LabelledMention],
+    known_word: KnownWord,
+    *,
+    batch: int = BATCH,
+    names: NameGuard | None = None,
 ) -> tuple[list[Outcome], float]:
     """Outcomes and the seconds spent inside `resolve_mentions` (all batches)."""
     known_word("warm")  # load the lexicon before the clock starts
@@ -60,7 +64,9 @@ def resolve_in_graph(
                     for i, m in enumerate(stream[start : start + batch])
                 ]
                 began = time.perf_counter()
-                results = resolve_mentions(store, inputs, fuzzy=True, known_word=known_word)
+                results = resolve_mentions(
+                    store, inputs, fuzzy=True, known_word=known_word, names=names
+                )
                 seconds += time.perf_counter() - began
                 outcomes += [Outcome(r.entity.view.id, r.rule, r.possibly_same_as) for r in results]
         finally:
@@ -91,7 +97,7 @@ class MemoryIndex:
 
 
 def resolve_in_memory(
-    stream: Sequence[LabelledMention], known_word: KnownWord
+    stream: Sequence[LabelledMention], known_word: KnownWord, names: NameGuard | None = None
 ) -> tuple[list[Outcome], float]:
     known_word("warm")
     index = MemoryIndex()
@@ -101,7 +107,7 @@ def resolve_in_memory(
         mention = make_mention(labelled.name, labelled.kind)
         key = entity_key(mention.name)
         candidates = index.candidates(probe_keys(key, two_edits=True))
-        decision = decide(mention, candidates, fuzzy=True, is_known_word=known_word)
+        decision = decide(mention, candidates, fuzzy=True, is_known_word=known_word, names=names)
         if decision.decision == "new":
             view = EntityView(f"e{n:08d}", mention.name, mention.kind, key)
             index.put(view)

@@ -37,6 +37,8 @@ MENTIONS_PER_ENTITY = ((1, 2, 3, 4, 5, 6, 8, 12), (30, 20, 15, 10, 8, 7, 6, 4))
 CANONICAL_SHARE = 0.5
 """Share of the mentions after an entity's first that repeat its canonical spelling."""
 REDRAWS = 8
+PEOPLE_ONLY = frozenset({"initials", "word_order"})
+"""Forms only people's names take: an initial, and surname first (`Lovelace, Ada`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +184,7 @@ def true_entities(seed: int, scale: float) -> list[TrueEntity]:
 
 def _variant(entity: TrueEntity, taken: set[str], rng: random.Random) -> tuple[str, str]:
     """(spelling, form): a variant whose key is no other entity's, else the canonical name."""
-    forms = [f for f in FORM_WEIGHTS if f != "initials" or entity.kind == "person"]
+    forms = [f for f in FORM_WEIGHTS if f not in PEOPLE_ONLY or entity.kind == "person"]
     weights = [FORM_WEIGHTS[f] for f in forms]
     own = entity_key(entity.name)
     for _ in range(REDRAWS):
@@ -193,7 +195,7 @@ def _variant(entity: TrueEntity, taken: set[str], rng: random.Random) -> tuple[s
         key = entity_key(spelling)
         if key != own and key in taken:
             continue  # it would spell another entity's name: not a variant of this one
-        if form in ("typo", "transposition") and key == own:
+        if form in ("typo", "transposition", "two_substitutions", "two_deletions") and key == own:
             continue
         return spelling, form
     return entity.name, "canonical"

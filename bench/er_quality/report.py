@@ -22,6 +22,7 @@ def _quality_row(name: str, r: dict[str, Any]) -> list[Cell]:
         _r(r["precision"]),
         _r(r["precision_without_near_names"]),
         _r(r["recall"]),
+        _r(r["recall_rules"]),
         _r(r["recall_long_keys"]),
         _r(r["recall_all"]),
         r["review_per_1k"],
@@ -35,6 +36,7 @@ QUALITY_COLUMNS = [
     "precision",
     "prec ¬near",
     "recall",
+    "rec ¬init",
     "rec key≥6",
     "rec all",
     "links/1k",
@@ -140,6 +142,7 @@ def print_tables(
         ],
     )
     print(
+        "rec ¬init: recall without the initials form, which no rule reaches; "
         "castlegraph graph vs in-memory rules: "
         f"{agreement['mentions_differing']} mentions decided differently\n"
         "false p/n/d: converged mentions of plain / near-name / digit-sibling true entities "

@@ -16,13 +16,14 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from api.service.lexicon import LANGUAGES, MIN_ZIPF, Lexicon
+from api.service.lexicon import LANGUAGES, MIN_ZIPF, Lexicon, PersonNames
 from bench.er_quality.baseline_graphiti import graphiti_minhash
 from bench.er_quality.baselines import graphrag_fuzzy, length_band
 from bench.er_quality.castle import resolve_in_graph, resolve_in_memory
 from bench.er_quality.data import LabelledMention, TrueEntity, mention_stream, true_entities
 from bench.er_quality.eval import Outcome, score
 from bench.er_quality.report import print_tables
+from resolver.entity_rules import NameGuard
 
 TARGET_PRECISION, TARGET_RECALL = 0.995, 0.95
 STRICTER = (3.5, 4.0)
@@ -55,10 +56,10 @@ def run(seed: int, scale: float, sweep: bool, baselines: bool) -> dict[str, Any]
     entities = true_entities(seed, scale)
     stream = mention_stream(entities, seed)
     print(f"{len(entities):,} true entities, {len(stream):,} mentions", file=sys.stderr)
-    default = Lexicon()
+    default, names = Lexicon(), NameGuard(PersonNames())
     runs: dict[str, Run] = {
-        "castlegraph": lambda s: resolve_in_graph(s, default),
-        "castlegraph (memory)": lambda s: resolve_in_memory(s, default),
+        "castlegraph": lambda s: resolve_in_graph(s, default, names=names),
+        "castlegraph (memory)": lambda s: resolve_in_memory(s, default, names),
     }
     if baselines:
         runs |= {
@@ -72,9 +73,12 @@ def run(seed: int, scale: float, sweep: bool, baselines: bool) -> dict[str, Any]
         print(f"resolving with {name} ...", file=sys.stderr)
         outcomes[name], seconds = resolver(stream)
         results[name] = score(stream, outcomes[name], entities, seconds)
-    label = f"small ≥ {MIN_ZIPF} (default, {len(default.words):,})"
+    label = f"small ≥ {MIN_ZIPF} + names (default, {len(default.words):,})"
     lexicons: dict[str, Any] = {label: results["castlegraph"]}
     if sweep:
+        print("resolving with castlegraph, no name lists ...", file=sys.stderr)
+        found, seconds = resolve_in_graph(stream, default)
+        lexicons[f"small ≥ {MIN_ZIPF}, no name lists"] = score(stream, found, entities, seconds)
         for label, known in _sweep():
             print(f"resolving with castlegraph, lexicon {label} ...", file=sys.stderr)
             found, seconds = resolve_in_graph(stream, known)

@@ -93,6 +93,42 @@ def transposition(name: str, rng: random.Random) -> str | None:
     return name[:i] + name[i + 1] + name[i] + name[i + 2 :]
 
 
+def two_substitutions(name: str, rng: random.Random) -> str | None:
+    """Two letters, at two places, each replaced by a keyboard neighbour (`Katarina` ->
+    `Katerino`): two edits that deletion keys alone never met."""
+    letters = _letters(name)
+    if len(letters) < 8:
+        return None
+    first, second = sorted(rng.sample(letters, 2))
+    out = list(name)
+    for i in (first, second):
+        out[i] = _neighbour(name[i], rng)
+    return "".join(out)
+
+
+def two_deletions(name: str, rng: random.Random) -> str | None:
+    """Two letters lost (`PostgreSQL` -> `Postgrel`). In a shuffled stream this spelling comes
+    before the full name about half the time: the stored key is then the longer one."""
+    letters = _letters(name)
+    if len(letters) < 8:
+        return None
+    first, second = sorted(rng.sample(letters, 2))
+    return name[:first] + name[first + 1 : second] + name[second + 1 :]
+
+
+def word_order(name: str, rng: random.Random) -> str | None:
+    """The words in another order, as lists write people (`Lovelace, Ada`, `Lovelace Ada`)."""
+    words = name.split(" ")
+    if len(words) < 2:
+        return None
+    if len(words) == 2:
+        return rng.choice((f"{words[1]}, {words[0]}", f"{words[1]} {words[0]}"))
+    shuffled = words[:]
+    while shuffled == words:
+        rng.shuffle(shuffled)
+    return " ".join(shuffled)
+
+
 def accents(name: str, rng: random.Random) -> str | None:
     """Every combining accent dropped, as typed on a keyboard without them."""
     del rng
@@ -119,6 +155,9 @@ FORMS: dict[str, Maker] = {
     "typo": typo,
     "transposition": transposition,
     "accents": accents,
+    "two_substitutions": two_substitutions,
+    "two_deletions": two_deletions,
+    "word_order": word_order,
     "initials": initials,
 }
 """Variant forms, in report order."""
@@ -130,6 +169,9 @@ FORM_WEIGHTS: dict[str, float] = {
     "typo": 0.22,
     "transposition": 0.10,
     "accents": 0.18,
+    "two_substitutions": 0.05,
+    "two_deletions": 0.05,
+    "word_order": 0.05,
     "initials": 0.06,
 }
 """Share of each form among the mentions that are not the canonical spelling (persons only

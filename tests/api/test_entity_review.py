@@ -26,6 +26,7 @@ from tests.support.entity_http import (
         ("tool", "Python 3.11", "Python 3.12", "digit_edit"),
         ("ticket", "SR-2023-052", "SR-2023-053", "digit_edit"),
         ("person", "Maria", "Mario", "one_edit_short_key"),
+        ("person", "Sandra Miller", "Sondra Miller", "known_words"),  # `sondra`: a name only
     ],
 )
 def test_two_names_get_a_new_entity_and_a_review_link(
@@ -42,6 +43,13 @@ def test_two_names_get_a_new_entity_and_a_review_link(
     [seen_from_old] = candidates(client, old_id)
     assert (seen_from_old["entity"]["id"], seen_from_old["side"]) == (new_id, "newer")
     assert seen_from_old["similarity"] == seen_from_new["similarity"]
+
+
+def test_given_names_guard_only_kinds_that_hold_people(client: TestClient) -> None:
+    """`sondra` is in the name lists, not the word list: a tool of that spelling is a typo."""
+    first, second = see_all(client, "tool", "Sandra Miller", "Sondra Miller")
+    assert second["entity"]["id"] == first["entity"]["id"]
+    assert second["observation"]["rule"] == "typo"
 
 
 @pytest.mark.parametrize(
@@ -63,14 +71,21 @@ def test_at_most_five_review_links_by_similarity_then_id(client: TestClient) -> 
     assert dry["rule"] == "normalized"
 
 
-def test_johnsen_posted_after_johnson_is_a_typo_of_it(client: TestClient) -> None:
+def test_johnsen_posted_after_johnson_is_another_surname(client: TestClient) -> None:
+    """Both are surnames of the name lists: two people, not a typo (a word list alone knows
+    only `johnson`, and `Johnsen` converged on it)."""
     johnson, johnsen = see_all(client, "person", "Johnson", "Johnsen")
+    assert verdict(johnsen) == (True, "new", 1.0)
+    assert johnsen["possibly_same_as"] == [johnson["entity"]["id"]]
+
+
+def test_johnsen_of_a_kind_without_people_is_a_typo(client: TestClient) -> None:
+    johnson, johnsen = see_all(client, "company", "Johnson", "Johnsen")
     assert verdict(johnsen) == (False, "typo", pytest.approx(1 - 1 / 7))
     assert johnsen["entity"]["id"] == johnson["entity"]["id"]
 
 
 def test_johnsin_is_new_and_linked_to_johnson_and_johnsen(client: TestClient) -> None:
-    # Through the API "Johnsen" would converge on "Johnson" (test above): seed both as existing.
     older = sorted(seed_entity(client, name, "person") for name in ("Johnson", "Johnsen"))
     johnsin = see_all(client, "person", "Johnsin")[0]
     assert verdict(johnsin) == (True, "new", 1.0)

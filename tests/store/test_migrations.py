@@ -9,15 +9,18 @@ from api.service.lexicon import Lexicon
 from graph import migrations
 from graph.drawers import DedupPolicy, NewDrawer, write_drawer
 from graph.entities import MentionInput, resolve_mentions
-from graph.entity_index import stored_keys
+from graph.entity_index import index_props, stored_keys
 from graph.migration_steps import (
     attach_drawers_to_rooms,
+    complete_entity_index_keys,
     derive_keys,
     drop_closed_drawer_terms,
     refresh_entity_index_keys,
     reindex_anchor_terms,
 )
+from graph.records import Entity
 from resolver.drawers import TERMS_SCHEME, anchor_terms, index_terms
+from resolver.entity_keys import deletion_keys
 from resolver.entity_model import EntityView, make_mention
 from resolver.text import content_hash, fingerprint, normalize_text
 from tests.support.holding import holding_first
@@ -40,16 +43,17 @@ def rows(store: Any, text: str) -> list[dict[str, Any]]:
 
 def test_migrations_are_recorded_once(store: Any) -> None:
     first = migrations.migrate(store)
-    assert [m.version for m in first] == [1, 2, 3, 4, 5, 6, 7]
+    assert [m.version for m in first] == [1, 2, 3, 4, 5, 6, 7, 8]
     assert migrations.migrate(store) == []
-    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4, 5, 6, 7]
+    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4, 5, 6, 7, 8]
     assert migrations.pending(store) == []
 
 
 def test_version_3_derives_keys_and_merges_nothing(store: Any) -> None:
     rows(store, LEGACY)
     applied = {m.version: m.changed for m in migrations.migrate(store)}
-    assert applied == {1: 0, 2: 2, 3: 4, 4: 0, 5: 0, 6: 0, 7: 0}  # 3 already derives today's keys
+    # 3 already derives today's keys
+    assert applied == {1: 0, 2: 2, 3: 4, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0}
     drawer = rows(store, "MATCH (d:Drawer {id: 'd1'}) RETURN properties(d) AS p")[0]["p"]
     normal = normalize_text("Legacy note about Ada")
     assert drawer["content_hash"] == content_hash("Legacy note about Ada")
@@ -194,3 +198,41 @@ def test_the_migration_lease_is_taken_by_one_of_two_starters(store: Any) -> None
         time.sleep(0.5)  # the second unit reaches the lease while the first has not committed
         hold.release.set()
         assert (first.result(timeout=60), second.result(timeout=60)) == (True, False)
+
+
+def insert_with_keys_before_version_8(store: Any, view: EntityView) -> None:
+    """An entity as versions before 8 indexed it: deletion keys only (no accent here)."""
+    props = Entity(view, "2024-01-01T00:00:00.000000Z").to_props(store.dialect)
+    spellings = (view.key, *view.alias_keys)
+    old = sorted({k for key in spellings for k in (deletion_keys(key) if len(key) > 3 else [key])})
+    if store.dialect == "neo4j":
+        props["dkeys_text"] = " ".join(k.replace(" ", "_") for k in old)
+    else:
+        props["dkeys"] = old
+    store.run_text("CREATE (e:Entity) SET e = $props", {"props": props})
+
+
+def test_version_8_indexes_entities_for_complete_review_links(store: Any) -> None:
+    migrations.migrate(store)
+    drawer = write_drawer(store, NewDrawer("w", "r", "Tools"), DedupPolicy()).drawer.id
+    olds = [
+        EntityView.of("e-1", "PostgreSQL", "tool"),
+        EntityView.of("e-2", "Lovelace Ada", "person"),
+        EntityView.of("e-3", "Ada", "person"),
+    ]
+    for view in olds:
+        insert_with_keys_before_version_8(store, view)
+
+    def links(name: str, kind: str) -> tuple[str, ...]:
+        inputs = [MentionInput(drawer, make_mention(name, kind))]
+        [result] = resolve_mentions(store, inputs, fuzzy=True, known_word=Lexicon())
+        return result.possibly_same_as
+
+    assert links("Postgres", "tool") == ()  # the stored key is the longer: the old keys miss it
+    assert complete_entity_index_keys(store) == 2  # `Ada` is too short to store more
+    found = rows(store, "MATCH (e:Entity {id: 'e-1'}) RETURN properties(e) AS p")[0]["p"]
+    expected = index_props(olds[0], store.dialect)
+    assert {k: found[k] for k in expected} == expected
+    assert complete_entity_index_keys(store) == 0
+    assert links("Postgres SQL", "tool") == ("e-1",)
+    assert links("Ada Lovelace", "person") == ("e-2",)

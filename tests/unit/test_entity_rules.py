@@ -22,6 +22,7 @@ from resolver.entity_rules import (
     TYPO_MIN_KEY_LEN,
     Decision,
     EntityView,
+    NameGuard,
     decide,
     is_alias_new,
     make_mention,
@@ -244,6 +245,15 @@ def test_fuzzy_off_disables_typo_and_review() -> None:
         ("Johnsxx", ["Johnson"], []),  # two edits in 7: 0.71 < 0.75
         ("Ann", ["Ana"], []),
         ("C", ["C#"], []),
+        ("Lovelace Ada", ["Ada Lovelace"], [("Ada Lovelace", "word_order", 0)]),
+        ("Lovelace, Ada", ["Ada Lovelace"], [("Ada Lovelace", "word_order", 0)]),
+        ("Hoper Grace", ["Grace Hopper"], [("Grace Hopper", "word_order", 1)]),
+        ("Hoper Gracie", ["Grace Hopper"], []),  # two edits besides the order
+        ("Li Bo", ["Bo Li"], []),  # sorted keys of 5: word order needs 6
+        ("Postgresql", ["Postgres"], [("Postgres", "two_edits", 2)]),
+        ("Postgres", ["PostgreSQL"], [("PostgreSQL", "two_edits", 2)]),
+        ("Kristopher", ["Christopher"], [("Christopher", "two_edits", 2)]),
+        ("Jonathon Smith", ["Jonathan Smyth"], [("Jonathan Smyth", "two_edits", 2)]),
     ],
 )
 def test_new_with_review_links(
@@ -254,6 +264,53 @@ def test_new_with_review_links(
     assert decision.entity is None
     assert decision.new_alias is None
     assert links(decision) == expected
+
+
+def test_word_order_never_converges_even_with_one_candidate() -> None:
+    decision = resolve("Lovelace Ada", "person", ("1", "Ada Lovelace", "person"))
+    assert (decision.decision, decision.rule) == ("new", "new")
+    [link] = decision.possibly_same_as
+    assert (link.reason, link.similarity, link.distance) == ("word_order", 1.0, 0)
+    assert decision.evidence["typo_candidates"] == []
+
+
+def test_a_pair_within_two_edits_keeps_its_edit_reason_over_word_order() -> None:
+    """`ab cdefg` / `ab cdegf`: one edit, and its sorted keys too; the edit rules have it."""
+    decision = resolve("Ab Cdegf", "x", ("1", "Ab Cdefg", "x"))
+    assert decision.rule == "typo"
+
+
+NAMES = NameGuard(frozenset({"sandra", "sondra"}).__contains__, frozenset({"person", "author"}))
+
+
+@pytest.mark.parametrize(
+    ("kind", "entity_kind", "rule"),
+    [
+        ("person", "person", "new"),
+        ("author", "author", "new"),
+        ("other", "person", "new"),  # the entity's kind holds people
+        ("tool", "tool", "typo"),
+    ],
+)
+def test_given_names_block_the_typo_rule_on_kinds_that_hold_people(
+    kind: str, entity_kind: str, rule: str
+) -> None:
+    entity = EntityView.of("1", "Sandra Miller", entity_kind)
+    mention = make_mention("Sondra Miller", kind)
+    decision = decide(mention, [entity], fuzzy=True, is_known_word=known, names=NAMES)
+    assert decision.rule == rule
+    if rule == "new":
+        assert [link.reason for link in decision.possibly_same_as] == ["known_words"]
+
+
+def test_a_name_list_keeps_the_design_examples() -> None:
+    """`Katerina` with `Katarina` and `Katerino`: new, two links, when the list knows neither."""
+    names = NameGuard(frozenset({"maria", "mario"}).__contains__)
+    existing = [EntityView.of("1", "Katarina", "person"), EntityView.of("2", "Katerino", "person")]
+    decision = decide(
+        make_mention("Katerina", "person"), existing, fuzzy=True, is_known_word=known, names=names
+    )
+    assert (decision.rule, len(decision.possibly_same_as)) == ("new", 2)
 
 
 def test_blocked_guards_are_in_the_evidence() -> None:

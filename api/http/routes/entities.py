@@ -77,6 +77,7 @@ def post_mentions(body: MentionBatchCreate, runtime: RuntimeDep, caller: CallerA
             fuzzy=runtime.fuzzy,
             known_word=runtime.known_word,
             viewer=caller,
+            names=runtime.names,
         )
         if inputs
         else []
@@ -104,6 +105,7 @@ def post_drawer_mention(
             fuzzy=runtime.fuzzy,
             known_word=runtime.known_word,
             viewer=caller,
+            names=runtime.names,
         )
     except UnknownDrawers as error:
         raise DrawerNotFound(drawer_id) from error
@@ -175,6 +177,10 @@ def resolve(body: ResolveQuery, runtime: RuntimeDep) -> ResolveOut:
     """Dry run: what `(name, kind)` would resolve to, with the evidence. Writes nothing."""
     mention = _input("", body).mention
     decision, created = dry_run(
-        runtime.store, mention, fuzzy=runtime.fuzzy, known_word=runtime.known_word
+        runtime.store,
+        mention,
+        fuzzy=runtime.fuzzy,
+        known_word=runtime.known_word,
+        names=runtime.names,
     )
     return ResolveOut.of(decision, created)

@@ -1,0 +1,104 @@
+"""Partition keys: two-edit review candidates whichever key is the longer (design §5.3, §5.4).
+
+Deletion keys of depth 1 stored per spelling, probed to depth 2 by the mention, meet a two-edit
+pair only when the *stored* key is the shorter one (``resolver.entity_keys``). Depth 2 on the
+stored side too would close the gap at ~L²/2 rows per spelling (80 for a 12-character key,
+several gigabytes at a million entities). This module closes it with a fixed 15 rows per
+spelling instead, by the pigeonhole idea of PassJoin (Li et al., VLDB 2011):
+
+- A stored key ``b`` (``len(b) ≥ PARTITION_MIN_LEN``) is cut into ``SEGMENTS`` = 6 segments by
+  its length alone. Each segment is widened by one character to the right, so that a
+  transposition across a segment boundary lies inside one widened segment.
+- Any OSA edit lies inside one widened segment (an insertion at a boundary inside either), so
+  two edits leave at least four of the six untouched. ``partition_keys(b)`` stores, for every
+  pair ``s < t`` of segments, ``b`` with those two widened segments cut out: the prefix before
+  ``s``, the part between them and the suffix after ``t``, tagged with ``len(b)``, ``s`` and ``t``.
+- A mention ``a`` at most two edits from ``b`` agrees with ``b`` outside the two widened segments
+  holding the edits: the prefix is ``a``'s own prefix, the suffix ``a``'s suffix, and the part
+  between is shifted by what the first segment's edits inserted or deleted (at most two; with
+  the second segment's, exactly ``len(a) - len(b)``). ``partition_probe_keys(a, lengths)``
+  writes those strings for every stored length asked, every pair and every possible shift: at
+  most 3 × 15 × 3 keys, whatever the key length.
+
+So every pair within two OSA edits whose longer key has ≥ 8 code points (what a two-edit link
+needs: ``1 - 2/L ≥ 0.75``) shares a partition key, in both arrival orders, and the keys keep
+about two thirds of a name (first and last names both), which keeps them selective among a
+million entities. Like the deletion keys they only fetch candidates: the rules verify each with
+the true distance. Keys are pure functions of one key, so a later in-memory index can hash them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import combinations
+
+SEGMENTS = 6
+PARTITION_MIN_LEN = 8
+"""The shortest stored key given partition keys: a two-edit link needs a longer key of ≥ 8,
+and a shorter stored key is found by the mention's depth-2 deletion probe."""
+MAX_EDITS = 2
+_PAIRS = tuple(combinations(range(SEGMENTS), 2))
+
+
+def _bounds(length: int) -> list[int]:
+    """Segment starts for a key of ``length`` code points, then ``length``."""
+    return [i * length // SEGMENTS for i in range(SEGMENTS + 1)]
+
+
+def _tag(length: int, s: int, t: int, prefix: str, middle: str, suffix: str) -> str:
+    """One partition key. Entity keys hold no ``:`` or ``|`` (separators), so a partition key
+    never equals a deletion key of an ordinary name; a raw key of punctuation only may collide,
+    which only fetches one more candidate for the rules to reject."""
+    return f"{length}:{s}{t}:{prefix}|{middle}|{suffix}"
+
+
+def partition_keys(key: str) -> list[str]:
+    """The 15 keys stored for a spelling of ≥ ``PARTITION_MIN_LEN`` code points (else none)."""
+    length = len(key)
+    if length < PARTITION_MIN_LEN:
+        return []
+    bounds = _bounds(length)
+    keys: list[str] = []
+    for s, t in _PAIRS:
+        end_s = min(bounds[s + 1] + 1, length)
+        end_t = min(bounds[t + 1] + 1, length)
+        middle = key[end_s : bounds[t]] if end_s < bounds[t] else ""
+        keys.append(_tag(length, s, t, key[: bounds[s]], middle, key[end_t:]))
+    return keys
+
+
+def _shifts(difference: int) -> Iterator[int]:
+    """Length changes of the first segment's edits, given the total: ``|d1| + |d2| ≤ 2``."""
+    for d1 in range(-MAX_EDITS, MAX_EDITS + 1):
+        if abs(d1) + abs(difference - d1) <= MAX_EDITS:
+            yield d1
+
+
+def _probes_for_length(key: str, stored_length: int) -> Iterator[str]:
+    length = len(key)
+    bounds = _bounds(stored_length)
+    for s, t in _PAIRS:
+        end_s = min(bounds[s + 1] + 1, stored_length)
+        end_t = min(bounds[t + 1] + 1, stored_length)
+        prefix_len, suffix_len = bounds[s], stored_length - end_t
+        if prefix_len + suffix_len > length:
+            continue
+        prefix, suffix = key[:prefix_len], key[length - suffix_len :]
+        middle_len = bounds[t] - end_s
+        if middle_len <= 0:
+            yield _tag(stored_length, s, t, prefix, "", suffix)
+            continue
+        for d1 in _shifts(length - stored_length):
+            start = end_s + d1
+            if start >= prefix_len and start + middle_len <= length - suffix_len:
+                yield _tag(stored_length, s, t, prefix, key[start : start + middle_len], suffix)
+
+
+def partition_probe_keys(key: str, stored_lengths: Iterable[int]) -> set[str]:
+    """Keys that meet the partition keys of every stored key of those lengths within two edits
+    of ``key`` (lengths below ``PARTITION_MIN_LEN`` store none and are skipped)."""
+    found: set[str] = set()
+    for stored_length in stored_lengths:
+        if stored_length >= PARTITION_MIN_LEN and abs(stored_length - len(key)) <= MAX_EDITS:
+            found.update(_probes_for_length(key, stored_length))
+    return found

@@ -1,0 +1,83 @@
+"""Partition keys and review probes meet every two-edit pair, whichever key came first.
+
+Generated pairs are one or two OSA edits apart (insertions, deletions, substitutions and
+adjacent transpositions over a small alphabet, so edits collide with repeated letters and with
+segment boundaries); the stored spelling's index keys must share a key with the mention's
+review probes in both arrival orders (design §5.3: complete and order-independent).
+"""
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from rapidfuzz.distance import OSA
+
+from graph.entity_index import index_keys, probe_keys
+from resolver.entity_rules import REVIEW_TWO_EDIT_MIN_SIMILARITY
+from resolver.entity_segments import SEGMENTS, partition_keys, partition_probe_keys
+
+ALPHABET = "abé r"
+PROPERTIES = settings(max_examples=500, deadline=None)
+KEY = st.text(ALPHABET, min_size=6, max_size=48).map(lambda s: " ".join(s.split()))
+
+
+@st.composite
+def edited(draw: st.DrawFn, key: str) -> str:
+    op = draw(st.sampled_from(("insert", "delete", "substitute", "transpose")))
+    i = draw(st.integers(0, len(key)))
+    letter = draw(st.sampled_from(ALPHABET))
+    if op == "insert":
+        return key[:i] + letter + key[i:]
+    if op == "delete":
+        return key[:i] + key[i + 1 :]
+    if op == "substitute":
+        return key[:i] + letter + key[i + 1 :]
+    return key[:i] + key[i + 1 : i + 2] + key[i : i + 1] + key[i + 2 :]
+
+
+@st.composite
+def two_edit_pairs(draw: st.DrawFn) -> tuple[str, str]:
+    first = draw(KEY)
+    second = draw(edited(draw(edited(first))))
+    return first, second
+
+
+def _meets(stored: str, mention: str) -> bool:
+    return bool(index_keys(stored) & probe_keys(mention, two_edits=True))
+
+
+@PROPERTIES
+@given(two_edit_pairs())
+def test_every_linkable_two_edit_pair_is_met_in_both_orders(pair: tuple[str, str]) -> None:
+    a, b = pair
+    distance = OSA.distance(a, b)
+    longer = max(len(a), len(b))
+    assume(0 < distance <= 2 and 1 - distance / longer >= REVIEW_TWO_EDIT_MIN_SIMILARITY - 1e-9)
+    assume(min(len(a), len(b)) >= 4 and a.strip() == a and b.strip() == b)
+    assert _meets(a, b), (a, b)
+    assert _meets(b, a), (b, a)
+
+
+def test_the_contract_examples_meet_whichever_comes_first() -> None:
+    for a, b in [
+        ("postgres", "postgresql"),
+        ("katarina", "katerino"),
+        ("christopher", "kristopher"),
+        ("jonathan smyth", "jonathon smith"),
+    ]:
+        assert _meets(a, b) and _meets(b, a), (a, b)
+
+
+def test_a_stored_key_longer_than_the_mention_was_the_gap() -> None:
+    """Before partition keys, depth-1 rows and a depth-2 probe never met these."""
+    assert partition_keys("postgresql")
+    assert set(partition_keys("postgresql")) & partition_probe_keys("postgres", [10])
+
+
+def test_fifteen_keys_per_spelling_whatever_its_length() -> None:
+    pairs = SEGMENTS * (SEGMENTS - 1) // 2
+    assert partition_keys("abcdefg") == []  # shorter than any two-edit link's longer key
+    for length in (8, 13, 40, 200):
+        assert len(set(partition_keys(("abcdefghij" * 20)[:length]))) == pairs
+
+
+def test_probes_are_bounded_at_any_length() -> None:
+    assert len(partition_probe_keys("abcdefghij" * 20, range(198, 203))) <= 5 * 15 * 3

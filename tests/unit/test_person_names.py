@@ -1,0 +1,35 @@
+"""The name lists of the word guard (`api.service.lexicon.PersonNames`), as installed."""
+
+from api.service.lexicon import PersonNames
+from resolver.entity_keys import entity_key
+from resolver.entity_model import EntityView, make_mention
+from resolver.entity_rules import NameGuard, decide
+
+NAMES = PersonNames()
+
+
+def test_given_names_and_surnames_are_known_misspellings_are_not() -> None:
+    assert all(NAMES(word) for word in ("sandra", "sondra", "jennifer", "miller", "lopez"))
+    assert not any(NAMES(word) for word in ("kubernets", "maeia", "katerino", "zorvadb"))
+
+
+def test_the_design_examples_hold_with_the_name_lists() -> None:
+    guard = NameGuard(NAMES)
+    never = frozenset[str]().__contains__
+    existing = [EntityView.of("1", "Katarina", "person"), EntityView.of("2", "Katerino", "person")]
+    katerina = decide(
+        make_mention("Katerina", "person"), existing, fuzzy=True, is_known_word=never, names=guard
+    )
+    assert (katerina.rule, len(katerina.possibly_same_as)) == ("new", 2)
+    kubernetes = [EntityView.of("1", "Kubernetes", "person")]
+    typo = decide(
+        make_mention("Kubernets", "person"),
+        kubernetes,
+        fuzzy=True,
+        is_known_word=never,
+        names=guard,
+    )
+    assert (typo.rule, entity_key(typo.entity.name if typo.entity else "")) == (
+        "typo",
+        "kubernetes",
+    )
