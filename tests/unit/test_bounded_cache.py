@@ -36,7 +36,7 @@ def _retained(function: Callable[[str], Any], keys: list[str]) -> int:
 
 @pytest.fixture
 def cleared() -> Iterator[None]:
-    caches = (entity_index.spelling_keys, entity_index._two_deletions)
+    caches = (entity_index.spelling_keys, entity_index._review_probes)
     for cache in caches:
         cache.cache_clear()  # type: ignore[attr-defined]
     yield
@@ -51,8 +51,8 @@ def test_spelling_keys_of_long_names_stay_within_the_budget() -> None:
 
 
 @pytest.mark.usefixtures("cleared")
-def test_two_edit_neighbourhoods_stay_within_the_budget() -> None:
-    retained = _retained(entity_index._two_deletions, _keys(400, 40))  # 38 MB unbounded
+def test_review_probes_stay_within_the_budget() -> None:
+    retained = _retained(entity_index._review_probes, _keys(400, 40))  # 38 MB unbounded
     assert retained <= entity_index.REVIEW_CACHE_BYTES * SLACK
 
 

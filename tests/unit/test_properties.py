@@ -313,8 +313,9 @@ def probe_and_keys(draw: st.DrawFn) -> tuple[str, list[str]]:
 @given(probe_and_keys())
 def test_the_candidate_index_finds_what_a_scan_finds(case: tuple[str, list[str]]) -> None:
     """Every stored key the rules could use — one edit (OSA) with both keys of 4 or more, or two
-    edits with a stored key shorter by one or two and a longer key long enough for a two-edit
-    review link — is found by the probe; nothing found is further than the index can reach."""
+    edits with the longer key long enough for a two-edit review link, whichever of the two is
+    longer — is found by the probe; the one-edit probe finds nothing further than two edits (the
+    review probe's partition keys are a superset the rules verify, so no bound there)."""
     probe, keys = case
     index = BatchIndex()
     for number, key in enumerate(keys):
@@ -330,10 +331,9 @@ def test_the_candidate_index_finds_what_a_scan_finds(case: tuple[str, list[str]]
     scan_two = scan_one | {
         k
         for k in keys
-        if 1 <= len(probe) - len(k) <= 2 and len(probe) >= 8 and OSA.distance(probe, k) <= 2
+        if max(len(probe), len(k)) >= 8 and OSA.distance(probe, k) <= 2
     }
     assert scan_one | ({probe} & set(keys)) <= one
     assert scan_two <= two
     assert one <= two
     assert all(Levenshtein.distance(probe, k) <= 2 for k in one)
-    assert all(Levenshtein.distance(probe, k) <= 3 for k in two)
