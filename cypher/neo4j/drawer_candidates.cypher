@@ -2,9 +2,10 @@
 // only drawers the writer's agent may see (design §8.1):
 // whole drawers with the same content hash or fingerprint (oldest first), then the id,
 // content and normal-form length of the drawers sharing the room's rarest word pairs, and
-// of those sharing the most 5-gram bands (a band common to the room, its postings cut at
-// $per_term, says nothing and is left out), each term
-// asked of the full-text index on its own, as FalkorDB asks its array index.
+// of those sharing the most 5-gram bands. Each word pair is asked of the full-text index on its
+// own, as FalkorDB asks its array index; the bands (128 of them) are asked in one query of
+// all of them, ranked by the index's own score, in which a band common to the room weighs
+// little (a query per band cost as much as the rest of the write).
 MATCH (d:Drawer {content_hash: $content_hash})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
@@ -39,19 +40,13 @@ RETURN d {.id, .content, .norm_len} AS drawer, 'terms' AS via
 ORDER BY shared DESC, d.id
 LIMIT $limit
 UNION ALL
-UNWIND $bands AS band
-CALL (band) {
-  CALL db.index.fulltext.queryNodes('drawer_terms', '"' + band + '"', {limit: $per_term})
-  YIELD node
-  RETURN node AS d
-}
-WITH band, collect(d) AS postings
-WHERE size(postings) < $per_term
-UNWIND postings AS d
-WITH d, count(*) AS shared
+WITH $bands_query AS query
+WHERE query <> ''
+CALL db.index.fulltext.queryNodes('drawer_terms', query, {limit: $band_hits})
+YIELD node AS d, score
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
   AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
 RETURN d {.id, .content, .norm_len} AS drawer, 'bands' AS via
-ORDER BY shared DESC, d.id
+ORDER BY score DESC, d.id
 LIMIT $limit
