@@ -14,6 +14,7 @@ from typer.testing import Result
 
 from api.service import doctor
 from api.service.settings import load_settings
+from graph.migrations import MIGRATIONS
 from graph.neo4j_store import Neo4jStore
 from tests.support.cli_runner import cli
 from tests.support.processes import Service
@@ -46,7 +47,7 @@ def test_doctor_on_a_fresh_then_a_migrated_data_directory(data_dir: Path) -> Non
     ready = cli(data_dir, "doctor", env=NO_SERVICE)
     assert ready.exit_code == 0, ready.output
     assert "✔ schema          all 17 constraints and indexes are in place" in ready.stdout
-    assert "✔ migrations      6 applied, none pending" in ready.stdout
+    assert f"✔ migrations      {len(MIGRATIONS)} applied, none pending" in ready.stdout
     assert ready.stdout.endswith("all good\n")
 
 
@@ -139,7 +140,7 @@ def test_doctor_on_neo4j_compares_its_schema_by_name_and_state(
         found = checks(ready)
         assert found["schema"][0] == found["migrations"][0] == "ok"
         assert found["schema"][1].startswith("all 19 constraints and indexes are in place")
-        assert found["migrations"][1].startswith("6 applied, none pending")
+        assert found["migrations"][1].startswith(f"{len(MIGRATIONS)} applied, none pending")
         store.run_text("DROP INDEX entity_key", {})
         broken = cli(data_dir, "doctor", "--json", env=env)
         assert broken.exit_code == 1
