@@ -34,7 +34,7 @@ from graph.drawers import (
     new_drawer_record,
     similar_entry,
 )
-from graph.errors import DrawerNameTaken
+from graph.errors import CastlegraphError, DrawerNameTaken
 from graph.queries import Dialect
 from graph.records import Drawer, SimilarDrawer, WriteOutcome
 from graph.store import GraphStore, Row, Tx
@@ -51,8 +51,8 @@ from resolver.drawers import (
     strongest,
 )
 
-ItemOutcome = WriteOutcome | DrawerNameTaken
-"""What one item of a batch came to: written (or found), or refused for its name."""
+ItemOutcome = WriteOutcome | CastlegraphError
+"""What one item of a batch came to: written (or found), or refused (for its name)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,3 +331,11 @@ def _likenesses(
         if whole or may_be_near(length, norm_len, threshold)
     )
     return strongest(link for link in found_links if link is not None)
+
+
+def drawers_by_ids(store: GraphStore, ids: Sequence[str]) -> dict[str, Drawer]:
+    """The drawers among `ids` that exist, in one read: how a resumed job finds the items it
+    stored before it stopped (their ids derive from the job and the item)."""
+    rows = store.read(lambda tx: tx.run("drawers_by_ids", ids=list(ids)), use_case="drawers_by_ids")
+    found = (Drawer.from_props(row["drawer"]) for row in rows)
+    return {drawer.id: drawer for drawer in found}
