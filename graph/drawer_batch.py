@@ -184,8 +184,9 @@ def _write_part(
     stored: list[_Stored] = []
     closing: list[dict[str, str]] = []
     links: list[dict[str, object]] = []
+    texts: dict[str, DrawerText] = {}
     for item in part:
-        outcome = _decide(item, found[item.index], stored, closing, policy, supersede)
+        outcome = _decide(item, found[item.index], stored, closing, policy, supersede, texts)
         outcomes.append(outcome)
         if isinstance(outcome, WriteOutcome) and outcome.created:
             stored.append(_Stored(item, outcome.drawer))
@@ -275,6 +276,7 @@ def _decide(
     closing: list[dict[str, str]],
     policy: DedupPolicy,
     supersede: bool,
+    texts: dict[str, DrawerText],
 ) -> ItemOutcome:
     """One item, decided as `graph.drawers.write_drawer` decides it after the earlier ones."""
     new = item.new
@@ -291,7 +293,7 @@ def _decide(
     closed = {c["id"] for c in closing} | ({replaced.id} if replaced else set())
     likenesses: list[Likeness] = []
     if policy.enabled:
-        likenesses_or_copy = _likenesses(item, found, stored, closed, policy.near_threshold)
+        likenesses_or_copy = _likenesses(item, found, stored, closed, policy.near_threshold, texts)
         if isinstance(likenesses_or_copy, Drawer):
             return WriteOutcome(created=False, drawer=likenesses_or_copy, similar=[])
         likenesses = likenesses_or_copy
@@ -303,8 +305,21 @@ def _decide(
     )
 
 
+def _text_of(content: str, texts: dict[str, DrawerText]) -> DrawerText:
+    """A candidate's normal form, computed once per batch (items share candidates)."""
+    known = texts.get(content)
+    if known is None:
+        known = texts[content] = DrawerText.of(content)
+    return known
+
+
 def _likenesses(
-    item: _Item, found: _Found, stored: list[_Stored], closed: set[str], threshold: float
+    item: _Item,
+    found: _Found,
+    stored: list[_Stored],
+    closed: set[str],
+    threshold: float,
+    texts: dict[str, DrawerText],
 ) -> list[Likeness] | Drawer:
     """The links of a new item, or the drawer an unnamed exact copy returns."""
     text = item.text
@@ -322,11 +337,13 @@ def _likenesses(
             if earlier.drawer.content_hash == text.content_hash:
                 return earlier.drawer
     length = len(text.normalized)
+    for earlier in from_batch:
+        texts.setdefault(earlier.drawer.content, earlier.item.text)
     pairs = [(c.id, c.content, c.norm_len, c.drawer is not None) for c in from_room] + [
         (s.drawer.id, s.drawer.content, s.drawer.norm_len, True) for s in from_batch
     ]
     found_links = (
-        compare(text, other_id, DrawerText.of(content), threshold)
+        compare(text, other_id, _text_of(content, texts), threshold)
         for other_id, content, norm_len, whole in pairs
         if whole or may_be_near(length, norm_len, threshold)
     )

@@ -33,7 +33,9 @@ UNION ALL
 UNWIND $probes AS p
 CALL {
   WITH p
-  UNWIND p.terms AS term
+  WITH p.terms AS terms, p.wing AS wing, p.room AS room, p.agent AS agent,
+    p.viewer AS viewer
+  UNWIND terms AS term
   CALL {
     WITH term
     MATCH (d:Drawer)
@@ -41,14 +43,14 @@ CALL {
     RETURN d
     LIMIT $per_term
   }
-  WITH p, term, collect(d) AS postings
+  WITH wing, room, agent, viewer, term, collect(d) AS postings
   ORDER BY size(postings), term
   LIMIT $rare_terms
   UNWIND postings AS d
-  WITH p, d, count(*) AS shared
-  WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
-    AND (p.agent IS NULL OR d.agent = p.agent)
-    AND (p.viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = p.viewer)
+  WITH wing, room, agent, viewer, d, count(*) AS shared
+  WHERE d.wing = wing AND d.room = room AND d.valid_to IS NULL
+    AND (agent IS NULL OR d.agent = agent)
+    AND (viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = viewer)
   RETURN d, shared
   ORDER BY shared DESC, d.id
   LIMIT $limit
@@ -58,7 +60,9 @@ UNION ALL
 UNWIND $probes AS p
 CALL {
   WITH p
-  UNWIND p.bands AS band
+  WITH p.bands AS bands, p.wing AS wing, p.room AS room, p.agent AS agent,
+    p.viewer AS viewer
+  UNWIND bands AS band
   CALL {
     WITH band
     MATCH (d:Drawer)
@@ -66,13 +70,13 @@ CALL {
     RETURN d
     LIMIT $per_term
   }
-  WITH p, band, collect(d) AS postings
+  WITH wing, room, agent, viewer, band, collect(d) AS postings
   WHERE size(postings) < $per_term
   UNWIND postings AS d
-  WITH p, d, count(*) AS shared
-  WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
-    AND (p.agent IS NULL OR d.agent = p.agent)
-    AND (p.viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = p.viewer)
+  WITH wing, room, agent, viewer, d, count(*) AS shared
+  WHERE d.wing = wing AND d.room = room AND d.valid_to IS NULL
+    AND (agent IS NULL OR d.agent = agent)
+    AND (viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = viewer)
   RETURN d, shared
   ORDER BY shared DESC, d.id
   LIMIT $limit

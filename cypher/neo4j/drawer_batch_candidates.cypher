@@ -31,20 +31,22 @@ RETURN p.item AS item, d {.*, embedding: null, terms: null, terms_text: null} AS
 UNION ALL
 UNWIND $probes AS p
 CALL (p) {
-  UNWIND p.terms AS term
+  WITH p.terms AS terms, p.wing AS wing, p.room AS room, p.agent AS agent,
+    p.viewer AS viewer
+  UNWIND terms AS term
   CALL (term) {
     CALL db.index.fulltext.queryNodes('drawer_terms', '"' + term + '"', {limit: $per_term})
     YIELD node
     RETURN node AS d
   }
-  WITH p, term, collect(d) AS postings
+  WITH wing, room, agent, viewer, term, collect(d) AS postings
   ORDER BY size(postings), term
   LIMIT $rare_terms
   UNWIND postings AS d
-  WITH p, d, count(*) AS shared
-  WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
-    AND (p.agent IS NULL OR d.agent = p.agent)
-    AND (p.viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = p.viewer)
+  WITH wing, room, agent, viewer, d, count(*) AS shared
+  WHERE d.wing = wing AND d.room = room AND d.valid_to IS NULL
+    AND (agent IS NULL OR d.agent = agent)
+    AND (viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = viewer)
   RETURN d, shared
   ORDER BY shared DESC, d.id
   LIMIT $limit
@@ -53,19 +55,21 @@ RETURN p.item AS item, d {.id, .content, .norm_len} AS drawer, 'terms' AS via
 UNION ALL
 UNWIND $probes AS p
 CALL (p) {
-  UNWIND p.bands AS band
+  WITH p.bands AS bands, p.wing AS wing, p.room AS room, p.agent AS agent,
+    p.viewer AS viewer
+  UNWIND bands AS band
   CALL (band) {
     CALL db.index.fulltext.queryNodes('drawer_terms', '"' + band + '"', {limit: $per_term})
     YIELD node
     RETURN node AS d
   }
-  WITH p, band, collect(d) AS postings
+  WITH wing, room, agent, viewer, band, collect(d) AS postings
   WHERE size(postings) < $per_term
   UNWIND postings AS d
-  WITH p, d, count(*) AS shared
-  WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
-    AND (p.agent IS NULL OR d.agent = p.agent)
-    AND (p.viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = p.viewer)
+  WITH wing, room, agent, viewer, d, count(*) AS shared
+  WHERE d.wing = wing AND d.room = room AND d.valid_to IS NULL
+    AND (agent IS NULL OR d.agent = agent)
+    AND (viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = viewer)
   RETURN d, shared
   ORDER BY shared DESC, d.id
   LIMIT $limit
