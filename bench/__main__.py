@@ -68,6 +68,22 @@ def drawers(
 
 
 @app.command()
+def bulk(
+    sizes: Annotated[str, typer.Option(help="Room sizes, comma-separated.")] = "10000,100000",
+    items: Annotated[int, typer.Option(min=10, help="Items of the timed checkpoint.")] = 10_000,
+    seed: Seed = 7,
+    backend: BackendOption = Backend.EMBEDDED,
+    out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/bulk.json"),
+) -> None:
+    """A checkpoint job of 10 k items into a room as it grows, beside single HTTP writes."""
+    from bench import bulk as workload  # noqa: PLC0415 - each command loads only its workload
+
+    room_sizes = _sizes(sizes)
+    params = {"sizes": room_sizes, "items": items, "seed": seed, **_backend_params(backend)}
+    report.run_workload("bulk", params, out, lambda: workload.run(room_sizes, items, seed, backend))
+
+
+@app.command()
 def mentions(
     sizes: Annotated[str, typer.Option(help="Entity counts, comma-separated.")] = (
         "10000,100000,1000000"

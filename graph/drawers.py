@@ -174,7 +174,7 @@ def _store(
         )
         likenesses = strongest(link for link in found if link is not None)
     now = utc_now()
-    drawer = _new_drawer(new, text, now, replaced)
+    drawer = new_drawer_record(new, text, now, replaced)
     links = [
         {"other": link.other_id, "evidence": _evidence(link, policy.near_threshold, now)}
         for link in likenesses
@@ -186,10 +186,10 @@ def _store(
         **replacing,
         wing=new.wing,
         room=new.room,
-        props=_props(drawer, index_terms(new.wing, new.room, text.normalized), dialect),
+        props=drawer_write_props(drawer, index_terms(new.wing, new.room, text.normalized), dialect),
         links=links,
     )
-    similar = [_similar_entry(link, policy.near_threshold, now) for link in likenesses]
+    similar = [similar_entry(link, policy.near_threshold, now) for link in likenesses]
     return WriteOutcome(
         created=True, drawer=drawer, similar=similar, superseded=replaced.id if replaced else None
     )
@@ -232,7 +232,9 @@ def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, near_threshold: float)
     return list(unique.values())
 
 
-def _new_drawer(new: NewDrawer, text: DrawerText, now: str, replaced: Drawer | None) -> Drawer:
+def new_drawer_record(
+    new: NewDrawer, text: DrawerText, now: str, replaced: Drawer | None
+) -> Drawer:
     return Drawer(
         id=new.drawer_id or str(uuid.uuid4()),
         wing=new.wing,
@@ -276,7 +278,7 @@ def _term_props(terms: list[str], dialect: Dialect) -> dict[str, Any]:
     return props
 
 
-def _props(drawer: Drawer, terms: list[str], dialect: Dialect) -> dict[str, Any]:
+def drawer_write_props(drawer: Drawer, terms: list[str], dialect: Dialect) -> dict[str, Any]:
     """The record's properties and those the indexes read, derived from its content."""
     props = drawer.to_props()
     props.update(_term_props(terms, dialect))
@@ -300,7 +302,7 @@ def _evidence(link: Likeness, threshold: float, now: str) -> dict[str, Any]:
     }
 
 
-def _similar_entry(link: Likeness, threshold: float, now: str) -> SimilarDrawer:
+def similar_entry(link: Likeness, threshold: float, now: str) -> SimilarDrawer:
     return SimilarDrawer(
         drawer=link.other_id,
         side="older",

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from api.service.jobs import batches as batches_module
 from api.service.jobs import runner as runner_module
 from api.service.jobs.checkpoint import run_checkpoint
 from api.service.jobs.context import JobContext
@@ -92,7 +93,11 @@ class Statements:
             self.results.append(result)
 
 
-def test_a_checkpoint_save_writes_the_position_and_counts_only(store: Any) -> None:
+def test_a_checkpoint_save_writes_the_position_and_counts_only(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Progress is saved after each batch (two items here), the failures only when they grow."""
+    monkeypatch.setattr(batches_module, "BATCH_ITEMS", 2)
     params = {
         "wing": "w",
         "room": "r",
@@ -112,7 +117,6 @@ def test_a_checkpoint_save_writes_the_position_and_counts_only(store: Any) -> No
         observe.unsubscribe(watch)
     failure = {"index": 1, "code": "palace::drawer_name_taken"}
     assert [(state, done) for state, done, _ in context.saves] == [
-        ({"next": 1, "stored": 1, "duplicates": 0}, 1),
         ({"next": 2, "stored": 1, "duplicates": 0}, 2),
         ({"next": 3, "stored": 2, "duplicates": 0}, 3),
     ]
@@ -120,11 +124,12 @@ def test_a_checkpoint_save_writes_the_position_and_counts_only(store: Any) -> No
         {name: [{k: f[k] for k in failure} for f in value] for name, value in changes.items()}
         for _, _, changes in context.saves
     ]
-    assert written == [{}, {"failures": [failure]}, {}]  # the failures only when they grow
+    assert written == [{"failures": [failure]}, {}]  # the failures only when they grow
     assert [{k: f[k] for k in failure} for f in result["failed"]] == [failure]
-    assert watch.names.count("save_job_progress") == 3
+    assert watch.names.count("save_job_progress") == 2
+    assert watch.names.count("create_drawers") == 2  # one write statement per batch
     assert "update_job" not in watch.names and "job_by_id" not in watch.names
-    assert watch.results == [[{"status": "running", "held": True}]] * 3  # never the job
+    assert watch.results == [[{"status": "running", "held": True}]] * 2  # never the job
     stored = get_job(store, job_id)
     assert stored.state == {"next": 3, "stored": 2, "duplicates": 0}
     assert [{k: f[k] for k in failure} for f in stored.failures] == [failure]
@@ -178,9 +183,12 @@ def test_cancelling_a_queued_job_keeps_runners_off_it(store: Any) -> None:
         cancel_job(store, "no-such-job")
 
 
-def test_a_running_job_cancelled_elsewhere_stops_at_the_next_item(store: Any) -> None:
-    """The cancel is made as another instance would make it, while the first item is stored:
-    the runner sees it at its save and stops; the item it stored stays."""
+def test_a_running_job_cancelled_elsewhere_stops_at_the_next_save(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cancel is made as another instance would make it, while the first batch (one item
+    here) is stored: the runner sees it at its save and stops; the item it stored stays."""
+    monkeypatch.setattr(batches_module, "BATCH_ITEMS", 1)
     job_id = a_job(store, items=20)
     runner = a_runner(store, written=lambda _: cancel_job(store, job_id))
     runner.start()

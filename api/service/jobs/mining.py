@@ -3,7 +3,8 @@
 Each chunk is a named drawer (`path#n`), so the name is its identity in the room: an unchanged
 chunk is left alone, a changed one supersedes its old version (closed before the new one is
 compared), and two identical files are two records linked `exact`. Chunk drawers get ids
-derived from (job id, file, chunk), so a resumed job stores and links nothing twice.
+derived from (job id, file, chunk), so a resumed job stores and links nothing twice. A file's
+chunks are written in batches (`graph.drawer_batch`), each as if written one by one.
 
 Re-mining retires what the tree no longer says (`graph.mined`): after each file, its chunks
 past the new end; at the end, the chunks of files the same root held and no longer lists (a
@@ -24,12 +25,12 @@ import os
 from pathlib import Path
 from typing import Any
 
+from api.service.jobs.batches import batches
 from api.service.jobs.context import JobContext
 from api.service.jobs.files import BadFile, list_documents, read_document
-from graph import drawers, mined
-from graph.errors import CastlegraphError, DrawerNotFound, GraphError
+from graph import drawer_batch, drawers, mined
+from graph.errors import CastlegraphError, GraphError
 from graph.jobs import item_id
-from graph.records import Drawer
 from resolver.chunks import DEFAULT_CHUNK_CHARS, chunk_text
 
 COUNTS = ("created", "unchanged", "superseded", "similar", "retired")
@@ -52,28 +53,29 @@ def _read(root: Path, relative: str) -> str | None:
     return read_document(root / relative if root.is_dir() else root, boundary=root)
 
 
-def _previous(ctx: JobContext, drawer_id: str) -> Drawer | None:
-    try:
-        return drawers.get_drawer(ctx.store, drawer_id)
-    except DrawerNotFound:
-        return None
-
-
-def _store_chunk(ctx: JobContext, state: dict[str, Any], new: drawers.NewDrawer) -> None:
-    assert new.drawer_id is not None
-    earlier = _previous(ctx, new.drawer_id)
-    if earlier is not None:  # stored by this job before an interruption
-        state["superseded" if earlier.supersedes else "created"] += 1
-        linked = any(s.side == "older" for s in drawers.similar_drawers(ctx.store, earlier.id))
-    else:
-        outcome = drawers.write_drawer(ctx.store, new, ctx.policy, supersede=True)
-        if not outcome.created:
-            state["unchanged"] += 1
-            return
-        state["superseded" if outcome.superseded else "created"] += 1
-        ctx.written(outcome.drawer.id)
-        linked = bool(outcome.similar)
-    state["similar"] += int(linked)
+def _store_chunks(ctx: JobContext, state: dict[str, Any], news: list[drawers.NewDrawer]) -> None:
+    """Chunks of one file as batches (`graph.drawer_batch`), each as if stored one by one."""
+    sizes = [len(new.content.encode("utf-8")) for new in news]
+    for batch in batches(sizes, 0):
+        part = [news[index] for index in batch]
+        earlier = drawer_batch.drawers_by_ids(ctx.store, [new.drawer_id or "" for new in part])
+        for drawer in earlier.values():  # stored by this job before an interruption
+            state["superseded" if drawer.supersedes else "created"] += 1
+            similar = drawers.similar_drawers(ctx.store, drawer.id)
+            state["similar"] += int(any(s.side == "older" for s in similar))
+        todo = [new for new in part if new.drawer_id not in earlier]
+        outcomes = (
+            drawer_batch.write_drawers(ctx.store, todo, ctx.policy, supersede=True) if todo else []
+        )
+        for outcome in outcomes:
+            if isinstance(outcome, CastlegraphError):
+                raise outcome  # the file fails, as it did when its chunks were written singly
+            if not outcome.created:
+                state["unchanged"] += 1
+                continue
+            state["superseded" if outcome.superseded else "created"] += 1
+            state["similar"] += int(bool(outcome.similar))
+            ctx.written(outcome.drawer.id)
 
 
 def root_digest(root: Path) -> str:
@@ -90,10 +92,10 @@ def _store_file(
     revision = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     root = root_digest(Path(params["path"]))
     chunks = chunk_text(text, size)
-    for number, chunk in enumerate(chunks):
-        _store_chunk(
-            ctx,
-            state,
+    _store_chunks(
+        ctx,
+        state,
+        [
             drawers.NewDrawer(
                 wing=params["wing"],
                 room=params["room"],
@@ -108,8 +110,10 @@ def _store_file(
                     "revision": revision,
                     "root": root,
                 },
-            ),
-        )
+            )
+            for number, chunk in enumerate(chunks)
+        ],
+    )
     state["retired"] += mined.retire_past_end(
         ctx.store, ctx.job.id, params["wing"], params["room"], relative, len(chunks)
     )

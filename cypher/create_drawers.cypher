@@ -1,0 +1,29 @@
+// One batch of drawer writes (design §4.3, §4.4) in one statement, so it is stored whole or
+// not at all: close the drawers the batch supersedes (none: one row of null, which every
+// clause below passes over), make sure each room exists, create the drawers, then link them
+// (after the creates: a link may point at a drawer of the same batch).
+OPTIONAL MATCH (old:Drawer)
+WHERE old.id IN $closing_ids
+// A closed drawer is never a candidate again: it leaves the vector and anchor-term indexes.
+SET old.valid_to = [c IN $closing WHERE c.id = old.id | c.now][0], old.embedding = null,
+  old.terms = null, old.terms_text = null
+WITH old
+OPTIONAL MATCH (old)-[verdict:DEDUP_CHECKED]-(:Drawer)
+DELETE verdict
+WITH count(*) AS cleared
+UNWIND $rooms AS place
+MERGE (w:Wing {name: place.wing})
+MERGE (r:Room {wing: place.wing, name: place.room})
+MERGE (w)-[:HAS_ROOM]->(r)
+WITH count(r) AS rooms
+UNWIND $drawers AS item
+MATCH (r:Room {wing: item.wing, name: item.room})
+CREATE (r)-[:HAS_DRAWER]->(d:Drawer)
+SET d += item.props
+WITH count(d) AS created
+UNWIND $links AS link
+MATCH (new:Drawer {id: link.from})
+MATCH (other:Drawer {id: link.to})
+CREATE (new)-[s:SIMILAR_TO]->(other)
+SET s += link.evidence
+RETURN count(s) AS linked

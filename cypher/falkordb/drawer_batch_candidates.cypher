@@ -1,0 +1,90 @@
+// The dedup candidates of a batch of writes in one round trip (design §4.3, §4.5): for each
+// probe (one item of the batch) exactly what `drawer_candidates` returns for a single write,
+// branch by branch, tagged with the item's index. Only drawers the item's agent may see
+// (design §8.1).
+UNWIND $probes AS p
+CALL {
+  WITH p
+  MATCH (d:Drawer {content_hash: p.content_hash})
+  WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
+    AND (p.agent IS NULL OR d.agent = p.agent)
+    AND (p.viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = p.viewer)
+  RETURN d
+  ORDER BY d.created_at, d.id
+  LIMIT $exact_limit
+}
+RETURN p.item AS item, d {.*, embedding: null, terms: null, terms_text: null} AS drawer,
+  'hash' AS via
+UNION ALL
+UNWIND $probes AS p
+CALL {
+  WITH p
+  MATCH (d:Drawer {fingerprint: p.fingerprint})
+  WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
+    AND (p.agent IS NULL OR d.agent = p.agent)
+    AND (p.viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = p.viewer)
+  RETURN d
+  ORDER BY d.created_at, d.id
+  LIMIT $exact_limit
+}
+RETURN p.item AS item, d {.*, embedding: null, terms: null, terms_text: null} AS drawer,
+  'fingerprint' AS via
+UNION ALL
+UNWIND $probes AS p
+CALL {
+  WITH p
+  WITH p.terms AS terms, p.wing AS wing, p.room AS room, p.agent AS agent,
+    p.viewer AS viewer
+  UNWIND terms AS term
+  CALL {
+    WITH term
+    MATCH (d:Drawer)
+    WHERE term IN d.terms
+    RETURN d
+    LIMIT $per_term
+  }
+  WITH wing, room, agent, viewer, term, collect(d) AS postings
+  ORDER BY size(postings), term
+  LIMIT $rare_terms
+  UNWIND postings AS d
+  WITH wing, room, agent, viewer, d, count(*) AS shared
+  WHERE d.wing = wing AND d.room = room AND d.valid_to IS NULL
+    AND (agent IS NULL OR d.agent = agent)
+    AND (viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = viewer)
+  RETURN d, shared
+  ORDER BY shared DESC, d.id
+  LIMIT $limit
+}
+RETURN p.item AS item, d {.id, .content, .norm_len} AS drawer, 'terms' AS via
+UNION ALL
+UNWIND $probes AS p
+CALL {
+  WITH p
+  WITH p.bands AS bands, p.wing AS wing, p.room AS room, p.agent AS agent,
+    p.viewer AS viewer
+  UNWIND bands AS band
+  CALL {
+    WITH band
+    MATCH (d:Drawer)
+    WHERE band IN d.terms
+    RETURN d
+    LIMIT $per_term
+  }
+  WITH wing, room, agent, viewer, band, collect(d) AS postings
+  WHERE size(postings) < $per_term
+  UNWIND postings AS d
+  WITH wing, room, agent, viewer, d, count(*) AS shared
+  WHERE d.wing = wing AND d.room = room AND d.valid_to IS NULL
+    AND (agent IS NULL OR d.agent = agent)
+    AND (viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = viewer)
+  RETURN d, shared
+  ORDER BY shared DESC, d.id
+  LIMIT $limit
+}
+RETURN p.item AS item, d {.id, .content, .norm_len} AS drawer, 'bands' AS via
+UNION ALL
+UNWIND $named AS p
+MATCH (d:Drawer {name: p.name})
+WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
+RETURN p.item AS item, d {.*, embedding: null, terms: null, terms_text: null} AS drawer,
+  'name' AS via

@@ -1,0 +1,75 @@
+// The dedup candidates of a batch of writes in one round trip (design §4.3, §4.5): for each
+// probe (one item of the batch) exactly what `drawer_candidates` returns for a single write,
+// branch by branch (each word pair asked of the full-text index on its own, the bands in one
+// query ranked by the index's score), tagged with the item's index. Only drawers the item's agent may see
+// (design §8.1).
+UNWIND $probes AS p
+CALL (p) {
+  MATCH (d:Drawer {content_hash: p.content_hash})
+  WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
+    AND (p.agent IS NULL OR d.agent = p.agent)
+    AND (p.viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = p.viewer)
+  RETURN d
+  ORDER BY d.created_at, d.id
+  LIMIT $exact_limit
+}
+RETURN p.item AS item, d {.*, embedding: null, terms: null, terms_text: null} AS drawer,
+  'hash' AS via
+UNION ALL
+UNWIND $probes AS p
+CALL (p) {
+  MATCH (d:Drawer {fingerprint: p.fingerprint})
+  WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
+    AND (p.agent IS NULL OR d.agent = p.agent)
+    AND (p.viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = p.viewer)
+  RETURN d
+  ORDER BY d.created_at, d.id
+  LIMIT $exact_limit
+}
+RETURN p.item AS item, d {.*, embedding: null, terms: null, terms_text: null} AS drawer,
+  'fingerprint' AS via
+UNION ALL
+UNWIND $probes AS p
+CALL (p) {
+  WITH p.terms AS terms, p.wing AS wing, p.room AS room, p.agent AS agent,
+    p.viewer AS viewer
+  UNWIND terms AS term
+  CALL (term) {
+    CALL db.index.fulltext.queryNodes('drawer_terms', '"' + term + '"', {limit: $per_term})
+    YIELD node
+    RETURN node AS d
+  }
+  WITH wing, room, agent, viewer, term, collect(d) AS postings
+  ORDER BY size(postings), term
+  LIMIT $rare_terms
+  UNWIND postings AS d
+  WITH wing, room, agent, viewer, d, count(*) AS shared
+  WHERE d.wing = wing AND d.room = room AND d.valid_to IS NULL
+    AND (agent IS NULL OR d.agent = agent)
+    AND (viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = viewer)
+  RETURN d, shared
+  ORDER BY shared DESC, d.id
+  LIMIT $limit
+}
+RETURN p.item AS item, d {.id, .content, .norm_len} AS drawer, 'terms' AS via
+UNION ALL
+UNWIND $probes AS p
+CALL (p) {
+  WITH p, p.bands_query AS query
+  WHERE query <> ''
+  CALL db.index.fulltext.queryNodes('drawer_terms', query, {limit: $band_hits})
+  YIELD node AS d, score
+  WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
+    AND (p.agent IS NULL OR d.agent = p.agent)
+    AND (p.viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = p.viewer)
+  RETURN d
+  ORDER BY score DESC, d.id
+  LIMIT $limit
+}
+RETURN p.item AS item, d {.id, .content, .norm_len} AS drawer, 'bands' AS via
+UNION ALL
+UNWIND $named AS p
+MATCH (d:Drawer {name: p.name})
+WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
+RETURN p.item AS item, d {.*, embedding: null, terms: null, terms_text: null} AS drawer,
+  'name' AS via

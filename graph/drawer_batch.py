@@ -1,0 +1,360 @@
+"""Many drawer writes at once, as if written one by one (design §4.3, §4.4).
+
+Jobs store hundreds of items: one transaction per item made a checkpoint slower than single
+writes over HTTP. `write_drawers` takes the locks of every room the batch touches, reads the
+candidates of all its items in one round trip (`drawer_batch_candidates`: per item exactly
+what `graph.drawers` reads for one write), decides each item in order in Python — so an item
+is compared with the room as it was *and* with the items of the batch before it, as a single
+write made after them would be — and stores the lot in one statement (`create_drawers`).
+
+Within the batch an earlier item is a candidate when it shares the hash, the fingerprint, a
+word pair or a band with the item, which is what the indexes would find once it is stored;
+the indexes' caps (postings per term, best candidates per write) are not applied to it, so in
+a room where a term is common a batch may find more than one-by-one writes would (never less).
+
+A part of the batch ends where an item repeats a name an earlier item of that part holds in
+its room: the second is decided against the first as stored, by the next part, in the same
+transaction. Each part is one candidate read and one write statement.
+"""
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from graph.clock import utc_now
+from graph.drawers import (
+    EXACT_LOOKUP_LIMIT,
+    NO_FINGERPRINT,
+    RARE_TERMS,
+    TERM_CANDIDATES,
+    TERM_POSTINGS,
+    Candidate,
+    DedupPolicy,
+    NewDrawer,
+    drawer_write_props,
+    new_drawer_record,
+    similar_entry,
+)
+from graph.errors import CastlegraphError, DrawerNameTaken
+from graph.queries import Dialect
+from graph.records import Drawer, SimilarDrawer, WriteOutcome
+from graph.store import GraphStore, Row, Tx
+from graph.visibility import visible
+from resolver.drawers import (
+    NEAR_MIN_LENGTH,
+    DrawerText,
+    Likeness,
+    anchor_terms,
+    band_probes,
+    compare,
+    index_terms,
+    may_be_near,
+    strongest,
+)
+
+ItemOutcome = WriteOutcome | CastlegraphError
+"""What one item of a batch came to: written (or found), or refused (for its name)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Item:
+    """One item with everything its decision needs, computed once."""
+
+    index: int
+    new: NewDrawer
+    text: DrawerText
+    anchors: list[str]
+    bands: list[str]
+    stored_terms: list[str]
+    """What it is indexed by once stored (word pairs, bands of its own length bucket)."""
+    indexed: frozenset[str]
+
+    @classmethod
+    def of(cls, index: int, new: NewDrawer, near_threshold: float) -> "_Item":
+        text = DrawerText.of(new.content)
+        near = len(text.normalized) >= NEAR_MIN_LENGTH
+        stored = index_terms(new.wing, new.room, text.normalized)
+        return cls(
+            index=index,
+            new=new,
+            text=text,
+            anchors=anchor_terms(new.wing, new.room, text.normalized) if near else [],
+            bands=band_probes(new.wing, new.room, text.normalized, near_threshold),
+            stored_terms=stored,
+            indexed=frozenset(stored),
+        )
+
+    @property
+    def place(self) -> tuple[str, str]:
+        return self.new.wing, self.new.room
+
+    def probe(self) -> dict[str, object]:
+        """The item's parameters of `drawer_batch_candidates` (those of one write)."""
+        new = self.new
+        return {
+            "item": self.index,
+            "wing": new.wing,
+            "room": new.room,
+            "content_hash": self.text.content_hash,
+            "fingerprint": self.text.fingerprint or NO_FINGERPRINT,
+            "terms": self.anchors,
+            "bands": self.bands,  # FalkorDB: one array-index lookup each
+            "bands_query": " ".join(self.bands),  # Neo4j: one full-text query of them all
+            "agent": new.agent if new.compare_same_agent_only else None,
+            "viewer": new.viewer,
+        }
+
+    def finds(self, earlier: "_Stored") -> bool:
+        """Whether the indexes would give `earlier`, once stored, as this item's candidate."""
+        other = earlier.item
+        if other.place != self.place:
+            return False
+        if self.new.compare_same_agent_only and other.new.agent != self.new.agent:
+            return False
+        if not visible(earlier.drawer.kind, earlier.drawer.agent, self.new.viewer):
+            return False
+        if other.text.content_hash == self.text.content_hash:
+            return True
+        if self.text.fingerprint is not None and other.text.fingerprint == self.text.fingerprint:
+            return True
+        return not other.indexed.isdisjoint(self.anchors) or not other.indexed.isdisjoint(
+            self.bands
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Stored:
+    """An item of the batch that is being stored: a candidate of the items after it."""
+
+    item: _Item
+    drawer: Drawer
+
+
+@dataclass
+class _Found:
+    """What the batch's candidate read gave one item."""
+
+    candidates: dict[str, Candidate]
+    holders: list[Drawer]
+
+
+def write_drawers(
+    store: GraphStore,
+    items: Sequence[NewDrawer],
+    policy: DedupPolicy,
+    *,
+    supersede: bool = False,
+) -> list[ItemOutcome]:
+    """Write `items` in order, as `graph.drawers.write_drawer` would one by one; one outcome
+    per item (a refused name is an outcome, not an exception: the rest are written)."""
+    if not items:
+        return []
+
+    def work(tx: Tx) -> list[ItemOutcome]:
+        for wing, room in sorted({(new.wing, new.room) for new in items}):
+            tx.lock(f"room\x1f{wing}\x1f{room}")
+        prepared = [_Item.of(i, new, policy.near_threshold) for i, new in enumerate(items)]
+        outcomes: list[ItemOutcome] = []
+        for part in _parts(prepared):
+            outcomes.extend(_write_part(tx, part, policy, supersede, store.dialect))
+        return outcomes
+
+    return store.write(work, use_case="write_drawers")
+
+
+def _parts(items: list[_Item]) -> Iterator[list[_Item]]:
+    """Runs of items in which no name repeats in a room (see the module's docstring)."""
+    part: list[_Item] = []
+    names: set[tuple[str, str, str]] = set()
+    for item in items:
+        key = (item.new.wing, item.new.room, item.new.name or "")
+        if item.new.name is not None and key in names:
+            yield part
+            part, names = [], set()
+        part.append(item)
+        if item.new.name is not None:
+            names.add(key)
+    if part:
+        yield part
+
+
+def _write_part(
+    tx: Tx, part: list[_Item], policy: DedupPolicy, supersede: bool, dialect: Dialect
+) -> list[ItemOutcome]:
+    found = _read_candidates(tx, part, policy.enabled)
+    outcomes: list[ItemOutcome] = []
+    stored: list[_Stored] = []
+    closing: list[dict[str, str]] = []
+    links: list[dict[str, object]] = []
+    texts: dict[str, DrawerText] = {}
+    for item in part:
+        outcome = _decide(item, found[item.index], stored, closing, policy, supersede, texts)
+        outcomes.append(outcome)
+        if isinstance(outcome, WriteOutcome) and outcome.created:
+            stored.append(_Stored(item, outcome.drawer))
+            if outcome.superseded is not None:
+                closing.append({"id": outcome.superseded, "now": outcome.drawer.created_at})
+            links.extend(
+                {
+                    "from": outcome.drawer.id,
+                    "to": entry.drawer,
+                    "evidence": _evidence(entry),
+                }
+                for entry in outcome.similar
+            )
+    if stored:
+        tx.run(
+            "create_drawers",
+            closing_ids=[c["id"] for c in closing],
+            closing=closing,
+            rooms=[{"wing": w, "room": r} for w, r in sorted({s.item.place for s in stored})],
+            drawers=[
+                {
+                    "wing": s.item.new.wing,
+                    "room": s.item.new.room,
+                    "props": drawer_write_props(s.drawer, s.item.stored_terms, dialect),
+                }
+                for s in stored
+            ],
+            links=links,
+        )
+    return outcomes
+
+
+def _evidence(entry: SimilarDrawer) -> dict[str, object]:
+    """What SIMILAR_TO carries: the same evidence a single write stores."""
+    return {
+        "kind": entry.kind,
+        "similarity": entry.similarity,
+        "same_hash": entry.same_hash,
+        "same_fingerprint": entry.same_fingerprint,
+        "threshold": entry.threshold,
+        "created_at": entry.created_at,
+    }
+
+
+def _read_candidates(tx: Tx, part: list[_Item], enabled: bool) -> dict[int, _Found]:
+    """One round trip: every item's candidates (when dedup is on) and name holders."""
+    found = {item.index: _Found({}, []) for item in part}
+    named = [
+        {"item": i.index, "wing": i.new.wing, "room": i.new.room, "name": i.new.name}
+        for i in part
+        if i.new.name is not None
+    ]
+    if not enabled and not named:
+        return found
+    rows = tx.run(
+        "drawer_batch_candidates",
+        probes=[item.probe() for item in part] if enabled else [],
+        named=named,
+        exact_limit=EXACT_LOOKUP_LIMIT,
+        per_term=TERM_POSTINGS,
+        band_hits=TERM_POSTINGS,
+        rare_terms=RARE_TERMS,
+        limit=TERM_CANDIDATES,
+    )
+    for row in rows:
+        _collect(found[int(row["item"])], row)
+    for entry in found.values():
+        entry.holders.sort(key=lambda d: (d.created_at, d.id))
+    return found
+
+
+def _collect(entry: _Found, row: Row) -> None:
+    props = row["drawer"]
+    if row["via"] == "name":
+        entry.holders.append(Drawer.from_props(props))
+        return
+    whole = Drawer.from_props(props) if row["via"] in ("hash", "fingerprint") else None
+    known = entry.candidates.get(props["id"])
+    if known is None or (known.drawer is None and whole is not None):
+        norm_len = int(props.get("norm_len") or 0)
+        entry.candidates[props["id"]] = Candidate(props["id"], props["content"], norm_len, whole)
+
+
+def _decide(
+    item: _Item,
+    found: _Found,
+    stored: list[_Stored],
+    closing: list[dict[str, str]],
+    policy: DedupPolicy,
+    supersede: bool,
+    texts: dict[str, DrawerText],
+) -> ItemOutcome:
+    """One item, decided as `graph.drawers.write_drawer` decides it after the earlier ones."""
+    new = item.new
+    replaced: Drawer | None = None
+    if new.name is not None and found.holders:
+        holder = found.holders[0]
+        if not visible(holder.kind, holder.agent, new.viewer):
+            return DrawerNameTaken(new.wing, new.room, new.name, None)
+        if holder.content == new.content:
+            return WriteOutcome(created=False, drawer=holder, similar=[])
+        if not supersede:
+            return DrawerNameTaken(new.wing, new.room, new.name, holder.id)
+        replaced = holder
+    closed = {c["id"] for c in closing} | ({replaced.id} if replaced else set())
+    likenesses: list[Likeness] = []
+    if policy.enabled:
+        likenesses_or_copy = _likenesses(item, found, stored, closed, policy.near_threshold, texts)
+        if isinstance(likenesses_or_copy, Drawer):
+            return WriteOutcome(created=False, drawer=likenesses_or_copy, similar=[])
+        likenesses = likenesses_or_copy
+    now = utc_now()
+    drawer = new_drawer_record(new, item.text, now, replaced)
+    similar = [similar_entry(link, policy.near_threshold, now) for link in likenesses]
+    return WriteOutcome(
+        created=True, drawer=drawer, similar=similar, superseded=replaced.id if replaced else None
+    )
+
+
+def _text_of(content: str, texts: dict[str, DrawerText]) -> DrawerText:
+    """A candidate's normal form, computed once per batch (items share candidates)."""
+    known = texts.get(content)
+    if known is None:
+        known = texts[content] = DrawerText.of(content)
+    return known
+
+
+def _likenesses(
+    item: _Item,
+    found: _Found,
+    stored: list[_Stored],
+    closed: set[str],
+    threshold: float,
+    texts: dict[str, DrawerText],
+) -> list[Likeness] | Drawer:
+    """The links of a new item, or the drawer an unnamed exact copy returns."""
+    text = item.text
+    from_room = [c for c in found.candidates.values() if c.id not in closed]
+    from_batch = [s for s in stored if s.drawer.id not in closed and item.finds(s)]
+    same_hash = [
+        c.drawer
+        for c in from_room
+        if c.drawer is not None and c.drawer.content_hash == text.content_hash
+    ]
+    if item.new.name is None:
+        if same_hash:
+            return min(same_hash, key=lambda d: (d.created_at, d.id))
+        for earlier in from_batch:  # stored in order: the first is the oldest
+            if earlier.drawer.content_hash == text.content_hash:
+                return earlier.drawer
+    length = len(text.normalized)
+    for earlier in from_batch:
+        texts.setdefault(earlier.drawer.content, earlier.item.text)
+    pairs = [(c.id, c.content, c.norm_len, c.drawer is not None) for c in from_room] + [
+        (s.drawer.id, s.drawer.content, s.drawer.norm_len, True) for s in from_batch
+    ]
+    found_links = (
+        compare(text, other_id, _text_of(content, texts), threshold)
+        for other_id, content, norm_len, whole in pairs
+        if whole or may_be_near(length, norm_len, threshold)
+    )
+    return strongest(link for link in found_links if link is not None)
+
+
+def drawers_by_ids(store: GraphStore, ids: Sequence[str]) -> dict[str, Drawer]:
+    """The drawers among `ids` that exist, in one read: how a resumed job finds the items it
+    stored before it stopped (their ids derive from the job and the item)."""
+    rows = store.read(lambda tx: tx.run("drawers_by_ids", ids=list(ids)), use_case="drawers_by_ids")
+    found = (Drawer.from_props(row["drawer"]) for row in rows)
+    return {drawer.id: drawer for drawer in found}
