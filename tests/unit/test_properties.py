@@ -329,9 +329,7 @@ def test_the_candidate_index_finds_what_a_scan_finds(case: tuple[str, list[str]]
         if min(len(k), len(probe)) >= REVIEW_MIN_KEY_LEN and OSA.distance(probe, k) <= 1
     }
     scan_two = scan_one | {
-        k
-        for k in keys
-        if max(len(probe), len(k)) >= 8 and OSA.distance(probe, k) <= 2
+        k for k in keys if max(len(probe), len(k)) >= 8 and OSA.distance(probe, k) <= 2
     }
     assert scan_one | ({probe} & set(keys)) <= one
     assert scan_two <= two
