@@ -104,6 +104,35 @@ def mentions(
 
 
 @app.command()
+def skew(
+    entities: Annotated[int, typer.Option(min=1, help="Preloaded entities.")] = 30_000,
+    entity_drawers: Annotated[
+        int, typer.Option(min=1_000, help="Drawers that mention the hot entity.")
+    ] = 10_000,
+    rounds: Annotated[int, typer.Option(min=3, help="Timed batches of each kind.")] = 7,
+    seed: Seed = 7,
+    backend: BackendOption = Backend.EMBEDDED,
+    out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/skew.json"),
+) -> None:
+    """Mentions into a drawer of 20,000 mentions or of a much-mentioned entity vs spread ones."""
+    from bench import skew as workload  # noqa: PLC0415 - each command loads only its workload
+
+    params = {
+        "entities": entities,
+        "entity_drawers": entity_drawers,
+        "rounds": rounds,
+        "seed": seed,
+        **_backend_params(backend),
+    }
+    report.run_workload(
+        "skew",
+        params,
+        out,
+        lambda: workload.run(entities, entity_drawers, rounds, seed, backend),
+    )
+
+
+@app.command()
 def quality(
     scale: Annotated[float, typer.Option(min=0.05, help="Size of the labelled stream.")] = 1.0,
     sweep: Annotated[bool, typer.Option(help="Also rerun with other lexicons.")] = True,

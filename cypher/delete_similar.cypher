@@ -1,3 +1,5 @@
-MATCH (:Drawer {id: $id})-[s:SIMILAR_TO]-(:Drawer {id: $other})
+MATCH (a:Drawer {id: $id})
+MATCH (b:Drawer {id: $other})
+OPTIONAL MATCH (a)-[s:SIMILAR_TO]-(b)
 DELETE s
-RETURN count(*) AS deleted
+RETURN count(s) AS deleted

@@ -1,3 +1,5 @@
 UNWIND $pairs AS pair
-MATCH (d:Drawer {id: pair.drawer})-[:MENTIONS]->(e:Entity {id: pair.entity})
+MATCH (d:Drawer {id: pair.drawer})
+MATCH (e:Entity {id: pair.entity})
+WHERE (d)-[:MENTIONS]->(e)
 RETURN d.id AS drawer, e.id AS entity

@@ -1,4 +1,8 @@
-MATCH (:Entity {id: $id})-[l:POSSIBLY_SAME_AS]-(:Entity {id: $other})
+MATCH (a:Entity {id: $id})
+MATCH (b:Entity {id: $other})
+OPTIONAL MATCH (a)-[l:POSSIBLY_SAME_AS]-(b)
+WITH l
+WHERE l IS NOT NULL
 SET l.status = $status, l.settled_at = $now
 WITH l
 MATCH (newer:Entity {id: $newer})

@@ -144,9 +144,7 @@ def settle_review(store: GraphStore, entity_id: str, other_id: str, verdict: str
         tx.lock(ENTITIES_LOCK)
         entity = _get(tx, entity_id)
         _get(tx, other_id)
-        links = [
-            r for r in tx.run("entity_review_links", id=entity_id) if r["entity"]["id"] == other_id
-        ]
+        links = tx.run("review_link", id=entity_id, other=other_id)  # not all the entity's
         if not links:
             raise ReviewLinkNotFound(entity_id, other_id)
         this_is_newer = bool(links[0]["is_newer"])

@@ -2,7 +2,7 @@
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import redis.exceptions
@@ -58,6 +58,12 @@ def _translate(error: Exception) -> Exception:
     return GraphQueryError(f"the graph database refused a statement: {message}")
 
 
+def _operations(operation: Any) -> Iterator[Any]:
+    yield operation
+    for child in operation.children:
+        yield from _operations(child)
+
+
 class _FalkorTx:
     def __init__(self, store: "FalkorStore", use_case: str) -> None:
         self._store = store
@@ -108,6 +114,18 @@ class FalkorStore:
     def explain(self, text: str, params: dict[str, Any]) -> str:
         """The execution plan of a statement, as FalkorDB prints it (for tests and diagnosis)."""
         return str(self._graph.explain(text, params))
+
+    def profile_work(self, text: str, params: dict[str, Any]) -> int:
+        """Rows every operator of the plan produced, running the statement (tests, diagnosis).
+
+        An operator that expands a node's edges produces one row per edge it walks, so this sum
+        shows whether a statement's cost follows the degree of the nodes it touches.
+        """
+        try:
+            plan = self._graph.profile(text, params)
+        except (redis.exceptions.RedisError, OSError) as error:
+            raise _translate(error) from error
+        return sum(operation.records_produced for operation in _operations(plan.structured_plan))
 
     def read(self, work: Callable[[Any], T], *, use_case: str) -> T:
         return work(_FalkorTx(self, use_case))

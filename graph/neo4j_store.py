@@ -125,6 +125,16 @@ class Neo4jStore:
             )
         return [record.data() for record in records]
 
+    def profile_work(self, text: str, params: dict[str, Any]) -> int:
+        """Database hits of the whole plan, running the statement (tests and diagnosis only).
+
+        Expanding a node's edges costs hits per edge walked, so this sum shows whether a
+        statement's cost follows the degree of the nodes it touches.
+        """
+        with _translated(), self._session() as session:
+            profile = session.run(f"PROFILE {text}", params).consume().profile
+        return _db_hits(profile or {})
+
     def ensure_vector_index(self, dimension: int) -> None:
         """Create the vector index once per dimension and process: every vector write asks."""
         if dimension in self._vector_indexes:
@@ -143,3 +153,9 @@ class Neo4jStore:
 
     def close(self) -> None:
         self._driver.close()
+
+
+def _db_hits(operator: dict[str, Any]) -> int:
+    return int(operator.get("dbHits", 0)) + sum(
+        _db_hits(child) for child in operator.get("children", [])
+    )
