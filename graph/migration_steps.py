@@ -12,6 +12,8 @@
 - 6: closed drawers leave the anchor-term index.
 - 7: the same step again for the terms scheme that adds MinHash bands of character 5-grams to
   the word pairs, so a near copy with a typo in every word pair finds an older drawer too.
+- 8: the pending duplicate pairs of the vectors stored before they were kept
+  (`graph.duplicate_pairs.rebuild_pending_pairs`).
 
 Each works in batches until a lookup finds nothing left, so a second run changes nothing.
 """
