@@ -31,6 +31,7 @@ ROOMS = 20
 CREATE_DRAWERS = (
     "UNWIND $rows AS row CREATE (d:Drawer) SET d = row.props, d.embedding = vecf32(row.vector)"
 )
+CREATE_BARE = "UNWIND $rows AS row CREATE (d:Drawer) SET d = row.props"
 HTTP_TIMEOUT_SECONDS = 600.0
 
 
@@ -54,13 +55,19 @@ def _rows(ids: list[str], vectors: np.ndarray[Any, Any], start: int) -> list[dic
     ]
 
 
-def load_drawers(store: GraphStore, ids: list[str], vectors: np.ndarray[Any, Any]) -> float:
-    """Create the drawers with their vectors; returns the seconds it took."""
+def load_drawers(
+    store: GraphStore, ids: list[str], vectors: np.ndarray[Any, Any], *, embed: bool = True
+) -> float:
+    """Create the drawers, with their vectors unless `embed` is false; returns the seconds."""
     if not isinstance(store, FalkorStore):
         raise TypeError("the bulk loader speaks FalkorDB's Cypher (vecf32)")
     began = time.perf_counter()
     for start in range(0, len(ids), LOAD_BATCH):
-        store.run_text(CREATE_DRAWERS, {"rows": _rows(ids, vectors, start)})
+        rows = _rows(ids, vectors, start)
+        if not embed:
+            store.run_text(CREATE_BARE, {"rows": [{"props": row["props"]} for row in rows]})
+            continue
+        store.run_text(CREATE_DRAWERS, {"rows": rows})
         if start == 0:
             set_embedding(store, ids[0], vectors[0].tolist(), None)
     return time.perf_counter() - began

@@ -2,7 +2,8 @@ MATCH (old:Drawer {id: $supersedes})
 // A closed drawer is never a candidate again: it leaves the vector and anchor-term indexes.
 SET old.valid_to = $now, old.embedding = null, old.terms = null, old.terms_text = null
 WITH old
-OPTIONAL MATCH (old)-[verdict:DEDUP_CHECKED]-(:Drawer)
+// Its verdicts and pending duplicate pairs go: a rewrite may look like something anew.
+OPTIONAL MATCH (old)-[verdict:DEDUP_CHECKED|DUPLICATE_CANDIDATE]-(:Drawer)
 DELETE verdict
 WITH count(*) AS cleared
 MERGE (w:Wing {name: $wing})

@@ -8,7 +8,8 @@ WHERE old.id IN $closing_ids
 SET old.valid_to = [c IN $closing WHERE c.id = old.id | c.now][0], old.embedding = null,
   old.terms = null, old.terms_text = null
 WITH old
-OPTIONAL MATCH (old)-[verdict:DEDUP_CHECKED]-(:Drawer)
+// Its verdicts and pending duplicate pairs go: a rewrite may look like something anew.
+OPTIONAL MATCH (old)-[verdict:DEDUP_CHECKED|DUPLICATE_CANDIDATE]-(:Drawer)
 DELETE verdict
 WITH count(*) AS cleared
 UNWIND $rooms AS place

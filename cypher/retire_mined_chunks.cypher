@@ -9,6 +9,6 @@ WHERE d.wing = $wing AND d.room = $room AND d.kind = 'file'
 SET d.valid_to = coalesce(d.valid_to, $now), d.retired_by = $job, d.embedding = null,
     d.terms = null, d.terms_text = null
 WITH d
-OPTIONAL MATCH (d)-[verdict:DEDUP_CHECKED]-(:Drawer)
+OPTIONAL MATCH (d)-[verdict:DEDUP_CHECKED|DUPLICATE_CANDIDATE]-(:Drawer)
 DELETE verdict
 RETURN count(DISTINCT d) AS retired

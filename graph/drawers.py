@@ -12,6 +12,7 @@ from typing import Any
 from graph.clock import utc_now
 from graph.cursors import decode_cursor, encode_cursor
 from graph.errors import DrawerNameTaken, DrawerNotFound, DrawerSuperseded
+from graph.locks import PENDING_PAIRS
 from graph.queries import Dialect
 from graph.records import Drawer, SimilarDrawer, WriteOutcome
 from graph.store import GraphStore, Tx
@@ -358,8 +359,12 @@ def similar_drawers(
 
 
 def delete_drawer(store: GraphStore, drawer_id: str, *, viewer: str | None = None) -> None:
+    """Delete the drawer with its edges, pending duplicate pairs included. Under the lock
+    vectors take: a vector stored at the same moment never pairs with a drawer half deleted."""
+
     def work(tx: Tx) -> None:
         _get(tx, drawer_id, viewer)
+        tx.lock(PENDING_PAIRS)
         if tx.run("delete_drawer", id=drawer_id)[0]["deleted"] == 0:
             raise DrawerNotFound(drawer_id)
 

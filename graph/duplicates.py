@@ -9,6 +9,10 @@ to the scope afterwards would otherwise lose a room's pairs behind boilerplate r
 other rooms, and cut a cluster whose drawers have more than k look-alikes. Pairs already given
 a verdict are skipped, and union-find groups the rest into clusters. Cost grows with the number
 of drawers times their look-alikes, never with the number of pairs of the palace.
+
+At a threshold at or above `PENDING_FLOOR` (the default threshold) neither search runs: the
+pending pairs kept as vectors arrive (`graph.duplicate_pairs`) are read for the scope and
+clustered, and `hygiene` counts them, so both cost what the pairs cost, not the palace.
 """
 
 import os
@@ -23,6 +27,7 @@ import numpy as np
 from graph.clock import utc_now
 from graph.drawers import get_drawer
 from graph.errors import DrawerNotFound
+from graph.locks import PENDING_PAIRS
 from graph.queries import Dialect
 from graph.records import Drawer
 from graph.store import GraphStore, Row, Tx
@@ -52,15 +57,18 @@ SCORE_TOLERANCE = 1e-6
 SCORE_DIGITS = 6
 """Decimals kept of a cosine computed in memory (float32 vectors carry no more)."""
 
+PENDING_FLOOR = 0.85
+"""Pairs at or above this cosine are kept as vectors arrive (`graph.duplicate_pairs`): the
+default threshold of `find_duplicates` and hygiene. A lower threshold searches the index."""
+
 VERDICTS = ("duplicate", "supplement", "contradiction", "unrelated")
-VERDICT_LOCK = "dedup_verdicts"
 
 # The index's score, turned back into cosine similarity, and a cosine into the index's score.
-_COSINE: dict[Dialect, Callable[[float], float]] = {
+COSINE: dict[Dialect, Callable[[float], float]] = {
     "falkordb": lambda distance: 1.0 - distance,  # cosine distance
     "neo4j": lambda score: 2.0 * score - 1.0,  # (1 + cosine) / 2
 }
-_INDEX_SCORE: dict[Dialect, Callable[[float], float]] = {
+INDEX_SCORE: dict[Dialect, Callable[[float], float]] = {
     "falkordb": lambda cosine: 1.0 - cosine + SCORE_TOLERANCE,
     "neo4j": lambda cosine: (1.0 + cosine) / 2.0 - SCORE_TOLERANCE,
 }
@@ -81,6 +89,8 @@ def _checked(tx: Tx) -> set[tuple[str, str]]:
 
 def duplicate_clusters(store: GraphStore, scope: Scope, threshold: float) -> list[Cluster]:
     params = {"wing": scope.wing, "room": scope.room, "viewer": scope.viewer}
+    if threshold >= PENDING_FLOOR:
+        return cluster_pairs(_stored_pairs(store, scope, threshold))
 
     def listed(tx: Tx) -> tuple[list[str], set[tuple[str, str]]]:
         ids = [row["id"] for row in tx.run("embedded_drawer_ids", **params)]
@@ -90,8 +100,23 @@ def duplicate_clusters(store: GraphStore, scope: Scope, threshold: float) -> lis
     if len(ids) <= EXACT_SCOPE:
         found: Iterable[ScoredPair] = _all_pairs(store, scope, threshold)
     else:
-        found = _nearest_pairs(store, scope, ids, threshold)
+        found = nearest_pairs(store, scope, ids, threshold)
     return cluster_pairs(pair for pair in found if (pair.a, pair.b) not in checked)
+
+
+def _stored_pairs(store: GraphStore, scope: Scope, threshold: float) -> list[ScoredPair]:
+    """The scope's pending pairs at or above the threshold (none of them has a verdict)."""
+    rows = store.read(
+        lambda tx: tx.run(
+            "pending_pairs",
+            min_score=threshold - SCORE_TOLERANCE,
+            wing=scope.wing,
+            room=scope.room,
+            viewer=scope.viewer,
+        ),
+        use_case="pending_pairs",
+    )
+    return [ScoredPair(row["a"], row["b"], float(row["score"])) for row in rows]
 
 
 def _all_pairs(store: GraphStore, scope: Scope, threshold: float) -> list[ScoredPair]:
@@ -121,14 +146,14 @@ def _all_pairs(store: GraphStore, scope: Scope, threshold: float) -> list[Scored
     return pairs
 
 
-def _nearest_pairs(
+def nearest_pairs(
     store: GraphStore, scope: Scope, ids: list[str], threshold: float
 ) -> Iterable[ScoredPair]:
     """Pairs from the vector index, each drawer's k grown until its list ends below the
     threshold (or holds every vector of the palace)."""
-    cosine = _COSINE[store.dialect]
+    cosine = COSINE[store.dialect]
     search: dict[str, Any] = {
-        "score_cutoff": _INDEX_SCORE[store.dialect](threshold),  # filtered in the database
+        "score_cutoff": INDEX_SCORE[store.dialect](threshold),  # filtered in the database
         "wing": scope.wing,
         "room": scope.room,
         "viewer": scope.viewer,
@@ -182,11 +207,13 @@ def record_verdict(store: GraphStore, a: str, b: str, status: str) -> tuple[str,
     """Store the verdict once per unordered pair (smaller id first), replacing an earlier one.
 
     Verdicts are few (a person or an agent reviewing), so one lock serialises them: two verdicts
-    on one pair at once would otherwise both find no earlier edge and leave two (Neo4j)."""
+    on one pair at once would otherwise both find no earlier edge and leave two (Neo4j). It is
+    the lock vectors take, so a vector stored at the same moment never brings the pair back as
+    pending."""
     low, high = sorted((a, b))
 
     def record(tx: Tx) -> None:
-        tx.lock(VERDICT_LOCK)
+        tx.lock(PENDING_PAIRS)
         tx.run("set_dedup_verdict", a=low, b=high, status=status, now=utc_now())
 
     store.write(record, use_case="record_verdict")
@@ -201,13 +228,19 @@ class Hygiene:
 
 
 def hygiene(store: GraphStore, default_threshold: float, *, viewer: str | None = None) -> Hygiene:
-    """Counts over what `viewer` may see (entities and their review links are everyone's)."""
-    clusters = duplicate_clusters(store, Scope(viewer=viewer), default_threshold)
+    """Counts over what `viewer` may see (entities and their review links are everyone's).
+    Duplicate pairs are the stored pending ones, counted where they are."""
 
-    def counts(tx: Tx) -> tuple[int, int]:
+    def counts(tx: Tx) -> tuple[int, int, int]:
+        pairs = tx.run(
+            "count_pending_pairs", min_score=default_threshold - SCORE_TOLERANCE, viewer=viewer
+        )[0]["pending"]
         review = tx.run("count_pending_review_links")[0]["pending"]
         missing = tx.run("count_drawers_without_embedding", viewer=viewer)[0]["missing"]
-        return int(review), int(missing)
+        return int(pairs), int(review), int(missing)
 
-    review, missing = store.read(counts, use_case="hygiene")
-    return Hygiene(sum(len(c.pairs) for c in clusters), review, missing)
+    if default_threshold < PENDING_FLOOR:  # below what is kept: a whole pass
+        clusters = duplicate_clusters(store, Scope(viewer=viewer), default_threshold)
+        _, review, missing = store.read(counts, use_case="hygiene")
+        return Hygiene(sum(len(c.pairs) for c in clusters), review, missing)
+    return Hygiene(*store.read(counts, use_case="hygiene"))

@@ -3,17 +3,25 @@
 The dimension is the configured one, or else fixed by the first vector stored (kept in the
 graph as `(:Meta {name: 'embeddings', dimension})`); the vector index is created once it is
 known. Vectors are checked before they reach the database: FalkorDB would silently accept a
-vector of another length.
+vector of another length. Storing a vector also stores the drawer's pending duplicate pairs
+(`graph.duplicate_pairs`), in the same write unit.
 """
 
 import math
 from collections.abc import Sequence
 
 from graph.drawers import get_drawer
+from graph.duplicate_pairs import store_vector_with_pairs
 from graph.errors import InvalidVector
+from graph.locks import PENDING_PAIRS
 from graph.store import GraphStore, Tx
 
-EMBEDDINGS_LOCK = "embeddings"
+EMBEDDINGS_LOCK = PENDING_PAIRS
+
+
+class _FirstVectorRace(Exception):
+    """Another palace-first vector was stored meanwhile: its index must exist before ours
+    searches it, so the write starts again."""
 
 
 def check_vector(vector: Sequence[float], dimension: int | None) -> None:
@@ -48,21 +56,34 @@ def set_embedding(
     get_drawer(store, drawer_id, viewer=viewer)  # unknown drawer: 404 before any vector complaint
     check_vector(vector, configured)
     values = [float(x) for x in vector]
+    try:
+        dimension = _store_vector(store, drawer_id, values)
+    except _FirstVectorRace:  # the second attempt knows the dimension
+        dimension = _store_vector(store, drawer_id, values)
+    store.ensure_vector_index(dimension)
+    return dimension
+
+
+def _store_vector(store: GraphStore, drawer_id: str, values: list[float]) -> int:
+    known = stored_dimension(store)
+    if known is not None:
+        check_vector(values, known)
+        store.ensure_vector_index(known)  # neighbours are searched before the vector is stored
 
     def work(tx: Tx) -> int:
         tx.lock(EMBEDDINGS_LOCK)
         rows = tx.run("embedding_dimension")
         dimension = int(rows[0]["dimension"]) if rows else None
+        if dimension is not None and known is None:
+            raise _FirstVectorRace
         check_vector(values, dimension)
         if dimension is None:
             dimension = len(values)
             tx.run("fix_embedding_dimension", dimension=dimension)
-        tx.run("set_drawer_embedding", id=drawer_id, vector=values)
+        store_vector_with_pairs(tx, store.dialect, drawer_id, values, indexed=known is not None)
         return dimension
 
-    dimension = store.write(work, use_case="set_embedding")
-    store.ensure_vector_index(dimension)
-    return dimension
+    return store.write(work, use_case="set_embedding")
 
 
 def missing_embeddings(store: GraphStore, limit: int = 100_000) -> list[str]:

@@ -207,6 +207,19 @@ class FalkorStore:
             if self._vector_index:
                 self.run_text(statement("drop_vector_index", "falkordb"), {})
                 self._vector_index = False
+                self._wait_until_vector_index_gone()
+
+    def _wait_until_vector_index_gone(self) -> None:
+        """FalkorDB drops an index in the background and lists it meanwhile: a vector index
+        created next would be taken for it, then vanish."""
+        deadline = time.monotonic() + INDEX_WAIT_SECONDS
+        while any(
+            row["label"] == "Drawer" and "VECTOR" in (row["types"].get("embedding") or [])
+            for row in self.run_text(statement("index_list", "falkordb"), {})
+        ):
+            if time.monotonic() > deadline:
+                raise GraphUnavailable("FalkorDB did not drop the vector index in time")
+            time.sleep(0.05)
 
     def close(self) -> None:
         self._db.connection.close()

@@ -14,6 +14,8 @@
   to the word pairs, so a near copy with a typo in every word pair finds an older drawer too.
 - 8: candidate-index keys of every entity recomputed where they lack the partition keys or the
   sorted-words keys (complete review links, design §5.3), the same way as 5.
+- 9: the pending duplicate pairs of the vectors stored before they were kept
+  (`graph.duplicate_pairs.rebuild_pending_pairs`).
 
 Each works in batches until a lookup finds nothing left, so a second run changes nothing.
 """

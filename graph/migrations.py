@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 
 from graph.clock import utc_now
+from graph.duplicate_pairs import rebuild_pending_pairs
 from graph.errors import MigrationFailed
 from graph.migration_steps import (
     attach_drawers_to_rooms,
@@ -59,6 +60,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "closed drawers leave the anchor-term index", drop_closed_drawer_terms),
     Migration(7, "drawer index terms with 5-gram bands", reindex_anchor_terms),
     Migration(8, "entity index keys for complete review links", complete_entity_index_keys),
+    Migration(9, "pending duplicate pairs of the vectors stored so far", rebuild_pending_pairs),
 )
 
 

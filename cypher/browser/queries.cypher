@@ -30,6 +30,13 @@ WHERE newer.wing = $wing AND newer.room = $room
 RETURN newer, s, older
 LIMIT 200;
 
+// Pending duplicate pairs (alike in meaning, no verdict yet), best first
+MATCH (a:Drawer)-[c:DUPLICATE_CANDIDATE]->(b:Drawer)
+WHERE a.valid_to IS NULL AND b.valid_to IS NULL
+RETURN a, c, b
+ORDER BY c.score DESC
+LIMIT 100;
+
 // The palace: wings, rooms and how many current drawers each room holds
 MATCH (w:Wing)-[:HAS_ROOM]->(r:Room)
 OPTIONAL MATCH (r)-[:HAS_DRAWER]->(d:Drawer)

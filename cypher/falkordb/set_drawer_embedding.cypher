@@ -1,3 +1,8 @@
+// Cleared first, in the same statement: FalkorDB 4.16.3 silently keeps the old vector of some
+// nodes when one is overwritten directly, once drawers have been deleted (a re-embedded drawer
+// would go on being searched, and compared, by its old vector).
 MATCH (d:Drawer {id: $id})
+SET d.embedding = null
+WITH d
 SET d.embedding = vecf32($vector)
 RETURN d.id AS id

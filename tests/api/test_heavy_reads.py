@@ -29,7 +29,7 @@ def one_slot(client: TestClient) -> Iterator[TestClient]:
 
 def test_a_heavy_read_while_the_slot_is_taken_is_503_busy(one_slot: TestClient) -> None:
     client = one_slot
-    with holding_first("embedded_drawer_ids") as hold, ThreadPoolExecutor(1) as pool:
+    with holding_first("pending_pairs") as hold, ThreadPoolExecutor(1) as pool:
         first = pool.submit(client.get, "/api/duplicates")
         assert hold.holding.wait(timeout=30)
         crowded = [client.get("/api/duplicates"), client.get("/api/hygiene")]

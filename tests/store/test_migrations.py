@@ -8,6 +8,9 @@ from typing import Any
 from api.service.lexicon import Lexicon
 from graph import migrations
 from graph.drawers import DedupPolicy, NewDrawer, write_drawer
+from graph.duplicate_pairs import rebuild_pending_pairs
+from graph.duplicates import record_verdict
+from graph.embeddings import set_embedding
 from graph.entities import MentionInput, resolve_mentions
 from graph.entity_index import index_props, stored_keys
 from graph.migration_steps import (
@@ -43,9 +46,9 @@ def rows(store: Any, text: str) -> list[dict[str, Any]]:
 
 def test_migrations_are_recorded_once(store: Any) -> None:
     first = migrations.migrate(store)
-    assert [m.version for m in first] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert [m.version for m in first] == [1, 2, 3, 4, 5, 6, 7, 8, 9]
     assert migrations.migrate(store) == []
-    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4, 5, 6, 7, 8, 9]
     assert migrations.pending(store) == []
 
 
@@ -53,7 +56,7 @@ def test_version_3_derives_keys_and_merges_nothing(store: Any) -> None:
     rows(store, LEGACY)
     applied = {m.version: m.changed for m in migrations.migrate(store)}
     # 3 already derives today's keys
-    assert applied == {1: 0, 2: 2, 3: 4, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0}
+    assert applied == {1: 0, 2: 2, 3: 4, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0}
     drawer = rows(store, "MATCH (d:Drawer {id: 'd1'}) RETURN properties(d) AS p")[0]["p"]
     normal = normalize_text("Legacy note about Ada")
     assert drawer["content_hash"] == content_hash("Legacy note about Ada")
@@ -180,6 +183,32 @@ def test_version_6_drops_the_anchor_terms_of_closed_drawers(store: Any) -> None:
         kept.drawer.id: False,
     }
     assert drop_closed_drawer_terms(store) == 0
+
+
+def test_version_9_pairs_the_vectors_stored_before_pairs_were_kept(store: Any) -> None:
+    """Vectors written as a version before 9 wrote them (no DUPLICATE_CANDIDATE edges): the
+    migration finds their pairs at the floor, and leaves a judged pair out."""
+    migrations.migrate(store)
+    ids = [
+        write_drawer(store, NewDrawer("w", "r", f"legacy vector {i}"), DedupPolicy()).drawer.id
+        for i in range(4)
+    ]
+    vectors = [[1.0, 0.0, 0.0, 0.0], [0.99, 0.1, 0.0, 0.0], [0.98, 0.0, 0.2, 0.0], [0, 1.0, 0, 0]]
+    for drawer, vector in zip(ids, vectors, strict=True):
+        set_embedding(store, drawer, vector, None)
+    kept = pairs(store)
+    store.run_text("MATCH ()-[c:DUPLICATE_CANDIDATE]->() DELETE c", {})
+    record_verdict(store, ids[1], ids[2], "supplement")
+    assert len(kept) == 3 and pairs(store) == set()
+    assert rebuild_pending_pairs(store) == 2
+    assert pairs(store) == kept - {tuple(sorted((ids[1], ids[2])))}
+    assert rebuild_pending_pairs(store) == 2  # again: the same pairs, nothing added
+    assert len(pairs(store)) == 2
+
+
+def pairs(store: Any) -> set[tuple[str, str]]:
+    found = rows(store, "MATCH (a)-[:DUPLICATE_CANDIDATE]->(b) RETURN a.id AS a, b.id AS b")
+    return {(row["a"], row["b"]) for row in found}
 
 
 def test_the_migration_lease_is_taken_by_one_of_two_starters(store: Any) -> None:

@@ -1,0 +1,10 @@
+"""Names of the write locks that use cases in more than one module take (design §6).
+
+`PENDING_PAIRS`: storing a vector, recording a verdict and deleting a drawer all change the
+pending duplicate pairs (`graph.duplicate_pairs`). On Neo4j each holds this lock until it
+commits, so a vector's neighbour search sees every vector and verdict committed before it, and
+no edge is created to a drawer being deleted. FalkorDB's store already serialises every write.
+"""
+
+PENDING_PAIRS = "embeddings"
+"""The lock vector writes already took for the palace's dimension: one lock, one order."""
