@@ -13,7 +13,14 @@ fetched can ask for it.
 
 from collections.abc import Iterable, Iterator
 
-from graph.entity_index import BatchIndex, probe_keys, probe_params, stored_key_set, stores
+from graph.entity_index import (
+    BatchIndex,
+    has_edge_space_keys,
+    probe_keys,
+    probe_params,
+    stored_key_set,
+    stores,
+)
 from graph.queries import Dialect
 from graph.records import Entity
 from graph.store import Tx
@@ -29,7 +36,9 @@ def fetch(tx: Tx, dialect: Dialect, probes: set[str]) -> list[tuple[Entity, list
     FalkorDB's string index trims the values it stores (`' ab'` is indexed as `'ab'`), so a
     probe key that starts or ends with a space (a deletion next to a one-letter word) finds
     nothing by itself: its trimmed form is probed too, and every answer is checked against the
-    entity's real keys, which also drops what the trimmed probes over-fetch.
+    entity's real keys, which also drops what the trimmed probes over-fetch. Only an entity with
+    a key that may start or end with a space can be over-fetched that way; the others are taken
+    at their word.
     """
     if not probes:
         return []
@@ -48,6 +57,8 @@ def fetch(tx: Tx, dialect: Dialect, probes: set[str]) -> list[tuple[Entity, list
             view, returned = entity.view, row.get("probes")
             if returned is None:  # Neo4j's full-text search does not say which token matched
                 matched = [key for key in stored_key_set(view) if key in probes]
+            elif not has_edge_space_keys(view):  # it stores what found it, and no stand-in
+                matched = [key for key in returned if key in probes]
             else:
                 matched = [key for key in returned if key in probes and stores(view, key)]
                 matched += [

@@ -8,9 +8,10 @@ probing deeper on the mention side (`resolver.entity_keys.review_probe_keys`). C
 this way are a superset: the rules verify each with the real distance. Where the stored key is
 the longer one (or as long, with two substitutions), depth-2 deletion probes cannot meet it;
 each spelling of ≥ 8 code points also stores 15 partition keys (`resolver.entity_segments`)
-that the review probe meets whichever key came first. A spelling whose words are out of
-order stores the deletion keys of its sorted words, and the review probe sends those of the
-mention's, for the `word_order` links.
+that the review probe meets whichever key came first; one with digits of up to 16 stores its
+depth-2 deletion keys instead, as partitions of a dense family (`RFC 8975`) meet all of it. A
+spelling whose words are out of order stores the deletion keys of its sorted words, and the
+review probe sends those of the mention's, for the `word_order` links.
 
 Two-edit probes are only sent where they can matter. A depth-2 probe key (two code points
 deleted from the mention key `a`) meets the stored depth-1 keys of `b` only when `b` is shorter
@@ -51,7 +52,7 @@ from resolver.entity_rules import (
     REVIEW_TWO_EDIT_MIN_SIMILARITY,
     TYPO_MIN_KEY_LEN,
 )
-from resolver.entity_segments import MAX_EDITS, partition_keys, partition_probe_keys
+from resolver.entity_segments import MAX_EDITS, partition_probe_keys, two_edit_keys
 
 CACHE_BYTES = 32 * MIB
 """Neighbourhoods remembered: a batch repeats names, and so do batches. Bounded by bytes, as
@@ -78,14 +79,15 @@ def spelling_keys(key: str) -> frozenset[str]:
 def index_keys(key: str) -> set[str]:
     """Keys stored for one spelling; a key too short for any fuzzy rule stores only itself.
 
-    Its deletion keys (one-edit candidates), its partition keys (two-edit candidates where it is
-    the longer key, `resolver.entity_segments`), the deletion keys of its sorted words if they
+    Its deletion keys (one-edit candidates), its partition keys or, for a dense key with digits,
+    its depth-2 deletion keys (two-edit candidates where it is the longer key,
+    `resolver.entity_segments`), the deletion keys of its sorted words if they
     are not in order already (`word_order` candidates) and its accent-folded form.
     """
     if len(key) < REVIEW_MIN_KEY_LEN:
         return {key}
     keys = set(deletion_keys(key))
-    keys.update(partition_keys(key), _folded(key), _word_order_keys(key))
+    keys.update(two_edit_keys(key), _folded(key), _word_order_keys(key))
     return keys
 
 
@@ -207,6 +209,23 @@ def _phrase(key: str) -> str:
 def stores(view: EntityView, key: str) -> bool:
     """Whether `key` is one of the entity's stored index keys."""
     return any(key in spelling_keys(spelling) for spelling in (view.key, *view.alias_keys))
+
+
+def has_edge_space_keys(view: EntityView) -> bool:
+    """Whether a stored key of the entity may start or end with whitespace.
+
+    Only such a key can be found through another (FalkorDB's string index trims what it
+    stores), so only then must a probe that found the entity be checked against its keys —
+    deriving every key of every entity fetched was most of the cost of a large fetch (at 100 k
+    entities they no longer fit in `spelling_keys`'s cache). Deleting up to two code points
+    bares a space only next to a word of one or two; a raw key of punctuation may hold other
+    whitespace; partition keys start with their tag and end where the key ends.
+    """
+    for spelling in (view.key, *view.alias_keys):
+        for word in spelling.split(" "):
+            if len(word) <= MAX_EDITS or any(ch.isspace() for ch in word):
+                return True
+    return False
 
 
 class BatchIndex:

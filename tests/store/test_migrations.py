@@ -248,6 +248,7 @@ def test_version_8_indexes_entities_for_complete_review_links(store: Any) -> Non
         EntityView.of("e-1", "PostgreSQL", "tool"),
         EntityView.of("e-2", "Lovelace Ada", "person"),
         EntityView.of("e-3", "Ada", "person"),
+        EntityView.of("e-4", "RFC 7231", "document"),  # digits: depth-2 deletion keys
     ]
     for view in olds:
         insert_with_keys_before_version_8(store, view)
@@ -258,10 +259,14 @@ def test_version_8_indexes_entities_for_complete_review_links(store: Any) -> Non
         return result.possibly_same_as
 
     assert links("Postgres", "tool") == ()  # the stored key is the longer: the old keys miss it
-    assert complete_entity_index_keys(store) == 2  # `Ada` is too short to store more
-    found = rows(store, "MATCH (e:Entity {id: 'e-1'}) RETURN properties(e) AS p")[0]["p"]
-    expected = index_props(olds[0], store.dialect)
-    assert {k: found[k] for k in expected} == expected
+    assert links("RFC 7245", "document") == ()  # two substitutions: the old keys miss it
+    assert complete_entity_index_keys(store) == 3  # `Ada` is too short to store more
+    for view in (olds[0], olds[3]):
+        query = "MATCH (e:Entity {id: $id}) RETURN properties(e) AS p"
+        found = store.run_text(query, {"id": view.id})[0]["p"]
+        expected = index_props(view, store.dialect)
+        assert {k: found[k] for k in expected} == expected
     assert complete_entity_index_keys(store) == 0
+    assert links("RFC 1201", "document") == ("e-4",)  # 3 edits from `RFC 7245`
     assert links("Postgres SQL", "tool") == ("e-1",)
     assert links("Ada Lovelace", "person") == ("e-2",)
