@@ -31,12 +31,16 @@ from graph.drawers import (
     DedupPolicy,
     NewDrawer,
     drawer_write_props,
+    likenesses_among,
+    link_evidence,
     new_drawer_record,
+    oldest_exact_copy,
+    same_named,
     similar_entry,
 )
 from graph.errors import CastlegraphError, DrawerNameTaken
 from graph.queries import Dialect
-from graph.records import Drawer, SimilarDrawer, WriteOutcome
+from graph.records import Drawer, WriteOutcome
 from graph.store import GraphStore, Row, Tx
 from graph.visibility import visible
 from resolver.drawers import (
@@ -45,10 +49,7 @@ from resolver.drawers import (
     Likeness,
     anchor_terms,
     band_probes,
-    compare,
     index_terms,
-    may_be_near,
-    strongest,
 )
 
 ItemOutcome = WriteOutcome | CastlegraphError
@@ -194,11 +195,7 @@ def _write_part(
             if outcome.superseded is not None:
                 closing.append({"id": outcome.superseded, "now": outcome.drawer.created_at})
             links.extend(
-                {
-                    "from": outcome.drawer.id,
-                    "to": entry.drawer,
-                    "evidence": _evidence(entry),
-                }
+                {"from": outcome.drawer.id, "to": entry.drawer, "evidence": link_evidence(entry)}
                 for entry in outcome.similar
             )
     if stored:
@@ -218,18 +215,6 @@ def _write_part(
             links=links,
         )
     return outcomes
-
-
-def _evidence(entry: SimilarDrawer) -> dict[str, object]:
-    """What SIMILAR_TO carries: the same evidence a single write stores."""
-    return {
-        "kind": entry.kind,
-        "similarity": entry.similarity,
-        "same_hash": entry.same_hash,
-        "same_fingerprint": entry.same_fingerprint,
-        "threshold": entry.threshold,
-        "created_at": entry.created_at,
-    }
 
 
 def _read_candidates(tx: Tx, part: list[_Item], enabled: bool) -> dict[int, _Found]:
@@ -282,16 +267,14 @@ def _decide(
 ) -> ItemOutcome:
     """One item, decided as `graph.drawers.write_drawer` decides it after the earlier ones."""
     new = item.new
-    replaced: Drawer | None = None
-    if new.name is not None and found.holders:
-        holder = found.holders[0]
-        if not visible(holder.kind, holder.agent, new.viewer):
-            return DrawerNameTaken(new.wing, new.room, new.name, None)
-        if holder.content == new.content:
-            return WriteOutcome(created=False, drawer=holder, similar=[])
-        if not supersede:
-            return DrawerNameTaken(new.wing, new.room, new.name, holder.id)
-        replaced = holder
+    holder = found.holders[0] if new.name is not None and found.holders else None
+    try:
+        same = same_named(new, holder, supersede)
+    except DrawerNameTaken as taken:
+        return taken
+    if isinstance(same, WriteOutcome):
+        return same
+    replaced = same
     closed = {c["id"] for c in closing} | ({replaced.id} if replaced else set())
     likenesses: list[Likeness] = []
     if policy.enabled:
@@ -327,29 +310,21 @@ def _likenesses(
     text = item.text
     from_room = [c for c in found.candidates.values() if c.id not in closed]
     from_batch = [s for s in stored if s.drawer.id not in closed and item.finds(s)]
-    same_hash = [
-        c.drawer
-        for c in from_room
-        if c.drawer is not None and c.drawer.content_hash == text.content_hash
-    ]
     if item.new.name is None:
-        if same_hash:
-            return min(same_hash, key=lambda d: (d.created_at, d.id))
+        exact = oldest_exact_copy(text, from_room)
+        if exact is not None:
+            return exact
         for earlier in from_batch:  # stored in order: the first is the oldest
             if earlier.drawer.content_hash == text.content_hash:
                 return earlier.drawer
-    length = len(text.normalized)
     for earlier in from_batch:
         texts.setdefault(earlier.drawer.content, earlier.item.text)
-    pairs = [(c.id, c.content, c.norm_len, c.drawer is not None) for c in from_room] + [
-        (s.drawer.id, s.drawer.content, s.drawer.norm_len, True) for s in from_batch
+    whole = [
+        Candidate(s.drawer.id, s.drawer.content, s.drawer.norm_len, s.drawer) for s in from_batch
     ]
-    found_links = (
-        compare(text, other_id, _text_of(content, texts), threshold)
-        for other_id, content, norm_len, whole in pairs
-        if whole or may_be_near(length, norm_len, threshold)
+    return likenesses_among(
+        text, [*from_room, *whole], threshold, lambda content: _text_of(content, texts)
     )
-    return strongest(link for link in found_links if link is not None)
 
 
 def drawers_by_ids(store: GraphStore, ids: Sequence[str]) -> dict[str, Drawer]:

@@ -6,6 +6,7 @@ written on either backend.
 """
 
 import uuid
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,27 +93,33 @@ def write_drawer(
 
     def work(tx: Tx) -> WriteOutcome:
         tx.lock(f"room\x1f{new.wing}\x1f{new.room}")
-        replaced: Drawer | None = None
+        holder: Drawer | None = None
         if new.name is not None:
-            holders = [
-                Drawer.from_props(row["drawer"])
-                for row in tx.run(
-                    "current_drawers_by_name", wing=new.wing, room=new.room, name=new.name
-                )
-            ]
-            if holders:
-                holder = holders[0]
-                if not visible(holder.kind, holder.agent, new.viewer):
-                    # The name stays unique in the room; the hidden holder stays unnamed.
-                    raise DrawerNameTaken(new.wing, new.room, new.name, None)
-                if holder.content == new.content:
-                    return WriteOutcome(created=False, drawer=holder, similar=[])
-                if not supersede:
-                    raise DrawerNameTaken(new.wing, new.room, new.name, holder.id)
-                replaced = holder
-        return _store(tx, new, policy, replaced, store.dialect)
+            rows = tx.run("current_drawers_by_name", wing=new.wing, room=new.room, name=new.name)
+            holder = Drawer.from_props(rows[0]["drawer"]) if rows else None
+        same = same_named(new, holder, supersede)
+        if isinstance(same, WriteOutcome):
+            return same
+        return _store(tx, new, policy, same, store.dialect)
 
     return store.write(work, use_case="write_drawer")
+
+
+def same_named(
+    new: NewDrawer, holder: Drawer | None, supersede: bool
+) -> Drawer | WriteOutcome | None:
+    """What the current holder of the new drawer's name makes of the write: nothing (None), the
+    holder itself (same content), or the drawer it replaces (`supersede`); else the name is
+    taken. A holder the writer may not see keeps the name unique but stays unnamed."""
+    if holder is None:
+        return None
+    if not visible(holder.kind, holder.agent, new.viewer):
+        raise DrawerNameTaken(new.wing, new.room, new.name or "", None)
+    if holder.content == new.content:
+        return WriteOutcome(created=False, drawer=holder, similar=[])
+    if not supersede:
+        raise DrawerNameTaken(new.wing, new.room, new.name or "", holder.id)
+    return holder
 
 
 def supersede_drawer(
@@ -159,27 +166,14 @@ def _store(
             for c in _candidates(tx, new, text, policy.near_threshold)
             if not replaced or c.id != replaced.id
         ]
-        exact = [
-            c.drawer
-            for c in candidates
-            if c.drawer is not None and c.drawer.content_hash == text.content_hash
-        ]
-        if exact and new.name is None:
-            oldest = min(exact, key=lambda d: (d.created_at, d.id))
-            return WriteOutcome(created=False, drawer=oldest, similar=[])
-        length = len(text.normalized)
-        found = (
-            compare(text, c.id, DrawerText.of(c.content), policy.near_threshold)
-            for c in candidates
-            if c.drawer is not None or may_be_near(length, c.norm_len, policy.near_threshold)
-        )
-        likenesses = strongest(link for link in found if link is not None)
+        exact = oldest_exact_copy(text, candidates)
+        if exact is not None and new.name is None:
+            return WriteOutcome(created=False, drawer=exact, similar=[])
+        likenesses = likenesses_among(text, candidates, policy.near_threshold)
     now = utc_now()
     drawer = new_drawer_record(new, text, now, replaced)
-    links = [
-        {"other": link.other_id, "evidence": _evidence(link, policy.near_threshold, now)}
-        for link in likenesses
-    ]
+    similar = [similar_entry(link, policy.near_threshold, now) for link in likenesses]
+    links = [{"other": entry.drawer, "evidence": link_evidence(entry)} for entry in similar]
     # Two statements, not one with an optional match: FalkorDB plans `{id: null}` as a scan.
     replacing = {"supersedes": replaced.id, "now": now} if replaced else {}
     tx.run(
@@ -190,7 +184,6 @@ def _store(
         props=drawer_write_props(drawer, index_terms(new.wing, new.room, text.normalized), dialect),
         links=links,
     )
-    similar = [similar_entry(link, policy.near_threshold, now) for link in likenesses]
     return WriteOutcome(
         created=True, drawer=drawer, similar=similar, superseded=replaced.id if replaced else None
     )
@@ -292,14 +285,42 @@ def _excerpt(content: str) -> str:
     return flat if len(flat) <= EXCERPT_LENGTH else flat[: EXCERPT_LENGTH - 1] + "…"
 
 
-def _evidence(link: Likeness, threshold: float, now: str) -> dict[str, Any]:
+def oldest_exact_copy(text: DrawerText, candidates: Iterable[Candidate]) -> Drawer | None:
+    """The oldest candidate with the same content hash (candidates that came whole)."""
+    same = [
+        c.drawer
+        for c in candidates
+        if c.drawer is not None and c.drawer.content_hash == text.content_hash
+    ]
+    return min(same, key=lambda d: (d.created_at, d.id)) if same else None
+
+
+def likenesses_among(
+    text: DrawerText,
+    candidates: Iterable[Candidate],
+    threshold: float,
+    text_of: Callable[[str], DrawerText] = DrawerText.of,
+) -> list[Likeness]:
+    """The links a new drawer earns with its candidates: each compared (a candidate that came
+    whole always, one known by length only when the lengths allow a near copy)."""
+    length = len(text.normalized)
+    found = (
+        compare(text, c.id, text_of(c.content), threshold)
+        for c in candidates
+        if c.drawer is not None or may_be_near(length, c.norm_len, threshold)
+    )
+    return strongest(link for link in found if link is not None)
+
+
+def link_evidence(entry: SimilarDrawer) -> dict[str, Any]:
+    """What a SIMILAR_TO edge carries: the evidence the write answered with."""
     return {
-        "kind": link.kind,
-        "similarity": link.similarity,
-        "same_hash": link.same_hash,
-        "same_fingerprint": link.same_fingerprint,
-        "threshold": threshold,
-        "created_at": now,
+        "kind": entry.kind,
+        "similarity": entry.similarity,
+        "same_hash": entry.same_hash,
+        "same_fingerprint": entry.same_fingerprint,
+        "threshold": entry.threshold,
+        "created_at": entry.created_at,
     }
 
 
