@@ -98,8 +98,7 @@ class _Item:
             "content_hash": self.text.content_hash,
             "fingerprint": self.text.fingerprint or NO_FINGERPRINT,
             "terms": self.anchors,
-            "bands": self.bands,  # FalkorDB: one array-index lookup each
-            "bands_query": " ".join(self.bands),  # Neo4j: one full-text query of them all
+            "bands": self.bands,
             "agent": new.agent if new.compare_same_agent_only else None,
             "viewer": new.viewer,
         }
@@ -233,7 +232,6 @@ def _read_candidates(tx: Tx, part: list[_Item], enabled: bool) -> dict[int, _Fou
         named=named,
         exact_limit=EXACT_LOOKUP_LIMIT,
         per_term=TERM_POSTINGS,
-        band_hits=TERM_POSTINGS,
         rare_terms=RARE_TERMS,
         limit=TERM_CANDIDATES,
     )

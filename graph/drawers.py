@@ -198,15 +198,12 @@ def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, near_threshold: float)
     (`NewDrawer.viewer`).
     """
     near = len(text.normalized) >= NEAR_MIN_LENGTH
-    bands = band_probes(new.wing, new.room, text.normalized, near_threshold)
     rows = tx.run(
         "drawer_candidates",
         content_hash=text.content_hash,
         fingerprint=text.fingerprint or NO_FINGERPRINT,
         terms=anchor_terms(new.wing, new.room, text.normalized) if near else [],
-        bands=bands,  # FalkorDB: one array-index lookup each
-        bands_query=" ".join(bands),  # Neo4j: one full-text query of them all
-        band_hits=TERM_POSTINGS,
+        bands=band_probes(new.wing, new.room, text.normalized, near_threshold),
         exact_limit=EXACT_LOOKUP_LIMIT,
         per_term=TERM_POSTINGS,
         rare_terms=RARE_TERMS,

@@ -55,9 +55,9 @@ RETURN p.item AS item, d {.id, .content, .norm_len} AS drawer, 'terms' AS via
 UNION ALL
 UNWIND $probes AS p
 CALL (p) {
-  WITH p, p.bands_query AS query
+  WITH p, reduce(query = '', band IN p.bands | query + ' ' + band) AS query
   WHERE query <> ''
-  CALL db.index.fulltext.queryNodes('drawer_terms', query, {limit: $band_hits})
+  CALL db.index.fulltext.queryNodes('drawer_terms', query, {limit: $per_term})
   YIELD node AS d, score
   WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
     AND (p.agent IS NULL OR d.agent = p.agent)

@@ -40,9 +40,9 @@ RETURN d {.id, .content, .norm_len} AS drawer, 'terms' AS via
 ORDER BY shared DESC, d.id
 LIMIT $limit
 UNION ALL
-WITH $bands_query AS query
+WITH reduce(query = '', band IN $bands | query + ' ' + band) AS query
 WHERE query <> ''
-CALL db.index.fulltext.queryNodes('drawer_terms', query, {limit: $band_hits})
+CALL db.index.fulltext.queryNodes('drawer_terms', query, {limit: $per_term})
 YIELD node AS d, score
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
