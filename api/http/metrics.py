@@ -1,6 +1,7 @@
 """Prometheus metrics at `/metrics` (open like health: counts, never content).
 
-    castlegraph_http_requests_total{method,route,status}            route = the template
+    castlegraph_http_requests_total{method,route,status}            route = the template;
+                                                                    an unknown method is OTHER
     castlegraph_http_request_duration_seconds{method,route,status}  histogram
     castlegraph_resolutions_total{rule}                  exact, normalized, alias, typo, new
     castlegraph_drawer_writes_total{outcome}             created, exact_copy (existing returned)
@@ -170,7 +171,7 @@ class Metrics:
         return Response(generate_latest(self.registry), media_type=CONTENT_TYPE_LATEST)
 
     def request_done(self, method: str, route: str, status: int, seconds: float) -> None:
-        labels = (method, route, str(status))
+        labels = (method_label(method), route, str(status))
         self.requests.labels(*labels).inc()
         self.latency.labels(*labels).observe(seconds)
 
@@ -184,6 +185,18 @@ def _routes(routes: Iterable[BaseRoute]) -> Iterator[BaseRoute]:
             yield route
         elif not getattr(getattr(route, "include_context", None), "prefix", ""):
             yield from _routes(inner.routes)
+
+
+HTTP_METHODS = frozenset(
+    {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"}
+)
+OTHER_METHOD = "OTHER"
+
+
+def method_label(method: str) -> str:
+    """The request method as a label: a client may send any token as its method, and each
+    distinct label value is a time series kept for the life of the process."""
+    return method if method in HTTP_METHODS else OTHER_METHOD
 
 
 def route_template(scope: Scope) -> str:

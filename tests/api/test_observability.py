@@ -215,6 +215,17 @@ def test_requests_are_counted_by_route_template_and_status(client: TestClient) -
     assert not any("00000000" in dict(labels).get("route", "") for _, labels in after)
 
 
+def test_an_unknown_method_is_counted_under_one_label(client: TestClient) -> None:
+    before = scrape(client)
+    for method in ("FOO1", "FOO2", "BREW"):
+        assert client.request(method, "/api/health").status_code == 405
+    after = scrape(client)
+    route = {"method": "OTHER", "route": "/api/health", "status": "405"}
+    assert grew(before, after, "castlegraph_http_requests_total", **route) == 3
+    methods = {dict(labels).get("method") for _, labels in after}
+    assert not methods & {"FOO1", "FOO2", "BREW"}
+
+
 def test_resolutions_are_counted_by_rule(client: TestClient) -> None:
     drawer = client.post(ROOM, json={"content": "Ada wrote the first program"}).json()["drawer"]
     before = scrape(client)
