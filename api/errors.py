@@ -91,7 +91,7 @@ class PayloadTooLarge(ApiError):
 
 
 class ServiceBusy(ApiError):
-    """Too many heavy reads at once (`api.http.concurrency`): retrying later will do."""
+    """Too many heavy reads at once (`api.service.heavy_reads`): retrying later will do."""
 
     code = ErrorCode.SERVICE_BUSY
     status = 503

@@ -98,14 +98,17 @@ class LocalClient:
         self, wing: str | None, room: str | None, threshold: float, *, caller: str | None
     ) -> Json:
         store = self._runtime.store
-        return _as_json(duplicates_routes.duplicate_clusters(store, caller, wing, room, threshold))
+        with self._runtime.heavy_reads.held():
+            found = duplicates_routes.duplicate_clusters(store, caller, wing, room, threshold)
+        return _as_json(found)
 
     def mark_checked(self, body: Json, *, caller: str | None) -> Json:
         request = _request(VerdictCreate, body)
         return _as_json(duplicates_routes.post_verdict(request, self._runtime.store, caller))
 
     def hygiene(self, *, caller: str | None) -> Json:
-        return _as_json(duplicates_routes.hygiene_counts(self._runtime.store, caller))
+        with self._runtime.heavy_reads.held():
+            return _as_json(duplicates_routes.hygiene_counts(self._runtime.store, caller))
 
     def resolve(self, name: str, kind: str) -> Json:
         request = _request(ResolveQuery, {"name": name, "kind": kind})

@@ -8,7 +8,6 @@ from fastapi import FastAPI
 from api import VERSION
 from api.http.auth import BearerAuth
 from api.http.body_limit import BodySizeLimit
-from api.http.concurrency import HeavyReads
 from api.http.envelope import install_error_handlers
 from api.http.hosts import HostAllowList
 from api.http.idempotency import IdempotencyKeys
@@ -52,9 +51,6 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         lifespan=lifespan,
     )
     app.state.runtime = runtime
-    app.state.heavy_reads = HeavyReads(
-        settings.api.heavy_reads, settings.api.heavy_read_wait_seconds
-    )
     app.add_middleware(IdempotencyKeys)
     tokens = [token.get_secret_value() for token in settings.api.tokens]
     app.add_middleware(BearerAuth, tokens=tokens)

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from api.service.embedder import EmbeddingWorker, make_provider
+from api.service.heavy_reads import HeavyReads
 from api.service.jobs.runner import JobRunner
 from api.service.lexicon import Lexicon, PersonNames
 from api.service.settings import Settings, scrub
@@ -50,6 +51,10 @@ class Runtime:
         self.names = NameGuard(
             self.person_names, frozenset(normalize_kind(k) for k in settings.dedup.person_kinds)
         )
+        self.heavy_reads = HeavyReads(
+            settings.api.heavy_reads, settings.api.heavy_read_wait_seconds
+        )
+        """`find_duplicates` and `hygiene` at once, over HTTP and MCP alike."""
         self.backend: Backend | None = None
         self.jobs: JobRunner | None = None
         self.embedder: EmbeddingWorker | None = None

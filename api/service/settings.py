@@ -92,7 +92,8 @@ class ApiSettings(Section):
     max_batch: int = Field(default=1000, ge=1, le=100_000)
     max_body_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
     heavy_reads: int = Field(default=2, ge=1, le=64)
-    """How many `GET /api/duplicates` and `/api/hygiene` run at once (`api.http.concurrency`)."""
+    """How many `find_duplicates` and `hygiene` run at once, over HTTP and MCP alike
+    (`api.service.heavy_reads`)."""
     heavy_read_wait_seconds: float = Field(default=10.0, ge=0.0, le=300.0, allow_inf_nan=False)
     """How long another one waits for a slot before `503 service::busy`."""
     mine_roots: list[Path] = Field(default_factory=list)

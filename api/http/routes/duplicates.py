@@ -3,13 +3,11 @@
 An agent's token never embeds, pairs, judges or counts another agent's diary entries: the
 caller's agent is the graph layer's viewer (design §8.1)."""
 
-from contextlib import AbstractAsyncContextManager
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
-from api.http.concurrency import HeavyReads
 from api.http.deps import CallerAgent, RuntimeDep, StoreDep
 from api.http.limits import check_path_segment
 from api.http.schemas.duplicates import (
@@ -49,7 +47,7 @@ def _scope(wing: str | None, room: str | None, caller: str | None) -> duplicates
 
 @router.get("/api/duplicates", response_model=DuplicatesOut)
 async def find_duplicates(
-    request: Request,
+    runtime: RuntimeDep,
     store: StoreDep,
     caller: CallerAgent,
     wing: Annotated[str | None, Query(max_length=200)] = None,
@@ -58,7 +56,7 @@ async def find_duplicates(
 ) -> DuplicatesOut:
     """Clusters of current drawers alike in meaning (cosine ≥ threshold). Read-only; a heavy
     read, so at most `api.heavy_reads` at once (503 `service::busy` past the wait)."""
-    async with heavy_read(request):
+    async with runtime.heavy_reads.slot():
         return await run_in_threadpool(duplicate_clusters, store, caller, wing, room, threshold)
 
 
@@ -81,18 +79,13 @@ def post_verdict(body: VerdictCreate, store: StoreDep, caller: CallerAgent) -> V
 
 
 @router.get("/api/hygiene", response_model=HygieneOut)
-async def get_hygiene(request: Request, store: StoreDep, caller: CallerAgent) -> HygieneOut:
+async def get_hygiene(runtime: RuntimeDep, store: StoreDep, caller: CallerAgent) -> HygieneOut:
     """What waits for review: duplicate pairs, review links, drawers without vectors (the
     drawer counts over what the caller's agent may see). A heavy read, like `find_duplicates`."""
-    async with heavy_read(request):
+    async with runtime.heavy_reads.slot():
         return await run_in_threadpool(hygiene_counts, store, caller)
 
 
 def hygiene_counts(store: GraphStore, caller: str | None) -> HygieneOut:
     """The answer of `get_hygiene`, for the in-process client too."""
     return HygieneOut.of(duplicates.hygiene(store, DEFAULT_THRESHOLD, viewer=caller))
-
-
-def heavy_read(request: Request) -> AbstractAsyncContextManager[None]:
-    gate: HeavyReads = request.app.state.heavy_reads
-    return gate.slot()
