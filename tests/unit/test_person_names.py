@@ -21,7 +21,7 @@ def test_names_of_other_countries_are_known() -> None:
 
 
 def test_hashed_words_answer_membership_exactly() -> None:
-    words = HashedWords(["gerta", "gert", "gert"])
+    words = HashedWords([["gerta", "gert"], ["gert"], []])
     assert (len(words), "gerta" in words, "gert" in words, "gerd" in words) == (
         2,
         True,
@@ -30,6 +30,7 @@ def test_hashed_words_answer_membership_exactly() -> None:
     )
     assert 1 not in words
     assert "x" not in HashedWords([])
+    assert "x" not in HashedWords([[]])
 
 
 def test_the_design_examples_hold_with_the_name_lists() -> None:
