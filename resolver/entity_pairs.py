@@ -62,6 +62,16 @@ class KeyPair:
             and not self.word_order
         )
 
+    def is_one_edit_neighbour(self, typo_min_len: int) -> bool:
+        """One edit, long enough to be a typo, no digit touched: what rule 4 counts, whether or
+        not the word guard lets it converge."""
+        return (
+            self.distance == 1
+            and self.shorter >= typo_min_len
+            and self.blocked != "digit_edit"
+            and not self.word_order
+        )
+
     def edit_evidence(self) -> dict[str, object]:
         """The edit as plain values (the API shows it; edges cannot store maps)."""
         if self.edit is None:

@@ -164,10 +164,17 @@ def _look_alikes(
 def _typo_rule(
     mention: Mention, key: str, pairs: list[KeyPair]
 ) -> tuple[Decision | None, list[str]]:
-    """Rule 4: fire only when the typo candidates are one identity; also return their ids."""
+    """Rule 4: fire only when the entities one edit away are one identity; also return their ids.
+
+    An entity that the word guard keeps from converging (two known names) is still one edit
+    away: it makes the mention ambiguous, as design §5.3's rule 4 counts it, so the other
+    candidate does not win by default. Otherwise a name list that knows `katarina` and
+    `katerina` would send `Katerina` to `Katerino`.
+    """
     typo = [p for p in pairs if p.is_typo_candidate(TYPO_MIN_KEY_LEN)]
-    ids = sorted({p.entity.id for p in typo})
-    if not typo or len({p.entity.key for p in typo}) != 1:
+    near = [p for p in pairs if p.is_one_edit_neighbour(TYPO_MIN_KEY_LEN)]
+    ids = sorted({p.entity.id for p in near})
+    if not typo or len({p.entity.key for p in near}) != 1:
         return None, ids
     # pairs follow pool order (preferred entity first); within an entity, the closest spelling
     chosen = min(typo, key=lambda p: (_preference(p.entity), -p.similarity, p.index))

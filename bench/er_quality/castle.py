@@ -42,7 +42,9 @@ def resolve_in_graph(
     names: NameGuard | None = None,
 ) -> tuple[list[Outcome], float]:
     """Outcomes and the seconds spent inside `resolve_mentions` (all batches)."""
-    known_word("warm")  # load the lexicon before the clock starts
+    known_word("warm")  # load the lexicon and the name lists before the clock starts
+    if names is not None:
+        names.is_known_name("warm")
     with tempfile.TemporaryDirectory(prefix="castlegraph-quality-") as tmp:
         runtime = Runtime(Settings(graph=GraphSettings(data_dir=Path(tmp) / "data")))
         runtime.start()
@@ -100,6 +102,8 @@ def resolve_in_memory(
     stream: Sequence[LabelledMention], known_word: KnownWord, names: NameGuard | None = None
 ) -> tuple[list[Outcome], float]:
     known_word("warm")
+    if names is not None:
+        names.is_known_name("warm")
     index = MemoryIndex()
     outcomes: list[Outcome] = []
     began = time.perf_counter()

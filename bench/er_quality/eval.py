@@ -10,6 +10,14 @@ true id of the mention that created them, then:
   the same true id) and whose spelling that true entity has not shown before: a true variant.
   It is recalled when it converged correctly, or stayed new with a review link to an entity of
   its true id. `recall_all` also counts repeated spellings;
+- a target is **reachable** when some rule could connect it to a spelling of its true entity
+  seen before it (`bench.er_quality.reach`): the recall the rules answer for is over reachable
+  targets (`recall_reachable`, and `recall_converged_reachable` without review links); the
+  others are counted apart as beyond the rules (initials, accents dropped in three places, a
+  two-edit variant whose only earlier sighting was another variant). Rows per reach (the rule
+  that could catch it), for variants of entities first seen in a variant spelling (`variant
+  first`: the stored key is the variant, the arriving one the name, the reverse of the usual
+  order), and for short names (key < 6 code points: only review links can catch those);
 - the **review load** is review links per 1,000 mentions; link precision is the share of links
   that point at the mention's true entity.
 
@@ -22,12 +30,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench.er_quality.data import LabelledMention, TrueEntity
+from bench.er_quality.reach import REACHES, reach
 from resolver.entity_keys import entity_key
 
 CREATING_RULES = frozenset({"new", "deferred"})
 BEYOND_RULES = frozenset({"initials"})
 """Variant forms no rule of design §5.3 can reach (an initial is not within two edits);
-`recall_rules` leaves them out, and they keep their own row."""
+`recall_rules` leaves them out, and they keep their own row. `recall_reachable` asks each
+target instead (an initial of a short name may be within two edits)."""
+CLASSES = ("variant_first", "short_keys")
+"""Rows beside the forms: variants of entities first seen in a variant spelling, and of names
+whose key is shorter than `LONG_KEY`."""
 EXAMPLES = 15
 LONG_KEY = 6
 """castlegraph's typo rule needs keys of ≥ 6 code points; recall is also given for those."""
@@ -56,6 +69,7 @@ def score(
     group = {e.id: e.group for e in entities}
     name = {e.id: e.name for e in entities}
     long_key = {e.id for e in entities if len(entity_key(e.name)) >= LONG_KEY}
+    tally = _ReachTally(name, long_key)
     rules: defaultdict[str, Counter[str]] = defaultdict(Counter)
     forms: defaultdict[str, Counter[str]] = defaultdict(Counter)
     totals: Counter[str] = Counter()
@@ -65,6 +79,7 @@ def score(
         target = mention.truth in created
         variant = target and mention.name not in spellings[mention.truth]
         spellings[mention.truth].add(mention.name)
+        reached = tally.observe(mention, variant)
         totals["links"] += len(outcome.links)
         totals["good_links"] += sum(truth_of.get(x) == mention.truth for x in outcome.links)
         if outcome.rule in CREATING_RULES:
@@ -82,26 +97,105 @@ def score(
                 totals["correct_not_near"] += correct
             if not correct:
                 totals[f"false_merge_{group[mention.truth]}"] += 1
-                if len(false_merges) < EXAMPLES:
-                    landed = name.get(truth_of.get(outcome.entity, ""), "?")
-                    false_merges.append(
-                        {"mention": mention.name, "rule": outcome.rule, "landed_on": landed}
-                    )
+                landed = name.get(truth_of.get(outcome.entity, ""), "?")
+                _example(
+                    false_merges,
+                    {"mention": mention.name, "rule": outcome.rule, "landed_on": landed},
+                )
             hit, kind_of_hit = correct, "converged"
             if variant and correct:
                 rules[outcome.rule]["variant_hits"] += 1
         if target:
-            totals["targets_all"] += 1
-            totals["hits_all"] += hit
+            totals.update(targets_all=1, hits_all=int(hit))
         if variant and mention.truth in long_key:
-            totals["targets_long"] += 1
-            totals["hits_long"] += hit
+            totals.update(targets_long=1, hits_long=int(hit))
         if variant:
             forms[mention.form]["targets"] += 1
             forms[mention.form][kind_of_hit] += hit
-            if not hit and len(misses[mention.form]) < EXAMPLES:
-                misses[mention.form].append(f"{mention.name} ⇐ {name[mention.truth]}")
-    return _summary(stream, rules, forms, totals, seconds, false_merges, misses)
+            tally.count(forms[mention.form], mention, reached, hit, kind_of_hit)
+            if not hit:
+                _example(
+                    misses[mention.form], f"{mention.name} ⇐ {name[mention.truth]} ({reached})"
+                )
+    summary = _summary(stream, rules, forms, totals, seconds, false_merges, misses)
+    return summary | _reach_summary(forms, tally.reaches, tally.classes)
+
+
+def _example(examples: list[Any], example: object) -> None:
+    if len(examples) < EXAMPLES:
+        examples.append(example)
+
+
+class _ReachTally:
+    """What each true entity showed so far, and the targets counted by reach and class."""
+
+    def __init__(self, name: dict[str, str], long_key: set[str]) -> None:
+        self._name, self._long_key = name, long_key
+        self._seen: defaultdict[str, list[str]] = defaultdict(list)  # true id -> keys seen
+        self._variant_first: set[str] = set()  # first sighting was not the canonical name
+        self.reaches: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        self.classes: defaultdict[str, Counter[str]] = defaultdict(Counter)
+
+    def observe(self, mention: LabelledMention, variant: bool) -> str:
+        """The reach of a true variant over the keys its entity showed before it."""
+        seen = self._seen[mention.truth]
+        key = entity_key(mention.name)
+        reached = reach(key, seen) if variant else "beyond"
+        if not seen and mention.name != self._name[mention.truth]:
+            self._variant_first.add(mention.truth)
+        seen.append(key)
+        return reached
+
+    def count(
+        self, form: Counter[str], mention: LabelledMention, reached: str, hit: bool, how: str
+    ) -> None:
+        rows = [form, self.reaches[reached]]
+        if mention.truth in self._variant_first:
+            rows.append(self.classes["variant_first"])
+        if mention.truth not in self._long_key:
+            rows.append(self.classes["short_keys"])
+        for row in rows:
+            _count_reach(row, reached, hit, how)
+
+
+def _count_reach(counts: Counter[str], reached: str, hit: bool, how: str) -> None:
+    """One target into a row: reachable or beyond the rules, and whether (how) it was caught."""
+    counts["all"] += 1
+    if reached == "beyond":
+        counts.update(beyond=1, beyond_hits=int(hit))
+    else:
+        counts.update(reachable=1, reachable_hits=int(hit))
+        counts[f"reachable_{how}"] += hit
+
+
+def _reach_row(counts: Counter[str]) -> dict[str, Any]:
+    return {
+        "targets": counts["all"],
+        "reachable": counts["reachable"],
+        "beyond": counts["beyond"],
+        "recall_reachable": _ratio(counts["reachable_hits"], counts["reachable"]),
+        "recall_converged_reachable": _ratio(counts["reachable_converged"], counts["reachable"]),
+        "caught_beyond": counts["beyond_hits"],
+    }
+
+
+def _reach_summary(
+    forms: dict[str, Counter[str]],
+    reaches: dict[str, Counter[str]],
+    classes: dict[str, Counter[str]],
+) -> dict[str, Any]:
+    reachable = sum(f["reachable"] for f in forms.values())
+    hits = sum(f["reachable_hits"] for f in forms.values())
+    converged = sum(f["reachable_converged"] for f in forms.values())
+    return {
+        "reachable_targets": reachable,
+        "beyond_rules": sum(f["beyond"] for f in forms.values()),
+        "recall_reachable": _ratio(hits, reachable),
+        "recall_converged_reachable": _ratio(converged, reachable),
+        "per_form_reach": {form: _reach_row(counts) for form, counts in forms.items()},
+        "per_reach": {r: _reach_row(reaches[r]) for r in REACHES if r in reaches},
+        "per_class": {c: _reach_row(classes[c]) for c in CLASSES if c in classes},
+    }
 
 
 def _summary(

@@ -22,7 +22,8 @@ def _quality_row(name: str, r: dict[str, Any]) -> list[Cell]:
         _r(r["precision"]),
         _r(r["precision_without_near_names"]),
         _r(r["recall"]),
-        _r(r["recall_rules"]),
+        _r(r["recall_reachable"]),
+        _r(r["recall_converged_reachable"]),
         _r(r["recall_long_keys"]),
         _r(r["recall_all"]),
         r["review_per_1k"],
@@ -36,7 +37,8 @@ QUALITY_COLUMNS = [
     "precision",
     "prec ¬near",
     "recall",
-    "rec ¬init",
+    "rec reach",
+    "merged reach",
     "rec key≥6",
     "rec all",
     "links/1k",
@@ -109,6 +111,7 @@ def print_tables(
             for form in forms
         ],
     )
+    _print_reach(results)
     print_table(
         "castlegraph word guard: lexicon threshold trade-off (real path)",
         [
@@ -142,10 +145,47 @@ def print_tables(
         ],
     )
     print(
-        "rec ¬init: recall without the initials form, which no rule reaches; "
+        "rec reach: recall (converged or linked) of the variants some rule can reach from a "
+        "spelling of their entity seen before them; merged reach: the same, converged only; "
         "castlegraph graph vs in-memory rules: "
         f"{agreement['mentions_differing']} mentions decided differently\n"
         "false p/n/d: converged mentions of plain / near-name / digit-sibling true entities "
         "that landed on another entity; prec ¬near: precision without the planted near-name "
         "entities; rec key≥6: recall of variants of names whose key has ≥ 6 code points"
+    )
+
+
+REACH_ROWS = (
+    ("reach: same key (rules 1-3)", "per_reach", "spelling"),
+    ("reach: one edit", "per_reach", "one_edit"),
+    ("reach: two edits", "per_reach", "two_edits"),
+    ("reach: word order", "per_reach", "word_order"),
+    ("beyond the rules", "per_reach", "beyond"),
+    ("variant first (reverse order)", "per_class", "variant_first"),
+    ("short keys (< 6)", "per_class", "short_keys"),
+)
+
+
+def _print_reach(results: dict[str, Any]) -> None:
+    """Recall over what the rules can reach: per rule that could catch a variant, per form, and
+    for the classes the forms cut across."""
+    names = list(results)
+    first = results[names[0]]
+    rows: list[tuple[str, str, str]] = [*REACH_ROWS]
+    rows += [(f"form: {form}", "per_form_reach", form) for form in ("canonical", *FORMS)]
+    print_table(
+        "Recall over what the rules reach (true variants converged or linked / reachable; "
+        "beyond: no earlier spelling within the rules; cg merged: castlegraph converged only)",
+        ["row", "targets", "beyond", "cg caught beyond", "cg merged", *names],
+        [
+            [
+                label,
+                first[section].get(row, {}).get("targets"),
+                first[section].get(row, {}).get("beyond"),
+                first[section].get(row, {}).get("caught_beyond"),
+                _r(first[section].get(row, {}).get("recall_converged_reachable")),
+                *[_r(results[n][section].get(row, {}).get("recall_reachable")) for n in names],
+            ]
+            for label, section, row in rows
+        ],
     )

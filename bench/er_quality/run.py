@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from api.service.lexicon import LANGUAGES, MIN_ZIPF, Lexicon, PersonNames
+from api.service.lexicon import LANGUAGES, MIN_ZIPF, NAME_MIN_ZIPF, Lexicon, PersonNames
 from bench.er_quality.baseline_graphiti import graphiti_minhash
 from bench.er_quality.baselines import graphrag_fuzzy, length_band
 from bench.er_quality.castle import resolve_in_graph, resolve_in_memory
@@ -33,6 +33,8 @@ LOOSER = (2.5, 2.0)
 come from wordfreq's `large` lists of the same languages (`LargeLexicon`, bench-local)."""
 EXTRA_LANGUAGES = ("pl", "cs", "sv")
 """The three Faker locales of the stream that the default lexicon does not cover."""
+NAMES_LOOSER = 2.0
+"""A lower floor for the person-name lists (wordfreq `large`), for the trade-off row."""
 
 Run = Callable[[Sequence[LabelledMention]], tuple[list[Outcome], float]]
 
@@ -73,12 +75,17 @@ def run(seed: int, scale: float, sweep: bool, baselines: bool) -> dict[str, Any]
         print(f"resolving with {name} ...", file=sys.stderr)
         outcomes[name], seconds = resolver(stream)
         results[name] = score(stream, outcomes[name], entities, seconds)
-    label = f"small ≥ {MIN_ZIPF} + names (default, {len(default.words):,})"
+    label = f"small ≥ {MIN_ZIPF} + names ≥ {NAME_MIN_ZIPF} (default, {len(default.words):,})"
     lexicons: dict[str, Any] = {label: results["castlegraph"]}
     if sweep:
-        print("resolving with castlegraph, no name lists ...", file=sys.stderr)
-        found, seconds = resolve_in_graph(stream, default)
-        lexicons[f"small ≥ {MIN_ZIPF}, no name lists"] = score(stream, found, entities, seconds)
+        for name_label, person_names in (
+            ("no name lists", None),
+            ("census names only", NameGuard(PersonNames(languages=()))),
+            (f"names ≥ {NAMES_LOOSER}", NameGuard(PersonNames(min_zipf=NAMES_LOOSER))),
+        ):
+            print(f"resolving with castlegraph, {name_label} ...", file=sys.stderr)
+            found, seconds = resolve_in_graph(stream, default, names=person_names)
+            lexicons[f"small ≥ {MIN_ZIPF}, {name_label}"] = score(stream, found, entities, seconds)
         for label, known in _sweep():
             print(f"resolving with castlegraph, lexicon {label} ...", file=sys.stderr)
             found, seconds = resolve_in_graph(stream, known)

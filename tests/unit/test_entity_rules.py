@@ -313,6 +313,31 @@ def test_a_name_list_keeps_the_design_examples() -> None:
     assert (decision.rule, len(decision.possibly_same_as)) == ("new", 2)
 
 
+def test_a_name_list_that_knows_both_names_keeps_the_design_example() -> None:
+    """`Katerina` with `Katarina` and `Katerino`: two entities are one edit away, so rule 4 does
+    not fire, even when a list knows `katarina` and `katerina` (that pair is blocked as two
+    names: it still counts as a second candidate, and both are linked)."""
+    names = NameGuard(frozenset({"katarina", "katerina"}).__contains__)
+    existing = [EntityView.of("1", "Katarina", "person"), EntityView.of("2", "Katerino", "person")]
+    decision = decide(
+        make_mention("Katerina", "person"), existing, fuzzy=True, is_known_word=known, names=names
+    )
+    assert (decision.rule, links(decision)) == (
+        "new",
+        [("Katarina", "known_words", 1), ("Katerino", "ambiguous_typo", 1)],
+    )
+    assert decision.evidence["typo_candidates"] == ["1", "2"]
+
+
+def test_a_digit_edit_is_no_second_candidate() -> None:
+    """`Pythn 3.11` with `Python 3.11` and `Pythn 3.12`: only the first is a typo candidate
+    (rule 4 counts entities one edit away whose edit touches no digit)."""
+    decision = resolve(
+        "Pythn 3.11", "tool", ("1", "Python 3.11", "tool"), ("2", "Pythn 3.12", "tool")
+    )
+    assert (decision.rule, decision.entity.id if decision.entity else None) == ("typo", "1")
+
+
 def test_blocked_guards_are_in_the_evidence() -> None:
     decision = resolve("Python 3.12", "tool", ("1", "Python 3.11", "tool"))
     assert decision.evidence["blocked"] == [

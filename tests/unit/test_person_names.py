@@ -1,6 +1,6 @@
 """The name lists of the word guard (`api.service.lexicon.PersonNames`), as installed."""
 
-from api.service.lexicon import PersonNames
+from api.service.lexicon import HashedWords, PersonNames
 from resolver.entity_keys import entity_key
 from resolver.entity_model import EntityView, make_mention
 from resolver.entity_rules import NameGuard, decide
@@ -11,6 +11,26 @@ NAMES = PersonNames()
 def test_given_names_and_surnames_are_known_misspellings_are_not() -> None:
     assert all(NAMES(word) for word in ("sandra", "sondra", "jennifer", "miller", "lopez"))
     assert not any(NAMES(word) for word in ("kubernets", "maeia", "katerino", "zorvadb"))
+
+
+def test_names_of_other_countries_are_known() -> None:
+    """Swedish, Czech, Spanish and Polish names the US census lists lack (wordfreq's lists)."""
+    assert all(
+        NAMES(word) for word in ("katarina", "sundin", "borgström", "vallés", "ivona", "kowalska")
+    )
+
+
+def test_hashed_words_answer_membership_exactly() -> None:
+    words = HashedWords([["gerta", "gert"], ["gert"], []])
+    assert (len(words), "gerta" in words, "gert" in words, "gerd" in words) == (
+        2,
+        True,
+        True,
+        False,
+    )
+    assert 1 not in words
+    assert "x" not in HashedWords([])
+    assert "x" not in HashedWords([[]])
 
 
 def test_the_design_examples_hold_with_the_name_lists() -> None:
