@@ -43,6 +43,7 @@ from bench.targets import bound
 from graph.duplicate_pairs import rebuild_pending_pairs
 from graph.duplicates import NEIGHBOURS, Scope, duplicate_clusters, hygiene
 from graph.embeddings import set_embedding
+from graph.errors import GraphError
 
 DIM = 384
 THRESHOLD = 0.85
@@ -70,6 +71,23 @@ COLUMNS = [
     "pairs (found)",
     "recall",
 ]
+KEYS = (
+    "drawers",
+    "load_seconds",
+    "full_pass_seconds",
+    "find_seconds",
+    "find_seconds_second_call",
+    "hygiene_seconds",
+    "embed_ms_per_vector",
+    "http_seconds",
+    "all_pairs_seconds",
+    "all_pairs_over_find",
+    "all_pairs_over_full_pass",
+    "pairs_all_pairs",
+    "pairs_found",
+    "recall",
+)
+"""The results key of each column (a size that failed has only `drawers` and `error`)."""
 
 Matrix = np.ndarray[Any, np.dtype[np.float32]]
 
@@ -123,6 +141,16 @@ def _settings(stack: ExitStack, backend: Backend) -> Settings:
 
 
 def _size_run(n: int, seed: int, http: bool, backend: Backend) -> dict[str, Any]:
+    """One size; a database error (Neo4j timing a statement out) ends this size, not the run:
+    its numbers stay empty (`not measured`) and the error is reported beside them."""
+    try:
+        return _measure_size(n, seed, http, backend)
+    except GraphError as error:
+        print(f"{n:,} on {backend}: {type(error).__name__}: {error}", file=sys.stderr)
+        return {"drawers": n, "error": f"{type(error).__name__}: {error}"}
+
+
+def _measure_size(n: int, seed: int, http: bool, backend: Backend) -> dict[str, Any]:
     vectors, planted = planted_vectors(n + INCREMENTAL, seed)
     ids = [f"d{i:07d}" for i in range(n + INCREMENTAL)]
     index_of = {drawer: i for i, drawer in enumerate(ids)}
@@ -183,25 +211,7 @@ def _size_run(n: int, seed: int, http: bool, backend: Backend) -> dict[str, Any]
 
 def run(sizes: list[int], seed: int, http: bool, backend: Backend) -> dict[str, Any]:
     runs = [_size_run(n, seed, http, backend) for n in sizes]
-    rows: list[list[Cell]] = [
-        [
-            r["drawers"],
-            r["load_seconds"],
-            r["full_pass_seconds"],
-            r["find_seconds"],
-            r["find_seconds_second_call"],
-            r["hygiene_seconds"],
-            r["embed_ms_per_vector"],
-            r["http_seconds"],
-            r["all_pairs_seconds"],
-            r["all_pairs_over_find"],
-            r["all_pairs_over_full_pass"],
-            r["pairs_all_pairs"],
-            r["pairs_found"],
-            r["recall"],
-        ]
-        for r in runs
-    ]
+    rows: list[list[Cell]] = [[r.get(key) for key in KEYS] for r in runs]
     print_table(
         f"find_duplicates from stored pairs (kept per vector, k={NEIGHBOURS} grown) vs a whole "
         f"k-NN pass vs all pairs (numpy; × = all-pairs time / ours), {DIM}-d, threshold "
@@ -209,6 +219,10 @@ def run(sizes: list[int], seed: int, http: bool, backend: Backend) -> dict[str, 
         COLUMNS,
         rows,
     )
-    growth = runs[-1]["find_seconds"] / runs[0]["find_seconds"] if len(runs) > 1 else None
+    first, last = runs[0].get("find_seconds"), runs[-1].get("find_seconds")
+    growth = last / first if len(runs) > 1 and first and last is not None else None
+    for r in runs:
+        if "error" in r:
+            print(f"  {r['drawers']:,} drawers on {backend}: {r['error']}")
     targets = {"seconds": TARGET_SECONDS, "growth": TARGET_GROWTH, "hygiene": TARGET_HYGIENE}
     return {"backend": str(backend), "targets": targets, "growth": growth, "sizes": runs}

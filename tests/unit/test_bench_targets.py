@@ -144,3 +144,21 @@ def test_side_by_side_divides_neo4j_by_embedded_and_keeps_missing_numbers() -> N
     assert compared["ratio per_mention_cost"]["neo4j_over_embedded"] == pytest.approx(1.25)
     assert compared["skew hot drawer × spread"]["neo4j"] == 1.5
     assert compared["skew hot entity median_ms"]["neo4j_over_embedded"] == pytest.approx(0.5)
+
+
+def test_a_size_that_failed_is_not_measured_rather_than_met() -> None:
+    duplicates = {
+        "growth": None,
+        "sizes": [
+            {"drawers": 2_000, "find_seconds": 0.2, "hygiene_seconds": 0.01},
+            {"drawers": 10_000, "error": "GraphUnavailable: Neo4j timed the transaction out"},
+        ],
+    }
+
+    verdicts = targets.judge("duplicates", duplicates)
+
+    assert [(v.outcome, v.measured.size) for v in verdicts] == [
+        ("not measured", 10_000),
+        ("not measured", None),
+        ("not measured", 10_000),
+    ]
