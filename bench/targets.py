@@ -226,7 +226,7 @@ def print_verdicts(workload: str, verdicts: Sequence[Verdict], backend: str | No
             v.target.label,
             v.target.text(),
             None if v.target.size is None else v.target.size,
-            v.measured.value,
+            _shown(v.measured.value),
             v.measured.size,
             v.outcome + (" (smaller size)" if v.short_of_size else ""),
         ]
@@ -238,6 +238,13 @@ def print_verdicts(workload: str, verdicts: Sequence[Verdict], backend: str | No
         ["target", "bound", "at size", "measured", "measured at", "verdict"],
         rows,
     )
+
+
+def _shown(value: float | None) -> Cell:
+    """Small numbers (precision, ratios) with four significant digits, the rest as usual."""
+    if value is None or abs(value) >= 10:
+        return value
+    return f"{value:.4g}"
 
 
 def verdicts_json(verdicts: Sequence[Verdict]) -> list[dict[str, Any]]:
