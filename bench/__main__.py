@@ -5,33 +5,68 @@ run to `bench.report.run_workload`, which times it and writes the JSON, so addin
 one function.
 """
 
+from collections.abc import Callable
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from bench import report
+from bench import compare, report
 from bench.service import Backend
 
 app = typer.Typer(help="castlegraph benchmarks (design §10).", no_args_is_help=True)
 
+
+class Backends(StrEnum):
+    """`--backend`: one graph database, or both in one run (`bench.compare`)."""
+
+    EMBEDDED = "embedded"
+    NEO4J = "neo4j"
+    BOTH = "both"
+
+
+SKEW_ENTITIES, SKEW_ENTITY_DRAWERS, SKEW_ROUNDS = 30_000, 10_000, 7
+"""`bench skew`'s defaults, which `bench mentions` runs too."""
+
 Seed = Annotated[int, typer.Option(help="Seed of the generated data.")]
 BackendOption = Annotated[
-    Backend,
+    Backends,
     typer.Option(
-        help="Graph database of the service: embedded FalkorDB, or a Neo4j 5 server started "
-        "by scripts/neo4j-server (heap NEO4J_SERVER_HEAP, default 2g)."
+        help="Graph database of the service: embedded FalkorDB, a Neo4j 5 server started "
+        "by scripts/neo4j-server (heap NEO4J_SERVER_HEAP, default 2g), or both in one run "
+        "with a side-by-side table."
     ),
 ]
 
 
-def _backend_params(backend: Backend) -> dict[str, str]:
+def _backend_params(backend: Backends) -> dict[str, str]:
     """The backend (and Neo4j's heap) as the JSON's params record them."""
-    if backend is Backend.NEO4J:
+    if backend is not Backends.EMBEDDED:
         from bench.neo4j_server import heap  # noqa: PLC0415 - only Neo4j runs need it
 
         return {"backend": str(backend), "neo4j_heap": heap()}
     return {"backend": str(backend)}
+
+
+def _run(
+    name: str,
+    params: dict[str, Any],
+    out: Path,
+    work: Callable[[Backend], dict[str, Any]],
+    backend: Backends,
+    *,
+    timed: bool = True,
+) -> dict[str, Any]:
+    """`work` on the backend chosen (or on both, side by side), judged against design §10."""
+    if backend is Backends.BOTH:
+        return report.run_workload(
+            name, params, out, lambda: compare.run_both(name, work), timed=timed
+        )
+    chosen = Backend(str(backend))
+    return report.run_workload(
+        name, params, out, lambda: compare.judged(name, work(chosen), chosen), timed=timed
+    )
 
 
 def _sizes(text: str) -> list[int]:
@@ -54,7 +89,7 @@ def drawers(
     sizes: Annotated[str, typer.Option(help="Room sizes, comma-separated.")] = "1000,10000,100000",
     samples: Annotated[int, typer.Option(min=10, help="Timed writes per room size.")] = 300,
     seed: Seed = 7,
-    backend: BackendOption = Backend.EMBEDDED,
+    backend: BackendOption = Backends.EMBEDDED,
     out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/drawers.json"),
 ) -> None:
     """Single drawer-write latency over HTTP as the room grows."""
@@ -62,9 +97,7 @@ def drawers(
 
     room_sizes = _sizes(sizes)
     params = {"sizes": room_sizes, "samples": samples, "seed": seed, **_backend_params(backend)}
-    report.run_workload(
-        "drawers", params, out, lambda: workload.run(room_sizes, samples, seed, backend)
-    )
+    _run("drawers", params, out, lambda b: workload.run(room_sizes, samples, seed, b), backend)
 
 
 @app.command()
@@ -72,7 +105,7 @@ def bulk(
     sizes: Annotated[str, typer.Option(help="Room sizes, comma-separated.")] = "10000,100000",
     items: Annotated[int, typer.Option(min=10, help="Items of the timed checkpoint.")] = 10_000,
     seed: Seed = 7,
-    backend: BackendOption = Backend.EMBEDDED,
+    backend: BackendOption = Backends.EMBEDDED,
     out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/bulk.json"),
 ) -> None:
     """A checkpoint job of 10 k items into a room as it grows, beside single HTTP writes."""
@@ -80,7 +113,7 @@ def bulk(
 
     room_sizes = _sizes(sizes)
     params = {"sizes": room_sizes, "items": items, "seed": seed, **_backend_params(backend)}
-    report.run_workload("bulk", params, out, lambda: workload.run(room_sizes, items, seed, backend))
+    _run("bulk", params, out, lambda b: workload.run(room_sizes, items, seed, b), backend)
 
 
 @app.command()
@@ -89,29 +122,50 @@ def mentions(
         "10000,100000,1000000"
     ),
     batches: Annotated[int, typer.Option(min=3, help="Timed batches of 1,000 per size.")] = 20,
+    skew: Annotated[
+        bool, typer.Option(help="Also run the skew case (`bench skew` with its defaults).")
+    ] = True,
+    peers: Annotated[
+        bool, typer.Option(help="Also time the peers' resolvers on the same mentions.")
+    ] = True,
     seed: Seed = 7,
-    backend: BackendOption = Backend.EMBEDDED,
+    backend: BackendOption = Backends.EMBEDDED,
     out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/mentions.json"),
 ) -> None:
-    """Bulk mention resolution over HTTP as the number of entities grows."""
+    """Bulk mention resolution over HTTP as the number of entities grows, then the skew case."""
     from bench import mentions as workload  # noqa: PLC0415 - each command loads only its workload
+    from bench import skew as skewed  # noqa: PLC0415 - each command loads only its workload
 
     entity_counts = _sizes(sizes)
-    params = {"sizes": entity_counts, "batches": batches, "seed": seed, **_backend_params(backend)}
-    report.run_workload(
-        "mentions", params, out, lambda: workload.run(entity_counts, batches, seed, backend)
-    )
+    params = {
+        "sizes": entity_counts,
+        "batches": batches,
+        "skew": skew,
+        "peers": peers,
+        "seed": seed,
+        **_backend_params(backend),
+    }
+
+    def work(chosen: Backend) -> dict[str, Any]:
+        results = workload.run(entity_counts, batches, seed, chosen, peers=peers)
+        if skew:
+            results["skew"] = skewed.run(
+                SKEW_ENTITIES, SKEW_ENTITY_DRAWERS, SKEW_ROUNDS, seed, chosen
+            )
+        return results
+
+    _run("mentions", params, out, work, backend)
 
 
 @app.command()
 def skew(
-    entities: Annotated[int, typer.Option(min=1, help="Preloaded entities.")] = 30_000,
+    entities: Annotated[int, typer.Option(min=1, help="Preloaded entities.")] = SKEW_ENTITIES,
     entity_drawers: Annotated[
         int, typer.Option(min=1_000, help="Drawers that mention the hot entity.")
-    ] = 10_000,
-    rounds: Annotated[int, typer.Option(min=3, help="Timed batches of each kind.")] = 7,
+    ] = SKEW_ENTITY_DRAWERS,
+    rounds: Annotated[int, typer.Option(min=3, help="Timed batches of each kind.")] = SKEW_ROUNDS,
     seed: Seed = 7,
-    backend: BackendOption = Backend.EMBEDDED,
+    backend: BackendOption = Backends.EMBEDDED,
     out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/skew.json"),
 ) -> None:
     """Mentions into a drawer of 20,000 mentions or of a much-mentioned entity vs spread ones."""
@@ -124,11 +178,12 @@ def skew(
         "seed": seed,
         **_backend_params(backend),
     }
-    report.run_workload(
+    _run(
         "skew",
         params,
         out,
-        lambda: workload.run(entities, entity_drawers, rounds, seed, backend),
+        lambda b: workload.run(entities, entity_drawers, rounds, seed, b),
+        backend,
     )
 
 
@@ -144,7 +199,12 @@ def quality(
     from bench.er_quality import run as workload  # noqa: PLC0415 - each command loads only its workload
 
     params = {"scale": scale, "sweep": sweep, "baselines": baselines, "seed": seed}
-    report.run_workload("quality", params, out, lambda: workload.run(seed, scale, sweep, baselines))
+    report.run_workload(
+        "quality",
+        params,
+        out,
+        lambda: compare.judged("quality", workload.run(seed, scale, sweep, baselines), None),
+    )
 
 
 @app.command()
@@ -152,6 +212,7 @@ def duplicates(
     sizes: Annotated[str, typer.Option(help="Drawer counts, comma-separated.")] = "10000,100000",
     http: Annotated[bool, typer.Option(help="Also time GET /api/duplicates once.")] = True,
     seed: Seed = 7,
+    backend: BackendOption = Backends.EMBEDDED,
     out: Annotated[Path, typer.Option(help="JSON results.")] = Path(
         "bench/results/duplicates.json"
     ),
@@ -160,15 +221,15 @@ def duplicates(
     from bench import duplicates as workload  # noqa: PLC0415 - each command loads only its workload
 
     drawer_counts = _sizes(sizes)
-    params = {"sizes": drawer_counts, "http": http, "seed": seed}
-    report.run_workload("duplicates", params, out, lambda: workload.run(drawer_counts, seed, http))
+    params = {"sizes": drawer_counts, "http": http, "seed": seed, **_backend_params(backend)}
+    _run("duplicates", params, out, lambda b: workload.run(drawer_counts, seed, http, b), backend)
 
 
 @app.command()
 def load(
     seconds: Annotated[float, typer.Option(min=5, help="How long the 16 clients run.")] = 180,
     seed: Seed = 7,
-    backend: BackendOption = Backend.EMBEDDED,
+    backend: BackendOption = Backends.EMBEDDED,
     out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/load.json"),
 ) -> None:
     """16 concurrent clients on loopback, with hazards thrown in (mining /dev/zero and a FIFO,
@@ -177,14 +238,16 @@ def load(
     from bench import load as workload  # noqa: PLC0415 - each command loads only its workload
 
     params = {"seconds": seconds, "seed": seed, **_backend_params(backend)}
-    results = report.run_workload(
-        "load", params, out, lambda: workload.run(seconds, seed, backend), timed=False
+    results = _run(
+        "load", params, out, lambda b: workload.run(seconds, seed, b), backend, timed=False
     )
+    runs = results["backends"].values() if backend is Backends.BOTH else [results]
     failures = ("server_errors", "duplicate_entities", "lost_mentions", "checkpoint_lost")
-    if any(results[name] for name in failures):
-        raise typer.Exit(1)
-    if results["health_not_200"] or results["hazard_problems"]:
-        raise typer.Exit(1)
+    for run in runs:
+        if any(run[name] for name in failures):
+            raise typer.Exit(1)
+        if run["health_not_200"] or run["hazard_problems"]:
+            raise typer.Exit(1)
 
 
 if __name__ == "__main__":

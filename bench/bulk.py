@@ -27,6 +27,7 @@ import httpx
 from bench.corpus import Corpus, Kind, Text
 from bench.report import Cell, print_table
 from bench.service import Backend, Service, memory_facts, running_service
+from bench.targets import bound
 
 WING = "bench"
 JOB_ITEMS = 10_000
@@ -35,7 +36,7 @@ FILL_NEAR, FILL_EXACT = 0.05, 0.02
 TIMED_NEAR, TIMED_EXACT = 0.10, 0.05
 SINGLE_WRITES = 300
 """Single HTTP writes timed beside the checkpoint, into the same room."""
-TARGET_ITEMS_PER_S = 1_000.0
+TARGET_ITEMS_PER_S = bound("bulk", "items_per_s")
 JOB_TIMEOUT_SECONDS = 3_600.0
 POLL_SECONDS = 0.2
 REQUEST_TIMEOUT_SECONDS = 120.0

@@ -7,7 +7,8 @@ batches with one `UNWIND` statement each, carrying what the duplicate search and
 `created_at`, no `valid_to`) and the vector as `vecf32`. The first vector goes through
 `graph.embeddings.set_embedding`, which records the palace's dimension and creates the vector
 index, so the rest are indexed as they arrive (building the index over 100 k vectors at once
-could outlast the store's wait for it to become operational).
+could outlast the store's wait for it to become operational). On Neo4j the vector is set with
+`db.create.setNodeVectorProperty`, as `set_embedding` does there.
 """
 
 import hashlib
@@ -24,12 +25,17 @@ from api.http.app import create_app
 from api.service.runtime import Runtime
 from graph.embeddings import set_embedding
 from graph.falkordb_store import FalkorStore
+from graph.neo4j_store import Neo4jStore
 from graph.store import GraphStore
 
 LOAD_BATCH = 500
 ROOMS = 20
 CREATE_DRAWERS = (
     "UNWIND $rows AS row CREATE (d:Drawer) SET d = row.props, d.embedding = vecf32(row.vector)"
+)
+CREATE_DRAWERS_NEO4J = (
+    "UNWIND $rows AS row CREATE (d:Drawer) SET d = row.props "
+    "WITH d, row CALL db.create.setNodeVectorProperty(d, 'embedding', row.vector)"
 )
 CREATE_BARE = "UNWIND $rows AS row CREATE (d:Drawer) SET d = row.props"
 HTTP_TIMEOUT_SECONDS = 600.0
@@ -59,15 +65,19 @@ def load_drawers(
     store: GraphStore, ids: list[str], vectors: np.ndarray[Any, Any], *, embed: bool = True
 ) -> float:
     """Create the drawers, with their vectors unless `embed` is false; returns the seconds."""
-    if not isinstance(store, FalkorStore):
-        raise TypeError("the bulk loader speaks FalkorDB's Cypher (vecf32)")
+    if isinstance(store, FalkorStore):
+        create = CREATE_DRAWERS
+    elif isinstance(store, Neo4jStore):
+        create = CREATE_DRAWERS_NEO4J
+    else:
+        raise TypeError(f"no bulk loader for {type(store).__name__}")
     began = time.perf_counter()
     for start in range(0, len(ids), LOAD_BATCH):
         rows = _rows(ids, vectors, start)
         if not embed:
             store.run_text(CREATE_BARE, {"rows": [{"props": row["props"]} for row in rows]})
             continue
-        store.run_text(CREATE_DRAWERS, {"rows": rows})
+        store.run_text(create, {"rows": rows})
         if start == 0:
             set_embedding(store, ids[0], vectors[0].tolist(), None)
     return time.perf_counter() - began

@@ -8,14 +8,16 @@ from pathlib import Path
 from typing import Any
 
 from bench.mention_mix import SHARES
+from bench.peers import PeerRates
 from bench.preload import Loaded
 from bench.report import Cell, print_table
 from bench.service import Backend
+from bench.targets import bound
 
 BATCH = 1_000
-TARGET_RATE = 10_000
-TARGET_RATIO = 1.5
-TARGET_SERVICE_MB = 500
+TARGET_RATE = int(bound("mentions", "mentions_per_s"))
+TARGET_RATIO = bound("mentions", "cost_ratio")
+TARGET_SERVICE_MB = int(bound("mentions", "service_rss_mb"))
 """design §10, at 1 M entities; the ratio compares the largest size with the smallest."""
 RULES = ("exact", "normalized", "alias", "typo", "new")
 
@@ -195,3 +197,18 @@ def print_results(results: Sequence[SizeResult], backend: Backend) -> None:
          "service start s"],
         loads,
     )  # fmt: skip
+
+
+def print_peers(results: Sequence[SizeResult], rates: Sequence[PeerRates]) -> None:
+    """castlegraph's mentions/s beside the peers' on the same names (`bench.peers`)."""
+    rows: list[list[Cell]] = [
+        [r.size, r.rate, p.length_band_per_s, p.wratio_per_s,
+         f"{r.rate / p.length_band_per_s:.3g}", f"{r.rate / p.wratio_per_s:.3g}"]
+        for r, p in zip(results, rates, strict=True)
+    ]  # fmt: skip
+    print_table(
+        f"castlegraph over HTTP beside the peers in memory ({rates[0].mentions} mentions each, "
+        "same mix; × = castlegraph / peer, above 1: castlegraph faster)",
+        ["entities", "castlegraph /s", "length band /s", "WRatio /s", "× band", "× WRatio"],
+        rows,
+    )

@@ -18,6 +18,10 @@ fired, per kind of mention, are the sanity check that every path of design §5.3
 With `--backend neo4j` each size gets a Neo4j server of its own (`bench.neo4j_server`; the
 sizes run at once, and Community edition has one database), preloaded through
 `graph.neo4j_store.Neo4jStore`; the JVM's memory and CPU time are the database's.
+
+With `peers` (the default), once the batches are done each size's stored names and a sample
+drawn from the same mix go to `bench.peers`, which times the peers' approaches (length-band
+scan, pairwise WRatio) in this process: the ratio castlegraph / peer is measured in the run.
 """
 
 import json
@@ -36,9 +40,17 @@ from typing import Any
 import httpx
 
 from bench.mention_mix import MentionMix
-from bench.mention_results import BATCH, SizeResult, peak_mb, print_results, summary
-from bench.names import NameGenerator
+from bench.mention_results import (
+    BATCH,
+    SizeResult,
+    peak_mb,
+    print_peers,
+    print_results,
+    summary,
+)
+from bench.names import Named, NameGenerator
 from bench.neo4j_server import PASSWORD, USER
+from bench.peers import SAMPLE, PeerRates, time_peers
 from bench.preload import READY_TIMEOUT_SECONDS, preload, preload_neo4j
 from bench.service import Backend, Service, memory_facts, serving, start_database
 
@@ -58,6 +70,7 @@ class _Target:
     client: httpx.Client
     mix: MentionMix
     rng: random.Random
+    stored: list[Named]
 
 
 def make_drawers(client: httpx.Client, count: int) -> list[str]:
@@ -142,10 +155,12 @@ def start_size(
         httpx.Client(base_url=service.base_url, timeout=REQUEST_TIMEOUT_SECONDS)
     )
     mix = MentionMix(stored, fresh, make_drawers(client, DRAWERS))
-    return _Target(result, service, client, mix, random.Random(f"mix:{seed}:{size}"))
+    return _Target(result, service, client, mix, random.Random(f"mix:{seed}:{size}"), stored)
 
 
-def run(sizes: Sequence[int], batches: int, seed: int, backend: Backend) -> dict[str, Any]:
+def run(
+    sizes: Sequence[int], batches: int, seed: int, backend: Backend, *, peers: bool = True
+) -> dict[str, Any]:
     """All sizes at once, batches interleaved across them; returns the JSON results."""
     with TemporaryDirectory(prefix="castlegraph-bench-") as tmp, ExitStack() as stack:
         root = Path(tmp)
@@ -166,5 +181,21 @@ def run(sizes: Sequence[int], batches: int, seed: int, backend: Backend) -> dict
                 "service_peak_mb": peak_mb(service.pid),
             }
         results = [target.result for target in targets]
+        rates = [_peers(target) for target in targets] if peers else []
     print_results(results, backend)
-    return summary(results, backend)
+    found = summary(results, backend)
+    if rates:
+        print_peers(results, rates)
+        found["peers"] = [
+            {**rate.as_json(), "castlegraph_per_s": round(result.rate, 1)}
+            for rate, result in zip(rates, results, strict=True)
+        ]
+    return found
+
+
+def _peers(target: _Target) -> PeerRates:
+    """The peers on a sample drawn from this size's mix (module docstring)."""
+    size = target.result.size
+    print(f"timing the peers at {size:,} entities…", file=sys.stderr)
+    _, body = target.mix.batch(SAMPLE, random.Random(f"peers:{size}"))
+    return time_peers(size, target.stored, body["mentions"])

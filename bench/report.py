@@ -72,7 +72,8 @@ def print_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Cell
         table.add_column(name, justify="right" if right else "left")
     for row in cells:
         table.add_row(*row)
-    console = Console(width=max(120, Console().width))
+    needed = sum(max(len(c), *(len(row[i]) for row in cells)) + 3 for i, c in enumerate(columns))
+    console = Console(width=max(120, Console().width, needed + 1))  # no cell cut short
     console.print(title, style="bold", highlight=False)
     console.print(table)
 

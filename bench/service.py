@@ -65,11 +65,8 @@ class Service:
         """The Neo4j JVM, else the service's embedded database child (None once it is gone)."""
         if self.neo4j is not None:
             return self.neo4j.pid
-        try:
-            children = Path(f"/proc/{self.pid}/task/{self.pid}/children").read_text().split()
-        except OSError:
-            return None
-        return int(children[0]) if children else None
+        children = child_pids(self.pid)
+        return children[0] if children else None
 
     def database_disk_mb(self) -> float | None:
         """Size on disk of the database's files: the Neo4j server's directory, else the data dir."""
@@ -207,13 +204,24 @@ def rss_mb(pid: int) -> float | None:
     return None
 
 
+def child_pids(pid: int) -> list[int]:
+    """The process's direct children, whichever of its threads started them.
+
+    `/proc/PID/task/TID/children` lists the children of one thread only, and the service starts
+    its embedded database from a worker thread, not the main one: every thread is read.
+    """
+    found: list[int] = []
+    for task in sorted(Path(f"/proc/{pid}/task").glob("*")):
+        try:
+            found += [int(child) for child in (task / "children").read_text().split()]
+        except OSError:
+            continue  # the thread ended meanwhile
+    return found
+
+
 def children_rss_mb(pid: int) -> float | None:
     """Resident memory of the process's direct children: the embedded database, reported apart."""
-    try:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    except OSError:
-        return None
-    sizes = [rss_mb(int(child)) for child in children]
+    sizes = [rss_mb(child) for child in child_pids(pid)]
     known = [size for size in sizes if size is not None]
     return sum(known) if known else None
 

@@ -40,9 +40,10 @@ from bench.neo4j_server import PASSWORD, USER
 from bench.preload import READY_TIMEOUT_SECONDS, preload, preload_neo4j
 from bench.report import Cell, print_table
 from bench.service import Backend, serving, start_database
+from bench.targets import bound
 
 HOT_DRAWER_MENTIONS = 20_000
-TARGET_RATIO = 2.0
+TARGET_RATIO = bound("skew", "skew_hot_drawer")
 """design §10: a skewed batch costs at most twice a spread batch."""
 SPREAD_DRAWERS = 300
 WARMUP_ROUNDS = 2

@@ -1,0 +1,251 @@
+"""The budgets of design §10 as data, and the verdict of a run against them.
+
+Each workload module reports what it measured in its own JSON shape; `measure` reads from that
+JSON the few numbers a budget bounds (mentions/s at the largest size, p99 of a drawer write,
+the cost ratio between the largest size and the smallest, ...), so a verdict can be recomputed
+from any results file and the tests can check the verdict logic on made-up results.
+
+A budget names the size it applies at (1 M entities, a room of 100 k drawers); a run that
+stopped short of it still gets a verdict on its largest size, marked with the size it was
+measured at, so `--sizes 10000,100000` says what it says without claiming the 1 M budget.
+"""
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bench.report import Cell, print_table
+
+Results = Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One bound of design §10: `metric` ≤ (or ≥) `bound`, meant at `size`."""
+
+    metric: str
+    label: str
+    bound: float
+    at_most: bool
+    size: int | None = None
+    """The size the budget is stated at (entities, drawers); None when it holds at every size."""
+
+    def text(self) -> str:
+        return f"{'≤' if self.at_most else '≥'} {self.bound:,g}"
+
+    def met(self, value: float) -> bool:
+        return value <= self.bound if self.at_most else value >= self.bound
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """A number read from a run and the size it was measured at (None: not measured)."""
+
+    value: float | None
+    size: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    target: Target
+    measured: Measured
+
+    @property
+    def outcome(self) -> str:
+        """`met`, `missed` or `not measured`: the number against the bound, whatever the size."""
+        if self.measured.value is None:
+            return "not measured"
+        return "met" if self.target.met(self.measured.value) else "missed"
+
+    @property
+    def short_of_size(self) -> bool:
+        """Measured below the size the budget is stated at: the verdict is only indicative."""
+        wanted, got = self.target.size, self.measured.size
+        return wanted is not None and got is not None and got < wanted
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "metric": self.target.metric,
+            "label": self.target.label,
+            "bound": self.target.bound,
+            "at_most": self.target.at_most,
+            "target_size": self.target.size,
+            "value": self.measured.value,
+            "measured_size": self.measured.size,
+            "verdict": self.outcome,
+            "short_of_size": self.short_of_size,
+        }
+
+
+SKEW = (
+    Target("skew_hot_drawer", "hot drawer batch / spread batch", 2.0, at_most=True),
+    Target("skew_hot_entity", "hot entity batch / spread batch", 2.0, at_most=True),
+)
+
+TARGETS: dict[str, tuple[Target, ...]] = {
+    "mentions": (
+        Target("mentions_per_s", "mentions/s", 10_000, at_most=False, size=1_000_000),
+        Target("cost_ratio", "per-mention cost, largest / smallest", 1.5, True, 1_000_000),
+        Target("service_rss_mb", "service RSS MB", 500, at_most=True, size=1_000_000),
+        *SKEW,
+    ),
+    "skew": SKEW,
+    "drawers": (
+        Target("p50_ms", "drawer write p50 ms", 4.0, at_most=True, size=100_000),
+        Target("p99_ms", "drawer write p99 ms", 10.0, at_most=True, size=100_000),
+        Target("cost_ratio", "p50 cost, largest / smallest room", 1.5, True, 100_000),
+        Target("planted_recall", "recall of planted near copies (every size)", 1.0, False),
+    ),
+    "bulk": (Target("items_per_s", "checkpoint items/s", 1_000, at_most=False, size=100_000),),
+    "duplicates": (
+        Target("find_seconds", "find_duplicates s", 10.0, at_most=True, size=100_000),
+        Target("growth", "find_duplicates cost, largest / smallest", 15.0, True, 100_000),
+        Target("hygiene_seconds", "GET hygiene s", 1.0, at_most=True, size=100_000),
+    ),
+    "quality": (
+        Target("precision", "precision of converged mentions", 0.995, at_most=False),
+        Target("recall_converged", "recall of true variants", 0.95, at_most=False),
+        Target("recall_with_links", "recall counting review links", 0.99, at_most=False),
+    ),
+    "load": (),
+}
+"""design §10, workload by workload (`load` has checks, not budgets)."""
+
+
+def bound(workload: str, metric: str) -> float:
+    """One budget's bound, for the titles the workloads print before their verdict table."""
+    return next(t.bound for t in TARGETS[workload] if t.metric == metric)
+
+
+def _largest(results: Results) -> Mapping[str, Any]:
+    sizes: Sequence[Mapping[str, Any]] = results.get("sizes") or [{}]
+    return sizes[-1]
+
+
+def _size(entry: Mapping[str, Any]) -> int | None:
+    for key in ("size", "room_size", "drawers"):
+        if key in entry:
+            return int(entry[key])
+    return None
+
+
+def _ratio(results: Results, key: str) -> Measured:
+    ratio = results.get("ratio") or {}
+    value = ratio.get(key)
+    return Measured(None if value is None else float(value), ratio.get("to"))
+
+
+def _at_largest(results: Results, key: str) -> Measured:
+    entry = _largest(results)
+    value = entry.get(key)
+    return Measured(None if value is None else float(value), _size(entry))
+
+
+def _skew(results: Results | None) -> dict[str, Measured]:
+    cases = (results or {}).get("cases") or {}
+    return {
+        f"skew_{case.replace(' ', '_')}": Measured(
+            cases[case]["ratio_to_spread"] if case in cases else None
+        )
+        for case in ("hot drawer", "hot entity")
+    }
+
+
+def _mentions(results: Results) -> dict[str, Measured]:
+    return {
+        "mentions_per_s": _at_largest(results, "mentions_per_s"),
+        "cost_ratio": _ratio(results, "per_mention_cost"),
+        "service_rss_mb": _at_largest(results, "service_peak_mb"),
+        **_skew(results.get("skew")),
+    }
+
+
+def _drawers(results: Results) -> dict[str, Measured]:
+    recalls = [
+        counts["linked"] / counts["planted"]
+        for entry in results.get("sizes", [])
+        for counts in entry.get("planted_recall", {}).values()
+        if counts.get("planted")
+    ]
+    return {
+        "p50_ms": _at_largest(results, "p50_ms"),
+        "p99_ms": _at_largest(results, "p99_ms"),
+        "cost_ratio": _ratio(results, "p50"),
+        "planted_recall": Measured(min(recalls) if recalls else None),
+    }
+
+
+def _duplicates(results: Results) -> dict[str, Measured]:
+    growth = results.get("growth")
+    return {
+        "find_seconds": _at_largest(results, "find_seconds"),
+        "growth": Measured(growth, _size(_largest(results)) if growth is not None else None),
+        "hygiene_seconds": _at_largest(results, "hygiene_seconds"),
+    }
+
+
+def _quality(results: Results) -> dict[str, Measured]:
+    castle = (results.get("resolvers") or {}).get("castlegraph") or {}
+    keys = {
+        "precision": "precision",
+        "recall_converged": "recall_converged_only",
+        "recall_with_links": "recall",
+    }
+    return {metric: Measured(castle.get(key)) for metric, key in keys.items()}
+
+
+MEASURES: dict[str, Callable[[Results], dict[str, Measured]]] = {
+    "mentions": _mentions,
+    "skew": _skew,
+    "drawers": _drawers,
+    "bulk": lambda results: {"items_per_s": _at_largest(results, "items_per_s")},
+    "duplicates": _duplicates,
+    "quality": _quality,
+    "load": lambda results: {},
+}
+
+
+def measure(workload: str, results: Results) -> dict[str, Measured]:
+    """The numbers `workload`'s budgets bound, read from its results."""
+    return MEASURES[workload](results)
+
+
+def judge(workload: str, results: Results) -> list[Verdict]:
+    measured = measure(workload, results)
+    return [
+        Verdict(target, measured.get(target.metric, Measured(None))) for target in TARGETS[workload]
+    ]
+
+
+def print_verdicts(workload: str, verdicts: Sequence[Verdict], backend: str | None) -> None:
+    """The closing table of a workload: each budget, the number, met or missed."""
+    if not verdicts:
+        return
+    rows: list[list[Cell]] = [
+        [
+            v.target.label,
+            v.target.text(),
+            None if v.target.size is None else v.target.size,
+            _shown(v.measured.value),
+            v.measured.size,
+            v.outcome + (" (smaller size)" if v.short_of_size else ""),
+        ]
+        for v in verdicts
+    ]
+    where = f" on {backend}" if backend else ""
+    print_table(
+        f"design §10 targets of {workload}{where}",
+        ["target", "bound", "at size", "measured", "measured at", "verdict"],
+        rows,
+    )
+
+
+def _shown(value: float | None) -> Cell:
+    """Small numbers (precision, ratios) with four significant digits, the rest as usual."""
+    if value is None or abs(value) >= 10:
+        return value
+    return f"{value:.4g}"
+
+
+def verdicts_json(verdicts: Sequence[Verdict]) -> list[dict[str, Any]]:
+    return [v.as_json() for v in verdicts]

@@ -1,0 +1,164 @@
+"""The §10 verdicts of `bench.targets` and the side-by-side table of `bench.compare`, on made-up
+results shaped like the workloads' JSON (no database, no service)."""
+
+from typing import Any
+
+import pytest
+
+from bench import compare, targets
+
+
+def _mentions(rate: float, ratio: float, peak_mb: float, largest: int) -> dict[str, Any]:
+    return {
+        "sizes": [
+            {"size": 10_000, "mentions_per_s": 3_000.0, "service_peak_mb": 250.0},
+            {"size": largest, "mentions_per_s": rate, "service_peak_mb": peak_mb},
+        ],
+        "ratio": {"from": 10_000, "to": largest, "per_mention_cost": ratio},
+    }
+
+
+def _skew(hot_drawer: float, hot_entity: float) -> dict[str, Any]:
+    return {
+        "cases": {
+            "spread": {"median_ms": 400.0, "ratio_to_spread": 1.0},
+            "hot drawer": {"median_ms": 400.0 * hot_drawer, "ratio_to_spread": hot_drawer},
+            "hot entity": {"median_ms": 400.0 * hot_entity, "ratio_to_spread": hot_entity},
+        }
+    }
+
+
+def _outcomes(verdicts: list[targets.Verdict]) -> dict[str, str]:
+    return {v.target.metric: v.outcome for v in verdicts}
+
+
+def test_mentions_at_one_million_are_judged_on_the_largest_size_and_the_skew_case() -> None:
+    results = _mentions(rate=12_000.0, ratio=1.6, peak_mb=480.0, largest=1_000_000)
+    results["skew"] = _skew(hot_drawer=1.03, hot_entity=2.5)
+
+    verdicts = targets.judge("mentions", results)
+
+    assert _outcomes(verdicts) == {
+        "mentions_per_s": "met",
+        "cost_ratio": "missed",
+        "service_rss_mb": "met",
+        "skew_hot_drawer": "met",
+        "skew_hot_entity": "missed",
+    }
+    rate = next(v for v in verdicts if v.target.metric == "mentions_per_s")
+    assert (rate.measured.value, rate.measured.size, rate.short_of_size) == (
+        12_000.0,
+        1_000_000,
+        False,
+    )
+
+
+def test_a_run_short_of_the_budgeted_size_is_judged_but_marked() -> None:
+    verdicts = targets.judge("mentions", _mentions(2_000.0, 1.2, 300.0, largest=100_000))
+
+    by_metric = {v.target.metric: v for v in verdicts}
+    assert by_metric["mentions_per_s"].outcome == "missed"
+    assert by_metric["mentions_per_s"].short_of_size
+    assert by_metric["cost_ratio"].outcome == "met"
+    assert by_metric["cost_ratio"].measured.size == 100_000
+    assert by_metric["skew_hot_drawer"].outcome == "not measured"
+    assert by_metric["skew_hot_drawer"].as_json()["verdict"] == "not measured"
+
+
+@pytest.mark.parametrize(
+    ("p50", "p99", "ratio", "linked", "expected"),
+    [
+        (3.9, 9.9, 1.4, 40, ("met", "met", "met", "met")),
+        (4.0, 10.0, 1.5, 40, ("met", "met", "met", "met")),
+        (4.1, 10.1, 1.51, 39, ("missed", "missed", "missed", "missed")),
+    ],
+)
+def test_drawer_bounds_are_inclusive_and_recall_is_the_worst_kind_at_any_size(
+    p50: float, p99: float, ratio: float, linked: int, expected: tuple[str, ...]
+) -> None:
+    results = {
+        "sizes": [
+            {"size": 1_000, "p50_ms": 3.0, "p99_ms": 5.0, "planted_recall": {"typo": {
+                "planted": 40, "linked": linked}}},
+            {"size": 100_000, "p50_ms": p50, "p99_ms": p99, "planted_recall": {"typo": {
+                "planted": 40, "linked": 40}, "reorder": {"planted": 40, "linked": 40}}},
+        ],
+        "ratio": {"from": 1_000, "to": 100_000, "p50": ratio, "p99": 2.0},
+    }  # fmt: skip
+
+    verdicts = targets.judge("drawers", results)
+
+    assert tuple(v.outcome for v in verdicts) == expected
+    recall = verdicts[-1]
+    assert recall.measured.value == linked / 40
+    assert not recall.short_of_size
+
+
+def test_quality_duplicates_and_bulk_read_their_own_json() -> None:
+    quality = {
+        "resolvers": {
+            "castlegraph": {"precision": 0.9969, "recall_converged_only": 0.93, "recall": 0.991}
+        }
+    }
+    duplicates = {
+        "growth": 2.1,
+        "sizes": [
+            {"drawers": 10_000, "find_seconds": 0.06, "hygiene_seconds": 0.08},
+            {"drawers": 100_000, "find_seconds": 12.0, "hygiene_seconds": 0.1},
+        ],
+    }
+    bulk = {"sizes": [{"room_size": 10_000, "items_per_s": 1_200.0}]}
+
+    assert _outcomes(targets.judge("quality", quality)) == {
+        "precision": "met",
+        "recall_converged": "missed",
+        "recall_with_links": "met",
+    }
+    assert _outcomes(targets.judge("duplicates", duplicates)) == {
+        "find_seconds": "missed",
+        "growth": "met",
+        "hygiene_seconds": "met",
+    }
+    (items,) = targets.judge("bulk", bulk)
+    assert (items.outcome, items.measured.size, items.short_of_size) == ("met", 10_000, True)
+    assert targets.judge("load", {"operations": {}}) == []
+
+
+def test_side_by_side_divides_neo4j_by_embedded_and_keeps_missing_numbers() -> None:
+    embedded = _mentions(3_000.0, 1.2, 280.0, largest=100_000)
+    neo4j = _mentions(1_000.0, 1.5, 300.0, largest=100_000)
+    neo4j["sizes"][0]["mentions_per_s"] = 1_000.0
+    neo4j["sizes"][1]["mentions_per_s"] = None
+    embedded["skew"] = _skew(1.0, 0.2)
+    neo4j["skew"] = _skew(1.5, 0.1)
+
+    compared = {c["number"]: c for c in compare.side_by_side("mentions", embedded, neo4j)}
+
+    assert compared["mentions_per_s @ 10,000"]["neo4j_over_embedded"] == pytest.approx(1 / 3)
+    assert compared["mentions_per_s @ 100,000"] == {
+        "number": "mentions_per_s @ 100,000",
+        "embedded": 3_000.0,
+        "neo4j": None,
+        "neo4j_over_embedded": None,
+    }
+    assert compared["ratio per_mention_cost"]["neo4j_over_embedded"] == pytest.approx(1.25)
+    assert compared["skew hot drawer × spread"]["neo4j"] == 1.5
+    assert compared["skew hot entity median_ms"]["neo4j_over_embedded"] == pytest.approx(0.5)
+
+
+def test_a_size_that_failed_is_not_measured_rather_than_met() -> None:
+    duplicates = {
+        "growth": None,
+        "sizes": [
+            {"drawers": 2_000, "find_seconds": 0.2, "hygiene_seconds": 0.01},
+            {"drawers": 10_000, "error": "GraphUnavailable: Neo4j timed the transaction out"},
+        ],
+    }
+
+    verdicts = targets.judge("duplicates", duplicates)
+
+    assert [(v.outcome, v.measured.size) for v in verdicts] == [
+        ("not measured", 10_000),
+        ("not measured", None),
+        ("not measured", 10_000),
+    ]
