@@ -48,7 +48,9 @@ vectors of 384 floats: 3 MB read, one 2,000 × 2,000 product)."""
 EXACT_BLOCK = 512
 """Rows of the similarity matrix computed at once, so memory stays flat for any scope."""
 
-BATCH = 500
+BATCH: dict[Dialect, int] = {"falkordb": 500, "neo4j": 50}
+"""Drawers per vector-index read. Neo4j answers one query in about 10 ms (FalkorDB in 0.5), so
+500 of them, more with a grown k, ran past the 30-second transaction timeout at 10 k drawers."""
 READERS = min(4, os.cpu_count() or 1)
 """Batches asked at once: the database answers read queries on one thread per core, and the
 index search, not the client, is the cost (about half a millisecond per drawer)."""
@@ -168,7 +170,8 @@ def nearest_pairs(
     pending, k = ids, NEIGHBOURS
     with ThreadPoolExecutor(READERS, thread_name_prefix="nearest") as pool:
         while pending:
-            batches = [pending[start : start + BATCH] for start in range(0, len(pending), BATCH)]
+            size = BATCH[store.dialect]
+            batches = [pending[start : start + size] for start in range(0, len(pending), size)]
             saturated: list[str] = []
             for rows in pool.map(partial(nearest, k), batches):
                 for row in rows:
