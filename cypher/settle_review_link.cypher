@@ -8,6 +8,10 @@ WITH l
 MATCH (newer:Entity {id: $newer})
 SET newer += $newer_props
 WITH newer
+MERGE (c:Meta {name: 'entity_seq'})
+ON CREATE SET c.value = 0, c.epoch = randomUUID()
+SET c.value = c.value + 1
+WITH c.value AS seq
 MATCH (older:Entity {id: $older})
-SET older += $spellings
+SET older += $spellings, older.seq = seq
 RETURN properties(older) AS entity

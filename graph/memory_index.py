@@ -1,0 +1,337 @@
+"""The entity candidate index held in the service's memory, kept exact by a sequence (design §5.4).
+
+Why: the database's own search made a batch of mentions cost three indexed probe reads, each
+sending up to tens of thousands of probe keys and returning every entity they meet with the
+keys that met it; the database's CPU and the client's parsing of those replies capped
+resolution at a few thousand mentions a second. Here the same keys (`stored_key_set` of
+`graph.entity_index`) live in the service as 64-bit hashes in sorted numpy arrays: a lookup is a
+vectorised binary search, and only the entities it finds are read from the database, by id. The
+database still holds the truth, keeps its own key index (the fallback while this one loads, and
+the reference the tests compare it with) and takes one write statement per batch.
+
+Layout: each entity indexed gets a row; its id is kept as the 16 bytes of its UUID (any other id
+in a small dict), not as a string. Each (key, row) pair is one uint64: the key's hash in the high
+bits, the row in the low `row_bits`, sorted in segments; the entries of a segment that share a
+hash's high bits sit side by side, and the row comes back with a mask. About 45 keys per entity
+make 8 bytes each: about 360 MB at 1 M entities of the benchmark's names, where a dict of the key
+strings would take several GB. What changed since the last freeze sits in a dict by key (the
+delta); it becomes a segment when it grows, and small segments merge so a lookup searches few.
+
+Exactness across writers and instances: every statement that creates an entity or changes its
+spellings (resolution, aliases, settled reviews, key migrations, bulk loads) advances one counter
+node, `(:Meta {name: 'entity_seq'})`, and stamps the entities it touched with the new value
+(`seq`, indexed). The counter's write lock is held to commit, so a committed value means every
+lower one is committed too. A write unit reads the counter after taking the `entities` lock and,
+before deciding anything, reads the entities stamped after the value this index has seen
+(`catch_up`); another instance's writes, an alias recorded through the API and a migration are
+all caught that way. After its own statement commits, the unit adds what it wrote itself
+(`written`) when nothing else came in between; otherwise the next catch-up reads it. A write
+that fails adds nothing. The counter node carries an `epoch` drawn when it is created: a graph
+wiped and written again restarts the counter under a new epoch, and the index starts over.
+
+A respelled entity is added again under a new row with all its keys (an entity's keys only grow:
+aliases are appended), and the lookup answers each id once. A hash shared by two different keys
+(odds about 2^-40 per probe at a million entities) can only add an entity under a probe it does
+not store: the rules measure every candidate's real distance, and every entity within reach of
+a probe is found through its own keys anyway, so no decision changes.
+"""
+
+import threading
+import time
+import uuid
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+from numpy.typing import NDArray
+
+from graph.entity_index import index_keys, spelling_keys
+from graph.queries import Dialect
+from graph.store import GraphStore, Row, Tx
+from resolver.entity_model import EntityView
+
+Packed = NDArray[np.uint64]
+
+DELTA_MAX_ENTRIES = 100_000
+"""(key, row) pairs held in the delta dict before it is frozen into a segment (~20 MB)."""
+SEGMENT_MAX_ENTRIES = 16_000_000
+"""Segments merge up to this size (128 MB): a merge copies both, so this bounds its peak."""
+BUILD_PAGE = 2_000
+BUILD_SEGMENT_ENTITIES = 50_000
+
+
+def _hashes(keys: Sequence[str]) -> NDArray[np.uint64]:
+    """Python's own string hash (64 bits, seeded per process: the index lives in one)."""
+    return np.fromiter(map(hash, keys), dtype=np.int64, count=len(keys)).view(np.uint64)
+
+
+def _mask(row_bits: int) -> np.uint64:
+    return np.uint64((1 << row_bits) - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class _Segment:
+    packed: Packed
+    """Sorted: hash high bits | row."""
+    row_bits: int
+
+    @classmethod
+    def of(cls, hashes: Packed, rows: NDArray[np.int64], row_bits: int) -> "_Segment":
+        mask = _mask(row_bits)
+        packed = (hashes & ~mask) | rows.astype(np.uint64)
+        packed.sort()
+        return cls(packed, row_bits)
+
+    def unpacked(self) -> tuple[Packed, NDArray[np.int64]]:
+        mask = _mask(self.row_bits)
+        return self.packed & ~mask, (self.packed & mask).astype(np.int64)
+
+    def find(self, hashes: Packed) -> tuple[NDArray[np.intp], NDArray[np.int64]]:
+        """(probe position, row) of every entry whose hash matches a probe's."""
+        mask = _mask(self.row_bits)
+        high = hashes & ~mask
+        lo = np.searchsorted(self.packed, high, side="left")
+        hi = np.searchsorted(self.packed, high | mask, side="right")
+        counts = hi - lo
+        hit = np.flatnonzero(counts)
+        counts = counts[hit]
+        probes = np.repeat(hit, counts)
+        starts = np.repeat(lo[hit] - np.cumsum(counts) + counts, counts)
+        positions = starts + np.arange(len(probes))
+        return probes, (self.packed[positions] & mask).astype(np.int64)
+
+
+def _merged(a: _Segment, b: _Segment) -> _Segment:
+    row_bits = max(a.row_bits, b.row_bits)
+    hashes_a, rows_a = a.unpacked()
+    hashes_b, rows_b = b.unpacked()
+    return _Segment.of(
+        np.concatenate((hashes_a, hashes_b)), np.concatenate((rows_a, rows_b)), row_bits
+    )
+
+
+class _Keys:
+    """Rows, segments and delta: the data of an index, without its sequence bookkeeping."""
+
+    def __init__(self) -> None:
+        self.segments: list[_Segment] = []
+        self.delta: dict[str, list[int]] = {}
+        self.delta_entries = 0
+        self.rows = 0
+        self._uuids = bytearray()
+        self._other_ids: dict[int, str] = {}
+
+    def row_for(self, entity_id: str) -> int:
+        row = self.rows
+        self.rows += 1
+        try:
+            packed = uuid.UUID(entity_id)
+        except ValueError:
+            packed = None
+        if packed is not None and str(packed) == entity_id:
+            self._uuids += packed.bytes
+        else:
+            self._uuids += bytes(16)
+            self._other_ids[row] = entity_id
+        return row
+
+    def id_of(self, row: int) -> str:
+        other = self._other_ids.get(row)
+        if other is not None:
+            return other
+        return str(uuid.UUID(bytes=bytes(self._uuids[16 * row : 16 * row + 16])))
+
+    @property
+    def row_bits(self) -> int:
+        return max(self.rows - 1, 1).bit_length()
+
+    def add(self, entity_id: str, keys: Iterable[str]) -> None:
+        """One entity into the delta; frozen into a segment once the delta is full."""
+        row = self.row_for(entity_id)
+        for key in keys:
+            self.delta.setdefault(key, []).append(row)
+            self.delta_entries += 1
+        if self.delta_entries >= DELTA_MAX_ENTRIES:
+            self.freeze()
+
+    def freeze(self) -> None:
+        if not self.delta:
+            return
+        keys = list(self.delta)
+        counts = np.fromiter(map(len, self.delta.values()), dtype=np.int64, count=len(keys))
+        rows = np.fromiter(
+            (row for found in self.delta.values() for row in found),
+            dtype=np.int64,
+            count=self.delta_entries,
+        )
+        self.push(_Segment.of(np.repeat(_hashes(keys), counts), rows, self.row_bits))
+        self.delta = {}
+        self.delta_entries = 0
+
+    def push(self, segment: _Segment) -> None:
+        """Append a segment; merge the last two while the newer is not much the smaller."""
+        self.segments.append(segment)
+        while len(self.segments) >= 2:
+            older, newer = self.segments[-2], self.segments[-1]
+            size = len(older.packed) + len(newer.packed)
+            if len(newer.packed) * 2 < len(older.packed) or size > SEGMENT_MAX_ENTRIES:
+                return
+            self.segments[-2:] = [_merged(older, newer)]
+
+    def lookup(self, probes: Collection[str]) -> dict[str, list[str]]:
+        """Entity id → the probes among `probes` it stores (each id once)."""
+        found: dict[int, set[int]] = {}
+        ordered = list(probes)
+        if self.segments and ordered:
+            hashes = _hashes(ordered)
+            for segment in self.segments:
+                positions, rows = segment.find(hashes)
+                for position, row in zip(positions.tolist(), rows.tolist(), strict=True):
+                    found.setdefault(row, set()).add(position)
+        by_id: dict[str, set[str]] = {}
+        for row, matched in found.items():
+            by_id.setdefault(self.id_of(row), set()).update(ordered[p] for p in matched)
+        wanted = probes if isinstance(probes, set | frozenset) else set(ordered)
+        for key in self.delta.keys() & wanted:
+            for row in self.delta[key]:
+                by_id.setdefault(self.id_of(row), set()).add(key)
+        return {entity_id: sorted(keys) for entity_id, keys in by_id.items()}
+
+    @property
+    def entries(self) -> int:
+        return sum(len(s.packed) for s in self.segments) + self.delta_entries
+
+
+def entity_keys(key: str, alias_keys: Iterable[str] | None, *, cached: bool = True) -> set[str]:
+    """The stored index keys of an entity from its spellings' keys (`stored_key_set`); a bulk
+    build sees each key once, so it bypasses the cache."""
+    derive: Callable[[str], Collection[str]] = spelling_keys if cached else index_keys
+    keys = set(derive(key))
+    for alias_key in alias_keys or ():
+        keys.update(derive(alias_key))
+    return keys
+
+
+@dataclass(frozen=True, slots=True)
+class BuildStats:
+    entities: int
+    entries: int
+    seconds: float
+
+
+class MemoryIndex:
+    """The candidate index of one service instance: built once, then caught up per write unit."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._keys = _Keys()
+        self._seen = 0
+        self._epoch: str | None = None
+        self._ready = threading.Event()
+
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set()
+
+    def wait_ready(self, timeout: float) -> bool:
+        return self._ready.wait(timeout)
+
+    @property
+    def seen(self) -> int:
+        return self._seen
+
+    @property
+    def entries(self) -> int:
+        return self._keys.entries
+
+    def build(
+        self, store: GraphStore, stopping: Callable[[], bool] = lambda: False
+    ) -> BuildStats | None:
+        """Index every entity, page by page; `None` if `stopping` said so first.
+
+        The counter is read before the first page: whatever changes after it carries a later
+        value, so the first catch-up reads it even if a page saw it already (an entity added
+        twice is answered once).
+        """
+        started = time.perf_counter()
+        epoch, seen = store.read(_counter, use_case="entity_index_counter")
+        keys = _Keys()
+        after = _FIRST_CURSOR[store.dialect]
+        hashes: list[Packed] = []
+        rows: list[NDArray[np.int64]] = []
+        pending = 0
+        while True:
+            if stopping():
+                return None
+            page = store.read(partial(_page, after), use_case="entity_index_build")
+            if not page:
+                break
+            spelled = [entity_keys(r["key"], r.get("alias_keys"), cached=False) for r in page]
+            page_keys = [key for found in spelled for key in found]
+            counts = np.fromiter(map(len, spelled), dtype=np.int64, count=len(spelled))
+            first_row = keys.rows
+            for r in page:
+                keys.row_for(r["id"])
+            hashes.append(_hashes(page_keys))
+            rows.append(np.repeat(np.arange(first_row, keys.rows, dtype=np.int64), counts))
+            pending += len(page)
+            if pending >= BUILD_SEGMENT_ENTITIES:
+                keys.push(_Segment.of(np.concatenate(hashes), np.concatenate(rows), keys.row_bits))
+                hashes, rows, pending = [], [], 0
+            after = page[-1]["cursor"]
+        if hashes:
+            keys.push(_Segment.of(np.concatenate(hashes), np.concatenate(rows), keys.row_bits))
+        with self._lock:
+            self._keys, self._epoch, self._seen = keys, epoch, seen
+            self._ready.set()
+        return BuildStats(keys.rows, keys.entries, time.perf_counter() - started)
+
+    def catch_up(self, tx: Tx) -> bool:
+        """Index what was written since the last value seen; False until the index is built.
+
+        Called inside the write unit after the `entities` lock, so no writer of entities can
+        commit between this read and the unit's decisions.
+        """
+        if not self._ready.is_set():
+            return False
+        epoch, value = _counter(tx)
+        with self._lock:
+            if epoch != self._epoch:
+                self._keys, self._epoch, self._seen = _Keys(), epoch, 0
+            if value > self._seen:
+                for row in tx.run("entities_since", after=self._seen, upto=value):
+                    self._keys.add(row["id"], entity_keys(row["key"], row.get("alias_keys")))
+                self._seen = value
+        return True
+
+    def written(self, epoch: str | None, seq: int, views: Iterable[EntityView]) -> None:
+        """After a unit's statement committed: its own entities, if nothing came in between."""
+        with self._lock:
+            if not self._ready.is_set() or seq != self._seen + 1:
+                return
+            if epoch != self._epoch:
+                if self._seen != 0 or self._epoch is not None:
+                    return  # another graph than the one seen: the next catch-up starts over
+                self._epoch = epoch
+            for view in views:
+                self._keys.add(view.id, entity_keys(view.key, view.alias_keys))
+            self._seen = seq
+
+    def lookup(self, probes: Collection[str]) -> dict[str, list[str]]:
+        """Entity id → the probes it stores, sorted, for every indexed entity that stores one."""
+        with self._lock:
+            return self._keys.lookup(probes)
+
+
+def _counter(tx: Tx) -> tuple[str | None, int]:
+    [row] = tx.run("entity_seq")
+    return row["epoch"], int(row["value"])
+
+
+_FIRST_CURSOR: dict[Dialect, int | str] = {"falkordb": -1, "neo4j": ""}
+"""Below every cursor `entity_spellings_page` returns: FalkorDB's node ids, Neo4j's entity ids."""
+
+
+def _page(after: object, tx: Tx) -> list[Row]:
+    return tx.run("entity_spellings_page", after=after, limit=BUILD_PAGE)
