@@ -76,19 +76,28 @@ def fetch(tx: Tx, dialect: Dialect, probes: set[str]) -> list[tuple[Entity, list
 def fetch_remembered(
     tx: Tx, dialect: Dialect, memory: MemoryIndex, probes: set[str]
 ) -> list[tuple[Entity, list[str]]]:
-    """What `fetch` answers, with the probes looked up in `memory`: one read of the entities
-    found, by id. Entities settled as the same as another are dropped here too."""
-    if not probes:
-        return []
-    hits = memory.lookup(probes)
+    """What `fetch` answers, with the probes looked up in `memory`: the entities found are
+    read by id, or taken from those it keeps."""
+    return read_found(tx, dialect, memory, memory.lookup(probes) if probes else {})
+
+
+def read_found(
+    tx: Tx, dialect: Dialect, memory: MemoryIndex, hits: dict[str, list[str]]
+) -> list[tuple[Entity, list[str]]]:
+    """The entities of `hits` (id → the probes that met it): those `memory` keeps, the others
+    read by id. Entities settled as the same as another are dropped, as `fetch` drops them."""
     if not hits:
         return []
-    found = []
-    for row in tx.run("entities_by_ids", **_id_params(sorted(hits), dialect)):
-        entity = Entity.from_props(row["entity"])
-        if entity.same_as is None:
-            found.append((entity, hits[entity.view.id]))
-    return found
+    entities, generation = memory.cached(hits)
+    unread = sorted(hits.keys() - entities.keys())
+    if unread:
+        read = [
+            Entity.from_props(row)
+            for row in tx.run("entities_by_ids", **_id_params(unread, dialect))
+        ]
+        memory.remember(read, generation)
+        entities.update((entity.view.id, entity) for entity in read)
+    return [(e, hits[e.view.id]) for e in entities.values() if e.same_as is None]
 
 
 def _id_params(ids: list[str], dialect: Dialect) -> dict[str, object]:
@@ -141,10 +150,24 @@ class Candidates:
         wanted -= self._sent
         self._sent |= wanted
         if self._memory is not None:
-            found = fetch_remembered(self._tx, self._dialect, self._memory, wanted)
-        else:
-            found = fetch(self._tx, self._dialect, wanted)
+            return self._ensure_remembered(self._memory, wanted)
+        found = fetch(self._tx, self._dialect, wanted)
         for entity, probes in found:
             if self.index.add_found(entity.view, probes):
                 self.created_at[entity.view.id] = entity.created_at
         return bool(found)
+
+    def _ensure_remembered(self, memory: MemoryIndex, wanted: set[str]) -> bool:
+        """The probes looked up in memory; only entities this unit has not read yet are read,
+        by id (a deeper probe meets mostly entities a shallower one fetched already)."""
+        hits = memory.lookup(wanted) if wanted else {}
+        unread: dict[str, list[str]] = {}
+        for entity_id, probes in hits.items():
+            if entity_id in self.index:
+                self.index.add_found(self.index.get(entity_id), probes)
+            else:
+                unread[entity_id] = probes
+        for entity, probes in read_found(self._tx, self._dialect, memory, unread):
+            self.index.add_found(entity.view, probes)
+            self.created_at[entity.view.id] = entity.created_at
+        return bool(hits)

@@ -14,8 +14,8 @@ in a small dict), not as a string. Each (key, row) pair is one uint64: the key's
 bits, the row in the low `row_bits`, sorted in segments; the entries of a segment that share a
 hash's high bits sit side by side, and the row comes back with a mask. About 45 keys per entity
 make 8 bytes each: about 360 MB at 1 M entities of the benchmark's names, where a dict of the key
-strings would take several GB. What changed since the last freeze sits in a dict by key (the
-delta); it becomes a segment when it grows, and small segments merge so a lookup searches few.
+strings would take several GB. What a batch or a catch-up adds becomes a small segment of its
+own, and segments merge while the newer is not much the smaller, so a lookup searches few.
 
 Exactness across writers and instances: every statement that creates an entity or changes its
 spellings (resolution, aliases, settled reviews, key migrations, bulk loads) advances one counter
@@ -48,15 +48,17 @@ from numpy.typing import NDArray
 
 from graph.entity_index import index_keys, spelling_keys
 from graph.queries import Dialect
+from graph.records import Entity
 from graph.store import GraphStore, Row, Tx
 from resolver.entity_model import EntityView
 
 Packed = NDArray[np.uint64]
 
-DELTA_MAX_ENTRIES = 100_000
-"""(key, row) pairs held in the delta dict before it is frozen into a segment (~20 MB)."""
 SEGMENT_MAX_ENTRIES = 16_000_000
 """Segments merge up to this size (128 MB): a merge copies both, so this bounds its peak."""
+ENTITY_CACHE_SIZE = 100_000
+"""Entities kept after a read by id (about 50 MB): candidates recur from batch to batch, and
+reading them was the largest cost left of a batch's candidate search."""
 BUILD_PAGE = 2_000
 BUILD_SEGMENT_ENTITIES = 50_000
 
@@ -112,12 +114,10 @@ def _merged(a: _Segment, b: _Segment) -> _Segment:
 
 
 class _Keys:
-    """Rows, segments and delta: the data of an index, without its sequence bookkeeping."""
+    """Rows and segments: the data of an index, without its sequence bookkeeping."""
 
     def __init__(self) -> None:
         self.segments: list[_Segment] = []
-        self.delta: dict[str, list[int]] = {}
-        self.delta_entries = 0
         self.rows = 0
         self._uuids = bytearray()
         self._other_ids: dict[int, str] = {}
@@ -146,31 +146,21 @@ class _Keys:
     def row_bits(self) -> int:
         return max(self.rows - 1, 1).bit_length()
 
-    def add(self, entity_id: str, keys: Iterable[str]) -> None:
-        """One entity into the delta; frozen into a segment once the delta is full."""
-        row = self.row_for(entity_id)
-        for key in keys:
-            self.delta.setdefault(key, []).append(row)
-            self.delta_entries += 1
-        if self.delta_entries >= DELTA_MAX_ENTRIES:
-            self.freeze()
-
-    def freeze(self) -> None:
-        if not self.delta:
+    def add(self, entities: Sequence[tuple[str, Collection[str]]]) -> None:
+        """Entities (id, stored keys) as one new segment: a batch's, or a catch-up's."""
+        if not entities:
             return
-        keys = list(self.delta)
-        counts = np.fromiter(map(len, self.delta.values()), dtype=np.int64, count=len(keys))
-        rows = np.fromiter(
-            (row for found in self.delta.values() for row in found),
-            dtype=np.int64,
-            count=self.delta_entries,
-        )
-        self.push(_Segment.of(np.repeat(_hashes(keys), counts), rows, self.row_bits))
-        self.delta = {}
-        self.delta_entries = 0
+        first = self.rows
+        for entity_id, _ in entities:
+            self.row_for(entity_id)
+        counts = np.fromiter((len(k) for _, k in entities), dtype=np.int64, count=len(entities))
+        hashes = _hashes([key for _, keys in entities for key in keys])
+        rows = np.repeat(np.arange(first, self.rows, dtype=np.int64), counts)
+        self.push(_Segment.of(hashes, rows, self.row_bits))
 
     def push(self, segment: _Segment) -> None:
-        """Append a segment; merge the last two while the newer is not much the smaller."""
+        """Append a segment; merge the last two while the newer is not much the smaller, so
+        there are few segments (about log2 of the largest over the smallest)."""
         self.segments.append(segment)
         while len(self.segments) >= 2:
             older, newer = self.segments[-2], self.segments[-1]
@@ -180,27 +170,42 @@ class _Keys:
             self.segments[-2:] = [_merged(older, newer)]
 
     def lookup(self, probes: Collection[str]) -> dict[str, list[str]]:
-        """Entity id → the probes among `probes` it stores (each id once)."""
-        found: dict[int, set[int]] = {}
+        """Entity id → the probes among `probes` it stores (each id once).
+
+        The probe hashes are sorted first: numpy's binary search starts each key where the
+        previous one ended, so sorted keys walk a segment once instead of jumping about it.
+        """
         ordered = list(probes)
-        if self.segments and ordered:
-            hashes = _hashes(ordered)
-            for segment in self.segments:
-                positions, rows = segment.find(hashes)
-                for position, row in zip(positions.tolist(), rows.tolist(), strict=True):
-                    found.setdefault(row, set()).add(position)
-        by_id: dict[str, set[str]] = {}
-        for row, matched in found.items():
-            by_id.setdefault(self.id_of(row), set()).update(ordered[p] for p in matched)
-        wanted = probes if isinstance(probes, set | frozenset) else set(ordered)
-        for key in self.delta.keys() & wanted:
-            for row in self.delta[key]:
-                by_id.setdefault(self.id_of(row), set()).add(key)
-        return {entity_id: sorted(keys) for entity_id, keys in by_id.items()}
+        if not self.segments or not ordered:
+            return {}
+        hashes = _hashes(ordered)
+        order = np.argsort(hashes)
+        needles = hashes[order]
+        found = [segment.find(needles) for segment in self.segments]
+        positions = order[np.concatenate([p for p, _ in found])]
+        rows = np.concatenate([r for _, r in found])
+        if not len(rows):
+            return {}
+        by_row = np.argsort(rows, kind="stable")
+        rows, positions = rows[by_row], positions[by_row]
+        starts = np.flatnonzero(np.concatenate(([True], rows[1:] != rows[:-1])))
+        ends = np.append(starts[1:], len(rows))
+        matched = positions.tolist()
+        by_id: dict[str, list[str]] = {}
+        groups = zip(starts.tolist(), ends.tolist(), rows[starts].tolist(), strict=True)
+        for start, end, row in groups:
+            keys = [ordered[p] for p in matched[start:end]]
+            entity_id = self.id_of(row)
+            if entity_id in by_id:  # respelled: added again under another row
+                keys = sorted(set(keys).union(by_id[entity_id]))
+            else:
+                keys.sort()
+            by_id[entity_id] = keys
+        return by_id
 
     @property
     def entries(self) -> int:
-        return sum(len(s.packed) for s in self.segments) + self.delta_entries
+        return sum(len(s.packed) for s in self.segments)
 
 
 def entity_keys(key: str, alias_keys: Iterable[str] | None, *, cached: bool = True) -> set[str]:
@@ -229,6 +234,9 @@ class MemoryIndex:
         self._seen = 0
         self._epoch: str | None = None
         self._ready = threading.Event()
+        self._entities: dict[str, Entity] = {}
+        self._generation = 0
+        """Advances whenever entities may have changed: a read from before is not cached."""
 
     @property
     def ready(self) -> bool:
@@ -299,9 +307,14 @@ class MemoryIndex:
         with self._lock:
             if epoch != self._epoch:
                 self._keys, self._epoch, self._seen = _Keys(), epoch, 0
+                self._entities.clear()
+                self._generation += 1
             if value > self._seen:
-                for row in tx.run("entities_since", after=self._seen, upto=value):
-                    self._keys.add(row["id"], entity_keys(row["key"], row.get("alias_keys")))
+                changed = tx.run("entities_since", after=self._seen, upto=value)
+                self._keys.add(
+                    [(r["id"], entity_keys(r["key"], r.get("alias_keys"))) for r in changed]
+                )
+                self._forget(r["id"] for r in changed)
                 self._seen = value
         return True
 
@@ -314,14 +327,40 @@ class MemoryIndex:
                 if self._seen != 0 or self._epoch is not None:
                     return  # another graph than the one seen: the next catch-up starts over
                 self._epoch = epoch
-            for view in views:
-                self._keys.add(view.id, entity_keys(view.key, view.alias_keys))
+            views = list(views)
+            self._keys.add([(v.id, entity_keys(v.key, v.alias_keys)) for v in views])
+            self._forget(v.id for v in views)
             self._seen = seq
 
     def lookup(self, probes: Collection[str]) -> dict[str, list[str]]:
         """Entity id → the probes it stores, sorted, for every indexed entity that stores one."""
         with self._lock:
             return self._keys.lookup(probes)
+
+    def cached(self, ids: Iterable[str]) -> tuple[dict[str, Entity], int]:
+        """The entities of `ids` read before and unchanged since, and the generation to hand
+        `remember` with what is read now."""
+        with self._lock:
+            entities = self._entities
+            return {i: e for i in ids if (e := entities.get(i)) is not None}, self._generation
+
+    def remember(self, read: Iterable[Entity], generation: int) -> None:
+        """Keep entities read by id, unless something changed since `cached` (the read may
+        predate it); the oldest go first past `ENTITY_CACHE_SIZE`."""
+        with self._lock:
+            if generation != self._generation:
+                return
+            entities = self._entities
+            for entity in read:
+                entities[entity.view.id] = entity
+            while len(entities) > ENTITY_CACHE_SIZE:
+                del entities[next(iter(entities))]
+
+    def _forget(self, ids: Iterable[str]) -> None:
+        """Entities respelled or settled (or new): their cached reads are stale. Lock held."""
+        for entity_id in ids:
+            self._entities.pop(entity_id, None)
+        self._generation += 1
 
 
 def _counter(tx: Tx) -> tuple[str | None, int]:

@@ -19,7 +19,7 @@ from graph import migrations
 from graph.bulk import load_entities
 from graph.entities import MentionInput, resolve_mentions
 from graph.entity_candidates import EXACT, TWO_EDITS, depth_probes, fetch, fetch_remembered
-from graph.entity_curation import add_alias
+from graph.entity_curation import add_alias, settle_review
 from graph.errors import UnknownDrawers
 from graph.memory_index import MemoryIndex
 from resolver.entity_keys import entity_key
@@ -114,6 +114,21 @@ def test_an_alias_recorded_through_the_api_is_caught_up_on(store: Any) -> None:
     [alias] = resolve(store, index, drawer, "K8s Cluster")
     assert (alias.entity.view.id, alias.rule) == (created.entity.view.id, "alias")
     assert tool_keys(store) == ["kubernetes"]
+
+
+def test_a_settled_review_is_caught_up_on_though_both_entities_were_read(store: Any) -> None:
+    """The index keeps the entities it read; settling a pair changes both (the newer is no
+    candidate any more, the older takes its name as an alias), so neither may stay as read."""
+    migrations.migrate(store)
+    drawer = new_drawer(store, "note")
+    index = built(store)
+    [katarina] = resolve(store, index, drawer, "Katarina")
+    [katerino] = resolve(store, index, drawer, "Katerino")
+    [katerina] = resolve(store, index, drawer, "Katerina")  # reads both, keeps them
+    assert set(katerina.possibly_same_as) == {katarina.entity.view.id, katerino.entity.view.id}
+    settle_review(store, katerino.entity.view.id, katarina.entity.view.id, "same")
+    [again] = resolve(store, index, drawer, "Katerino")
+    assert (again.entity.view.id, again.rule) == (katarina.entity.view.id, "alias")
 
 
 def test_a_restart_rebuilds_from_the_database(store: Any) -> None:
