@@ -9,13 +9,10 @@ vectorised binary search, and only the entities it finds are read from the datab
 database still holds the truth, keeps its own key index (the fallback while this one loads, and
 the reference the tests compare it with) and takes one write statement per batch.
 
-Layout: each entity indexed gets a row; its id is kept as the 16 bytes of its UUID (any other id
-in a small dict), not as a string. Each (key, row) pair is one uint64: the key's hash in the high
-bits, the row in the low `row_bits`, sorted in segments; the entries of a segment that share a
-hash's high bits sit side by side, and the row comes back with a mask. About 45 keys per entity
-make 8 bytes each: about 360 MB at 1 M entities of the benchmark's names, where a dict of the key
-strings would take several GB. What a batch or a catch-up adds becomes a small segment of its
-own, and segments merge while the newer is not much the smaller, so a lookup searches few.
+Layout (`graph.memory_segments`): a row per entity, its id kept as the 16 bytes of its UUID;
+each (key, row) pair is one uint64, the key's hash in the high bits and the row in the low ones,
+in sorted segments. About 45 keys per entity make 8 bytes each: about 360 MB at 1 M entities of
+the benchmark's names, where a dict of the key strings would take several GB.
 
 Exactness across writers and instances: every statement that creates an entity or changes its
 spellings (resolution, aliases, settled reviews, key migrations, bulk loads) advances one counter
@@ -34,12 +31,16 @@ aliases are appended), and the lookup answers each id once. A hash shared by two
 (odds about 2^-40 per probe at a million entities) can only add an entity under a probe it does
 not store: the rules measure every candidate's real distance, and every entity within reach of
 a probe is found through its own keys anyway, so no decision changes.
+
+The entities found are read by id, and the last `ENTITY_CACHE_SIZE` read are kept: candidates
+recur from batch to batch, and those reads were the largest cost left. The sequence keeps that
+exact too: an entity read again after every catch-up or write that stamped it, and a read that
+overlapped such a change is not kept (`cached` hands out a generation that `remember` checks).
 """
 
 import threading
 import time
-import uuid
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from functools import partial
 
@@ -47,165 +48,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from graph.entity_index import index_keys, spelling_keys
+from graph.memory_segments import KeyIndex, Packed, Segment, key_hashes
 from graph.queries import Dialect
 from graph.records import Entity
 from graph.store import GraphStore, Row, Tx
 from resolver.entity_model import EntityView
 
-Packed = NDArray[np.uint64]
-
-SEGMENT_MAX_ENTRIES = 16_000_000
-"""Segments merge up to this size (128 MB): a merge copies both, so this bounds its peak."""
 ENTITY_CACHE_SIZE = 100_000
 """Entities kept after a read by id (about 50 MB): candidates recur from batch to batch, and
 reading them was the largest cost left of a batch's candidate search."""
 BUILD_PAGE = 2_000
 BUILD_SEGMENT_ENTITIES = 50_000
-
-
-def _hashes(keys: Sequence[str]) -> NDArray[np.uint64]:
-    """Python's own string hash (64 bits, seeded per process: the index lives in one)."""
-    return np.fromiter(map(hash, keys), dtype=np.int64, count=len(keys)).view(np.uint64)
-
-
-def _mask(row_bits: int) -> np.uint64:
-    return np.uint64((1 << row_bits) - 1)
-
-
-@dataclass(frozen=True, slots=True)
-class _Segment:
-    packed: Packed
-    """Sorted: hash high bits | row."""
-    row_bits: int
-
-    @classmethod
-    def of(cls, hashes: Packed, rows: NDArray[np.int64], row_bits: int) -> "_Segment":
-        mask = _mask(row_bits)
-        packed = (hashes & ~mask) | rows.astype(np.uint64)
-        packed.sort()
-        return cls(packed, row_bits)
-
-    def unpacked(self) -> tuple[Packed, NDArray[np.int64]]:
-        mask = _mask(self.row_bits)
-        return self.packed & ~mask, (self.packed & mask).astype(np.int64)
-
-    def find(self, hashes: Packed) -> tuple[NDArray[np.intp], NDArray[np.int64]]:
-        """(probe position, row) of every entry whose hash matches a probe's."""
-        mask = _mask(self.row_bits)
-        high = hashes & ~mask
-        lo = np.searchsorted(self.packed, high, side="left")
-        hi = np.searchsorted(self.packed, high | mask, side="right")
-        counts = hi - lo
-        hit = np.flatnonzero(counts)
-        counts = counts[hit]
-        probes = np.repeat(hit, counts)
-        starts = np.repeat(lo[hit] - np.cumsum(counts) + counts, counts)
-        positions = starts + np.arange(len(probes))
-        return probes, (self.packed[positions] & mask).astype(np.int64)
-
-
-def _merged(a: _Segment, b: _Segment) -> _Segment:
-    row_bits = max(a.row_bits, b.row_bits)
-    hashes_a, rows_a = a.unpacked()
-    hashes_b, rows_b = b.unpacked()
-    return _Segment.of(
-        np.concatenate((hashes_a, hashes_b)), np.concatenate((rows_a, rows_b)), row_bits
-    )
-
-
-class _Keys:
-    """Rows and segments: the data of an index, without its sequence bookkeeping."""
-
-    def __init__(self) -> None:
-        self.segments: list[_Segment] = []
-        self.rows = 0
-        self._uuids = bytearray()
-        self._other_ids: dict[int, str] = {}
-
-    def row_for(self, entity_id: str) -> int:
-        row = self.rows
-        self.rows += 1
-        try:
-            packed = uuid.UUID(entity_id)
-        except ValueError:
-            packed = None
-        if packed is not None and str(packed) == entity_id:
-            self._uuids += packed.bytes
-        else:
-            self._uuids += bytes(16)
-            self._other_ids[row] = entity_id
-        return row
-
-    def id_of(self, row: int) -> str:
-        other = self._other_ids.get(row)
-        if other is not None:
-            return other
-        return str(uuid.UUID(bytes=bytes(self._uuids[16 * row : 16 * row + 16])))
-
-    @property
-    def row_bits(self) -> int:
-        return max(self.rows - 1, 1).bit_length()
-
-    def add(self, entities: Sequence[tuple[str, Collection[str]]]) -> None:
-        """Entities (id, stored keys) as one new segment: a batch's, or a catch-up's."""
-        if not entities:
-            return
-        first = self.rows
-        for entity_id, _ in entities:
-            self.row_for(entity_id)
-        counts = np.fromiter((len(k) for _, k in entities), dtype=np.int64, count=len(entities))
-        hashes = _hashes([key for _, keys in entities for key in keys])
-        rows = np.repeat(np.arange(first, self.rows, dtype=np.int64), counts)
-        self.push(_Segment.of(hashes, rows, self.row_bits))
-
-    def push(self, segment: _Segment) -> None:
-        """Append a segment; merge the last two while the newer is not much the smaller, so
-        there are few segments (about log2 of the largest over the smallest)."""
-        self.segments.append(segment)
-        while len(self.segments) >= 2:
-            older, newer = self.segments[-2], self.segments[-1]
-            size = len(older.packed) + len(newer.packed)
-            if len(newer.packed) * 2 < len(older.packed) or size > SEGMENT_MAX_ENTRIES:
-                return
-            self.segments[-2:] = [_merged(older, newer)]
-
-    def lookup(self, probes: Collection[str]) -> dict[str, list[str]]:
-        """Entity id → the probes among `probes` it stores (each id once).
-
-        The probe hashes are sorted first: numpy's binary search starts each key where the
-        previous one ended, so sorted keys walk a segment once instead of jumping about it.
-        """
-        ordered = list(probes)
-        if not self.segments or not ordered:
-            return {}
-        hashes = _hashes(ordered)
-        order = np.argsort(hashes)
-        needles = hashes[order]
-        found = [segment.find(needles) for segment in self.segments]
-        positions = order[np.concatenate([p for p, _ in found])]
-        rows = np.concatenate([r for _, r in found])
-        if not len(rows):
-            return {}
-        by_row = np.argsort(rows, kind="stable")
-        rows, positions = rows[by_row], positions[by_row]
-        starts = np.flatnonzero(np.concatenate(([True], rows[1:] != rows[:-1])))
-        ends = np.append(starts[1:], len(rows))
-        matched = positions.tolist()
-        by_id: dict[str, list[str]] = {}
-        groups = zip(starts.tolist(), ends.tolist(), rows[starts].tolist(), strict=True)
-        for start, end, row in groups:
-            keys = [ordered[p] for p in matched[start:end]]
-            entity_id = self.id_of(row)
-            if entity_id in by_id:  # respelled: added again under another row
-                keys = sorted(set(keys).union(by_id[entity_id]))
-            else:
-                keys.sort()
-            by_id[entity_id] = keys
-        return by_id
-
-    @property
-    def entries(self) -> int:
-        return sum(len(s.packed) for s in self.segments)
 
 
 def entity_keys(key: str, alias_keys: Iterable[str] | None, *, cached: bool = True) -> set[str]:
@@ -230,7 +83,7 @@ class MemoryIndex:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._keys = _Keys()
+        self._keys = KeyIndex()
         self._seen = 0
         self._epoch: str | None = None
         self._ready = threading.Event()
@@ -264,7 +117,7 @@ class MemoryIndex:
         """
         started = time.perf_counter()
         epoch, seen = store.read(_counter, use_case="entity_index_counter")
-        keys = _Keys()
+        keys = KeyIndex()
         after = _FIRST_CURSOR[store.dialect]
         hashes: list[Packed] = []
         rows: list[NDArray[np.int64]] = []
@@ -281,15 +134,15 @@ class MemoryIndex:
             first_row = keys.rows
             for r in page:
                 keys.row_for(r["id"])
-            hashes.append(_hashes(page_keys))
+            hashes.append(key_hashes(page_keys))
             rows.append(np.repeat(np.arange(first_row, keys.rows, dtype=np.int64), counts))
             pending += len(page)
             if pending >= BUILD_SEGMENT_ENTITIES:
-                keys.push(_Segment.of(np.concatenate(hashes), np.concatenate(rows), keys.row_bits))
+                keys.push(Segment.of(np.concatenate(hashes), np.concatenate(rows), keys.row_bits))
                 hashes, rows, pending = [], [], 0
             after = page[-1]["cursor"]
         if hashes:
-            keys.push(_Segment.of(np.concatenate(hashes), np.concatenate(rows), keys.row_bits))
+            keys.push(Segment.of(np.concatenate(hashes), np.concatenate(rows), keys.row_bits))
         with self._lock:
             self._keys, self._epoch, self._seen = keys, epoch, seen
             self._ready.set()
@@ -306,7 +159,7 @@ class MemoryIndex:
         epoch, value = _counter(tx)
         with self._lock:
             if epoch != self._epoch:
-                self._keys, self._epoch, self._seen = _Keys(), epoch, 0
+                self._keys, self._epoch, self._seen = KeyIndex(), epoch, 0
                 self._entities.clear()
                 self._generation += 1
             if value > self._seen:

@@ -41,7 +41,9 @@ entity_rows = st.lists(
 
 
 def found(rows: list[Any]) -> set[tuple[str, tuple[str, ...]]]:
-    return {(entity.view.id, tuple(sorted(matched))) for entity, matched in rows}
+    """(entity, the probes it stores). FalkorDB's trimmed stand-in probes can fetch an entity
+    that stores none of the probes: `fetch` returns it under none, a candidate of nothing."""
+    return {(entity.view.id, tuple(sorted(matched))) for entity, matched in rows if matched}
 
 
 def built(store: Any) -> MemoryIndex:

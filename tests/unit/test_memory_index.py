@@ -10,7 +10,8 @@ import uuid
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graph.memory_index import MemoryIndex, _Keys
+from graph.memory_index import MemoryIndex
+from graph.memory_segments import KeyIndex
 
 keys = st.text(alphabet="abc é", min_size=1, max_size=4)
 entity = st.tuples(st.booleans(), st.sets(keys, min_size=1, max_size=6))
@@ -36,7 +37,7 @@ def test_a_lookup_answers_what_a_dict_of_the_keys_answers(
     """Entities arrive a few at a time (one segment each, merged as they grow); ids that are no
     UUID take the side dict; an entity added twice (respelled: its keys only grow) is answered
     once."""
-    index = _Keys()
+    index = KeyIndex()
     entities: list[tuple[str, set[str]]] = []
     for n, (is_uuid, stored) in enumerate(rows):
         entity_id = str(uuid.uuid4()) if is_uuid else f"legacy-{n}"
@@ -51,7 +52,7 @@ def test_a_lookup_answers_what_a_dict_of_the_keys_answers(
 
 
 def test_segments_merge_while_the_newer_is_not_much_the_smaller() -> None:
-    index = _Keys()
+    index = KeyIndex()
     for n in range(100):
         index.add([(str(uuid.uuid4()), {f"k{n}"})])
     sizes = [len(segment.packed) for segment in index.segments]
