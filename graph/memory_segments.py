@@ -37,14 +37,17 @@ class Segment:
 
     @classmethod
     def of(cls, hashes: Packed, rows: NDArray[np.int64], row_bits: int) -> "Segment":
-        mask = _mask(row_bits)
-        packed = (hashes & ~mask) | rows.astype(np.uint64)
-        packed.sort()
-        return cls(packed, row_bits)
+        """Packs in place: `hashes` becomes the segment (no copy at a million entities)."""
+        np.bitwise_and(hashes, ~_mask(row_bits), out=hashes)
+        np.bitwise_or(hashes, rows.astype(np.uint64), out=hashes)
+        hashes.sort()
+        return cls(hashes, row_bits)
 
-    def unpacked(self) -> tuple[Packed, NDArray[np.int64]]:
-        mask = _mask(self.row_bits)
-        return self.packed & ~mask, (self.packed & mask).astype(np.int64)
+    def widened(self, row_bits: int) -> Packed:
+        """The entries with `row_bits` for the row: the hash bits between lose their say."""
+        if row_bits == self.row_bits:
+            return self.packed
+        return self.packed & ~(_mask(row_bits) & ~_mask(self.row_bits))
 
     def find(self, hashes: Packed) -> tuple[NDArray[np.intp], NDArray[np.int64]]:
         """(probe position, row) of every entry whose hash matches a probe's."""
@@ -62,12 +65,12 @@ class Segment:
 
 
 def _merged(a: Segment, b: Segment) -> Segment:
+    """One copy of both (the peak of a merge), sorted in place: two sorted runs, which the
+    stable sort (timsort) merges in one pass."""
     row_bits = max(a.row_bits, b.row_bits)
-    hashes_a, rows_a = a.unpacked()
-    hashes_b, rows_b = b.unpacked()
-    return Segment.of(
-        np.concatenate((hashes_a, hashes_b)), np.concatenate((rows_a, rows_b)), row_bits
-    )
+    packed = np.concatenate((a.widened(row_bits), b.widened(row_bits)))
+    packed.sort(kind="stable")
+    return Segment(packed, row_bits)
 
 
 class KeyIndex:
