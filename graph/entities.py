@@ -102,7 +102,11 @@ def resolve_mentions(
     guard for kinds that hold people; `viewer` is the agent whose token posted the batch (a
     drawer it may not see is unknown); `memory` answers the candidate probes once it is built."""
 
-    def work(tx: Tx) -> tuple[list[MentionResult], Row, list[EntityView]]:
+    wrote: list[tuple[Row, list[EntityView]]] = []
+    """The write statement's answer and what it changed, of the attempt that committed (the
+    unit's own answer stays the results: `graph.observe` subscribers count them)."""
+
+    def work(tx: Tx) -> list[MentionResult]:
         tx.lock(ENTITIES_LOCK)
         _check_drawers(tx, inputs, viewer)
         remembered = memory if memory is not None and memory.catch_up(tx) else None
@@ -124,10 +128,12 @@ def resolve_mentions(
             mentions=mention_rows,
             links=_link_rows(inputs, decisions, now),
         )
-        return results, written, changed
+        wrote[:] = [(written, changed)]  # a retried attempt replaces the one before
+        return results
 
-    results, written, changed = store.write(work, use_case="resolve_mentions")
+    results = store.write(work, use_case="resolve_mentions")
     if memory is not None:  # committed: what the unit wrote joins the index
+        [(written, changed)] = wrote
         memory.written(written["epoch"], int(written["seq"]), changed)
     return results
 
