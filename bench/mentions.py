@@ -126,6 +126,20 @@ def post_batch(target: _Target, timed: bool) -> None:
         result.outcomes["with_review_links"] += bool(answer["possibly_same_as"])
 
 
+INDEX_TIMEOUT_SECONDS = 1800.0
+
+
+def wait_for_entity_index(base_url: str) -> None:
+    """Until the service's in-memory entity index is built (or off): the timed batches measure
+    the steady state, not the database's probes that answer meanwhile."""
+    deadline = time.monotonic() + INDEX_TIMEOUT_SECONDS
+    with httpx.Client(base_url=base_url, timeout=10.0) as client:
+        while client.get("/api/health").json().get("entity_index") == "building":
+            if time.monotonic() > deadline:
+                raise RuntimeError("the entity index was not built in time")
+            time.sleep(0.5)
+
+
 def start_size(
     stack: ExitStack, root: Path, size: int, batches: int, seed: int, backend: Backend
 ) -> _Target:
@@ -149,6 +163,7 @@ def start_size(
     started = time.perf_counter()
     log_path = root / f"service-{size}.log"
     service = stack.enter_context(serving(data_dir, log_path, READY_TIMEOUT_SECONDS, neo4j))
+    wait_for_entity_index(service.base_url)
     result = SizeResult(size, generate_seconds, loaded, time.perf_counter() - started)
     result.database_start_seconds = neo4j.start_seconds if neo4j else None
     client = stack.enter_context(

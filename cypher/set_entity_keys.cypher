@@ -1,4 +1,8 @@
+MERGE (c:Meta {name: 'entity_seq'})
+ON CREATE SET c.value = 0, c.epoch = randomUUID()
+SET c.value = c.value + 1
+WITH c.value AS seq
 UNWIND $rows AS row
 MATCH (e:Entity {id: row.id})
-SET e += row.props
+SET e += row.props, e.seq = seq
 RETURN count(*) AS updated

@@ -1,10 +1,18 @@
+// The entity sequence (`graph.memory_index`) advances when the batch creates or respells
+// entities ($bump = 1), and every entity the batch changes carries its value.
+MERGE (c:Meta {name: 'entity_seq'})
+ON CREATE SET c.value = 0, c.epoch = randomUUID()
+SET c.value = c.value + $bump
+WITH c.value AS seq
 UNWIND $new_entities AS row
 CREATE (e:Entity)
-SET e += row
+SET e += row, e.seq = seq
 WITH count(*) AS created
+MATCH (c:Meta {name: 'entity_seq'})
+WITH c.value AS seq
 UNWIND $spelling_updates AS row
 MATCH (e:Entity {id: row.id})
-SET e += row
+SET e += row, e.seq = seq
 WITH count(*) AS updated
 UNWIND $mentions AS row
 MATCH (d:Drawer {id: row.drawer})
@@ -17,4 +25,6 @@ MATCH (newer:Entity {id: row.newer})
 MATCH (older:Entity {id: row.older})
 MERGE (newer)-[l:POSSIBLY_SAME_AS]->(older)
 ON CREATE SET l += row.props
-RETURN count(*) AS linked
+WITH count(*) AS linked
+MATCH (c:Meta {name: 'entity_seq'})
+RETURN linked, c.value AS seq, c.epoch AS epoch

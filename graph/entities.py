@@ -28,6 +28,10 @@ entities before the batch changes anything, stands unless the batch has since cr
 respelled an entity under the mention's key: nothing else can change what rules 1-3 see
 (names and keys are never rewritten; aliases are only appended).
 
+With an in-memory candidate index (`graph.memory_index`), the unit first catches it up on what
+other writers committed (after the lock, before any read of candidates), answers the probes in
+memory, and adds its own entities once its statement has committed.
+
 Concurrency: FalkorDB serialises write units in the process that owns it; on Neo4j the unit
 takes the `entities` lock first, so concurrent batches resolve one after the other and two
 writers never create the same (kind, key) twice.
@@ -43,8 +47,9 @@ from graph.clock import utc_now
 from graph.entity_candidates import EXACT, ONE_EDIT, TWO_EDITS, Candidates, depth_probes
 from graph.entity_index import BatchIndex, spelling_keys
 from graph.errors import UnknownDrawers
+from graph.memory_index import MemoryIndex
 from graph.records import Entity, MentionResult, origin_props, spelling_props
-from graph.store import GraphStore, Tx
+from graph.store import GraphStore, Row, Tx
 from resolver.entity_keys import entity_key as _entity_key
 from resolver.entity_model import Decision, EntityView, Mention, is_alias_new
 from resolver.entity_rules import NameGuard, decide
@@ -91,36 +96,46 @@ def resolve_mentions(
     known_word: KnownWord,
     names: NameGuard | None = None,
     viewer: str | None = None,
+    memory: MemoryIndex | None = None,
 ) -> list[MentionResult]:
     """Resolve a batch in one write unit; `names` adds given names and surnames to the word
     guard for kinds that hold people; `viewer` is the agent whose token posted the batch (a
-    drawer it may not see is unknown)."""
+    drawer it may not see is unknown); `memory` answers the candidate probes once it is built."""
+
+    wrote: list[tuple[Row, list[EntityView]]] = []
+    """The write statement's answer and what it changed, of the attempt that committed (the
+    unit's own answer stays the results: `graph.observe` subscribers count them)."""
 
     def work(tx: Tx) -> list[MentionResult]:
         tx.lock(ENTITIES_LOCK)
         _check_drawers(tx, inputs, viewer)
+        remembered = memory if memory is not None and memory.catch_up(tx) else None
         mentions = [i.mention for i in inputs]
-        batch = _fetch_candidates(tx, store, mentions, fuzzy, known_word, names)
+        batch = _fetch_candidates(tx, store, mentions, fuzzy, known_word, names, remembered)
         now = utc_now()
         decisions = [_apply(batch, i.mention, now) for i in inputs]
         existing = _existing_mentions(tx, inputs, decisions, batch)
         results, mention_rows = _results(inputs, decisions, batch, existing, now)
-        tx.run(
+        respelled = [v for v in batch.respelled.values() if v.id not in batch.new_entities]
+        changed = [*batch.new_entities.values(), *respelled]
+        [written] = tx.run(
             "write_resolutions",
+            bump=int(bool(changed)),
             new_entities=[
                 Entity(v, now).to_props(store.dialect) for v in batch.new_entities.values()
             ],
-            spelling_updates=[
-                {"id": v.id, **spelling_props(v, store.dialect)}
-                for v in batch.respelled.values()
-                if v.id not in batch.new_entities
-            ],
+            spelling_updates=[{"id": v.id, **spelling_props(v, store.dialect)} for v in respelled],
             mentions=mention_rows,
             links=_link_rows(inputs, decisions, now),
         )
+        wrote[:] = [(written, changed)]  # a retried attempt replaces the one before
         return results
 
-    return store.write(work, use_case="resolve_mentions")
+    results = store.write(work, use_case="resolve_mentions")
+    if memory is not None:  # committed: what the unit wrote joins the index
+        [(written, changed)] = wrote
+        memory.written(written["epoch"], int(written["seq"]), changed)
+    return results
 
 
 def dry_run(
@@ -130,11 +145,13 @@ def dry_run(
     fuzzy: bool,
     known_word: KnownWord,
     names: NameGuard | None = None,
+    memory: MemoryIndex | None = None,
 ) -> tuple[Decision, dict[str, str]]:
     """What `mention` would resolve to, writing nothing; also returns created_at by entity id."""
 
     def work(tx: Tx) -> tuple[Decision, dict[str, str]]:
-        batch = _fetch_candidates(tx, store, [mention], fuzzy, known_word, names)
+        remembered = memory if memory is not None and memory.catch_up(tx) else None
+        batch = _fetch_candidates(tx, store, [mention], fuzzy, known_word, names, remembered)
         return _decided(batch, mention), batch.candidates.created_at
 
     return store.read(work, use_case="resolve_dry_run")
@@ -155,9 +172,10 @@ def _fetch_candidates(
     fuzzy: bool,
     known_word: KnownWord,
     names: NameGuard | None,
+    memory: MemoryIndex | None = None,
 ) -> _Batch:
     """Reads 1-3 of the module docstring, each for the mentions the previous one left open."""
-    batch = _Batch(Candidates(tx, store.dialect), fuzzy, known_word, names)
+    batch = _Batch(Candidates(tx, store.dialect, memory), fuzzy, known_word, names)
     found = batch.candidates
     found.ensure({entity_key(m.name) for m in mentions}, EXACT)
     for mention in mentions:

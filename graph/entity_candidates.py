@@ -9,6 +9,10 @@ them without an import cycle.
 deletion neighbourhood; `TWO_EDITS`: the review probes), never sending a probe key twice, and
 remembers the depth reached per mention key, so a decision that needs a deeper search than was
 fetched can ask for it.
+
+With an in-memory index (`graph.memory_index`, caught up by the write unit before it asks), the
+probes are answered in memory and the database only returns the entities found, by id
+(`fetch_remembered`): the same entities under the same probes, so the decisions are the same.
 """
 
 from collections.abc import Iterable, Iterator
@@ -21,6 +25,7 @@ from graph.entity_index import (
     stored_key_set,
     stores,
 )
+from graph.memory_index import MemoryIndex
 from graph.queries import Dialect
 from graph.records import Entity
 from graph.store import Tx
@@ -68,6 +73,41 @@ def fetch(tx: Tx, dialect: Dialect, probes: set[str]) -> list[tuple[Entity, list
     return list(found.values())
 
 
+def fetch_remembered(
+    tx: Tx, dialect: Dialect, memory: MemoryIndex, probes: set[str]
+) -> list[tuple[Entity, list[str]]]:
+    """What `fetch` answers, with the probes looked up in `memory`: the entities found are
+    read by id, or taken from those it keeps."""
+    return read_found(tx, dialect, memory, memory.lookup(probes) if probes else {})
+
+
+def read_found(
+    tx: Tx, dialect: Dialect, memory: MemoryIndex, hits: dict[str, list[str]]
+) -> list[tuple[Entity, list[str]]]:
+    """The entities of `hits` (id → the probes that met it): those `memory` keeps, the others
+    read by id. Entities settled as the same as another are dropped, as `fetch` drops them."""
+    if not hits:
+        return []
+    entities, generation = memory.cached(hits)
+    unread = sorted(hits.keys() - entities.keys())
+    if unread:
+        read = [
+            Entity.from_props(row)
+            for row in tx.run("entities_by_ids", **_id_params(unread, dialect))
+        ]
+        memory.remember(read, generation)
+        entities.update((entity.view.id, entity) for entity in read)
+    return [(e, hits[e.view.id]) for e in entities.values() if e.same_as is None]
+
+
+def _id_params(ids: list[str], dialect: Dialect) -> dict[str, object]:
+    """Ids as a list for Neo4j; FalkorDB gets them as one joined string, like the probes."""
+    if dialect == "neo4j":
+        return {"ids": ids}
+    joined = probe_params(ids, dialect)
+    return {"ids": joined["probes"], "separator": joined["separator"]}
+
+
 def _query_parts(probes: list[str], dialect: Dialect) -> Iterator[list[str]]:
     """FalkorDB takes every probe at once; a Lucene query holds at most 1,024 clauses."""
     size = LUCENE_MAX_CLAUSES if dialect == "neo4j" else max(len(probes), 1)
@@ -88,8 +128,9 @@ def depth_probes(key: str, depth: int) -> frozenset[str]:
 class Candidates:
     """The stored candidates one write unit has fetched, and how deep per mention key."""
 
-    def __init__(self, tx: Tx, dialect: Dialect) -> None:
+    def __init__(self, tx: Tx, dialect: Dialect, memory: MemoryIndex | None = None) -> None:
         self.index = BatchIndex()
+        self._memory = memory
         self.created_at: dict[str, str] = {}
         self._tx = tx
         self._dialect = dialect
@@ -108,8 +149,25 @@ class Candidates:
                 wanted |= depth_probes(key, depth)
         wanted -= self._sent
         self._sent |= wanted
+        if self._memory is not None:
+            return self._ensure_remembered(self._memory, wanted)
         found = fetch(self._tx, self._dialect, wanted)
         for entity, probes in found:
             if self.index.add_found(entity.view, probes):
                 self.created_at[entity.view.id] = entity.created_at
         return bool(found)
+
+    def _ensure_remembered(self, memory: MemoryIndex, wanted: set[str]) -> bool:
+        """The probes looked up in memory; only entities this unit has not read yet are read,
+        by id (a deeper probe meets mostly entities a shallower one fetched already)."""
+        hits = memory.lookup(wanted) if wanted else {}
+        unread: dict[str, list[str]] = {}
+        for entity_id, probes in hits.items():
+            if entity_id in self.index:
+                self.index.add_found(self.index.get(entity_id), probes)
+            else:
+                unread[entity_id] = probes
+        for entity, probes in read_found(self._tx, self._dialect, memory, unread):
+            self.index.add_found(entity.view, probes)
+            self.created_at[entity.view.id] = entity.created_at
+        return bool(hits)

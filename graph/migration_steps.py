@@ -16,6 +16,9 @@
   sorted-words keys (complete review links, design §5.3), the same way as 5.
 - 9: the pending duplicate pairs of the vectors stored before they were kept
   (`graph.duplicate_pairs.rebuild_pending_pairs`).
+- 10: every entity gets a value of the entity sequence (`seq`), which each statement that
+  creates an entity or changes its spellings advances, so an in-memory candidate index can
+  catch up on what changed (`graph.memory_index`).
 
 Each works in batches until a lookup finds nothing left, so a second run changes nothing.
 """
@@ -165,6 +168,16 @@ def _refresh_index_keys(store: GraphStore, wanted: Callable[[dict[str, Any]], bo
 
 _FIRST_CURSOR: dict[Dialect, int | str] = {"falkordb": -1, "neo4j": ""}
 """Below every cursor `entities_page` returns: FalkorDB's node ids, Neo4j's entity ids."""
+
+
+def number_entities(store: GraphStore) -> int:
+    """Version 10: entities written before the sequence get one value of it, in batches."""
+    return _in_batches(
+        store,
+        "entities_without_seq",
+        "number_entities",
+        lambda rows: [{"id": row["id"]} for row in rows],
+    )
 
 
 def _entities_page(after: int | str, tx: Tx) -> list[Row]:

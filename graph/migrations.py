@@ -20,6 +20,7 @@ from graph.migration_steps import (
     complete_entity_index_keys,
     derive_keys,
     drop_closed_drawer_terms,
+    number_entities,
     refresh_entity_index_keys,
     reindex_anchor_terms,
 )
@@ -61,6 +62,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "drawer index terms with 5-gram bands", reindex_anchor_terms),
     Migration(8, "entity index keys for complete review links", complete_entity_index_keys),
     Migration(9, "pending duplicate pairs of the vectors stored so far", rebuild_pending_pairs),
+    Migration(10, "entity sequence for the in-memory candidate index", number_entities),
 )
 
 

@@ -25,6 +25,7 @@ from graph.embeddings import missing_embeddings, stored_dimension
 from graph.errors import CastlegraphError, GraphUnavailable
 from graph.idempotency import purge_expired
 from graph.jobs import Job
+from graph.memory_index import MemoryIndex
 from graph.migrations import migrate
 from graph.store import GraphStore
 from resolver.entity_keys import normalize_kind
@@ -59,6 +60,8 @@ class Runtime:
         self.jobs: JobRunner | None = None
         self.embedder: EmbeddingWorker | None = None
         self.migrations_applied = 0
+        self.entity_index: MemoryIndex | None = None
+        """Entity candidates in memory (design §5.4); until built, probes go to the database."""
         self.clock: Callable[[], datetime] = _now
         """The time idempotency keys are stamped and expired by; tests move it forward."""
         self._ready = threading.Event()
@@ -116,11 +119,42 @@ class Runtime:
             backend.close()
             raise
         self.backend = backend
+        self._start_entity_index(backend.store)
         self._start_embeddings(backend.store)
         self.jobs = JobRunner(lambda: self.store, self.policy, self.written, self._job_owner())
         self.jobs.start()
         self._ready.set()
         log.info("graph ready: %s", backend.description)
+
+    def _start_entity_index(self, store: GraphStore) -> None:
+        """Build the in-memory candidate index in the background: start stays fast, and the
+        database's index answers until it is ready."""
+        if not self.settings.dedup.memory_index:
+            return
+        index = MemoryIndex()
+        self.entity_index = index
+
+        def build() -> None:
+            try:
+                stats = index.build(store, stopping=self._stopping.is_set)
+            except CastlegraphError as error:
+                log.warning(
+                    "the in-memory entity index could not be built (%s); candidate probes "
+                    "stay on the database",
+                    scrub(error.log_text(), self.settings),
+                )
+                return
+            if stats is not None:
+                log.info(
+                    "entity index in memory: %d entities, %d keys, built in %.1f s",
+                    stats.entities,
+                    stats.entries,
+                    stats.seconds,
+                )
+
+        thread = threading.Thread(target=build, name="entity-index", daemon=True)
+        thread.start()
+        self._threads.append(thread)
 
     def _job_owner(self) -> str:
         """The embedded database is this process's alone (its data directory is locked), so

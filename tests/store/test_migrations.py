@@ -18,6 +18,7 @@ from graph.migration_steps import (
     complete_entity_index_keys,
     derive_keys,
     drop_closed_drawer_terms,
+    number_entities,
     refresh_entity_index_keys,
     reindex_anchor_terms,
 )
@@ -46,9 +47,9 @@ def rows(store: Any, text: str) -> list[dict[str, Any]]:
 
 def test_migrations_are_recorded_once(store: Any) -> None:
     first = migrations.migrate(store)
-    assert [m.version for m in first] == [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    assert [m.version for m in first] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
     assert migrations.migrate(store) == []
-    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
     assert migrations.pending(store) == []
 
 
@@ -56,7 +57,7 @@ def test_version_3_derives_keys_and_merges_nothing(store: Any) -> None:
     rows(store, LEGACY)
     applied = {m.version: m.changed for m in migrations.migrate(store)}
     # 3 already derives today's keys
-    assert applied == {1: 0, 2: 2, 3: 4, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0}
+    assert applied == {1: 0, 2: 2, 3: 4, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0}
     drawer = rows(store, "MATCH (d:Drawer {id: 'd1'}) RETURN properties(d) AS p")[0]["p"]
     normal = normalize_text("Legacy note about Ada")
     assert drawer["content_hash"] == content_hash("Legacy note about Ada")
@@ -270,3 +271,20 @@ def test_version_8_indexes_entities_for_complete_review_links(store: Any) -> Non
     assert links("RFC 1201", "document") == ("e-4",)  # 3 edits from `RFC 7245`
     assert links("Postgres SQL", "tool") == ("e-1",)
     assert links("Ada Lovelace", "person") == ("e-2",)
+
+
+def test_version_10_numbers_the_entities_stored_before_the_sequence(store: Any) -> None:
+    """Entities as versions before 10 left them (no `seq`) all get a value of the sequence, and
+    the sequence's counter stands at it, so an in-memory index reads them on its first catch-up."""
+    migrations.migrate(store)
+    for number in range(3):
+        view = EntityView.of(f"e-{number}", f"Legacy {number}", "tool")
+        props = Entity(view, "2024-01-01T00:00:00.000000Z").to_props(store.dialect)
+        store.run_text("CREATE (e:Entity) SET e = $props", {"props": props})
+    before = rows(store, "MATCH (e:Entity) RETURN e.seq AS seq")
+    assert [row["seq"] for row in before] == [None, None, None]
+    assert number_entities(store) == 3
+    seqs = {row["seq"] for row in rows(store, "MATCH (e:Entity) RETURN e.seq AS seq")}
+    [counter] = rows(store, "MATCH (c:Meta {name: 'entity_seq'}) RETURN c.value AS value")
+    assert seqs == {counter["value"]} and counter["value"] >= 1
+    assert number_entities(store) == 0

@@ -32,9 +32,27 @@ def app_settings(data_dir: Path, **sections: Any) -> Settings:
 
 @contextmanager
 def running_app(settings: Settings) -> Iterator[TestClient]:
-    """The app with its database started, as a client; the database is stopped afterwards."""
+    """The app with its database started, as a client; the database is stopped afterwards.
+
+    Once the database is ready, the in-memory entity index is waited for, so entity tests go
+    through it (until it is built, candidate probes go to the database's index instead).
+    """
     with TestClient(create_app(settings)) as client:
+        _wait_for_entity_index(client)
         yield client
+
+
+INDEX_SECONDS = 60.0
+
+
+def _wait_for_entity_index(client: TestClient) -> None:
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    deadline = time.monotonic() + INDEX_SECONDS
+    while runtime.ready and time.monotonic() < deadline:
+        index = runtime.entity_index
+        if index is None or index.ready:
+            return
+        time.sleep(0.01)
 
 
 def app_store(client: TestClient) -> Any:

@@ -78,6 +78,7 @@ def post_mentions(body: MentionBatchCreate, runtime: RuntimeDep, caller: CallerA
             known_word=runtime.known_word,
             viewer=caller,
             names=runtime.names,
+            memory=runtime.entity_index,
         )
         if inputs
         else []
@@ -106,6 +107,7 @@ def post_drawer_mention(
             known_word=runtime.known_word,
             viewer=caller,
             names=runtime.names,
+            memory=runtime.entity_index,
         )
     except UnknownDrawers as error:
         raise DrawerNotFound(drawer_id) from error
@@ -182,5 +184,6 @@ def resolve(body: ResolveQuery, runtime: RuntimeDep) -> ResolveOut:
         fuzzy=runtime.fuzzy,
         known_word=runtime.known_word,
         names=runtime.names,
+        memory=runtime.entity_index,
     )
     return ResolveOut.of(decision, created)

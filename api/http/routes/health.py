@@ -23,4 +23,6 @@ def health(runtime: RuntimeDep) -> JSONResponse:
         log.warning("health: %s", error.log_text())
         return error_response(GraphUnavailable("the graph database failed its ping"))
     backend = runtime.backend.description if runtime.backend else "none"
-    return JSONResponse({"status": "ok", "backend": backend})
+    index = runtime.entity_index
+    state = "off" if index is None else "ready" if index.ready else "building"
+    return JSONResponse({"status": "ok", "backend": backend, "entity_index": state})

@@ -1,0 +1,6 @@
+// One page of every entity's spellings after a cursor (the internal node id, as entities_page).
+MATCH (e:Entity)
+WHERE id(e) > $after
+WITH e
+LIMIT $limit
+RETURN e.id AS id, e.key AS key, e.alias_keys AS alias_keys, id(e) AS cursor

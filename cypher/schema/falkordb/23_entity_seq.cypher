@@ -1,0 +1,1 @@
+CREATE INDEX FOR (e:Entity) ON (e.seq)

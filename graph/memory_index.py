@@ -1,0 +1,229 @@
+"""The entity candidate index held in the service's memory, kept exact by a sequence (design §5.4).
+
+Why: the database's own search made a batch of mentions cost three indexed probe reads, each
+sending up to tens of thousands of probe keys and returning every entity they meet with the
+keys that met it; the database's CPU and the client's parsing of those replies capped
+resolution at a few thousand mentions a second. Here the same keys (`stored_key_set` of
+`graph.entity_index`) live in the service as 64-bit hashes in sorted numpy arrays: a lookup is a
+vectorised binary search, and only the entities it finds are read from the database, by id. The
+database still holds the truth, keeps its own key index (the fallback while this one loads, and
+the reference the tests compare it with) and takes one write statement per batch.
+
+Layout (`graph.memory_segments`): a row per entity, its id kept as the 16 bytes of its UUID;
+each (key, row) pair is one uint64, the key's hash in the high bits and the row in the low ones,
+in sorted segments. About 45 keys per entity make 8 bytes each: about 360 MB at 1 M entities of
+the benchmark's names, where a dict of the key strings would take several GB.
+
+Exactness across writers and instances: every statement that creates an entity or changes its
+spellings (resolution, aliases, settled reviews, key migrations, bulk loads) advances one counter
+node, `(:Meta {name: 'entity_seq'})`, and stamps the entities it touched with the new value
+(`seq`, indexed). The counter's write lock is held to commit, so a committed value means every
+lower one is committed too. A write unit reads the counter after taking the `entities` lock and,
+before deciding anything, reads the entities stamped after the value this index has seen
+(`catch_up`); another instance's writes, an alias recorded through the API and a migration are
+all caught that way. After its own statement commits, the unit adds what it wrote itself
+(`written`) when nothing else came in between; otherwise the next catch-up reads it. A write
+that fails adds nothing. The counter node carries an `epoch` drawn when it is created: a graph
+wiped and written again restarts the counter under a new epoch, and the index starts over.
+
+A respelled entity is added again under a new row with all its keys (an entity's keys only grow:
+aliases are appended), and the lookup answers each id once. A hash shared by two different keys
+(odds about 2^-40 per probe at a million entities) can only add an entity under a probe it does
+not store: the rules measure every candidate's real distance, and every entity within reach of
+a probe is found through its own keys anyway, so no decision changes.
+
+The entities found are read by id, and the last `ENTITY_CACHE_SIZE` read are kept: candidates
+recur from batch to batch, and those reads were the largest cost left. The sequence keeps that
+exact too: an entity read again after every catch-up or write that stamped it, and a read that
+overlapped such a change is not kept (`cached` hands out a generation that `remember` checks).
+"""
+
+import threading
+import time
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+from numpy.typing import NDArray
+
+from graph.entity_index import index_keys, spelling_keys
+from graph.memory_segments import KeyIndex, Packed, Segment, key_hashes
+from graph.queries import Dialect
+from graph.records import Entity
+from graph.store import GraphStore, Row, Tx
+from resolver.entity_model import EntityView
+
+ENTITY_CACHE_SIZE = 100_000
+"""Entities kept after a read by id (about 50 MB): candidates recur from batch to batch, and
+reading them was the largest cost left of a batch's candidate search."""
+BUILD_PAGE = 2_000
+BUILD_SEGMENT_ENTITIES = 50_000
+
+
+def entity_keys(key: str, alias_keys: Iterable[str] | None, *, cached: bool = True) -> set[str]:
+    """The stored index keys of an entity from its spellings' keys (`stored_key_set`); a bulk
+    build sees each key once, so it bypasses the cache."""
+    derive: Callable[[str], Collection[str]] = spelling_keys if cached else index_keys
+    keys = set(derive(key))
+    for alias_key in alias_keys or ():
+        keys.update(derive(alias_key))
+    return keys
+
+
+@dataclass(frozen=True, slots=True)
+class BuildStats:
+    entities: int
+    entries: int
+    seconds: float
+
+
+class MemoryIndex:
+    """The candidate index of one service instance: built once, then caught up per write unit."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._keys = KeyIndex()
+        self._seen = 0
+        self._epoch: str | None = None
+        self._ready = threading.Event()
+        self._entities: dict[str, Entity] = {}
+        self._generation = 0
+        """Advances whenever entities may have changed: a read from before is not cached."""
+
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set()
+
+    def wait_ready(self, timeout: float) -> bool:
+        return self._ready.wait(timeout)
+
+    @property
+    def seen(self) -> int:
+        return self._seen
+
+    @property
+    def entries(self) -> int:
+        return self._keys.entries
+
+    def build(
+        self, store: GraphStore, stopping: Callable[[], bool] = lambda: False
+    ) -> BuildStats | None:
+        """Index every entity, page by page; `None` if `stopping` said so first.
+
+        The counter is read before the first page: whatever changes after it carries a later
+        value, so the first catch-up reads it even if a page saw it already (an entity added
+        twice is answered once).
+        """
+        started = time.perf_counter()
+        epoch, seen = store.read(_counter, use_case="entity_index_counter")
+        keys = KeyIndex()
+        after = _FIRST_CURSOR[store.dialect]
+        hashes: list[Packed] = []
+        rows: list[NDArray[np.int64]] = []
+        pending = 0
+        while True:
+            if stopping():
+                return None
+            page = store.read(partial(_page, after), use_case="entity_index_build")
+            if not page:
+                break
+            spelled = [entity_keys(r["key"], r.get("alias_keys"), cached=False) for r in page]
+            page_keys = [key for found in spelled for key in found]
+            counts = np.fromiter(map(len, spelled), dtype=np.int64, count=len(spelled))
+            first_row = keys.rows
+            for r in page:
+                keys.row_for(r["id"])
+            hashes.append(key_hashes(page_keys))
+            rows.append(np.repeat(np.arange(first_row, keys.rows, dtype=np.int64), counts))
+            pending += len(page)
+            if pending >= BUILD_SEGMENT_ENTITIES:
+                keys.push(Segment.of(np.concatenate(hashes), np.concatenate(rows), keys.row_bits))
+                hashes, rows, pending = [], [], 0
+            after = page[-1]["cursor"]
+        if hashes:
+            keys.push(Segment.of(np.concatenate(hashes), np.concatenate(rows), keys.row_bits))
+        with self._lock:
+            self._keys, self._epoch, self._seen = keys, epoch, seen
+            self._ready.set()
+        return BuildStats(keys.rows, keys.entries, time.perf_counter() - started)
+
+    def catch_up(self, tx: Tx) -> bool:
+        """Index what was written since the last value seen; False until the index is built.
+
+        Called inside the write unit after the `entities` lock, so no writer of entities can
+        commit between this read and the unit's decisions.
+        """
+        if not self._ready.is_set():
+            return False
+        epoch, value = _counter(tx)
+        with self._lock:
+            if epoch != self._epoch:
+                self._keys, self._epoch, self._seen = KeyIndex(), epoch, 0
+                self._entities.clear()
+                self._generation += 1
+            if value > self._seen:
+                changed = tx.run("entities_since", after=self._seen, upto=value)
+                self._keys.add(
+                    [(r["id"], entity_keys(r["key"], r.get("alias_keys"))) for r in changed]
+                )
+                self._forget(r["id"] for r in changed)
+                self._seen = value
+        return True
+
+    def written(self, epoch: str | None, seq: int, views: Iterable[EntityView]) -> None:
+        """After a unit's statement committed: its own entities, if nothing came in between."""
+        with self._lock:
+            if not self._ready.is_set() or seq != self._seen + 1:
+                return
+            if epoch != self._epoch:
+                if self._seen != 0 or self._epoch is not None:
+                    return  # another graph than the one seen: the next catch-up starts over
+                self._epoch = epoch
+            views = list(views)
+            self._keys.add([(v.id, entity_keys(v.key, v.alias_keys)) for v in views])
+            self._forget(v.id for v in views)
+            self._seen = seq
+
+    def lookup(self, probes: Collection[str]) -> dict[str, list[str]]:
+        """Entity id → the probes it stores, sorted, for every indexed entity that stores one."""
+        with self._lock:
+            return self._keys.lookup(probes)
+
+    def cached(self, ids: Iterable[str]) -> tuple[dict[str, Entity], int]:
+        """The entities of `ids` read before and unchanged since, and the generation to hand
+        `remember` with what is read now."""
+        with self._lock:
+            entities = self._entities
+            return {i: e for i in ids if (e := entities.get(i)) is not None}, self._generation
+
+    def remember(self, read: Iterable[Entity], generation: int) -> None:
+        """Keep entities read by id, unless something changed since `cached` (the read may
+        predate it); the oldest go first past `ENTITY_CACHE_SIZE`."""
+        with self._lock:
+            if generation != self._generation:
+                return
+            entities = self._entities
+            for entity in read:
+                entities[entity.view.id] = entity
+            while len(entities) > ENTITY_CACHE_SIZE:
+                del entities[next(iter(entities))]
+
+    def _forget(self, ids: Iterable[str]) -> None:
+        """Entities respelled or settled (or new): their cached reads are stale. Lock held."""
+        for entity_id in ids:
+            self._entities.pop(entity_id, None)
+        self._generation += 1
+
+
+def _counter(tx: Tx) -> tuple[str | None, int]:
+    [row] = tx.run("entity_seq")
+    return row["epoch"], int(row["value"])
+
+
+_FIRST_CURSOR: dict[Dialect, int | str] = {"falkordb": -1, "neo4j": ""}
+"""Below every cursor `entity_spellings_page` returns: FalkorDB's node ids, Neo4j's entity ids."""
+
+
+def _page(after: object, tx: Tx) -> list[Row]:
+    return tx.run("entity_spellings_page", after=after, limit=BUILD_PAGE)

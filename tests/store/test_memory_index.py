@@ -1,0 +1,168 @@
+"""The in-memory candidate index against the database's own, on every backend (design §5.4).
+
+The property: for random entities (built at start, or caught up on after) and random probe sets,
+`fetch_remembered` returns exactly the entities, under exactly the probes, that the database's
+key index returns through `fetch`. Then the sequence that keeps it exact: a second instance's
+writes, an alias recorded through the API and a wiped graph are all seen before a decision.
+Two `MemoryIndex` objects on one store stand for two service instances: the index is the only
+state an instance keeps between write units.
+"""
+
+import uuid
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from graph import migrations
+from graph.bulk import load_entities
+from graph.entities import MentionInput, resolve_mentions
+from graph.entity_candidates import EXACT, TWO_EDITS, depth_probes, fetch, fetch_remembered
+from graph.entity_curation import add_alias, settle_review
+from graph.errors import UnknownDrawers
+from graph.memory_index import MemoryIndex
+from resolver.entity_keys import entity_key
+from resolver.entity_model import make_mention
+from tests.store.test_entities import KNOWN_WORD, new_drawer
+
+LETTERS = "aeiknorst 1é-"
+names = (
+    st.text(alphabet=LETTERS, min_size=1, max_size=12)
+    .map(str.strip)  # names arrive trimmed (FalkorDB's (kind, name) constraint dies on others)
+    .filter(lambda s: s.strip(" -"))
+)
+entity_rows = st.lists(
+    st.tuples(names, st.sampled_from(["tool", "person"]), st.lists(names, max_size=2)),
+    min_size=1,
+    max_size=25,
+    unique_by=lambda row: (row[0], row[1]),  # (kind, name) is unique
+)
+
+
+def found(rows: list[Any]) -> set[tuple[str, tuple[str, ...]]]:
+    """(entity, the probes it stores). FalkorDB's trimmed stand-in probes can fetch an entity
+    that stores none of the probes: `fetch` returns it under none, a candidate of nothing."""
+    return {(entity.view.id, tuple(sorted(matched))) for entity, matched in rows if matched}
+
+
+def built(store: Any) -> MemoryIndex:
+    index = MemoryIndex()
+    assert index.build(store) is not None
+    return index
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(at_start=entity_rows, later=entity_rows, probes=st.lists(names, min_size=1, max_size=6))
+def test_memory_finds_what_the_database_index_finds(
+    store: Any,
+    at_start: list[tuple[str, str, list[str]]],
+    later: list[tuple[str, str, list[str]]],
+    probes: list[str],
+) -> None:
+    store.wipe()
+    later = [row for row in later if (row[0], row[1]) not in {(r[0], r[1]) for r in at_start}]
+    load_entities(store, at_start)
+    index = built(store)  # these in segments
+    load_entities(store, later)  # these through the catch-up, in the delta
+    for depth in (EXACT, TWO_EDITS):
+        wanted = set().union(*(depth_probes(entity_key(name), depth) for name in probes))
+
+        def both(tx: Any, wanted: set[str] = wanted) -> tuple[set[Any], set[Any]]:
+            assert index.catch_up(tx)
+            remembered = fetch_remembered(tx, store.dialect, index, wanted)
+            return found(fetch(tx, store.dialect, wanted)), found(remembered)
+
+        from_database, from_memory = store.read(both, use_case="test")
+        assert from_memory == from_database
+
+
+def resolve(store: Any, index: MemoryIndex, drawer: str, *names: str) -> list[Any]:
+    inputs = [MentionInput(drawer, make_mention(name, "tool")) for name in names]
+    return resolve_mentions(store, inputs, fuzzy=True, known_word=KNOWN_WORD, memory=index)
+
+
+def tool_keys(store: Any) -> list[str]:
+    rows = store.run_text("MATCH (e:Entity {kind: 'tool'}) RETURN e.key AS key", {})
+    return sorted(row["key"] for row in rows)
+
+
+def test_an_instance_sees_what_another_wrote_before_it_decides(store: Any) -> None:
+    migrations.migrate(store)
+    drawer = new_drawer(store, "note")
+    first, second = built(store), built(store)
+    [created] = resolve(store, first, drawer, "PostgreSQL")
+    [katarina] = resolve(store, first, drawer, "Katarina")
+    again, typo, near = resolve(store, second, drawer, "POSTGRESQL", "PostgreSQ", "Katerino")
+    assert (again.entity.view.id, again.rule) == (created.entity.view.id, "normalized")
+    assert (typo.entity.view.id, typo.rule) == (created.entity.view.id, "typo")
+    assert near.created and near.possibly_same_as == (katarina.entity.view.id,)
+    [back] = resolve(store, first, drawer, "Katerino")  # the first instance catches up too
+    assert (back.entity.view.id, back.rule) == (near.entity.view.id, "exact")
+    assert tool_keys(store) == ["katarina", "katerino", "postgresql"]
+    assert first.seen == second.seen
+
+
+def test_an_alias_recorded_through_the_api_is_caught_up_on(store: Any) -> None:
+    migrations.migrate(store)
+    drawer = new_drawer(store, "note")
+    index = built(store)
+    [created] = resolve(store, index, drawer, "Kubernetes")
+    add_alias(store, created.entity.view.id, "k8s cluster")
+    [alias] = resolve(store, index, drawer, "K8s Cluster")
+    assert (alias.entity.view.id, alias.rule) == (created.entity.view.id, "alias")
+    assert tool_keys(store) == ["kubernetes"]
+
+
+def test_a_settled_review_is_caught_up_on_though_both_entities_were_read(store: Any) -> None:
+    """The index keeps the entities it read; settling a pair changes both (the newer is no
+    candidate any more, the older takes its name as an alias), so neither may stay as read."""
+    migrations.migrate(store)
+    drawer = new_drawer(store, "note")
+    index = built(store)
+    [katarina] = resolve(store, index, drawer, "Katarina")
+    [katerino] = resolve(store, index, drawer, "Katerino")
+    [katerina] = resolve(store, index, drawer, "Katerina")  # reads both, keeps them
+    assert set(katerina.possibly_same_as) == {katarina.entity.view.id, katerino.entity.view.id}
+    settle_review(store, katerino.entity.view.id, katarina.entity.view.id, "same")
+    [again] = resolve(store, index, drawer, "Katerino")
+    assert (again.entity.view.id, again.rule) == (katarina.entity.view.id, "alias")
+
+
+def test_a_restart_rebuilds_from_the_database(store: Any) -> None:
+    migrations.migrate(store)
+    drawer = new_drawer(store, "note")
+    index = built(store)
+    results = resolve(store, index, drawer, "Terraform", "Ansible Tower", "Grafana")
+    restarted = built(store)
+    assert restarted.seen == index.seen
+    ids = {r.entity.view.id for r in results}
+    assert set(restarted.lookup({"terraform", "ansible tower", "grafana"})) == ids
+    [again] = resolve(store, restarted, drawer, "Terraforn")
+    assert (again.entity.view.id, again.rule) == (results[0].entity.view.id, "typo")
+
+
+def test_a_wiped_graph_starts_the_index_over(store: Any) -> None:
+    migrations.migrate(store)
+    drawer = new_drawer(store, "note")
+    index = built(store)
+    [old] = resolve(store, index, drawer, "Terraform")
+    store.wipe()
+    migrations.migrate(store)
+    drawer = new_drawer(store, "note")
+    [new] = resolve(store, index, drawer, "Terraform")  # not the old one, which is gone
+    assert new.created and new.entity.view.id != old.entity.view.id
+    assert set(index.lookup({"terraform"})) == {new.entity.view.id}
+
+
+def test_a_write_that_fails_adds_nothing(store: Any) -> None:
+    migrations.migrate(store)
+    index = built(store)
+    seen = index.seen
+    with pytest.raises(UnknownDrawers):
+        resolve(store, index, str(uuid.uuid4()), "Terraform")  # no such drawer: refused
+    assert index.seen == seen and index.lookup({"terraform"}) == {}

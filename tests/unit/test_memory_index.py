@@ -1,0 +1,66 @@
+"""The in-memory candidate index's own data structure (no database): segments, delta, merges.
+
+A dict from key to entity ids is the reference: whatever the entities, the order they arrive
+in and however the delta is frozen and the segments merged, a lookup answers each entity that
+stores a probe once, with exactly the probes it stores.
+"""
+
+import uuid
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from graph.memory_index import MemoryIndex
+from graph.memory_segments import KeyIndex
+
+keys = st.text(alphabet="abc é", min_size=1, max_size=4)
+entity = st.tuples(st.booleans(), st.sets(keys, min_size=1, max_size=6))
+
+
+def reference(entities: list[tuple[str, set[str]]], probes: set[str]) -> dict[str, list[str]]:
+    found: dict[str, set[str]] = {}
+    for entity_id, stored in entities:
+        if stored & probes:
+            found.setdefault(entity_id, set()).update(stored & probes)
+    return {entity_id: sorted(matched) for entity_id, matched in found.items()}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rows=st.lists(entity, max_size=40),
+    probes=st.sets(keys, max_size=12),
+    per_segment=st.integers(1, 8),
+)
+def test_a_lookup_answers_what_a_dict_of_the_keys_answers(
+    rows: list[tuple[bool, set[str]]], probes: set[str], per_segment: int
+) -> None:
+    """Entities arrive a few at a time (one segment each, merged as they grow); ids that are no
+    UUID take the side dict; an entity added twice (respelled: its keys only grow) is answered
+    once."""
+    index = KeyIndex()
+    entities: list[tuple[str, set[str]]] = []
+    for n, (is_uuid, stored) in enumerate(rows):
+        entity_id = str(uuid.uuid4()) if is_uuid else f"legacy-{n}"
+        entities.append((entity_id, stored))
+        if n % 3 == 0:  # respelled: added again with one more key
+            again_id, again = entities[n // 2]
+            entities.append((again_id, again | {"zz"}))
+    for start in range(0, len(entities), per_segment):
+        index.add(entities[start : start + per_segment])
+    assert index.lookup(probes) == reference(entities, probes)
+    assert index.lookup(probes | {"zz"}) == reference(entities, probes | {"zz"})
+
+
+def test_segments_merge_while_the_newer_is_not_much_the_smaller() -> None:
+    index = KeyIndex()
+    for n in range(100):
+        index.add([(str(uuid.uuid4()), {f"k{n}"})])
+    sizes = [len(segment.packed) for segment in index.segments]
+    assert sum(sizes) == 100 and len(sizes) <= 7 and sizes == sorted(sizes, reverse=True)
+
+
+def test_an_index_is_not_used_before_it_is_built() -> None:
+    index = MemoryIndex()
+    assert not index.ready
+    index.written("epoch", 1, [])  # ignored: nothing to add to before the build
+    assert index.seen == 0
