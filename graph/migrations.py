@@ -61,6 +61,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "drawer index terms with 5-gram bands", reindex_anchor_terms),
     Migration(8, "entity index keys for complete review links", complete_entity_index_keys),
     Migration(9, "pending duplicate pairs of the vectors stored so far", rebuild_pending_pairs),
+    Migration(10, "drawer bands in two length buckets, looked up in one", reindex_anchor_terms),
 )
 
 
