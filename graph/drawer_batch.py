@@ -50,7 +50,9 @@ from resolver.drawers import (
     anchor_terms,
     band_probes,
     index_terms,
+    near_lengths,
 )
+from resolver.similarity import OSA_MAX_LENGTH
 
 ItemOutcome = WriteOutcome | CastlegraphError
 """What one item of a batch came to: written (or found), or refused (for its name)."""
@@ -65,6 +67,8 @@ class _Item:
     text: DrawerText
     anchors: list[str]
     bands: list[str]
+    lengths: tuple[int, int]
+    """The candidates' normal-form lengths that allow a near copy (`near_lengths`)."""
     stored_terms: list[str]
     """What it is indexed by once stored (word pairs, bands of its own length bucket)."""
     indexed: frozenset[str]
@@ -80,6 +84,7 @@ class _Item:
             text=text,
             anchors=anchor_terms(new.wing, new.room, text.normalized) if near else [],
             bands=band_probes(new.wing, new.room, text.normalized, near_threshold),
+            lengths=near_lengths(len(text.normalized), near_threshold),
             stored_terms=stored,
             indexed=frozenset(stored),
         )
@@ -99,6 +104,8 @@ class _Item:
             "fingerprint": self.text.fingerprint or NO_FINGERPRINT,
             "terms": self.anchors,
             "bands": self.bands,
+            "min_len": self.lengths[0],
+            "max_len": self.lengths[1],
             "agent": new.agent if new.compare_same_agent_only else None,
             "viewer": new.viewer,
         }
@@ -234,6 +241,7 @@ def _read_candidates(tx: Tx, part: list[_Item], enabled: bool) -> dict[int, _Fou
         per_term=TERM_POSTINGS,
         rare_terms=RARE_TERMS,
         limit=TERM_CANDIDATES,
+        any_len_above=OSA_MAX_LENGTH,
     )
     for row in rows:
         _collect(found[int(row["item"])], row)

@@ -28,8 +28,10 @@ from resolver.drawers import (
     compare,
     index_terms,
     may_be_near,
+    near_lengths,
     strongest,
 )
+from resolver.similarity import OSA_MAX_LENGTH
 
 EXACT_LOOKUP_LIMIT = 20
 """Same-hash and same-fingerprint candidates read per write (copies beyond are not linked)."""
@@ -198,8 +200,12 @@ def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, near_threshold: float)
     (`NewDrawer.viewer`).
     """
     near = len(text.normalized) >= NEAR_MIN_LENGTH
+    min_len, max_len = near_lengths(len(text.normalized), near_threshold)
     rows = tx.run(
         "drawer_candidates",
+        min_len=min_len,
+        max_len=max_len,
+        any_len_above=OSA_MAX_LENGTH,
         content_hash=text.content_hash,
         fingerprint=text.fingerprint or NO_FINGERPRINT,
         terms=anchor_terms(new.wing, new.room, text.normalized) if near else [],

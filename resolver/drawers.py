@@ -7,6 +7,7 @@ shared anchor terms); `compare` names the likeness of each, cheapest signal firs
 
 import hashlib
 import itertools
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,6 +19,9 @@ from resolver.text import content_hash, fingerprint, normalize_text
 
 NEAR_MIN_LENGTH = 12
 """Below this many normalised code points one letter is another word, not a typo."""
+
+UNBOUNDED_LENGTH = 2**62
+"""An upper length no text reaches (an integer: both databases compare it with `norm_len`)."""
 
 MAX_LINKS = 5
 """At most this many SIMILAR_TO edges per write, strongest first."""
@@ -90,6 +94,22 @@ def may_be_near(length: int, other_length: int, near_threshold: float) -> bool:
     if longest == 0 or longest > OSA_MAX_LENGTH:
         return True
     return at_least(1.0 - abs(length - other_length) / longest, near_threshold)
+
+
+def near_lengths(length: int, near_threshold: float) -> tuple[int, int]:
+    """The normal-form lengths of the candidates `may_be_near` lets through, as one range for
+    the candidate statements, which leave the others out before they rank and cap the rest
+    (their content would be read and sent for nothing). A candidate longer than
+    `OSA_MAX_LENGTH` is always let through too; above it, so is every length."""
+    if length > OSA_MAX_LENGTH:
+        return 0, UNBOUNDED_LENGTH
+    shortest = max(0, math.floor(length * near_threshold) - 1)
+    while not may_be_near(length, shortest, near_threshold):
+        shortest += 1
+    longest = min(OSA_MAX_LENGTH, math.ceil(length / max(near_threshold, 1e-3)) + 1)
+    while longest > length and not may_be_near(length, longest, near_threshold):
+        longest -= 1
+    return shortest, longest
 
 
 def strongest(likenesses: Iterable[Likeness], limit: int = MAX_LINKS) -> list[Likeness]:
