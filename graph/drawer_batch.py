@@ -30,6 +30,7 @@ from graph.drawers import (
     Candidate,
     DedupPolicy,
     NewDrawer,
+    candidate_text,
     drawer_write_props,
     likenesses_among,
     link_evidence,
@@ -59,8 +60,10 @@ ItemOutcome = WriteOutcome | CastlegraphError
 
 
 @dataclass(frozen=True, slots=True)
-class _Item:
-    """One item with everything its decision needs, computed once."""
+class PreparedDrawer:
+    """One item with everything its decision needs, computed once and before the write: it
+    reads nothing, so a job prepares its next batch while the database serves this one, and
+    no write waits on the lock while an item is sketched (`prepare_drawers`)."""
 
     index: int
     new: NewDrawer
@@ -74,7 +77,7 @@ class _Item:
     indexed: frozenset[str]
 
     @classmethod
-    def of(cls, index: int, new: NewDrawer, near_threshold: float) -> "_Item":
+    def of(cls, index: int, new: NewDrawer, near_threshold: float) -> "PreparedDrawer":
         text = DrawerText.of(new.content)
         near = len(text.normalized) >= NEAR_MIN_LENGTH
         stored = index_terms(new.wing, new.room, text.normalized)
@@ -132,7 +135,7 @@ class _Item:
 class _Stored:
     """An item of the batch that is being stored: a candidate of the items after it."""
 
-    item: _Item
+    item: PreparedDrawer
     drawer: Drawer
 
 
@@ -144,6 +147,11 @@ class _Found:
     holders: list[Drawer]
 
 
+def prepare_drawers(items: Sequence[NewDrawer], near_threshold: float) -> list[PreparedDrawer]:
+    """The items with their normal forms, index terms and probes, for `write_prepared`."""
+    return [PreparedDrawer.of(i, new, near_threshold) for i, new in enumerate(items)]
+
+
 def write_drawers(
     store: GraphStore,
     items: Sequence[NewDrawer],
@@ -153,24 +161,36 @@ def write_drawers(
 ) -> list[ItemOutcome]:
     """Write `items` in order, as `graph.drawers.write_drawer` would one by one; one outcome
     per item (a refused name is an outcome, not an exception: the rest are written)."""
-    if not items:
+    prepared = prepare_drawers(items, policy.near_threshold)
+    return write_prepared(store, prepared, policy, supersede=supersede)
+
+
+def write_prepared(
+    store: GraphStore,
+    prepared: Sequence[PreparedDrawer],
+    policy: DedupPolicy,
+    *,
+    supersede: bool = False,
+) -> list[ItemOutcome]:
+    """`write_drawers` of items prepared beforehand with `policy.near_threshold` (any subset
+    of one `prepare_drawers` answer, in its order)."""
+    if not prepared:
         return []
 
     def work(tx: Tx) -> list[ItemOutcome]:
-        for wing, room in sorted({(new.wing, new.room) for new in items}):
+        for wing, room in sorted({item.place for item in prepared}):
             tx.lock(f"room\x1f{wing}\x1f{room}")
-        prepared = [_Item.of(i, new, policy.near_threshold) for i, new in enumerate(items)]
         outcomes: list[ItemOutcome] = []
-        for part in _parts(prepared):
+        for part in _parts(list(prepared)):
             outcomes.extend(_write_part(tx, part, policy, supersede, store.dialect))
         return outcomes
 
     return store.write(work, use_case="write_drawers")
 
 
-def _parts(items: list[_Item]) -> Iterator[list[_Item]]:
+def _parts(items: list[PreparedDrawer]) -> Iterator[list[PreparedDrawer]]:
     """Runs of items in which no name repeats in a room (see the module's docstring)."""
-    part: list[_Item] = []
+    part: list[PreparedDrawer] = []
     names: set[tuple[str, str, str]] = set()
     for item in items:
         key = (item.new.wing, item.new.room, item.new.name or "")
@@ -185,7 +205,7 @@ def _parts(items: list[_Item]) -> Iterator[list[_Item]]:
 
 
 def _write_part(
-    tx: Tx, part: list[_Item], policy: DedupPolicy, supersede: bool, dialect: Dialect
+    tx: Tx, part: list[PreparedDrawer], policy: DedupPolicy, supersede: bool, dialect: Dialect
 ) -> list[ItemOutcome]:
     found = _read_candidates(tx, part, policy.enabled)
     outcomes: list[ItemOutcome] = []
@@ -223,7 +243,7 @@ def _write_part(
     return outcomes
 
 
-def _read_candidates(tx: Tx, part: list[_Item], enabled: bool) -> dict[int, _Found]:
+def _read_candidates(tx: Tx, part: list[PreparedDrawer], enabled: bool) -> dict[int, _Found]:
     """One round trip: every item's candidates (when dedup is on) and name holders."""
     found = {item.index: _Found({}, []) for item in part}
     named = [
@@ -263,7 +283,7 @@ def _collect(entry: _Found, row: Row) -> None:
 
 
 def _decide(
-    item: _Item,
+    item: PreparedDrawer,
     found: _Found,
     stored: list[_Stored],
     closing: list[dict[str, str]],
@@ -300,12 +320,12 @@ def _text_of(content: str, texts: dict[str, DrawerText]) -> DrawerText:
     """A candidate's normal form, computed once per batch (items share candidates)."""
     known = texts.get(content)
     if known is None:
-        known = texts[content] = DrawerText.of(content)
+        known = texts[content] = candidate_text(content)
     return known
 
 
 def _likenesses(
-    item: _Item,
+    item: PreparedDrawer,
     found: _Found,
     stored: list[_Stored],
     closed: set[str],
