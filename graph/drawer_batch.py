@@ -15,6 +15,10 @@ a room where a term is common a batch may find more than one-by-one writes would
 A part of the batch ends where an item repeats a name an earlier item of that part holds in
 its room: the second is decided against the first as stored, by the next part, in the same
 transaction. Each part is one candidate read and one write statement.
+
+Everything an item's decision needs from its own text (normal form, sketch, terms, probes) is
+computed before the transaction (`prepare_drawers`), so no write of the service waits on the
+lock while a batch is hashed, and a job can prepare its next batch while this one is written.
 """
 
 from collections.abc import Iterator, Sequence
