@@ -15,6 +15,10 @@ a room where a term is common a batch may find more than one-by-one writes would
 A part of the batch ends where an item repeats a name an earlier item of that part holds in
 its room: the second is decided against the first as stored, by the next part, in the same
 transaction. Each part is one candidate read and one write statement.
+
+Everything an item's decision needs from its own text (normal form, sketch, terms, probes) is
+computed before the transaction (`prepare_drawers`), so no write of the service waits on the
+lock while a batch is hashed, and a job can prepare its next batch while this one is written.
 """
 
 from collections.abc import Iterator, Sequence
@@ -30,6 +34,7 @@ from graph.drawers import (
     Candidate,
     DedupPolicy,
     NewDrawer,
+    candidate_text,
     drawer_write_props,
     likenesses_among,
     link_evidence,
@@ -50,27 +55,33 @@ from resolver.drawers import (
     anchor_terms,
     band_probes,
     index_terms,
+    near_lengths,
 )
+from resolver.similarity import OSA_MAX_LENGTH
 
 ItemOutcome = WriteOutcome | CastlegraphError
 """What one item of a batch came to: written (or found), or refused (for its name)."""
 
 
 @dataclass(frozen=True, slots=True)
-class _Item:
-    """One item with everything its decision needs, computed once."""
+class PreparedDrawer:
+    """One item with everything its decision needs, computed once and before the write: it
+    reads nothing, so a job prepares its next batch while the database serves this one, and
+    no write waits on the lock while an item is sketched (`prepare_drawers`)."""
 
     index: int
     new: NewDrawer
     text: DrawerText
     anchors: list[str]
     bands: list[str]
+    lengths: tuple[int, int]
+    """The candidates' normal-form lengths that allow a near copy (`near_lengths`)."""
     stored_terms: list[str]
     """What it is indexed by once stored (word pairs, bands of its own length bucket)."""
     indexed: frozenset[str]
 
     @classmethod
-    def of(cls, index: int, new: NewDrawer, near_threshold: float) -> "_Item":
+    def of(cls, index: int, new: NewDrawer, near_threshold: float) -> "PreparedDrawer":
         text = DrawerText.of(new.content)
         near = len(text.normalized) >= NEAR_MIN_LENGTH
         stored = index_terms(new.wing, new.room, text.normalized)
@@ -80,6 +91,7 @@ class _Item:
             text=text,
             anchors=anchor_terms(new.wing, new.room, text.normalized) if near else [],
             bands=band_probes(new.wing, new.room, text.normalized, near_threshold),
+            lengths=near_lengths(len(text.normalized), near_threshold),
             stored_terms=stored,
             indexed=frozenset(stored),
         )
@@ -99,6 +111,8 @@ class _Item:
             "fingerprint": self.text.fingerprint or NO_FINGERPRINT,
             "terms": self.anchors,
             "bands": self.bands,
+            "min_len": self.lengths[0],
+            "max_len": self.lengths[1],
             "agent": new.agent if new.compare_same_agent_only else None,
             "viewer": new.viewer,
         }
@@ -125,7 +139,7 @@ class _Item:
 class _Stored:
     """An item of the batch that is being stored: a candidate of the items after it."""
 
-    item: _Item
+    item: PreparedDrawer
     drawer: Drawer
 
 
@@ -137,6 +151,11 @@ class _Found:
     holders: list[Drawer]
 
 
+def prepare_drawers(items: Sequence[NewDrawer], near_threshold: float) -> list[PreparedDrawer]:
+    """The items with their normal forms, index terms and probes, for `write_prepared`."""
+    return [PreparedDrawer.of(i, new, near_threshold) for i, new in enumerate(items)]
+
+
 def write_drawers(
     store: GraphStore,
     items: Sequence[NewDrawer],
@@ -146,24 +165,36 @@ def write_drawers(
 ) -> list[ItemOutcome]:
     """Write `items` in order, as `graph.drawers.write_drawer` would one by one; one outcome
     per item (a refused name is an outcome, not an exception: the rest are written)."""
-    if not items:
+    prepared = prepare_drawers(items, policy.near_threshold)
+    return write_prepared(store, prepared, policy, supersede=supersede)
+
+
+def write_prepared(
+    store: GraphStore,
+    prepared: Sequence[PreparedDrawer],
+    policy: DedupPolicy,
+    *,
+    supersede: bool = False,
+) -> list[ItemOutcome]:
+    """`write_drawers` of items prepared beforehand with `policy.near_threshold` (any subset
+    of one `prepare_drawers` answer, in its order)."""
+    if not prepared:
         return []
 
     def work(tx: Tx) -> list[ItemOutcome]:
-        for wing, room in sorted({(new.wing, new.room) for new in items}):
+        for wing, room in sorted({item.place for item in prepared}):
             tx.lock(f"room\x1f{wing}\x1f{room}")
-        prepared = [_Item.of(i, new, policy.near_threshold) for i, new in enumerate(items)]
         outcomes: list[ItemOutcome] = []
-        for part in _parts(prepared):
+        for part in _parts(list(prepared)):
             outcomes.extend(_write_part(tx, part, policy, supersede, store.dialect))
         return outcomes
 
     return store.write(work, use_case="write_drawers")
 
 
-def _parts(items: list[_Item]) -> Iterator[list[_Item]]:
+def _parts(items: list[PreparedDrawer]) -> Iterator[list[PreparedDrawer]]:
     """Runs of items in which no name repeats in a room (see the module's docstring)."""
-    part: list[_Item] = []
+    part: list[PreparedDrawer] = []
     names: set[tuple[str, str, str]] = set()
     for item in items:
         key = (item.new.wing, item.new.room, item.new.name or "")
@@ -178,7 +209,7 @@ def _parts(items: list[_Item]) -> Iterator[list[_Item]]:
 
 
 def _write_part(
-    tx: Tx, part: list[_Item], policy: DedupPolicy, supersede: bool, dialect: Dialect
+    tx: Tx, part: list[PreparedDrawer], policy: DedupPolicy, supersede: bool, dialect: Dialect
 ) -> list[ItemOutcome]:
     found = _read_candidates(tx, part, policy.enabled)
     outcomes: list[ItemOutcome] = []
@@ -216,7 +247,7 @@ def _write_part(
     return outcomes
 
 
-def _read_candidates(tx: Tx, part: list[_Item], enabled: bool) -> dict[int, _Found]:
+def _read_candidates(tx: Tx, part: list[PreparedDrawer], enabled: bool) -> dict[int, _Found]:
     """One round trip: every item's candidates (when dedup is on) and name holders."""
     found = {item.index: _Found({}, []) for item in part}
     named = [
@@ -234,6 +265,7 @@ def _read_candidates(tx: Tx, part: list[_Item], enabled: bool) -> dict[int, _Fou
         per_term=TERM_POSTINGS,
         rare_terms=RARE_TERMS,
         limit=TERM_CANDIDATES,
+        any_len_above=OSA_MAX_LENGTH,
     )
     for row in rows:
         _collect(found[int(row["item"])], row)
@@ -255,7 +287,7 @@ def _collect(entry: _Found, row: Row) -> None:
 
 
 def _decide(
-    item: _Item,
+    item: PreparedDrawer,
     found: _Found,
     stored: list[_Stored],
     closing: list[dict[str, str]],
@@ -292,12 +324,12 @@ def _text_of(content: str, texts: dict[str, DrawerText]) -> DrawerText:
     """A candidate's normal form, computed once per batch (items share candidates)."""
     known = texts.get(content)
     if known is None:
-        known = texts[content] = DrawerText.of(content)
+        known = texts[content] = candidate_text(content)
     return known
 
 
 def _likenesses(
-    item: _Item,
+    item: PreparedDrawer,
     found: _Found,
     stored: list[_Stored],
     closed: set[str],

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from graph.bounded_cache import MIB, byte_lru
 from graph.clock import utc_now
 from graph.cursors import decode_cursor, encode_cursor
 from graph.errors import DrawerNameTaken, DrawerNotFound, DrawerSuperseded
@@ -28,8 +29,10 @@ from resolver.drawers import (
     compare,
     index_terms,
     may_be_near,
+    near_lengths,
     strongest,
 )
+from resolver.similarity import OSA_MAX_LENGTH
 
 EXACT_LOOKUP_LIMIT = 20
 """Same-hash and same-fingerprint candidates read per write (copies beyond are not linked)."""
@@ -43,6 +46,11 @@ TERM_POSTINGS = 32
 RARE_TERMS = 8
 """Terms whose drawers are compared: those with the fewest drawers in the room. A near copy
 shares its original's rare word pairs, and a rare pair's drawers all fit under the cap above."""
+
+CANDIDATE_TEXT_BYTES = 16 * MIB
+"""Normal forms of candidates kept between writes: a room's near copies cluster, so the same
+drawers come back as candidates of write after write (a checkpoint of 1,000 items into a room
+of 10 k normalised ~21 candidates per item, most of them seen before)."""
 
 NO_FINGERPRINT = ""
 """Looked up when a text has no fingerprint: stored fingerprints are never empty, and a
@@ -198,8 +206,12 @@ def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, near_threshold: float)
     (`NewDrawer.viewer`).
     """
     near = len(text.normalized) >= NEAR_MIN_LENGTH
+    min_len, max_len = near_lengths(len(text.normalized), near_threshold)
     rows = tx.run(
         "drawer_candidates",
+        min_len=min_len,
+        max_len=max_len,
+        any_len_above=OSA_MAX_LENGTH,
         content_hash=text.content_hash,
         fingerprint=text.fingerprint or NO_FINGERPRINT,
         terms=anchor_terms(new.wing, new.room, text.normalized) if near else [],
@@ -292,11 +304,23 @@ def oldest_exact_copy(text: DrawerText, candidates: Iterable[Candidate]) -> Draw
     return min(same, key=lambda d: (d.created_at, d.id)) if same else None
 
 
+@byte_lru(CANDIDATE_TEXT_BYTES)
+def _normal_form(content: str) -> tuple[str, str | None, str]:
+    """`DrawerText.of` as a tuple of strings, which the cache can weigh."""
+    text = DrawerText.of(content)
+    return text.content_hash, text.fingerprint, text.normalized
+
+
+def candidate_text(content: str) -> DrawerText:
+    """A candidate's normal form, from the cache when it was a candidate lately."""
+    return DrawerText(*_normal_form(content))
+
+
 def likenesses_among(
     text: DrawerText,
     candidates: Iterable[Candidate],
     threshold: float,
-    text_of: Callable[[str], DrawerText] = DrawerText.of,
+    text_of: Callable[[str], DrawerText] = candidate_text,
 ) -> list[Likeness]:
     """The links a new drawer earns with its candidates: each compared (a candidate that came
     whole always, one known by length only when the lengths allow a near copy)."""

@@ -102,7 +102,7 @@ def derive_keys(store: GraphStore) -> int:
 
 
 def reindex_anchor_terms(store: GraphStore) -> int:
-    """Versions 4 and 7: current drawers whose terms were derived under another scheme."""
+    """Versions 4, 7 and 10: current drawers whose terms were derived under another scheme."""
     return _in_batches(
         store,
         "drawers_with_old_terms",

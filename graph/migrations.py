@@ -63,6 +63,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "entity index keys for complete review links", complete_entity_index_keys),
     Migration(9, "pending duplicate pairs of the vectors stored so far", rebuild_pending_pairs),
     Migration(10, "entity sequence for the in-memory candidate index", number_entities),
+    Migration(11, "drawer bands in two length buckets, looked up in one", reindex_anchor_terms),
 )
 
 

@@ -7,8 +7,10 @@ shared anchor terms); `compare` names the likeness of each, cheapest signal firs
 
 import hashlib
 import itertools
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from resolver import shingles
@@ -18,16 +20,20 @@ from resolver.text import content_hash, fingerprint, normalize_text
 NEAR_MIN_LENGTH = 12
 """Below this many normalised code points one letter is another word, not a typo."""
 
+UNBOUNDED_LENGTH = 2**62
+"""An upper length no text reaches (an integer: both databases compare it with `norm_len`)."""
+
 MAX_LINKS = 5
 """At most this many SIMILAR_TO edges per write, strongest first."""
 
 ANCHOR_TERMS = 48
 """Word pairs per drawer kept as index terms (the longest, when a text has more)."""
 
-TERMS_SCHEME = "word-pairs+5-gram-bands"
+TERMS_SCHEME = "word-pairs+5-gram-bands-2"
 """What the stored index terms hash; drawers indexed under an older scheme are re-indexed by a
 migration (4: single words were too common in a room of 100 k drawers; 7: word pairs alone
-missed a near copy with a typo in every pair, so MinHash bands of 5-grams joined them)."""
+missed a near copy with a typo in every pair, so MinHash bands of 5-grams joined them; 10: the
+bands are stored in two length buckets and looked up in one, with a cheaper 5-gram hash)."""
 
 LikenessKind = Literal["exact", "normalized", "near"]
 _KIND_RANK: dict[str, int] = {"exact": 0, "normalized": 1, "near": 2}
@@ -90,6 +96,22 @@ def may_be_near(length: int, other_length: int, near_threshold: float) -> bool:
     return at_least(1.0 - abs(length - other_length) / longest, near_threshold)
 
 
+def near_lengths(length: int, near_threshold: float) -> tuple[int, int]:
+    """The normal-form lengths of the candidates `may_be_near` lets through, as one range for
+    the candidate statements, which leave the others out before they rank and cap the rest
+    (their content would be read and sent for nothing). A candidate longer than
+    `OSA_MAX_LENGTH` is always let through too; above it, so is every length."""
+    if length > OSA_MAX_LENGTH:
+        return 0, UNBOUNDED_LENGTH
+    shortest = max(0, math.floor(length * near_threshold) - 1)
+    while not may_be_near(length, shortest, near_threshold):
+        shortest += 1
+    longest = min(OSA_MAX_LENGTH, math.ceil(length / max(near_threshold, 1e-3)) + 1)
+    while longest > length and not may_be_near(length, longest, near_threshold):
+        longest -= 1
+    return shortest, longest
+
+
 def strongest(likenesses: Iterable[Likeness], limit: int = MAX_LINKS) -> list[Likeness]:
     """Exact before normalized before near, then higher similarity, then smaller id."""
     ranked = sorted(
@@ -115,8 +137,8 @@ def anchor_terms(wing: str, room: str, normalized: str) -> list[str]:
 
 
 def band_probes(wing: str, room: str, normalized: str, near_threshold: float) -> list[str]:
-    """The band terms a write looks up: its sketch's bands in every length bucket where a near
-    copy of it can lie (one or two at the 0.9 threshold). None below the near length."""
+    """The band terms a write looks up: its sketch's bands in the length buckets that hold every
+    text a near copy of it can be (one at the 0.9 threshold). None below the near length."""
     if len(normalized) < NEAR_MIN_LENGTH:
         return []
     sketched = shingles.sketch(normalized)
@@ -130,15 +152,24 @@ def band_probes(wing: str, room: str, normalized: str, near_threshold: float) ->
 
 def index_terms(wing: str, room: str, normalized: str) -> list[str]:
     """Everything a stored drawer is indexed by: its word pairs and, when it is long enough to
-    be near anything, the bands of its own length bucket (design §4.5)."""
+    be near anything, its bands in its own length bucket and the next (design §4.5)."""
     terms = anchor_terms(wing, room, normalized)
     if len(normalized) >= NEAR_MIN_LENGTH:
-        bucket = shingles.length_bucket(len(normalized))
-        keys = shingles.band_keys(shingles.sketch(normalized), bucket)
-        terms.extend(_scoped_hash(wing, room, key) for key in keys)
+        sketched = shingles.sketch(normalized)
+        for bucket in shingles.stored_buckets(len(normalized)):
+            keys = shingles.band_keys(sketched, bucket)
+            terms.extend(_scoped_hash(wing, room, key) for key in keys)
     return terms
 
 
 def _scoped_hash(wing: str, room: str, word: str) -> str:
-    digest = hashlib.blake2b(f"{wing}\x1f{room}\x1f{word}".encode(), digest_size=8)
+    digest = _room_digest(wing, room).copy()
+    digest.update(word.encode())
     return digest.hexdigest()
+
+
+@lru_cache(maxsize=256)
+def _room_digest(wing: str, room: str) -> "hashlib.blake2b":
+    """The hash state after the room's prefix: every term of a room starts from it (a copy
+    costs less than hashing the prefix again for each of a write's ~180 terms)."""
+    return hashlib.blake2b(f"{wing}\x1f{room}\x1f".encode(), digest_size=8)

@@ -2,6 +2,9 @@
 // probe (one item of the batch) exactly what `drawer_candidates` returns for a single write,
 // branch by branch, tagged with the item's index. Only drawers the item's agent may see
 // (design §8.1).
+// Terms and bands give only drawers whose normal-form length allows a near copy
+// (the probe's min_len..max_len, or any above $any_len_above: trigram-scored), ranked and capped after
+// that filter: a drawer the lengths rule out would be sent for nothing.
 UNWIND $probes AS p
 CALL {
   WITH p
@@ -34,7 +37,7 @@ UNWIND $probes AS p
 CALL {
   WITH p
   WITH p.terms AS terms, p.wing AS wing, p.room AS room, p.agent AS agent,
-    p.viewer AS viewer
+    p.viewer AS viewer, p.min_len AS min_len, p.max_len AS max_len
   UNWIND terms AS term
   CALL {
     WITH term
@@ -43,14 +46,16 @@ CALL {
     RETURN d
     LIMIT $per_term
   }
-  WITH wing, room, agent, viewer, term, collect(d) AS postings
+  WITH wing, room, agent, viewer, min_len, max_len, term, collect(d) AS postings
   ORDER BY size(postings), term
   LIMIT $rare_terms
   UNWIND postings AS d
-  WITH wing, room, agent, viewer, d, count(*) AS shared
+  WITH wing, room, agent, viewer, min_len, max_len, d, count(*) AS shared
   WHERE d.wing = wing AND d.room = room AND d.valid_to IS NULL
     AND (agent IS NULL OR d.agent = agent)
     AND (viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = viewer)
+    AND coalesce(d.norm_len, 0) >= min_len
+    AND (coalesce(d.norm_len, 0) <= max_len OR d.norm_len > $any_len_above)
   RETURN d, shared
   ORDER BY shared DESC, d.id
   LIMIT $limit
@@ -61,7 +66,7 @@ UNWIND $probes AS p
 CALL {
   WITH p
   WITH p.bands AS bands, p.wing AS wing, p.room AS room, p.agent AS agent,
-    p.viewer AS viewer
+    p.viewer AS viewer, p.min_len AS min_len, p.max_len AS max_len
   UNWIND bands AS band
   CALL {
     WITH band
@@ -70,13 +75,15 @@ CALL {
     RETURN d
     LIMIT $per_term
   }
-  WITH wing, room, agent, viewer, band, collect(d) AS postings
+  WITH wing, room, agent, viewer, min_len, max_len, band, collect(d) AS postings
   WHERE size(postings) < $per_term
   UNWIND postings AS d
-  WITH wing, room, agent, viewer, d, count(*) AS shared
+  WITH wing, room, agent, viewer, min_len, max_len, d, count(*) AS shared
   WHERE d.wing = wing AND d.room = room AND d.valid_to IS NULL
     AND (agent IS NULL OR d.agent = agent)
     AND (viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = viewer)
+    AND coalesce(d.norm_len, 0) >= min_len
+    AND (coalesce(d.norm_len, 0) <= max_len OR d.norm_len > $any_len_above)
   RETURN d, shared
   ORDER BY shared DESC, d.id
   LIMIT $limit

@@ -3,6 +3,9 @@
 // branch by branch (each word pair asked of the full-text index on its own, the bands in one
 // query ranked by the index's score), tagged with the item's index. Only drawers the item's agent may see
 // (design §8.1).
+// Terms and bands give only drawers whose normal-form length allows a near copy
+// (the probe's min_len..max_len, or any above $any_len_above: trigram-scored), ranked and capped after
+// that filter: a drawer the lengths rule out would be sent for nothing.
 UNWIND $probes AS p
 CALL (p) {
   MATCH (d:Drawer {content_hash: p.content_hash})
@@ -32,21 +35,23 @@ UNION ALL
 UNWIND $probes AS p
 CALL (p) {
   WITH p.terms AS terms, p.wing AS wing, p.room AS room, p.agent AS agent,
-    p.viewer AS viewer
+    p.viewer AS viewer, p.min_len AS min_len, p.max_len AS max_len
   UNWIND terms AS term
   CALL (term) {
     CALL db.index.fulltext.queryNodes('drawer_terms', '"' + term + '"', {limit: $per_term})
     YIELD node
     RETURN node AS d
   }
-  WITH wing, room, agent, viewer, term, collect(d) AS postings
+  WITH wing, room, agent, viewer, min_len, max_len, term, collect(d) AS postings
   ORDER BY size(postings), term
   LIMIT $rare_terms
   UNWIND postings AS d
-  WITH wing, room, agent, viewer, d, count(*) AS shared
+  WITH wing, room, agent, viewer, min_len, max_len, d, count(*) AS shared
   WHERE d.wing = wing AND d.room = room AND d.valid_to IS NULL
     AND (agent IS NULL OR d.agent = agent)
     AND (viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = viewer)
+    AND coalesce(d.norm_len, 0) >= min_len
+    AND (coalesce(d.norm_len, 0) <= max_len OR d.norm_len > $any_len_above)
   RETURN d, shared
   ORDER BY shared DESC, d.id
   LIMIT $limit
@@ -62,6 +67,8 @@ CALL (p) {
   WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
     AND (p.agent IS NULL OR d.agent = p.agent)
     AND (p.viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = p.viewer)
+    AND coalesce(d.norm_len, 0) >= p.min_len
+    AND (coalesce(d.norm_len, 0) <= p.max_len OR d.norm_len > $any_len_above)
   RETURN d
   ORDER BY score DESC, d.id
   LIMIT $limit

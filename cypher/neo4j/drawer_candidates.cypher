@@ -3,9 +3,12 @@
 // whole drawers with the same content hash or fingerprint (oldest first), then the id,
 // content and normal-form length of the drawers sharing the room's rarest word pairs, and
 // of those sharing the most 5-gram bands. Each word pair is asked of the full-text index on its
-// own, as FalkorDB asks its array index; the bands (128 of them) are asked in one query of
+// own, as FalkorDB asks its array index; the bands (64 of them) are asked in one query of
 // all of them, ranked by the index's own score, in which a band common to the room weighs
 // little (a query per band cost as much as the rest of the write).
+// Terms and bands give only drawers whose normal-form length allows a near copy
+// ($min_len..$max_len, or any above $any_len_above: trigram-scored), ranked and capped after
+// that filter: a drawer the lengths rule out would be sent for nothing.
 MATCH (d:Drawer {content_hash: $content_hash})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
@@ -36,6 +39,8 @@ WITH d, count(*) AS shared
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
   AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
+  AND coalesce(d.norm_len, 0) >= $min_len
+  AND (coalesce(d.norm_len, 0) <= $max_len OR d.norm_len > $any_len_above)
 RETURN d {.id, .content, .norm_len} AS drawer, 'terms' AS via
 ORDER BY shared DESC, d.id
 LIMIT $limit
@@ -47,6 +52,8 @@ YIELD node AS d, score
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
   AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
+  AND coalesce(d.norm_len, 0) >= $min_len
+  AND (coalesce(d.norm_len, 0) <= $max_len OR d.norm_len > $any_len_above)
 RETURN d {.id, .content, .norm_len} AS drawer, 'bands' AS via
 ORDER BY score DESC, d.id
 LIMIT $limit

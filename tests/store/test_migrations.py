@@ -5,6 +5,8 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
+import pytest
+
 from api.service.lexicon import Lexicon
 from graph import migrations
 from graph.drawers import DedupPolicy, NewDrawer, write_drawer
@@ -47,9 +49,9 @@ def rows(store: Any, text: str) -> list[dict[str, Any]]:
 
 def test_migrations_are_recorded_once(store: Any) -> None:
     first = migrations.migrate(store)
-    assert [m.version for m in first] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+    assert [m.version for m in first] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
     assert migrations.migrate(store) == []
-    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
     assert migrations.pending(store) == []
 
 
@@ -57,7 +59,7 @@ def test_version_3_derives_keys_and_merges_nothing(store: Any) -> None:
     rows(store, LEGACY)
     applied = {m.version: m.changed for m in migrations.migrate(store)}
     # 3 already derives today's keys
-    assert applied == {1: 0, 2: 2, 3: 4, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0}
+    assert applied == {1: 0, 2: 2, 3: 4, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0, 11: 0}
     drawer = rows(store, "MATCH (d:Drawer {id: 'd1'}) RETURN properties(d) AS p")[0]["p"]
     normal = normalize_text("Legacy note about Ada")
     assert drawer["content_hash"] == content_hash("Legacy note about Ada")
@@ -110,22 +112,27 @@ def test_version_4_reindexes_drawers_under_single_word_terms(store: Any) -> None
     assert [s.drawer for s in retyped.similar] == [written.drawer.id]  # found by the new terms
 
 
-def test_version_7_adds_bands_to_drawers_indexed_by_word_pairs_alone(store: Any) -> None:
+@pytest.mark.parametrize("scheme", ["word-pairs", "word-pairs+5-gram-bands"])
+def test_versions_7_and_11_reindex_bands_of_drawers_stored_under_an_older_scheme(
+    store: Any, scheme: str
+) -> None:
     """A drawer stored before version 7 carries its word pairs only: a near copy with a typo in
-    every pair missed it. After the migration it is found, and closed drawers stay unindexed."""
+    every pair missed it; one stored before version 11 has its bands in its own length bucket
+    alone, where a write no longer looks. After the migration it is found again, and closed
+    drawers stay unindexed."""
     migrations.migrate(store)
     old = write_drawer(store, NewDrawer("w", "r", "the storage engine"), DedupPolicy()).drawer
     closed = write_drawer(store, NewDrawer("w", "r", "the backup runs nightly"), DedupPolicy())
     pairs = anchor_terms("w", "r", "the storage engine")
     store.run_text(
         "MATCH (d:Drawer {id: $id}) SET d.terms = $terms, d.terms_text = $text, "
-        "d.terms_scheme = 'word-pairs'",
-        {"id": old.id, "terms": pairs, "text": " ".join(pairs)},
+        "d.terms_scheme = $scheme",
+        {"id": old.id, "terms": pairs, "text": " ".join(pairs), "scheme": scheme},
     )
     store.run_text(
         "MATCH (d:Drawer {id: $id}) SET d.valid_to = '2025-01-01T00:00:00.000000Z', "
-        "d.terms = null, d.terms_text = null, d.terms_scheme = 'word-pairs'",
-        {"id": closed.drawer.id},
+        "d.terms = null, d.terms_text = null, d.terms_scheme = $scheme",
+        {"id": closed.drawer.id, "scheme": scheme},
     )
     assert reindex_anchor_terms(store) == 1
     stored = store.run_text("MATCH (d:Drawer {id: $id}) RETURN d.terms_scheme AS s", {"id": old.id})

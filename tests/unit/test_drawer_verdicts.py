@@ -9,8 +9,10 @@ from resolver.drawers import (
     anchor_terms,
     compare,
     may_be_near,
+    near_lengths,
     strongest,
 )
+from resolver.similarity import OSA_MAX_LENGTH
 
 
 def verdict(new: str, old: str, threshold: float = 0.9) -> str | None:
@@ -89,3 +91,13 @@ def test_a_length_gap_alone_can_rule_out_a_near_copy() -> None:
     assert may_be_near(100, 90, 0.9)  # 1 - 10/100 = 0.9: still possible
     assert not may_be_near(100, 89, 0.9)
     assert may_be_near(3000, 10, 0.9)  # trigram-scored lengths have no such bound
+
+
+@pytest.mark.parametrize("threshold", [0.9, 0.95, 0.8, 0.5])
+def test_near_lengths_are_the_lengths_may_be_near_lets_through(threshold: float) -> None:
+    """The candidate statements filter by this range (or any length above OSA_MAX_LENGTH)."""
+    for length in [*range(0, 300), *range(1700, 2300, 7)]:
+        shortest, longest = near_lengths(length, threshold)
+        for other in [*range(0, 400), *range(1500, 3000, 3)]:
+            in_range = shortest <= other <= longest or other > OSA_MAX_LENGTH
+            assert in_range == may_be_near(length, other, threshold), (length, other)

@@ -9,8 +9,14 @@ uninterrupted run.
 
 The items are read once, from the job as claimed. Progress is saved after each batch: the
 position and two counts; the list of failed items is written only when it grows (design §11).
+
+While one batch is in the database, a helper thread prepares the next (normal forms, MinHash
+sketches, index terms: `graph.drawer_batch.prepare_drawers`, which reads nothing): the
+preparation was a fifth of a batch's time, and it now runs while this thread waits on the
+database's answers.
 """
 
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from api.service.jobs.batches import batches
@@ -41,18 +47,25 @@ def _new(ctx: JobContext, index: int) -> drawers.NewDrawer:
     )
 
 
-def _write(ctx: JobContext, news: list[drawers.NewDrawer]) -> list[drawer_batch.ItemOutcome]:
+def _prepare(ctx: JobContext, batch: range) -> list[drawer_batch.PreparedDrawer]:
+    news = [_new(ctx, index) for index in batch]
+    return drawer_batch.prepare_drawers(news, ctx.policy.near_threshold)
+
+
+def _write(
+    ctx: JobContext, prepared: list[drawer_batch.PreparedDrawer]
+) -> list[drawer_batch.ItemOutcome]:
     """The batch at once; should it be refused as a whole for a reason of its items (not the
     database's), item by item as before, so one bad item fails alone."""
     try:
-        return drawer_batch.write_drawers(ctx.store, news, ctx.policy)
+        return drawer_batch.write_prepared(ctx.store, prepared, ctx.policy)
     except CastlegraphError as error:
         if isinstance(error, GraphError):
             raise  # the database failed, not the items: stop and resume later
     outcomes: list[drawer_batch.ItemOutcome] = []
-    for new in news:
+    for item in prepared:
         try:
-            outcomes.append(drawers.write_drawer(ctx.store, new, ctx.policy))
+            outcomes.append(drawers.write_drawer(ctx.store, item.new, ctx.policy))
         except CastlegraphError as error:
             if isinstance(error, GraphError):
                 raise
@@ -65,28 +78,47 @@ def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
     state = ctx.job.state or {"next": 0, "stored": 0, "duplicates": 0}
     failed: list[dict[str, Any]] = state.pop("failed", None) or list(ctx.job.failures)
     sizes = [len(item["content"].encode("utf-8")) for item in items]
-    for batch in batches(sizes, state["next"]):
-        news = [_new(ctx, index) for index in batch]
-        stored_before = drawer_batch.drawers_by_ids(ctx.store, [n.drawer_id or "" for n in news])
-        state["stored"] += len(stored_before)
-        todo = [
-            (i, n) for i, n in zip(batch, news, strict=True) if n.drawer_id not in stored_before
-        ]
-        grew = False
-        outcomes = _write(ctx, [n for _, n in todo]) if todo else []
-        for (index, _), outcome in zip(todo, outcomes, strict=True):
-            if isinstance(outcome, CastlegraphError):
-                failed.append({"index": index, "code": outcome.code, "message": outcome.message})
-                grew = True
-            else:
-                state["stored" if outcome.created else "duplicates"] += 1
-                if outcome.created:
-                    ctx.written(outcome.drawer.id)
-        state["next"] = batch.stop
-        ctx.checkpoint(state, done=batch.stop, **({"failures": failed} if grew else {}))
+    ranges = list(batches(sizes, state["next"]))
+    with ThreadPoolExecutor(1, thread_name_prefix="checkpoint-prepare") as helper:
+        upcoming: Future[list[drawer_batch.PreparedDrawer]] | None = None
+        for position, batch in enumerate(ranges):
+            prepared = upcoming.result() if upcoming is not None else _prepare(ctx, batch)
+            following = ranges[position + 1] if position + 1 < len(ranges) else None
+            upcoming = helper.submit(_prepare, ctx, following) if following else None
+            _write_batch(ctx, batch, prepared, state, failed)
     return {
         "items": len(items),
         "stored": state["stored"],
         "duplicates": state["duplicates"],
         "failed": failed,
     }
+
+
+def _write_batch(
+    ctx: JobContext,
+    batch: range,
+    prepared: list[drawer_batch.PreparedDrawer],
+    state: dict[str, Any],
+    failed: list[dict[str, Any]],
+) -> None:
+    """Store the batch's items not stored before a crash, count them, save the progress."""
+    ids = [item.new.drawer_id or "" for item in prepared]
+    stored_before = drawer_batch.drawers_by_ids(ctx.store, ids)
+    state["stored"] += len(stored_before)
+    todo = [
+        (index, item)
+        for index, item in zip(batch, prepared, strict=True)
+        if item.new.drawer_id not in stored_before
+    ]
+    grew = False
+    outcomes = _write(ctx, [item for _, item in todo]) if todo else []
+    for (index, _), outcome in zip(todo, outcomes, strict=True):
+        if isinstance(outcome, CastlegraphError):
+            failed.append({"index": index, "code": outcome.code, "message": outcome.message})
+            grew = True
+        else:
+            state["stored" if outcome.created else "duplicates"] += 1
+            if outcome.created:
+                ctx.written(outcome.drawer.id)
+    state["next"] = batch.stop
+    ctx.checkpoint(state, done=batch.stop, **({"failures": failed} if grew else {}))

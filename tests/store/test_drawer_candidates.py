@@ -1,0 +1,45 @@
+"""The candidate statements send only drawers whose length allows a near copy (design §4.5).
+
+A drawer sharing every word pair of a write but three times its length cannot be near it:
+the statements leave it out before they rank and cap the shared-terms candidates, so its
+content is never read back for nothing, and a room full of such drawers cannot push a real
+near copy out of the capped list. Checked on the single write's statement and the batch's.
+"""
+
+from typing import Any
+
+from graph import drawer_batch, drawers
+from graph.drawers import DedupPolicy, NewDrawer, write_drawer
+from resolver.drawers import DrawerText
+
+TEXT = "rotate the staging certificates before the audit on friday morning"
+LONGER = TEXT + " and then " + " ".join(f"note{i} of the weekly review" for i in range(12))
+COPY = TEXT.replace("audit", "audti")
+
+
+def _room(store: Any) -> tuple[str, str]:
+    policy = DedupPolicy()
+    longer = write_drawer(store, NewDrawer("w", "r", LONGER), policy).drawer.id
+    copy = write_drawer(store, NewDrawer("w", "r", COPY), policy).drawer.id
+    return longer, copy
+
+
+def test_a_single_write_reads_no_candidate_its_length_rules_out(store: Any) -> None:
+    longer, copy = _room(store)
+    new = NewDrawer("w", "r", TEXT)
+    found = store.read(
+        lambda tx: drawers._candidates(tx, new, DrawerText.of(TEXT), 0.9), use_case="test"
+    )
+    assert {c.id for c in found} == {copy}
+    assert longer not in {c.id for c in found}
+
+
+def test_a_batch_reads_no_candidate_its_length_rules_out(store: Any) -> None:
+    _, copy = _room(store)
+    item = drawer_batch.PreparedDrawer.of(0, NewDrawer("w", "r", TEXT), 0.9)
+    found = store.read(
+        lambda tx: drawer_batch._read_candidates(tx, [item], enabled=True), use_case="test"
+    )
+    assert set(found[0].candidates) == {copy}
+    [outcome] = drawer_batch.write_drawers(store, [NewDrawer("w", "r", TEXT)], DedupPolicy())
+    assert [s.drawer for s in outcome.similar] == [copy]  # type: ignore[union-attr]
