@@ -35,9 +35,14 @@ def _rows(store: GraphStore, chunk: list[EntityView]) -> list[dict[str, Any]]:
 
 
 def load_entities(store: GraphStore, entities: Iterable[tuple[str, str, list[str]]]) -> int:
-    """Create entities from (name, kind, aliases); returns how many were created."""
+    """Create entities from (name, kind, aliases); returns how many were created.
+
+    Names and aliases are trimmed, as the API trims every name it is given: FalkorDB's server
+    process dies when a name with a trailing space goes under the (kind, name) constraint.
+    """
     views = (
-        EntityView.of(str(uuid.uuid4()), name, kind, aliases) for name, kind, aliases in entities
+        EntityView.of(str(uuid.uuid4()), name.strip(), kind, [a.strip() for a in aliases])
+        for name, kind, aliases in entities
     )
     created = 0
     for chunk in _chunks(views, BATCH):
