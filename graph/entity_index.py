@@ -41,7 +41,7 @@ is indexed under all its keys.
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 
 from graph.bounded_cache import MIB, byte_lru
 from graph.queries import Dialect
@@ -102,10 +102,18 @@ def _word_order_keys(key: str) -> list[str]:
 
 def stored_keys(view: EntityView) -> list[str]:
     """The index keys stored for an entity, sorted (the `dkeys` property)."""
+    # not cached: a bulk load sees each key once
+    return sorted(spellings_keys((view.key, *view.alias_keys), cached=False))
+
+
+def spellings_keys(spellings: Iterable[str], *, cached: bool = True) -> set[str]:
+    """The index keys stored for an entity with these spelling keys (its key and alias keys);
+    `cached=False` where each key is seen once (a bulk load, a build of a whole index)."""
+    derive: Callable[[str], Collection[str]] = spelling_keys if cached else index_keys
     keys: set[str] = set()
-    for spelling in (view.key, *view.alias_keys):  # not cached: a bulk load sees each key once
-        keys |= index_keys(spelling)
-    return sorted(keys)
+    for spelling in spellings:
+        keys.update(derive(spelling))
+    return keys
 
 
 def _folded(key: str) -> tuple[str, ...]:

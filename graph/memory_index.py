@@ -47,9 +47,9 @@ from functools import partial
 import numpy as np
 from numpy.typing import NDArray
 
-from graph.entity_index import index_keys, spelling_keys
+from graph.entity_index import spellings_keys, stored_key_set
 from graph.memory_segments import KeyIndex, Packed, Segment, key_hashes
-from graph.queries import Dialect
+from graph.queries import FIRST_ENTITY_CURSOR
 from graph.records import Entity
 from graph.store import GraphStore, Row, Tx
 from resolver.entity_model import EntityView
@@ -59,16 +59,6 @@ ENTITY_CACHE_SIZE = 100_000
 reading them was the largest cost left of a batch's candidate search."""
 BUILD_PAGE = 2_000
 BUILD_SEGMENT_ENTITIES = 50_000
-
-
-def entity_keys(key: str, alias_keys: Iterable[str] | None, *, cached: bool = True) -> set[str]:
-    """The stored index keys of an entity from its spellings' keys (`stored_key_set`); a bulk
-    build sees each key once, so it bypasses the cache."""
-    derive: Callable[[str], Collection[str]] = spelling_keys if cached else index_keys
-    keys = set(derive(key))
-    for alias_key in alias_keys or ():
-        keys.update(derive(alias_key))
-    return keys
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +108,7 @@ class MemoryIndex:
         started = time.perf_counter()
         epoch, seen = store.read(_counter, use_case="entity_index_counter")
         keys = KeyIndex()
-        after = _FIRST_CURSOR[store.dialect]
+        after = FIRST_ENTITY_CURSOR[store.dialect]
         hashes: list[Packed] = []
         rows: list[NDArray[np.int64]] = []
         pending = 0
@@ -128,7 +118,7 @@ class MemoryIndex:
             page = store.read(partial(_page, after), use_case="entity_index_build")
             if not page:
                 break
-            spelled = [entity_keys(r["key"], r.get("alias_keys"), cached=False) for r in page]
+            spelled = [_row_keys(r, cached=False) for r in page]
             page_keys = [key for found in spelled for key in found]
             counts = np.fromiter(map(len, spelled), dtype=np.int64, count=len(spelled))
             first_row = keys.rows
@@ -164,9 +154,7 @@ class MemoryIndex:
                 self._generation += 1
             if value > self._seen:
                 changed = tx.run("entities_since", after=self._seen, upto=value)
-                self._keys.add(
-                    [(r["id"], entity_keys(r["key"], r.get("alias_keys"))) for r in changed]
-                )
+                self._keys.add([(r["id"], _row_keys(r)) for r in changed])
                 self._forget(r["id"] for r in changed)
                 self._seen = value
         return True
@@ -181,7 +169,7 @@ class MemoryIndex:
                     return  # another graph than the one seen: the next catch-up starts over
                 self._epoch = epoch
             views = list(views)
-            self._keys.add([(v.id, entity_keys(v.key, v.alias_keys)) for v in views])
+            self._keys.add([(v.id, stored_key_set(v)) for v in views])
             self._forget(v.id for v in views)
             self._seen = seq
 
@@ -216,13 +204,14 @@ class MemoryIndex:
         self._generation += 1
 
 
+def _row_keys(row: Row, *, cached: bool = True) -> set[str]:
+    """The stored index keys of an entity read as a row of its key and alias keys."""
+    return spellings_keys((row["key"], *(row.get("alias_keys") or ())), cached=cached)
+
+
 def _counter(tx: Tx) -> tuple[str | None, int]:
     [row] = tx.run("entity_seq")
     return row["epoch"], int(row["value"])
-
-
-_FIRST_CURSOR: dict[Dialect, int | str] = {"falkordb": -1, "neo4j": ""}
-"""Below every cursor `entity_spellings_page` returns: FalkorDB's node ids, Neo4j's entity ids."""
 
 
 def _page(after: object, tx: Tx) -> list[Row]:

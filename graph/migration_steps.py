@@ -30,7 +30,7 @@ from typing import Any
 from graph.drawers import drawer_index_props
 from graph.entity_index import index_props
 from graph.errors import GraphQueryError
-from graph.queries import Dialect
+from graph.queries import FIRST_ENTITY_CURSOR, Dialect
 from graph.records import spelling_props
 from graph.store import GraphStore, Row, Tx
 from resolver.drawers import TERMS_SCHEME
@@ -102,7 +102,7 @@ def derive_keys(store: GraphStore) -> int:
 
 
 def reindex_anchor_terms(store: GraphStore) -> int:
-    """Versions 4, 7 and 10: current drawers whose terms were derived under another scheme."""
+    """Versions 4, 7 and 11: current drawers whose terms were derived under another scheme."""
     return _in_batches(
         store,
         "drawers_with_old_terms",
@@ -142,7 +142,7 @@ def _refresh_index_keys(store: GraphStore, wanted: Callable[[dict[str, Any]], bo
     """Pages through every entity by a cursor; rewrites the index keys of the `wanted` ones
     whose stored keys differ from what `graph.entity_index` derives now."""
     changed = 0
-    after: int | str = _FIRST_CURSOR[store.dialect]
+    after: int | str = FIRST_ENTITY_CURSOR[store.dialect]
     while True:
         found = store.read(partial(_entities_page, after), use_case="entities_page")
         if not found:
@@ -164,10 +164,6 @@ def _refresh_index_keys(store: GraphStore, wanted: Callable[[dict[str, Any]], bo
             store.write(partial(_write, "set_entity_keys", updates), use_case="set_entity_keys")
         changed += len(updates)
         after = found[-1]["cursor"]
-
-
-_FIRST_CURSOR: dict[Dialect, int | str] = {"falkordb": -1, "neo4j": ""}
-"""Below every cursor `entities_page` returns: FalkorDB's node ids, Neo4j's entity ids."""
 
 
 def number_entities(store: GraphStore) -> int:

@@ -11,6 +11,10 @@ from typing import Literal
 
 Dialect = Literal["falkordb", "neo4j"]
 
+FIRST_ENTITY_CURSOR: dict[Dialect, int | str] = {"falkordb": -1, "neo4j": ""}
+"""Below every cursor the statements that page through all entities (`entities_page`,
+`entity_spellings_page`) return: FalkorDB's internal node ids, Neo4j's entity ids."""
+
 
 @cache
 def statement(name: str, dialect: Dialect) -> str:
