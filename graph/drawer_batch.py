@@ -49,13 +49,10 @@ from graph.records import Drawer, WriteOutcome
 from graph.store import GraphStore, Row, Tx
 from graph.visibility import visible
 from resolver.drawers import (
-    NEAR_MIN_LENGTH,
     DrawerText,
     Likeness,
-    anchor_terms,
-    band_probes,
-    index_terms,
     near_lengths,
+    write_terms,
 )
 from resolver.similarity import OSA_MAX_LENGTH
 
@@ -83,17 +80,16 @@ class PreparedDrawer:
     @classmethod
     def of(cls, index: int, new: NewDrawer, near_threshold: float) -> "PreparedDrawer":
         text = DrawerText.of(new.content)
-        near = len(text.normalized) >= NEAR_MIN_LENGTH
-        stored = index_terms(new.wing, new.room, text.normalized)
+        terms = write_terms(new.wing, new.room, text.normalized, near_threshold)
         return cls(
             index=index,
             new=new,
             text=text,
-            anchors=anchor_terms(new.wing, new.room, text.normalized) if near else [],
-            bands=band_probes(new.wing, new.room, text.normalized, near_threshold),
+            anchors=terms.anchors,
+            bands=terms.bands,
             lengths=near_lengths(len(text.normalized), near_threshold),
-            stored_terms=stored,
-            indexed=frozenset(stored),
+            stored_terms=terms.stored,
+            indexed=frozenset(terms.stored),
         )
 
     @property

@@ -20,17 +20,16 @@ from graph.records import Drawer, SimilarDrawer, WriteOutcome
 from graph.store import GraphStore, Tx
 from graph.visibility import visible
 from resolver.drawers import (
-    NEAR_MIN_LENGTH,
     TERMS_SCHEME,
     DrawerText,
     Likeness,
-    anchor_terms,
-    band_probes,
+    WriteTerms,
     compare,
     index_terms,
     may_be_near,
     near_lengths,
     strongest,
+    write_terms,
 )
 from resolver.similarity import OSA_MAX_LENGTH
 
@@ -167,11 +166,12 @@ def _store(
     tx: Tx, new: NewDrawer, policy: DedupPolicy, replaced: Drawer | None, dialect: Dialect
 ) -> WriteOutcome:
     text = DrawerText.of(new.content)
+    terms = write_terms(new.wing, new.room, text.normalized, policy.near_threshold)
     likenesses: list[Likeness] = []
     if policy.enabled:
         candidates = [
             c
-            for c in _candidates(tx, new, text, policy.near_threshold)
+            for c in _candidates(tx, new, text, terms, policy.near_threshold)
             if not replaced or c.id != replaced.id
         ]
         exact = oldest_exact_copy(text, candidates)
@@ -189,7 +189,7 @@ def _store(
         **replacing,
         wing=new.wing,
         room=new.room,
-        props=drawer_write_props(drawer, index_terms(new.wing, new.room, text.normalized), dialect),
+        props=drawer_write_props(drawer, terms.stored, dialect),
         links=links,
     )
     return WriteOutcome(
@@ -197,7 +197,9 @@ def _store(
     )
 
 
-def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, near_threshold: float) -> list[Candidate]:
+def _candidates(
+    tx: Tx, new: NewDrawer, text: DrawerText, terms: WriteTerms, near_threshold: float
+) -> list[Candidate]:
     """Current drawers of the room found through the hash, fingerprint and term indexes.
 
     One round trip: same-hash and same-fingerprint drawers come whole (an exact copy is
@@ -205,7 +207,6 @@ def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, near_threshold: float)
     content, all a comparison needs. Only drawers the writer's agent may see are candidates
     (`NewDrawer.viewer`).
     """
-    near = len(text.normalized) >= NEAR_MIN_LENGTH
     min_len, max_len = near_lengths(len(text.normalized), near_threshold)
     rows = tx.run(
         "drawer_candidates",
@@ -214,8 +215,8 @@ def _candidates(tx: Tx, new: NewDrawer, text: DrawerText, near_threshold: float)
         any_len_above=OSA_MAX_LENGTH,
         content_hash=text.content_hash,
         fingerprint=text.fingerprint or NO_FINGERPRINT,
-        terms=anchor_terms(new.wing, new.room, text.normalized) if near else [],
-        bands=band_probes(new.wing, new.room, text.normalized, near_threshold),
+        terms=terms.anchors,
+        bands=terms.bands,
         exact_limit=EXACT_LOOKUP_LIMIT,
         per_term=TERM_POSTINGS,
         rare_terms=RARE_TERMS,

@@ -136,18 +136,37 @@ def anchor_terms(wing: str, room: str, normalized: str) -> list[str]:
     return [_scoped_hash(wing, room, term) for term in chosen]
 
 
+@dataclass(frozen=True, slots=True)
+class WriteTerms:
+    """What one write looks up and what it is stored under, from one sketch of its text."""
+
+    anchors: list[str]
+    """Word pairs it looks up (none below the near length: nothing can be near it)."""
+    bands: list[str]
+    """`band_probes`."""
+    stored: list[str]
+    """`index_terms`."""
+
+
+def write_terms(wing: str, room: str, normalized: str, near_threshold: float) -> WriteTerms:
+    """`anchor_terms`, `band_probes` and `index_terms` of one text, sketched once."""
+    anchors = anchor_terms(wing, room, normalized)
+    if len(normalized) < NEAR_MIN_LENGTH:
+        return WriteTerms([], [], anchors)
+    sketched = shingles.sketch(normalized)
+    length = len(normalized)
+    bands = _band_terms(wing, room, sketched, shingles.probe_buckets(length, near_threshold))
+    stored = anchors + _band_terms(wing, room, sketched, shingles.stored_buckets(length))
+    return WriteTerms(anchors, bands, stored)
+
+
 def band_probes(wing: str, room: str, normalized: str, near_threshold: float) -> list[str]:
     """The band terms a write looks up: its sketch's bands in the length buckets that hold every
     text a near copy of it can be (one at the 0.9 threshold). None below the near length."""
     if len(normalized) < NEAR_MIN_LENGTH:
         return []
-    sketched = shingles.sketch(normalized)
     buckets = shingles.probe_buckets(len(normalized), near_threshold)
-    return [
-        _scoped_hash(wing, room, key)
-        for bucket in buckets
-        for key in shingles.band_keys(sketched, bucket)
-    ]
+    return _band_terms(wing, room, shingles.sketch(normalized), buckets)
 
 
 def index_terms(wing: str, room: str, normalized: str) -> list[str]:
@@ -155,11 +174,19 @@ def index_terms(wing: str, room: str, normalized: str) -> list[str]:
     be near anything, its bands in its own length bucket and the next (design §4.5)."""
     terms = anchor_terms(wing, room, normalized)
     if len(normalized) >= NEAR_MIN_LENGTH:
-        sketched = shingles.sketch(normalized)
-        for bucket in shingles.stored_buckets(len(normalized)):
-            keys = shingles.band_keys(sketched, bucket)
-            terms.extend(_scoped_hash(wing, room, key) for key in keys)
+        buckets = shingles.stored_buckets(len(normalized))
+        terms.extend(_band_terms(wing, room, shingles.sketch(normalized), buckets))
     return terms
+
+
+def _band_terms(
+    wing: str, room: str, sketched: tuple[str, ...], buckets: Iterable[int]
+) -> list[str]:
+    return [
+        _scoped_hash(wing, room, key)
+        for bucket in buckets
+        for key in shingles.band_keys(sketched, bucket)
+    ]
 
 
 def _scoped_hash(wing: str, room: str, word: str) -> str:

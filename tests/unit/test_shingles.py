@@ -10,7 +10,13 @@ import string
 import pytest
 
 from resolver import shingles
-from resolver.drawers import NEAR_MIN_LENGTH, anchor_terms, band_probes, index_terms
+from resolver.drawers import (
+    NEAR_MIN_LENGTH,
+    anchor_terms,
+    band_probes,
+    index_terms,
+    write_terms,
+)
 from resolver.similarity import at_least, text_similarity
 
 THRESHOLD = 0.9
@@ -123,3 +129,12 @@ def test_a_write_looks_its_bands_up_in_one_bucket_at_the_default_threshold() -> 
     assert {len(shingles.probe_buckets(n, THRESHOLD)) for n in range(NEAR_MIN_LENGTH, 3000)} == {1}
     text = "the storage engine runs on every node"
     assert len(band_probes("w", "r", text, THRESHOLD)) == shingles.BANDS
+
+
+@pytest.mark.parametrize("text", ["short text", "the storage engine keeps its pages", "x" * 3000])
+def test_a_writes_terms_from_one_sketch_are_those_of_each_function(text: str) -> None:
+    terms = write_terms("w", "r", text, THRESHOLD)
+    near = len(text) >= NEAR_MIN_LENGTH
+    assert terms.anchors == (anchor_terms("w", "r", text) if near else [])
+    assert terms.bands == band_probes("w", "r", text, THRESHOLD)
+    assert terms.stored == index_terms("w", "r", text)
