@@ -156,3 +156,59 @@ def test_two_instances_keep_one_entity_per_key_run_each_job_once_and_lose_nothin
     for drawer, entity in sorted(pairs)[:20]:  # written through either, read through a
         assert httpx.get(f"{a.url}/api/entities/{entity}", timeout=10).status_code == 200
         assert httpx.get(f"{a.url}/api/drawers/{drawer}", timeout=10).status_code == 200
+
+
+def wait_index_ready(service: Service) -> None:
+    deadline = time.monotonic() + WAIT_SECONDS
+    state = None
+    while time.monotonic() < deadline:
+        state = httpx.get(f"{service.url}/api/health", timeout=10).json()["entity_index"]
+        if state == "ready":
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"entity index still {state!r} after {WAIT_SECONDS} s")
+
+
+def mention(service: Service, drawer: str, name: str, kind: str) -> dict[str, Any]:
+    body = {"name": name, "kind": kind}
+    answer = post(service, f"/api/drawers/{drawer}/mentions", body)
+    assert answer.status_code in (200, 201), answer.text  # 200: the drawer already named it
+    return dict(answer.json())
+
+
+def test_each_instance_decides_on_what_the_other_wrote_since_its_index_was_built(
+    start_instance: Callable[[str], Service],
+) -> None:
+    """Both in-memory candidate indexes are built on an empty palace, then every decision in
+    b rests on entities and spellings only a wrote (design §5.4): b catches up on the entity
+    sequence inside its write unit, so a typo, a review link and an alias all reach across."""
+    a, b = start_instance("a"), start_instance("b")
+    wait_index_ready(a)
+    wait_index_ready(b)
+    drawer = post(a, "/api/wings/lab/rooms/notes/drawers", {"content": "cluster notes"}).json()[
+        "drawer"
+    ]["id"]
+
+    kubernetes = mention(a, drawer, "Kubernetes", "tool")
+    typo = mention(b, drawer, "Kubernets", "tool")
+    assert (typo["observation"]["rule"], typo["entity"]["id"]) == (
+        "typo",
+        kubernetes["entity"]["id"],
+    )
+
+    katarina = mention(a, drawer, "Katarina", "person")
+    katerino = mention(b, drawer, "Katerino", "person")
+    katerina = mention(a, drawer, "Katerina", "person")
+    assert katerino["possibly_same_as"] == [katarina["entity"]["id"]]
+    assert katerina["observation"]["rule"] == "new"
+    assert sorted(katerina["possibly_same_as"]) == sorted(
+        [katarina["entity"]["id"], katerino["entity"]["id"]]
+    )
+
+    alias = post(a, f"/api/entities/{kubernetes['entity']['id']}/aliases", {"alias": "K8s"})
+    assert alias.status_code == 200, alias.text
+    by_alias = mention(b, drawer, "K8s", "tool")
+    assert (by_alias["observation"]["rule"], by_alias["entity"]["id"]) == (
+        "alias",
+        kubernetes["entity"]["id"],
+    )
