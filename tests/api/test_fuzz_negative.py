@@ -1,5 +1,5 @@
 """Fuzz the API with input its schema refuses (schemathesis negative mode), and with valid input
-naming things that exist, on a service with tokens configured.
+naming things that exist, on a service with tokens configured, on both backends.
 
 Every answer is checked against the schema: no 5xx, a documented status, a documented body
 (the error envelope on every refusal), and invalid input never accepted. The graph is kept
@@ -27,6 +27,7 @@ from schemathesis.specs.openapi.checks import (
 
 from api.http.app import create_app
 from api.service.settings import Settings
+from tests.api.conftest import BACKENDS
 from tests.support.app import app_settings, assert_envelope, running_app, wiped
 
 EXAMPLES = 20
@@ -56,10 +57,17 @@ CHECKS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def secured(tmp_path_factory: pytest.TempPathFactory, mine_root: Path) -> Iterator[TestClient]:
+@pytest.fixture(scope="module", params=BACKENDS)
+def secured(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, mine_root: Path
+) -> Iterator[TestClient]:
+    """The secured app on each backend: a refusal must not depend on the database behind it."""
     api = {"tokens": TOKENS, "mine_roots": [mine_root]}
-    settings_ = app_settings(tmp_path_factory.mktemp("fuzz"), api=api)
+    graph = {}
+    if request.param == "neo4j":
+        uri, user, password = request.getfixturevalue("neo4j_address")
+        graph = {"neo4j_uri": uri, "neo4j_user": user, "neo4j_password": password}
+    settings_ = app_settings(tmp_path_factory.mktemp("fuzz"), graph=graph, api=api)
     with running_app(settings_) as client:
         client.headers.update(ADMIN)
         yield client
