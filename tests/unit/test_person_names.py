@@ -1,5 +1,7 @@
 """The name lists of the word guard (`api.service.lexicon.PersonNames`), as installed."""
 
+import pytest
+
 from api.service.lexicon import HashedWords, PersonNames
 from resolver.entity_keys import entity_key
 from resolver.entity_model import EntityView, make_mention
@@ -41,9 +43,9 @@ def test_the_design_examples_hold_with_the_name_lists() -> None:
         make_mention("Katerina", "person"), existing, fuzzy=True, is_known_word=never, names=guard
     )
     assert (katerina.rule, len(katerina.possibly_same_as)) == ("new", 2)
-    kubernetes = [EntityView.of("1", "Kubernetes", "person")]
+    kubernetes = [EntityView.of("1", "Kubernetes", "tool")]
     typo = decide(
-        make_mention("Kubernets", "person"),
+        make_mention("Kubernets", "tool"),
         kubernetes,
         fuzzy=True,
         is_known_word=never,
@@ -52,4 +54,34 @@ def test_the_design_examples_hold_with_the_name_lists() -> None:
     assert (typo.rule, entity_key(typo.entity.name if typo.entity else "")) == (
         "typo",
         "kubernetes",
+    )
+    maria = [EntityView.of("1", "Maria Lopez", "person")]
+    typo = decide(
+        make_mention("Maeia Lopez", "person"), maria, fuzzy=True, is_known_word=never, names=guard
+    )
+    assert (typo.rule, typo.entity.name if typo.entity else None) == ("typo", "Maria Lopez")
+
+
+@pytest.mark.parametrize(
+    ("mention", "stored"),
+    [
+        ("Anna Kołpak", "Anna Kołak"),  # two rare Polish surnames, neither listed
+        ("Jan Pietrusiak", "Jan Pietrasiak"),
+        ("Kubernets", "Kubernetes"),  # on a person: no known name to be a typo of
+    ],
+)
+def test_two_unlisted_names_one_edit_apart_are_linked_not_merged(mention: str, stored: str) -> None:
+    """A typo is a rare spelling of a known name: on people, the stored word must be known."""
+    guard = NameGuard(NAMES)
+    never = frozenset[str]().__contains__
+    decision = decide(
+        make_mention(mention, "person"),
+        [EntityView.of("1", stored, "person")],
+        fuzzy=True,
+        is_known_word=never,
+        names=guard,
+    )
+    assert (decision.rule, [(x.entity.name, x.reason) for x in decision.possibly_same_as]) == (
+        "new",
+        [(stored, "unknown_name")],
     )
