@@ -41,7 +41,8 @@ class DedupSettings(Section):
     near_threshold: float = 0.9
     entity_fuzzy: bool = True
     person_kinds: list[str] = ["person"]
-    """Kinds whose word guard also knows given names and surnames (design §5.3)."""
+    """Kinds whose word guard also knows given names and surnames, and whose typos converge only
+    onto a known name (design §5.3)."""
     memory_index: bool = True
     """Answer entity candidate probes from an index held in memory (design §5.4), built in the
     background at start; off, every probe goes to the database's index."""
