@@ -112,8 +112,8 @@ def compare_spellings(
 ) -> list[KeyPair]:
     """The entity's spellings within one or two edits of ``mention_key``, in spelling order.
 
-    ``known_target`` (kinds that hold people) also blocks a one-edit pair whose stored word is
-    not a known word: only a rare spelling of a known name converges as a typo.
+    ``known_target`` (kinds that hold people, when opted in) also blocks a one-edit pair whose
+    stored word is not a known word: only a rare spelling of a known name converges as a typo.
 
     Guards run only on one-edit pairs long enough to be typos: shorter pairs never converge, so
     asking the lexicon about them would only cost time.

@@ -55,6 +55,10 @@ def _agreement(a: Sequence[Outcome], b: Sequence[Outcome]) -> dict[str, Any]:
     return {"mentions_differing": len(differ), "first_indexes": differ[:10]}
 
 
+KNOWN_NAMES_ROW = "castlegraph, person typos onto known names"
+"""The opt-in `dedup.person_typos_onto_known_names` (design §5.3), beside the default."""
+
+
 def run(
     seed: int, scale: float, sweep: bool, baselines: bool, merges: bool = False
 ) -> dict[str, Any]:
@@ -62,9 +66,11 @@ def run(
     stream = mention_stream(entities, seed)
     print(f"{len(entities):,} true entities, {len(stream):,} mentions", file=sys.stderr)
     default, names = Lexicon(), NameGuard(PersonNames())
+    onto_known = NameGuard(names.is_known_name, typos_onto_known_names=True)
     runs: dict[str, Run] = {
         "castlegraph": lambda s: resolve_in_graph(s, default, names=names),
         "castlegraph (memory)": lambda s: resolve_in_memory(s, default, names),
+        KNOWN_NAMES_ROW: lambda s: resolve_in_graph(s, default, names=onto_known),
     }
     if baselines:
         runs |= {

@@ -27,8 +27,6 @@ from tests.support.entity_http import (
         ("ticket", "SR-2023-052", "SR-2023-053", "digit_edit"),
         ("person", "Maria", "Mario", "one_edit_short_key"),
         ("person", "Sandra Miller", "Sondra Miller", "known_words"),  # `sondra`: a name only
-        ("person", "Anna Kołak", "Anna Kołpak", "unknown_name"),  # two names no list knows
-        ("person", "Sandra Millr", "Sandra Miller", "unknown_name"),  # a typo stored first
     ],
 )
 def test_two_names_get_a_new_entity_and_a_review_link(

@@ -303,7 +303,7 @@ def test_given_names_block_the_typo_rule_on_kinds_that_hold_people(
         assert [link.reason for link in decision.possibly_same_as] == ["known_words"]
 
 
-PEOPLE = NameGuard(frozenset({"sandra", "miller"}).__contains__)
+PEOPLE = NameGuard(frozenset({"sandra", "miller"}).__contains__, typos_onto_known_names=True)
 
 
 @pytest.mark.parametrize(
@@ -333,6 +333,19 @@ def test_on_people_only_a_rare_spelling_of_a_known_name_converges(
         ]
 
 
+@pytest.mark.parametrize(
+    ("mention", "stored"), [("Anna Kołpak", "Anna Kołak"), ("Sandra Miller", "Sandra Millr")]
+)
+def test_by_default_a_typo_on_people_needs_no_known_name(mention: str, stored: str) -> None:
+    """Off (the default), rule 4 is the same on every kind: one edit, one identity, a typo."""
+    names = NameGuard(frozenset({"sandra", "miller"}).__contains__)
+    entity = EntityView.of("1", stored, "person")
+    decision = decide(
+        make_mention(mention, "person"), [entity], fuzzy=True, is_known_word=known, names=names
+    )
+    assert (decision.rule, list(decision.possibly_same_as)) == ("typo", [])
+
+
 def test_a_name_list_keeps_the_design_examples() -> None:
     """`Katerina` with `Katarina` and `Katerino`: new, two links, when the list knows neither."""
     names = NameGuard(frozenset({"maria", "mario"}).__contains__)
@@ -354,7 +367,7 @@ def test_a_name_list_that_knows_both_names_keeps_the_design_example() -> None:
     )
     assert (decision.rule, links(decision)) == (
         "new",
-        [("Katarina", "known_words", 1), ("Katerino", "unknown_name", 1)],
+        [("Katarina", "known_words", 1), ("Katerino", "ambiguous_typo", 1)],
     )
     assert decision.evidence["typo_candidates"] == ["1", "2"]
 

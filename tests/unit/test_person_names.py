@@ -43,9 +43,9 @@ def test_the_design_examples_hold_with_the_name_lists() -> None:
         make_mention("Katerina", "person"), existing, fuzzy=True, is_known_word=never, names=guard
     )
     assert (katerina.rule, len(katerina.possibly_same_as)) == ("new", 2)
-    kubernetes = [EntityView.of("1", "Kubernetes", "tool")]
+    kubernetes = [EntityView.of("1", "Kubernetes", "person")]
     typo = decide(
-        make_mention("Kubernets", "tool"),
+        make_mention("Kubernets", "person"),
         kubernetes,
         fuzzy=True,
         is_known_word=never,
@@ -71,8 +71,9 @@ def test_the_design_examples_hold_with_the_name_lists() -> None:
     ],
 )
 def test_two_unlisted_names_one_edit_apart_are_linked_not_merged(mention: str, stored: str) -> None:
-    """A typo is a rare spelling of a known name: on people, the stored word must be known."""
-    guard = NameGuard(NAMES)
+    """Opted in, a typo is a rare spelling of a known name: on people, the stored word must be
+    known. By default rule 4 converges them, as on every kind."""
+    guard = NameGuard(NAMES, typos_onto_known_names=True)
     never = frozenset[str]().__contains__
     decision = decide(
         make_mention(mention, "person"),
@@ -85,3 +86,11 @@ def test_two_unlisted_names_one_edit_apart_are_linked_not_merged(mention: str, s
         "new",
         [(stored, "unknown_name")],
     )
+    by_default = decide(
+        make_mention(mention, "person"),
+        [EntityView.of("1", stored, "person")],
+        fuzzy=True,
+        is_known_word=never,
+        names=NameGuard(NAMES),
+    )
+    assert (by_default.rule, list(by_default.possibly_same_as)) == ("typo", [])
