@@ -192,6 +192,7 @@ def quality(
     scale: Annotated[float, typer.Option(min=0.05, help="Size of the labelled stream.")] = 1.0,
     sweep: Annotated[bool, typer.Option(help="Also rerun with other lexicons.")] = True,
     baselines: Annotated[bool, typer.Option(help="Also run the three baselines.")] = True,
+    merges: Annotated[bool, typer.Option(help="List every false merge of castlegraph.")] = False,
     seed: Seed = 7,
     out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/quality.json"),
 ) -> None:
@@ -203,7 +204,9 @@ def quality(
         "quality",
         params,
         out,
-        lambda: compare.judged("quality", workload.run(seed, scale, sweep, baselines), None),
+        lambda: compare.judged(
+            "quality", workload.run(seed, scale, sweep, baselines, merges), None
+        ),
     )
 
 

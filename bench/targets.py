@@ -104,8 +104,13 @@ TARGETS: dict[str, tuple[Target, ...]] = {
     ),
     "quality": (
         Target("precision", "precision of converged mentions", 0.995, at_most=False),
-        Target("recall_converged", "recall of true variants", 0.95, at_most=False),
-        Target("recall_with_links", "recall counting review links", 0.99, at_most=False),
+        Target("recall", "recall of true variants", 0.95, at_most=False),
+        Target(
+            "recall_with_links",
+            "recall counting review links, worst rule, form or class the rules reach",
+            0.99,
+            at_most=False,
+        ),
     ),
     "load": (),
 }
@@ -184,14 +189,26 @@ def _duplicates(results: Results) -> dict[str, Measured]:
     }
 
 
+QUALITY_APART = frozenset({"beyond", "initials"})
+"""Rows of `bench quality` no rule covers (initials are reported apart, design §10)."""
+
+
 def _quality(results: Results) -> dict[str, Measured]:
+    """Precision; recall of every true variant, converged or linked; and the worst recall
+    counting review links over what the rules reach, per rule, variant form and class."""
     castle = (results.get("resolvers") or {}).get("castlegraph") or {}
-    keys = {
-        "precision": "precision",
-        "recall_converged": "recall_converged_only",
-        "recall_with_links": "recall",
+    rows = [
+        row.get("recall_reachable")
+        for section in ("per_reach", "per_form_reach", "per_class")
+        for name, row in (castle.get(section) or {}).items()
+        if name not in QUALITY_APART
+    ]
+    worst = min((r for r in rows if r is not None), default=None)
+    return {
+        "precision": Measured(castle.get("precision")),
+        "recall": Measured(castle.get("recall")),
+        "recall_with_links": Measured(worst),
     }
-    return {metric: Measured(castle.get(key)) for metric, key in keys.items()}
 
 
 MEASURES: dict[str, Callable[[Results], dict[str, Measured]]] = {

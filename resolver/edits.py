@@ -109,3 +109,16 @@ def blocked_by_words(
         return False
     before, after = words
     return bool(before) and bool(after) and is_known_word(before) and is_known_word(after)
+
+
+def unknown_target(
+    source: str, target: str, edit: Edit, is_known_word: Callable[[str], bool]
+) -> bool:
+    """True when the edit lies inside one word and ``target``'s spelling of it is not known.
+
+    A typo is a rare spelling of a known one: the spelling a mention would converge onto should
+    be the known one. When it is not, the two may as well be two rare names (``kołak`` /
+    ``kołpak``). Edits that add or remove a space are never caught here, as above.
+    """
+    words = edited_words(source, target, edit)
+    return words is not None and not is_known_word(words[1])

@@ -17,7 +17,13 @@ from resolver.errors import EmptyLabel
 Verdict = Literal["same", "new"]
 RuleName = Literal["exact", "normalized", "alias", "typo", "new"]
 ReviewReason = Literal[
-    "one_edit_short_key", "ambiguous_typo", "digit_edit", "known_words", "two_edits", "word_order"
+    "one_edit_short_key",
+    "ambiguous_typo",
+    "digit_edit",
+    "known_words",
+    "unknown_name",
+    "two_edits",
+    "word_order",
 ]
 SpellingRole = Literal["name", "alias"]
 

@@ -15,11 +15,11 @@ from typing import Literal
 
 from rapidfuzz.distance import OSA
 
-from resolver.edits import Edit, blocked_by_words, single_edit
+from resolver.edits import Edit, blocked_by_words, single_edit, unknown_target
 from resolver.entity_keys import sorted_words_key
 from resolver.entity_model import EntityView, ReviewReason, SpellingRole
 
-BlockReason = Literal["digit_edit", "known_words"]
+BlockReason = Literal["digit_edit", "known_words", "unknown_name"]
 
 MAX_FUZZY_DISTANCE = 2  # two edits is the widest look-alike any rule considers
 _TOLERANCE = 1e-9  # threshold comparisons in float64 (1 - 2/8 is exactly 0.75)
@@ -85,13 +85,20 @@ class KeyPair:
 
 
 def _guard(
-    mention_key: str, key: str, edit: Edit, is_known_word: Callable[[str], bool]
+    mention_key: str,
+    key: str,
+    edit: Edit,
+    is_known_word: Callable[[str], bool],
+    known_target: bool,
 ) -> BlockReason | None:
-    """Why a one-edit pair may not converge: digits are identity; two real words are two names."""
+    """Why a one-edit pair may not converge: digits are identity; two real words are two names;
+    with ``known_target``, a stored word that is no known name may be another rare name."""
     if edit.touches_digit():
         return "digit_edit"
     if blocked_by_words(mention_key, key, edit, is_known_word):
         return "known_words"
+    if known_target and unknown_target(mention_key, key, edit, is_known_word):
+        return "unknown_name"
     return None
 
 
@@ -100,8 +107,13 @@ def compare_spellings(
     entity: EntityView,
     typo_min_len: int,
     is_known_word: Callable[[str], bool],
+    *,
+    known_target: bool = False,
 ) -> list[KeyPair]:
     """The entity's spellings within one or two edits of ``mention_key``, in spelling order.
+
+    ``known_target`` (kinds that hold people, when opted in) also blocks a one-edit pair whose
+    stored word is not a known word: only a rare spelling of a known name converges as a typo.
 
     Guards run only on one-edit pairs long enough to be typos: shorter pairs never converge, so
     asking the lexicon about them would only cost time.
@@ -130,7 +142,7 @@ def compare_spellings(
             if edit is None:  # pragma: no cover - OSA says one edit, so one edit exists
                 raise AssertionError(f"no single edit between {mention_key!r} and {key!r}")
             if shorter >= typo_min_len:
-                blocked = _guard(mention_key, key, edit, is_known_word)
+                blocked = _guard(mention_key, key, edit, is_known_word, known_target)
         pairs.append(
             KeyPair(entity, role, index, spelling, key, distance, longer, shorter, edit, blocked)
         )

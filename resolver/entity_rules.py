@@ -16,10 +16,12 @@ first, so an exact name on an ``other`` entity beats a key match on a ``person``
 
 A typo candidate is an entity one OSA edit from the mention key (by its key or an alias key)
 with a shorter key of ≥ ``TYPO_MIN_KEY_LEN`` code points, whose edit touches no digit and is not
-an edit between two known words. "Exactly one" counts distinct *identities*: candidates sharing
-one canonical key (legacy duplicates, or an ``other`` and a ``person`` with the same name) are one
-identity and the preferred of them wins, as rule 2 would pick among them (design §9). Anything
-ambiguous is handed on as review links, never guessed.
+an edit between two known words; on kinds that hold people the stored spelling of the edited
+word must also be a known word or name when ``NameGuard.typos_onto_known_names`` is on.
+"Exactly one" counts distinct *identities*: candidates sharing one canonical key (legacy
+duplicates, or an ``other`` and a ``person`` with the same name) are one identity and the
+preferred of them wins, as rule 2 would pick among them (design §9). Anything ambiguous is
+handed on as review links, never guessed.
 """
 
 from __future__ import annotations
@@ -81,10 +83,18 @@ class NameGuard:
     A general word list knows the commoner of two real first names one edit apart (``gert``)
     but not the rarer (``gerta``), so the pair would converge as a typo; a name list knows both.
     Only kinds that hold people ask it: elsewhere a rare given name is as good as a typo.
+
+    With ``typos_onto_known_names`` (opt-in, design §5.3) the typo rule is stricter on those
+    kinds: a mention converges only onto a spelling whose edited word the lexicon knows. Two
+    rare real names one edit apart (``kołak`` / ``kołpak``) look exactly like a typo and no
+    offline list knows both; a typo, though, is a rare spelling of a *known* name. A pair whose
+    stored word is unknown gets a review link (``unknown_name``) instead. Off, rule 4 is the
+    same on every kind.
     """
 
     is_known_name: Callable[[str], bool]
     kinds: frozenset[str] = PERSON_KINDS
+    typos_onto_known_names: bool = False
 
     def guard_for(self, kind: str, is_known_word: Callable[[str], bool]) -> Callable[[str], bool]:
         """The word guard's lexicon for a pair with an entity of ``kind``."""
@@ -153,11 +163,26 @@ def _look_alikes(
     is_known_word: Callable[[str], bool],
     names: NameGuard | None,
 ) -> list[KeyPair]:
-    """Every look-alike spelling (one or two edits) of the compatible entities, pool order."""
+    """Every look-alike spelling (one or two edits) of the compatible entities, pool order.
+
+    Entities of a kind that holds people are compared with the name lists, and with
+    ``NameGuard.typos_onto_known_names`` must be known on the stored side to converge.
+    """
     pairs: list[KeyPair] = []
     for entity in pool:
-        known = is_known_word if names is None else names.guard_for(entity.kind, is_known_word)
-        pairs.extend(compare_spellings(key, entity, TYPO_MIN_KEY_LEN, known))
+        if names is None or entity.kind not in names.kinds:
+            pairs.extend(compare_spellings(key, entity, TYPO_MIN_KEY_LEN, is_known_word))
+            continue
+        known = names.guard_for(entity.kind, is_known_word)
+        pairs.extend(
+            compare_spellings(
+                key,
+                entity,
+                TYPO_MIN_KEY_LEN,
+                known,
+                known_target=names.typos_onto_known_names,
+            )
+        )
     return pairs
 
 

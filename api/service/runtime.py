@@ -50,7 +50,9 @@ class Runtime:
         self.known_word: Callable[[str], bool] = self.lexicon
         self.person_names = PersonNames()
         self.names = NameGuard(
-            self.person_names, frozenset(normalize_kind(k) for k in settings.dedup.person_kinds)
+            self.person_names,
+            frozenset(normalize_kind(k) for k in settings.dedup.person_kinds),
+            typos_onto_known_names=settings.dedup.person_typos_onto_known_names,
         )
         self.heavy_reads = HeavyReads(
             settings.api.heavy_reads, settings.api.heavy_read_wait_seconds

@@ -42,6 +42,9 @@ class DedupSettings(Section):
     entity_fuzzy: bool = True
     person_kinds: list[str] = ["person"]
     """Kinds whose word guard also knows given names and surnames (design §5.3)."""
+    person_typos_onto_known_names: bool = False
+    """On `person_kinds`, a typo converges only onto a known name; otherwise a review link
+    `unknown_name` (design §5.3). Off by default: rule 4 is then the same on every kind."""
     memory_index: bool = True
     """Answer entity candidate probes from an index held in memory (design §5.4), built in the
     background at start; off, every probe goes to the database's index."""
@@ -194,6 +197,7 @@ ENVIRONMENT: dict[str, tuple[str, str]] = {
     "CASTLEGRAPH_DEDUP_NEAR_THRESHOLD": ("dedup", "near_threshold"),
     "CASTLEGRAPH_DEDUP_ENTITY_FUZZY": ("dedup", "entity_fuzzy"),
     "CASTLEGRAPH_DEDUP_PERSON_KINDS": ("dedup", "person_kinds"),
+    "CASTLEGRAPH_DEDUP_PERSON_TYPOS_ONTO_KNOWN_NAMES": ("dedup", "person_typos_onto_known_names"),
     "CASTLEGRAPH_DEDUP_MEMORY_INDEX": ("dedup", "memory_index"),
     "CASTLEGRAPH_HOST": ("api", "host"),
     "CASTLEGRAPH_PORT": ("api", "port"),

@@ -1,5 +1,6 @@
 """The tables of `bench quality` (one row per resolver, rule, variant form or lexicon)."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from bench.er_quality.variants import FORMS
@@ -189,3 +190,26 @@ def _print_reach(results: dict[str, Any]) -> None:
             for label, section, row in rows
         ],
     )
+
+
+def print_merges(
+    classes: Sequence[tuple[str, str, str, str, str, int]], rows: Sequence[dict[str, Any]] | None
+) -> None:
+    """castlegraph's false merges by class, and with `--merges` each of them."""
+    print_table(
+        "castlegraph false merges by class (rule, edit, where in the word, words, which side "
+        "the lexicon knows)",
+        ["rule", "edit", "where", "words", "known", "false merges"],
+        [list(row) for row in classes],
+    )
+    if rows is None:
+        return
+    print_table(
+        "castlegraph false merges (mention key → closest spelling of the entity it landed on)",
+        ["rule", "kind", "group", "form", "mention", "stored", "edit", "where", "len", "known"],
+        [
+            [r["rule"], r["kind"], r["group"], r["form"], r["mention"], r["stored"], r["edit"],
+             r["where"], r["len"], r["known"]]
+            for r in rows
+        ],
+    )  # fmt: skip

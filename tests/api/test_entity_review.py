@@ -45,9 +45,22 @@ def test_two_names_get_a_new_entity_and_a_review_link(
     assert seen_from_old["similarity"] == seen_from_new["similarity"]
 
 
-def test_given_names_guard_only_kinds_that_hold_people(client: TestClient) -> None:
-    """`sondra` is in the name lists, not the word list: a tool of that spelling is a typo."""
-    first, second = see_all(client, "tool", "Sandra Miller", "Sondra Miller")
+@pytest.mark.parametrize(
+    ("older", "newer"), [("Sandra Miller", "Sondra Miller"), ("Anna Kołak", "Anna Kołpak")]
+)
+def test_given_names_guard_only_kinds_that_hold_people(
+    client: TestClient, older: str, newer: str
+) -> None:
+    """`sondra` is in the name lists, not the word list, and a tool needs no known spelling to
+    converge onto: on a tool both pairs are typos."""
+    first, second = see_all(client, "tool", older, newer)
+    assert second["entity"]["id"] == first["entity"]["id"]
+    assert second["observation"]["rule"] == "typo"
+
+
+def test_on_people_a_typo_converges_onto_a_known_name(client: TestClient) -> None:
+    """`Sandra Millr` after `Sandra Miller`: a rare spelling of a known name is a typo."""
+    first, second = see_all(client, "person", "Sandra Miller", "Sandra Millr")
     assert second["entity"]["id"] == first["entity"]["id"]
     assert second["observation"]["rule"] == "typo"
 

@@ -97,7 +97,17 @@ def test_drawer_bounds_are_inclusive_and_recall_is_the_worst_kind_at_any_size(
 def test_quality_duplicates_and_bulk_read_their_own_json() -> None:
     quality = {
         "resolvers": {
-            "castlegraph": {"precision": 0.9969, "recall_converged_only": 0.93, "recall": 0.991}
+            "castlegraph": {
+                "precision": 0.9969,
+                "recall_converged_only": 0.93,
+                "recall": 0.951,
+                "per_reach": {"one_edit": {"recall_reachable": 0.999}, "beyond": {}},
+                "per_form_reach": {
+                    "accents": {"recall_reachable": 0.985},  # the worst row the rules reach
+                    "initials": {"recall_reachable": 0.5},  # reported apart
+                },
+                "per_class": {"short_keys": {"recall_reachable": 0.997}},
+            }
         }
     }
     duplicates = {
@@ -111,9 +121,11 @@ def test_quality_duplicates_and_bulk_read_their_own_json() -> None:
 
     assert _outcomes(targets.judge("quality", quality)) == {
         "precision": "met",
-        "recall_converged": "missed",
-        "recall_with_links": "met",
+        "recall": "met",
+        "recall_with_links": "missed",
     }
+    (*_, worst) = targets.judge("quality", quality)
+    assert worst.measured.value == 0.985
     assert _outcomes(targets.judge("duplicates", duplicates)) == {
         "find_seconds": "missed",
         "growth": "met",

@@ -303,6 +303,49 @@ def test_given_names_block_the_typo_rule_on_kinds_that_hold_people(
         assert [link.reason for link in decision.possibly_same_as] == ["known_words"]
 
 
+PEOPLE = NameGuard(frozenset({"sandra", "miller"}).__contains__, typos_onto_known_names=True)
+
+
+@pytest.mark.parametrize(
+    ("kind", "mention", "stored", "rule", "reasons"),
+    [
+        ("person", "Sandra Millr", "Sandra Miller", "typo", []),  # a rare spelling of a name
+        ("person", "Sandra Miller", "Sandra Millr", "new", ["unknown_name"]),  # the reverse
+        ("person", "Anna Kołpak", "Anna Kołak", "new", ["unknown_name"]),  # two unlisted names
+        ("other", "Anna Kołpak", "Anna Kołak", "new", ["unknown_name"]),  # a person entity
+        ("person", "JeanLuc Picard", "Jean Luc Picard", "typo", []),  # a space: never blocked
+        ("tool", "Anna Kołpak", "Anna Kołak", "typo", []),  # only kinds that hold people
+        ("tool", "Sandra Miller", "Sandra Millr", "typo", []),
+    ],
+)
+def test_on_people_only_a_rare_spelling_of_a_known_name_converges(
+    kind: str, mention: str, stored: str, rule: str, reasons: list[str]
+) -> None:
+    entity = EntityView.of("1", stored, "tool" if kind == "tool" else "person")
+    decision = decide(
+        make_mention(mention, kind), [entity], fuzzy=True, is_known_word=known, names=PEOPLE
+    )
+    assert (decision.rule, [link.reason for link in decision.possibly_same_as]) == (rule, reasons)
+    if rule == "new":
+        assert decision.evidence["typo_candidates"] == ["1"]
+        assert decision.evidence["blocked"] == [
+            {"entity": "1", "spelling": stored, "reason": "unknown_name"}
+        ]
+
+
+@pytest.mark.parametrize(
+    ("mention", "stored"), [("Anna Kołpak", "Anna Kołak"), ("Sandra Miller", "Sandra Millr")]
+)
+def test_by_default_a_typo_on_people_needs_no_known_name(mention: str, stored: str) -> None:
+    """Off (the default), rule 4 is the same on every kind: one edit, one identity, a typo."""
+    names = NameGuard(frozenset({"sandra", "miller"}).__contains__)
+    entity = EntityView.of("1", stored, "person")
+    decision = decide(
+        make_mention(mention, "person"), [entity], fuzzy=True, is_known_word=known, names=names
+    )
+    assert (decision.rule, list(decision.possibly_same_as)) == ("typo", [])
+
+
 def test_a_name_list_keeps_the_design_examples() -> None:
     """`Katerina` with `Katarina` and `Katerino`: new, two links, when the list knows neither."""
     names = NameGuard(frozenset({"maria", "mario"}).__contains__)

@@ -1,5 +1,7 @@
 """The name lists of the word guard (`api.service.lexicon.PersonNames`), as installed."""
 
+import pytest
+
 from api.service.lexicon import HashedWords, PersonNames
 from resolver.entity_keys import entity_key
 from resolver.entity_model import EntityView, make_mention
@@ -53,3 +55,42 @@ def test_the_design_examples_hold_with_the_name_lists() -> None:
         "typo",
         "kubernetes",
     )
+    maria = [EntityView.of("1", "Maria Lopez", "person")]
+    typo = decide(
+        make_mention("Maeia Lopez", "person"), maria, fuzzy=True, is_known_word=never, names=guard
+    )
+    assert (typo.rule, typo.entity.name if typo.entity else None) == ("typo", "Maria Lopez")
+
+
+@pytest.mark.parametrize(
+    ("mention", "stored"),
+    [
+        ("Anna Kołpak", "Anna Kołak"),  # two rare Polish surnames, neither listed
+        ("Jan Pietrusiak", "Jan Pietrasiak"),
+        ("Kubernets", "Kubernetes"),  # on a person: no known name to be a typo of
+    ],
+)
+def test_two_unlisted_names_one_edit_apart_are_linked_not_merged(mention: str, stored: str) -> None:
+    """Opted in, a typo is a rare spelling of a known name: on people, the stored word must be
+    known. By default rule 4 converges them, as on every kind."""
+    guard = NameGuard(NAMES, typos_onto_known_names=True)
+    never = frozenset[str]().__contains__
+    decision = decide(
+        make_mention(mention, "person"),
+        [EntityView.of("1", stored, "person")],
+        fuzzy=True,
+        is_known_word=never,
+        names=guard,
+    )
+    assert (decision.rule, [(x.entity.name, x.reason) for x in decision.possibly_same_as]) == (
+        "new",
+        [(stored, "unknown_name")],
+    )
+    by_default = decide(
+        make_mention(mention, "person"),
+        [EntityView.of("1", stored, "person")],
+        fuzzy=True,
+        is_known_word=never,
+        names=NameGuard(NAMES),
+    )
+    assert (by_default.rule, list(by_default.possibly_same_as)) == ("typo", [])
