@@ -207,24 +207,9 @@ def _candidates(
     content, all a comparison needs. Only drawers the writer's agent may see are candidates
     (`NewDrawer.viewer`).
     """
-    min_len, max_len = near_lengths(len(text.normalized), near_threshold)
+    lengths = near_lengths(len(text.normalized), near_threshold)
     rows = tx.run(
-        "drawer_candidates",
-        min_len=min_len,
-        max_len=max_len,
-        any_len_above=OSA_MAX_LENGTH,
-        content_hash=text.content_hash,
-        fingerprint=text.fingerprint or NO_FINGERPRINT,
-        terms=terms.anchors,
-        bands=terms.bands,
-        exact_limit=EXACT_LOOKUP_LIMIT,
-        per_term=TERM_POSTINGS,
-        rare_terms=RARE_TERMS,
-        limit=TERM_CANDIDATES,
-        wing=new.wing,
-        room=new.room,
-        agent=new.agent if new.compare_same_agent_only else None,
-        viewer=new.viewer,
+        "drawer_candidates", **candidate_params(new, text, terms.anchors, terms.bands, lengths)
     )
     unique: dict[str, Candidate] = {}
     for row in rows:
@@ -234,6 +219,29 @@ def _candidates(
             norm_len = int(props.get("norm_len") or 0)
             unique[props["id"]] = Candidate(props["id"], props["content"], norm_len, whole)
     return list(unique.values())
+
+
+def candidate_params(
+    new: NewDrawer, text: DrawerText, anchors: list[str], bands: list[str], lengths: tuple[int, int]
+) -> dict[str, Any]:
+    """The parameters of `drawer_candidates` for one write (`lengths`: `near_lengths`)."""
+    return {
+        "min_len": lengths[0],
+        "max_len": lengths[1],
+        "any_len_above": OSA_MAX_LENGTH,
+        "content_hash": text.content_hash,
+        "fingerprint": text.fingerprint or NO_FINGERPRINT,
+        "terms": anchors,
+        "bands": bands,
+        "exact_limit": EXACT_LOOKUP_LIMIT,
+        "per_term": TERM_POSTINGS,
+        "rare_terms": RARE_TERMS,
+        "limit": TERM_CANDIDATES,
+        "wing": new.wing,
+        "room": new.room,
+        "agent": new.agent if new.compare_same_agent_only else None,
+        "viewer": new.viewer,
+    }
 
 
 def new_drawer_record(
