@@ -38,6 +38,7 @@ from graph.drawers import (
     candidate_params,
     candidate_text,
     drawer_write_props,
+    joined,
     likenesses_among,
     link_evidence,
     new_drawer_record,
@@ -107,8 +108,8 @@ class PreparedDrawer:
             "room": new.room,
             "content_hash": self.text.content_hash,
             "fingerprint": self.text.fingerprint or NO_FINGERPRINT,
-            "terms": self.anchors,
-            "bands": self.bands,
+            "terms": joined(self.anchors),
+            "bands": joined(self.bands),
             "min_len": self.lengths[0],
             "max_len": self.lengths[1],
             "agent": new.agent if new.compare_same_agent_only else None,
@@ -241,6 +242,7 @@ def _write_part(
                     "wing": s.item.new.wing,
                     "room": s.item.new.room,
                     "props": drawer_write_props(s.drawer, s.item.stored_terms, dialect),
+                    "terms": joined(s.item.stored_terms),
                 }
                 for s in stored
             ],
