@@ -285,9 +285,10 @@ def _read_candidates(
 
 def _read_each(tx: Tx, part: list[PreparedDrawer], enabled: bool) -> dict[int, _Found]:
     """Each item's candidates by the statement of one write, its name's holders by the name
-    index: what `drawer_batch_candidates` returns, but FalkorDB answered the one statement for
-    25 items in two to three times the database time of the 25 statements (its rows carry
-    each probe's lists of terms through every step; design §4.4)."""
+    index: what `drawer_batch_candidates` returns, but in a room of 25 k FalkorDB answered the
+    one statement for 25 items in two to five times the database time of the 25 statements
+    (its rows carry each probe's terms through every step), and at 100 k in as much (design
+    §4.4)."""
     found: dict[int, _Found] = {}
     for item in part:
         entry = found[item.index] = _Found({}, [])
