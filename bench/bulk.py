@@ -1,7 +1,7 @@
 """Bulk-write benchmark (design §10): a checkpoint job of 10 k items into a room of 100 k.
 
-A checkpoint stores its items in batches (`graph.drawer_batches`): one candidate round trip
-and one write statement per batch, with the verdicts and links that single writes would give.
+A checkpoint stores its items in batches (`graph.drawer_batch`): the candidate reads and one
+write statement per batch, with the verdicts and links that single writes would give.
 So for each room size a fresh service fills a room through checkpoint jobs (their rate is
 reported too: it is the same path on a growing room), then one more checkpoint of `items`
 items — new texts, near and exact copies of the room and of earlier items — is timed from

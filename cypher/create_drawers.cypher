@@ -20,7 +20,8 @@ WITH count(r) AS rooms
 UNWIND $drawers AS item
 MATCH (r:Room {wing: item.wing, name: item.room})
 CREATE (r)-[:HAS_DRAWER]->(d:Drawer)
-SET d += item.props
+// Its index terms come as one string (design §4.5): the client quotes one string, not 176.
+SET d += item.props, d.terms = CASE item.terms WHEN '' THEN [] ELSE split(item.terms, ' ') END
 WITH count(d) AS created
 UNWIND $links AS link
 MATCH (new:Drawer {id: link.from})

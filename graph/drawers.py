@@ -190,6 +190,7 @@ def _store(
         wing=new.wing,
         room=new.room,
         props=drawer_write_props(drawer, terms.stored, dialect),
+        terms=joined(terms.stored),
         links=links,
     )
     return WriteOutcome(
@@ -207,24 +208,9 @@ def _candidates(
     content, all a comparison needs. Only drawers the writer's agent may see are candidates
     (`NewDrawer.viewer`).
     """
-    min_len, max_len = near_lengths(len(text.normalized), near_threshold)
+    lengths = near_lengths(len(text.normalized), near_threshold)
     rows = tx.run(
-        "drawer_candidates",
-        min_len=min_len,
-        max_len=max_len,
-        any_len_above=OSA_MAX_LENGTH,
-        content_hash=text.content_hash,
-        fingerprint=text.fingerprint or NO_FINGERPRINT,
-        terms=terms.anchors,
-        bands=terms.bands,
-        exact_limit=EXACT_LOOKUP_LIMIT,
-        per_term=TERM_POSTINGS,
-        rare_terms=RARE_TERMS,
-        limit=TERM_CANDIDATES,
-        wing=new.wing,
-        room=new.room,
-        agent=new.agent if new.compare_same_agent_only else None,
-        viewer=new.viewer,
+        "drawer_candidates", **candidate_params(new, text, terms.anchors, terms.bands, lengths)
     )
     unique: dict[str, Candidate] = {}
     for row in rows:
@@ -234,6 +220,29 @@ def _candidates(
             norm_len = int(props.get("norm_len") or 0)
             unique[props["id"]] = Candidate(props["id"], props["content"], norm_len, whole)
     return list(unique.values())
+
+
+def candidate_params(
+    new: NewDrawer, text: DrawerText, anchors: list[str], bands: list[str], lengths: tuple[int, int]
+) -> dict[str, Any]:
+    """The parameters of `drawer_candidates` for one write (`lengths`: `near_lengths`)."""
+    return {
+        "min_len": lengths[0],
+        "max_len": lengths[1],
+        "any_len_above": OSA_MAX_LENGTH,
+        "content_hash": text.content_hash,
+        "fingerprint": text.fingerprint or NO_FINGERPRINT,
+        "terms": joined(anchors),
+        "bands": joined(bands),
+        "exact_limit": EXACT_LOOKUP_LIMIT,
+        "per_term": TERM_POSTINGS,
+        "rare_terms": RARE_TERMS,
+        "limit": TERM_CANDIDATES,
+        "wing": new.wing,
+        "room": new.room,
+        "agent": new.agent if new.compare_same_agent_only else None,
+        "viewer": new.viewer,
+    }
 
 
 def new_drawer_record(
@@ -283,11 +292,21 @@ def _term_props(terms: list[str], dialect: Dialect) -> dict[str, Any]:
 
 
 def drawer_write_props(drawer: Drawer, terms: list[str], dialect: Dialect) -> dict[str, Any]:
-    """The record's properties and those the indexes read, derived from its content."""
+    """The record's properties and those the indexes read, derived from its content, but its
+    index terms themselves: the write statements take them `joined` and split them."""
     props = drawer.to_props()
     props.update(_term_props(terms, dialect))
+    del props["terms"]
     props["excerpt"] = _excerpt(drawer.content)  # the caption Neo4j Browser shows
     return props
+
+
+def joined(terms: list[str]) -> str:
+    """Index terms as one parameter, split by the statements: FalkorDB's client writes every
+    parameter into the query text, quoting and escaping each string, and ~290 term strings a
+    write (its probes and what it is stored under) cost it more than the one string they make
+    (terms are hex digests: never a space, never empty)."""
+    return " ".join(terms)
 
 
 def _excerpt(content: str) -> str:

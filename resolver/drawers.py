@@ -155,8 +155,11 @@ def write_terms(wing: str, room: str, normalized: str, near_threshold: float) ->
         return WriteTerms([], [], anchors)
     sketched = shingles.sketch(normalized)
     length = len(normalized)
-    bands = _band_terms(wing, room, sketched, shingles.probe_buckets(length, near_threshold))
-    stored = anchors + _band_terms(wing, room, sketched, shingles.stored_buckets(length))
+    probed, own = shingles.probe_buckets(length, near_threshold), shingles.stored_buckets(length)
+    # The probed bucket is one of the two it is stored in (at 0.9): its bands are hashed once.
+    by_bucket = {bucket: _band_terms(wing, room, sketched, [bucket]) for bucket in {*probed, *own}}
+    bands = [term for bucket in probed for term in by_bucket[bucket]]
+    stored = anchors + [term for bucket in own for term in by_bucket[bucket]]
     return WriteTerms(anchors, bands, stored)
 
 

@@ -18,12 +18,17 @@ The sketch is one-permutation hashing (one hash per 5-gram, the minimum per bin)
 densification for empty bins, so a write costs one hash per character, not one per character
 and band; the hash is a 2-universal one (`a·x + b mod 2⁶¹ − 1` over the 5-gram's bytes), three
 times cheaper in Python than a cryptographic digest per 5-gram. Nothing here is random at run
-time: the same text gives the same keys on every machine and in every process.
+time: the same text gives the same keys on every machine and in every process. An ASCII text
+(most of them) is hashed with numpy, all its 5-grams at once (`_ascii_least`: the same values,
+five times faster than the loop over 5-grams it replaces; design §4.5).
 """
 
 import hashlib
 import math
 from functools import lru_cache
+
+import numpy as np
+from numpy.typing import NDArray
 
 SHINGLE = 5
 """Characters per shingle. Longer shingles are rarer in a room; shorter ones survive typos
@@ -73,17 +78,59 @@ def sketch(normalized: str) -> tuple[str, ...]:
     optimal densification; both texts of a pair borrow alike where their bins agree.
     """
     padded = f" {normalized} "
+    least = _ascii_least(padded) if padded.isascii() else _least(padded)
+    found: list[int | None] = [None if value == _PRIME else value for value in least]
+    return tuple(_bin_value(found, i) for i in range(_BINS))
+
+
+def _least(padded: str) -> list[int]:
+    """The least hash per bin of a text's 5-grams (`_PRIME` where a bin saw none)."""
     shingles = {padded[i : i + SHINGLE] for i in range(max(1, len(padded) - SHINGLE + 1))}
-    empty = _PRIME  # above every value: a bin still at it saw no 5-gram
-    least: list[int] = [empty] * _BINS
+    least: list[int] = [_PRIME] * _BINS  # above every value: a bin still at it saw no 5-gram
     as_int = int.from_bytes
     for shingle in shingles:
         value = (as_int(shingle.encode(), "little") * _MULTIPLIER + _OFFSET) % _PRIME
         index, rest = value % _BINS, value // _BINS
         if rest < least[index]:  # noqa: PLR1730 - cheaper than min() per 5-gram
             least[index] = rest
-    found: list[int | None] = [None if value == empty else value for value in least]
-    return tuple(_bin_value(found, i) for i in range(_BINS))
+    return least
+
+
+_U64 = np.uint64
+_MULTIPLIER_HIGH, _MULTIPLIER_LOW = _MULTIPLIER >> 32, _MULTIPLIER & 0xFFFF_FFFF
+_LOW_20 = (1 << 20) - 1
+
+
+def _shifted_mod(value: NDArray[np.uint64], shift: int) -> NDArray[np.uint64]:
+    """`value · 2^shift` reduced below 2⁶⁴ and congruent modulo 2⁶¹ − 1 (2⁶¹ ≡ 1), for values
+    below 2⁵² and shifts up to 52: the bits pushed past 61 come back at the bottom."""
+    keep = 61 - shift
+    return (value >> _U64(keep)) + ((value & _U64((1 << keep) - 1)) << _U64(shift))
+
+
+def _ascii_least(padded: str) -> list[int]:
+    """`_least` of an ASCII text, every 5-gram at once: a 5-gram's bytes make an integer below
+    2⁴⁰, and its product with the multiplier is taken in four partial products of at most 52
+    bits each, so 64-bit arithmetic gives exactly the value Python's integers give."""
+    if len(padded) < SHINGLE:
+        return _least(padded)
+    chars = np.frombuffer(padded.encode("ascii"), dtype=np.uint8).astype(np.uint64)
+    count = len(chars) - SHINGLE + 1
+    grams = chars[:count].copy()
+    for offset in range(1, SHINGLE):
+        grams |= chars[offset : offset + count] << _U64(8 * offset)
+    high, low = grams >> _U64(20), grams & _U64(_LOW_20)
+    total = (
+        _shifted_mod(high * _U64(_MULTIPLIER_HIGH), 52)
+        + _shifted_mod(high * _U64(_MULTIPLIER_LOW), 20)
+        + _shifted_mod(low * _U64(_MULTIPLIER_HIGH), 32)
+        + low * _U64(_MULTIPLIER_LOW)
+        + _U64(_OFFSET)
+    )  # five terms below 2⁶¹ each: no overflow
+    values = total % _U64(_PRIME)
+    least = np.full(_BINS, _PRIME, dtype=np.uint64)
+    np.minimum.at(least, (values % _U64(_BINS)).astype(np.intp), values // _U64(_BINS))
+    return [int(value) for value in least.tolist()]
 
 
 def _bin_value(least: list[int | None], index: int) -> str:

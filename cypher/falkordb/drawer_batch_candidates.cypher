@@ -36,8 +36,9 @@ UNION ALL
 UNWIND $probes AS p
 CALL {
   WITH p
-  WITH p.terms AS terms, p.wing AS wing, p.room AS room, p.agent AS agent,
-    p.viewer AS viewer, p.min_len AS min_len, p.max_len AS max_len
+  WITH CASE p.terms WHEN '' THEN [] ELSE split(p.terms, ' ') END AS terms,
+    p.wing AS wing, p.room AS room, p.agent AS agent, p.viewer AS viewer,
+    p.min_len AS min_len, p.max_len AS max_len
   UNWIND terms AS term
   CALL {
     WITH term
@@ -65,8 +66,9 @@ UNION ALL
 UNWIND $probes AS p
 CALL {
   WITH p
-  WITH p.bands AS bands, p.wing AS wing, p.room AS room, p.agent AS agent,
-    p.viewer AS viewer, p.min_len AS min_len, p.max_len AS max_len
+  WITH CASE p.bands WHEN '' THEN [] ELSE split(p.bands, ' ') END AS bands,
+    p.wing AS wing, p.room AS room, p.agent AS agent, p.viewer AS viewer,
+    p.min_len AS min_len, p.max_len AS max_len
   UNWIND bands AS band
   CALL {
     WITH band

@@ -6,7 +6,8 @@
 // $per_term, says nothing and is left out).
 // Terms and bands give only drawers whose normal-form length allows a near copy
 // ($min_len..$max_len, or any above $any_len_above: trigram-scored), ranked and capped after
-// that filter: a drawer the lengths rule out would be sent for nothing.
+// that filter: a drawer the lengths rule out would be sent for nothing. Terms and bands come
+// as one space-separated string each (the client quotes one string, not a hundred).
 MATCH (d:Drawer {content_hash: $content_hash})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
@@ -23,7 +24,7 @@ RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer, 'finger
 ORDER BY d.created_at, d.id
 LIMIT $exact_limit
 UNION ALL
-UNWIND $terms AS term
+UNWIND CASE $terms WHEN '' THEN [] ELSE split($terms, ' ') END AS term
 CALL {
   WITH term
   MATCH (d:Drawer)
@@ -45,7 +46,7 @@ RETURN d {.id, .content, .norm_len} AS drawer, 'terms' AS via
 ORDER BY shared DESC, d.id
 LIMIT $limit
 UNION ALL
-UNWIND $bands AS band
+UNWIND CASE $bands WHEN '' THEN [] ELSE split($bands, ' ') END AS band
 CALL {
   WITH band
   MATCH (d:Drawer)

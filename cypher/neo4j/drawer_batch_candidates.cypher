@@ -34,8 +34,8 @@ RETURN p.item AS item, d {.*, embedding: null, terms: null, terms_text: null} AS
 UNION ALL
 UNWIND $probes AS p
 CALL (p) {
-  WITH p.terms AS terms, p.wing AS wing, p.room AS room, p.agent AS agent,
-    p.viewer AS viewer, p.min_len AS min_len, p.max_len AS max_len
+  WITH CASE p.terms WHEN '' THEN [] ELSE split(p.terms, ' ') END AS terms,
+    p.wing AS wing, p.room AS room, p.agent AS agent, p.viewer AS viewer, p.min_len AS min_len, p.max_len AS max_len
   UNWIND terms AS term
   CALL (term) {
     CALL db.index.fulltext.queryNodes('drawer_terms', '"' + term + '"', {limit: $per_term})
@@ -60,7 +60,7 @@ RETURN p.item AS item, d {.id, .content, .norm_len} AS drawer, 'terms' AS via
 UNION ALL
 UNWIND $probes AS p
 CALL (p) {
-  WITH p, reduce(query = '', band IN p.bands | query + ' ' + band) AS query
+  WITH p, p.bands AS query
   WHERE query <> ''
   CALL db.index.fulltext.queryNodes('drawer_terms', query, {limit: $per_term})
   YIELD node AS d, score

@@ -25,7 +25,7 @@ RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer, 'finger
 ORDER BY d.created_at, d.id
 LIMIT $exact_limit
 UNION ALL
-UNWIND $terms AS term
+UNWIND CASE $terms WHEN '' THEN [] ELSE split($terms, ' ') END AS term
 CALL (term) {
   CALL db.index.fulltext.queryNodes('drawer_terms', '"' + term + '"', {limit: $per_term})
   YIELD node
@@ -45,7 +45,7 @@ RETURN d {.id, .content, .norm_len} AS drawer, 'terms' AS via
 ORDER BY shared DESC, d.id
 LIMIT $limit
 UNION ALL
-WITH reduce(query = '', band IN $bands | query + ' ' + band) AS query
+WITH $bands AS query
 WHERE query <> ''
 CALL db.index.fulltext.queryNodes('drawer_terms', query, {limit: $per_term})
 YIELD node AS d, score

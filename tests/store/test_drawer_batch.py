@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from graph import drawers
-from graph.drawer_batch import write_drawers
+from graph import drawer_batch, drawers
+from graph.drawer_batch import prepare_drawers, write_drawers
 from graph.drawers import DedupPolicy, NewDrawer
 from graph.errors import DrawerNameTaken
 from graph.records import WriteOutcome
@@ -155,3 +155,32 @@ def test_a_batch_writes_what_single_writes_write(store: Any, seed: int, supersed
 def test_an_empty_batch_writes_nothing(store: Any) -> None:
     assert write_drawers(store, [], POLICY) == []
     assert _graph(store) == {"drawers": [], "links": []}
+
+
+def _found(store: Any, items: list[NewDrawer], dialect: str) -> dict[int, Any]:
+    prepared = prepare_drawers(items, POLICY.near_threshold)
+    found = store.read(
+        lambda tx: drawer_batch._read_candidates(tx, prepared, True, dialect), use_case="test"
+    )
+    return {
+        index: (
+            sorted((c.id, c.content, c.norm_len, c.drawer) for c in entry.candidates.values()),
+            [holder.id for holder in entry.holders],
+        )
+        for index, entry in found.items()
+    }
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_batch_read_item_by_item_finds_what_the_one_statement_finds(
+    store: Any, seed: int
+) -> None:
+    """FalkorDB reads a batch's candidates item by item (design §4.4): each item gets the
+    candidates and name holders the batch's one statement returns for it."""
+    room = _seed_room(store, seed)
+    items = _items(seed, room, 60)
+    drawers.write_drawer(store, NewDrawer("infra", "ops", room[5], name="note-1"), POLICY)
+    each = _found(store, items, "falkordb")
+    assert each == _found(store, items, "neo4j")
+    assert sum(len(candidates) for candidates, _ in each.values()) > len(items)
+    assert any(holders for _, holders in each.values())

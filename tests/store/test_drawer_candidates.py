@@ -37,7 +37,7 @@ def test_a_batch_reads_no_candidate_its_length_rules_out(store: Any) -> None:
     _, copy = _room(store)
     item = drawer_batch.PreparedDrawer.of(0, NewDrawer("w", "r", TEXT), 0.9)
     found = store.read(
-        lambda tx: drawer_batch._read_candidates(tx, [item], enabled=True), use_case="test"
+        lambda tx: drawer_batch._read_candidates(tx, [item], True, store.dialect), use_case="test"
     )
     assert set(found[0].candidates) == {copy}
     [outcome] = drawer_batch.write_drawers(store, [NewDrawer("w", "r", TEXT)], DedupPolicy())

@@ -138,3 +138,33 @@ def test_a_writes_terms_from_one_sketch_are_those_of_each_function(text: str) ->
     assert terms.anchors == (anchor_terms("w", "r", text) if near else [])
     assert terms.bands == band_probes("w", "r", text, THRESHOLD)
     assert terms.stored == index_terms("w", "r", text)
+
+
+@pytest.mark.parametrize("threshold", [THRESHOLD, 0.6])
+def test_a_writes_terms_at_any_threshold_are_those_of_each_function(threshold: float) -> None:
+    """The bands of the probed buckets are hashed once for both lists: still the same terms."""
+    rng = random.Random(18)
+    for length in (12, 40, 300, 1700, 2600):
+        text = " ".join(_word(rng, 2, 9) for _ in range(length))[:length]
+        terms = write_terms("w", "r", text, threshold)
+        assert terms.bands == band_probes("w", "r", text, threshold)
+        assert terms.stored == index_terms("w", "r", text)
+
+
+def _ascii_texts(rng: random.Random) -> list[str]:
+    """Every shape the vectorised hash must get right: the shortest texts, runs of one
+    character, the highest and lowest ASCII code points, long ones."""
+    alphabet = string.ascii_letters + string.digits + string.punctuation + " \t\x00\x7f"
+    texts = ["", "a", "ab", "abc", "abcd", "abcde", "\x7f" * 9, "\x00" * 7, "aaaaaaaaaaaa"]
+    texts += ["".join(rng.choices(alphabet, k=rng.randint(0, 3000))) for _ in range(300)]
+    texts += ["".join(rng.choices("ab ", k=rng.randint(0, 60))) for _ in range(300)]
+    return texts
+
+
+def test_the_vectorised_5_gram_hash_gives_the_integer_arithmetics_values() -> None:
+    """An ASCII text is hashed by numpy in 64-bit pieces: every bin's least value must be the
+    one Python's unbounded integers give, or stored bands would stop matching probes."""
+    texts = _ascii_texts(random.Random(17))
+    assert [shingles._ascii_least(f" {t} ") for t in texts] == [
+        shingles._least(f" {t} ") for t in texts
+    ]

@@ -1,6 +1,6 @@
 """The checkpoint job: store a list of items in a room, counting exact copies (design §4.4).
 
-Items are written in batches (`graph.drawer_batch.write_drawers`: one candidate read and one
+Items are written in batches (`graph.drawer_batch.write_drawers`: the candidate reads and one
 write statement per batch, with the verdicts and links single writes would give, an item
 compared with the items before it too). Item `i` is written with the drawer id derived from
 (job id, i): a batch is read for those ids first, and an item whose drawer exists was stored
