@@ -166,3 +166,20 @@ def test_a_write_that_fails_adds_nothing(store: Any) -> None:
     with pytest.raises(UnknownDrawers):
         resolve(store, index, str(uuid.uuid4()), "Terraform")  # no such drawer: refused
     assert index.seen == seen and index.lookup({"terraform"}) == {}
+
+
+def test_a_hit_no_rule_can_use_is_not_read(store: Any) -> None:
+    """`RFC 8975` stores its depth-2 deletion keys (a dense key), so the review probes of
+    `RFC 7589` meet it, four edits away: the hit is weighed against the keys held in memory
+    and dropped before any read. `RFC 8579`, two edits away, is read and linked."""
+    migrations.migrate(store)
+    drawer = new_drawer(store, "note")
+    load_entities(store, [("RFC 8975", "tool", [])])
+    index = built(store)
+    [far] = index.lookup(depth_probes(entity_key("RFC 7589"), TWO_EDITS))  # a hit
+    [unlinked] = resolve(store, index, drawer, "RFC 7589")
+    assert unlinked.created and unlinked.possibly_same_as == ()
+    assert index.cached([far]) == ({}, index.cached([])[1])  # never read
+    [linked] = resolve(store, index, drawer, "RFC 8579")
+    assert far in linked.possibly_same_as
+    assert far in index.cached([far])[0]
