@@ -145,6 +145,8 @@ def may_pair(mention_key: str, key: str) -> bool:
         return False
     if OSA.distance(mention_key, key, score_cutoff=MAX_FUZZY_DISTANCE) <= MAX_FUZZY_DISTANCE:
         return True
+    if " " not in mention_key and " " not in key:
+        return False  # one word each: sorting the words changes neither
     reordered = OSA.distance(sorted_words_key(mention_key), sorted_words_key(key), score_cutoff=1)
     return reordered <= 1
 
