@@ -9,7 +9,7 @@ dropped by the rules. With each row's keys at hand, a hit that no rule can use
 (`resolver.entity_pairs.may_pair`) is dropped before it is read.
 
 Layout: one UTF-8 blob of every row's keys (name key first, then alias keys) joined by a
-control character, and the end offset of each row: about 20 bytes a row, against the ~45
+control character, and the end offset of each row: about 24 bytes a row, against the ~45
 eight-byte index entries of its hashes. A row whose keys contain the separator (a key of
 punctuation only is the raw name) is kept as unknown, and its hits are always read.
 """
