@@ -12,7 +12,11 @@ fetched can ask for it.
 
 With an in-memory index (`graph.memory_index`, caught up by the write unit before it asks), the
 probes are answered in memory and the database only returns the entities found, by id
-(`fetch_remembered`): the same entities under the same probes, so the decisions are the same.
+(`fetch_remembered`): the same entities under the same probes. A write unit also weighs each
+hit against the spelling keys the index keeps and reads only those some rule could use for a
+mention key that probed them (`resolver.entity_pairs.may_pair`); what it leaves unread would
+have decided nothing, so the decisions are the same. Its probes are then tracked per mention
+key, not once per unit: a probe two keys share is looked up for each.
 """
 
 from collections.abc import Iterable, Iterator
