@@ -12,7 +12,11 @@ fetched can ask for it.
 
 With an in-memory index (`graph.memory_index`, caught up by the write unit before it asks), the
 probes are answered in memory and the database only returns the entities found, by id
-(`fetch_remembered`): the same entities under the same probes, so the decisions are the same.
+(`fetch_remembered`): the same entities under the same probes. A write unit also weighs each
+hit against the spelling keys the index keeps and reads only those some rule could use for a
+mention key that probed them (`resolver.entity_pairs.may_pair`); what it leaves unread would
+have decided nothing, so the decisions are the same. Its probes are then tracked per mention
+key, not once per unit: a probe two keys share is looked up for each.
 """
 
 from collections.abc import Iterable, Iterator
@@ -29,6 +33,7 @@ from graph.memory_index import MemoryIndex
 from graph.queries import Dialect
 from graph.records import Entity
 from graph.store import Tx
+from resolver.entity_pairs import may_pair
 
 LUCENE_MAX_CLAUSES = 1_000
 """Probe keys per Neo4j full-text query: Lucene refuses more than 1,024 clauses by default."""
@@ -142,6 +147,8 @@ class Candidates:
 
     def ensure(self, keys: Iterable[str], depth: int) -> bool:
         """Fetch, in one read, whatever `keys` lack to be searched to `depth`; True if found any."""
+        if self._memory is not None:
+            return self._ensure_remembered(self._memory, keys, depth)
         wanted: set[str] = set()
         for key in keys:
             if self._depth.get(key, -1) < depth:
@@ -149,25 +156,46 @@ class Candidates:
                 wanted |= depth_probes(key, depth)
         wanted -= self._sent
         self._sent |= wanted
-        if self._memory is not None:
-            return self._ensure_remembered(self._memory, wanted)
         found = fetch(self._tx, self._dialect, wanted)
         for entity, probes in found:
             if self.index.add_found(entity.view, probes):
                 self.created_at[entity.view.id] = entity.created_at
         return bool(found)
 
-    def _ensure_remembered(self, memory: MemoryIndex, wanted: set[str]) -> bool:
-        """The probes looked up in memory; only entities this unit has not read yet are read,
-        by id (a deeper probe meets mostly entities a shallower one fetched already)."""
-        hits = memory.lookup(wanted) if wanted else {}
+    def _ensure_remembered(self, memory: MemoryIndex, keys: Iterable[str], depth: int) -> bool:
+        """The probes looked up in memory, each hit weighed against the mention keys whose
+        probes met it: only an entity with a spelling some rule could use for one of them
+        (`may_pair`) and that this unit has not read yet is read, by id.
+
+        A hit dropped for one key may matter to another, so the probes are tracked per mention
+        key (its probes at `depth` less those of the depth it had reached), not once per batch:
+        a probe two keys share is looked up for each and its hits weighed against both.
+        """
+        wanting: dict[str, list[str]] = {}
+        for key in keys:
+            reached = self._depth.get(key, -1)
+            if reached >= depth:
+                continue
+            self._depth[key] = depth
+            needed = depth_probes(key, depth)
+            if reached >= EXACT:
+                needed -= depth_probes(key, reached)
+            for probe in needed:
+                wanting.setdefault(probe, []).append(key)
+        hits = memory.lookup_spelled(wanting.keys()) if wanting else {}
         unread: dict[str, list[str]] = {}
-        for entity_id, probes in hits.items():
+        for entity_id, (probes, spellings) in hits.items():
             if entity_id in self.index:
                 self.index.add_found(self.index.get(entity_id), probes)
-            else:
+            elif spellings is None or _usable(probes, wanting, spellings):
                 unread[entity_id] = probes
         for entity, probes in read_found(self._tx, self._dialect, memory, unread):
             self.index.add_found(entity.view, probes)
             self.created_at[entity.view.id] = entity.created_at
         return bool(hits)
+
+
+def _usable(probes: list[str], wanting: dict[str, list[str]], spellings: tuple[str, ...]) -> bool:
+    """Whether a spelling of the entity could pair with a mention key that probed it."""
+    keys = {key for probe in probes for key in wanting[probe]}
+    return any(may_pair(key, spelling) for key in keys for spelling in spellings)

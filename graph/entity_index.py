@@ -100,10 +100,15 @@ def _word_order_keys(key: str) -> list[str]:
     return deletion_keys(ordered)
 
 
-def stored_keys(view: EntityView) -> list[str]:
-    """The index keys stored for an entity, sorted (the `dkeys` property)."""
-    # not cached: a bulk load sees each key once
-    return sorted(spellings_keys((view.key, *view.alias_keys), cached=False))
+def stored_keys(view: EntityView, *, cached: bool = False) -> list[str]:
+    """The index keys stored for an entity, sorted (the `dkeys` property). Not cached by
+    default: a bulk load or a migration sees each key once; resolution derived them a moment
+    before (`BatchIndex.put_local`), and deriving them again was a tenth of a batch's CPU."""
+    return sorted(
+        stored_key_set(view)
+        if cached
+        else spellings_keys((view.key, *view.alias_keys), cached=False)
+    )
 
 
 def spellings_keys(spellings: Iterable[str], *, cached: bool = True) -> set[str]:
@@ -130,8 +135,8 @@ def stored_key_set(view: EntityView) -> frozenset[str]:
     return frozenset().union(*map(spelling_keys, (view.key, *view.alias_keys)))
 
 
-def index_props(view: EntityView, dialect: Dialect) -> dict[str, object]:
-    keys = stored_keys(view)
+def index_props(view: EntityView, dialect: Dialect, *, cached: bool = False) -> dict[str, object]:
+    keys = stored_keys(view, cached=cached)
     if dialect == "neo4j":
         return {"dkeys_text": " ".join(_token(key) for key in keys)}
     return {"dkeys": keys}

@@ -49,6 +49,7 @@ from numpy.typing import NDArray
 
 from graph.entity_index import spellings_keys, stored_key_set
 from graph.memory_segments import KeyIndex, Packed, Segment, key_hashes
+from graph.memory_spellings import RowSpellings
 from graph.queries import FIRST_ENTITY_CURSOR
 from graph.records import Entity
 from graph.store import GraphStore, Row, Tx
@@ -74,6 +75,8 @@ class MemoryIndex:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._keys = KeyIndex()
+        self._spellings = RowSpellings()
+        """Each row's keys, so a lookup can drop hits no rule can use before they are read."""
         self._seen = 0
         self._epoch: str | None = None
         self._ready = threading.Event()
@@ -107,7 +110,7 @@ class MemoryIndex:
         """
         started = time.perf_counter()
         epoch, seen = store.read(_counter, use_case="entity_index_counter")
-        keys = KeyIndex()
+        keys, spellings = KeyIndex(), RowSpellings()
         after = FIRST_ENTITY_CURSOR[store.dialect]
         hashes: list[Packed] = []
         rows: list[NDArray[np.int64]] = []
@@ -124,6 +127,7 @@ class MemoryIndex:
             first_row = keys.rows
             for r in page:
                 keys.row_for(r["id"])
+                spellings.append(_spellings(r))
             hashes.append(key_hashes(page_keys))
             rows.append(np.repeat(np.arange(first_row, keys.rows, dtype=np.int64), counts))
             pending += len(page)
@@ -134,7 +138,7 @@ class MemoryIndex:
         if hashes:
             keys.push(Segment.of(np.concatenate(hashes), np.concatenate(rows), keys.row_bits))
         with self._lock:
-            self._keys, self._epoch, self._seen = keys, epoch, seen
+            self._keys, self._spellings, self._epoch, self._seen = keys, spellings, epoch, seen
             self._ready.set()
         return BuildStats(keys.rows, keys.entries, time.perf_counter() - started)
 
@@ -149,12 +153,18 @@ class MemoryIndex:
         epoch, value = _counter(tx)
         with self._lock:
             if epoch != self._epoch:
-                self._keys, self._epoch, self._seen = KeyIndex(), epoch, 0
+                self._keys, self._spellings, self._epoch, self._seen = (
+                    KeyIndex(),
+                    RowSpellings(),
+                    epoch,
+                    0,
+                )
                 self._entities.clear()
                 self._generation += 1
             if value > self._seen:
                 changed = tx.run("entities_since", after=self._seen, upto=value)
                 self._keys.add([(r["id"], _row_keys(r)) for r in changed])
+                self._spellings.extend([_spellings(r) for r in changed])
                 self._forget(r["id"] for r in changed)
                 self._seen = value
         return True
@@ -170,6 +180,7 @@ class MemoryIndex:
                 self._epoch = epoch
             views = list(views)
             self._keys.add([(v.id, stored_key_set(v)) for v in views])
+            self._spellings.extend([(v.key, *v.alias_keys) for v in views])
             self._forget(v.id for v in views)
             self._seen = seq
 
@@ -177,6 +188,18 @@ class MemoryIndex:
         """Entity id → the probes it stores, sorted, for every indexed entity that stores one."""
         with self._lock:
             return self._keys.lookup(probes)
+
+    def lookup_spelled(
+        self, probes: Collection[str]
+    ) -> dict[str, tuple[list[str], tuple[str, ...] | None]]:
+        """What `lookup` answers, each entity with its keys (name key, then alias keys), or
+        None where they are not known (`graph.memory_spellings`)."""
+        with self._lock:
+            spellings = self._spellings
+            return {
+                entity_id: (keys, spellings.of(row))
+                for entity_id, (keys, row) in self._keys.lookup_rows(probes).items()
+            }
 
     def cached(self, ids: Iterable[str]) -> tuple[dict[str, Entity], int]:
         """The entities of `ids` read before and unchanged since, and the generation to hand
@@ -202,6 +225,11 @@ class MemoryIndex:
         for entity_id in ids:
             self._entities.pop(entity_id, None)
         self._generation += 1
+
+
+def _spellings(row: Row) -> tuple[str, ...]:
+    """An entity's spelling keys, read as a row of its key and alias keys."""
+    return (row["key"], *(row.get("alias_keys") or ()))
 
 
 def _row_keys(row: Row, *, cached: bool = True) -> set[str]:

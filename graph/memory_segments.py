@@ -130,7 +130,12 @@ class KeyIndex:
             self.segments[-2:] = [_merged(older, newer)]
 
     def lookup(self, probes: Collection[str]) -> dict[str, list[str]]:
-        """Entity id → the probes among `probes` it stores (each id once).
+        """Entity id → the probes among `probes` it stores (each id once)."""
+        return {entity_id: keys for entity_id, (keys, _) in self.lookup_rows(probes).items()}
+
+    def lookup_rows(self, probes: Collection[str]) -> dict[str, tuple[list[str], int]]:
+        """Entity id → the probes it stores and its latest row (a respelled entity's has all
+        its keys), each id once.
 
         The probe hashes are sorted first: numpy's binary search starts each key where the
         previous one ended, so sorted keys walk a segment once instead of jumping about it.
@@ -151,16 +156,16 @@ class KeyIndex:
         starts = np.flatnonzero(np.concatenate(([True], rows[1:] != rows[:-1])))
         ends = np.append(starts[1:], len(rows))
         matched = positions.tolist()
-        by_id: dict[str, list[str]] = {}
+        by_id: dict[str, tuple[list[str], int]] = {}
         groups = zip(starts.tolist(), ends.tolist(), rows[starts].tolist(), strict=True)
-        for start, end, row in groups:
+        for start, end, row in groups:  # rows ascending: the latest row of an entity comes last
             keys = [ordered[p] for p in matched[start:end]]
             entity_id = self.id_of(row)
             if entity_id in by_id:  # respelled: added again under another row
-                keys = sorted(set(keys).union(by_id[entity_id]))
+                keys = sorted(set(keys).union(by_id[entity_id][0]))
             else:
                 keys.sort()
-            by_id[entity_id] = keys
+            by_id[entity_id] = (keys, row)
         return by_id
 
     @property

@@ -136,7 +136,7 @@ class Entity:
         )
         return cls(view, props.get("created_at", ""), props.get("same_as"))
 
-    def to_props(self, dialect: Dialect) -> dict[str, Any]:
+    def to_props(self, dialect: Dialect, *, cached: bool = False) -> dict[str, Any]:
         """Every stored property, the candidate-index keys included (`spelling_props`)."""
         view = self.view
         props: dict[str, Any] = {
@@ -145,21 +145,22 @@ class Entity:
             "kind": view.kind,
             "key": view.key,
             "created_at": self.created_at,
-            **spelling_props(view, dialect),
+            **spelling_props(view, dialect, cached=cached),
         }
         if self.same_as is not None:
             props["same_as"] = self.same_as
         return props
 
 
-def spelling_props(view: EntityView, dialect: Dialect) -> dict[str, Any]:
+def spelling_props(view: EntityView, dialect: Dialect, *, cached: bool = False) -> dict[str, Any]:
     """The properties that change when an entity gains a spelling: its aliases, their keys and
     the index keys derived from all its spellings (`graph.entity_index`), written together so
-    the index never lags behind the spellings."""
+    the index never lags behind the spellings. `cached` where the keys were just derived for
+    the same spellings (resolution: `graph.entity_index.spelling_keys` has them)."""
     return {
         "aliases": list(view.aliases),
         "alias_keys": list(view.alias_keys),
-        **index_props(view, dialect),
+        **index_props(view, dialect, cached=cached),
     }
 
 

@@ -149,6 +149,20 @@ def compare_spellings(
     return pairs
 
 
+def may_pair(mention_key: str, key: str) -> bool:
+    """Whether `compare_spellings` could make anything of this spelling: a pair, or an equal key
+    for rules 1-3 (an equal name has an equal key). A cheap superset for weighing index hits
+    before their entities are read: a spelling for which this is False yields nothing."""
+    if abs(len(key) - len(mention_key)) > MAX_FUZZY_DISTANCE:
+        return False
+    if OSA.distance(mention_key, key, score_cutoff=MAX_FUZZY_DISTANCE) <= MAX_FUZZY_DISTANCE:
+        return True
+    if " " not in mention_key and " " not in key:
+        return False  # one word each: sorting the words changes neither
+    reordered = OSA.distance(sorted_words_key(mention_key), sorted_words_key(key), score_cutoff=1)
+    return reordered <= 1
+
+
 def review_reason(
     pair: KeyPair,
     *,

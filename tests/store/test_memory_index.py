@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from graph import migrations
 from graph.bulk import load_entities
-from graph.entities import MentionInput, resolve_mentions
+from graph.entities import MentionInput, dry_run, resolve_mentions
 from graph.entity_candidates import EXACT, TWO_EDITS, depth_probes, fetch, fetch_remembered
 from graph.entity_curation import add_alias, settle_review
 from graph.errors import UnknownDrawers
@@ -79,6 +79,39 @@ def test_memory_finds_what_the_database_index_finds(
 
         from_database, from_memory = store.read(both, use_case="test")
         assert from_memory == from_database
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(stored=entity_rows, data=st.data())
+def test_memory_decides_what_the_database_index_decides(
+    store: Any, stored: list[tuple[str, str, list[str]]], data: st.DataObject
+) -> None:
+    """The memory index drops hits no rule can use before reading them (`may_pair`); the
+    decisions stay those taken on everything the database's index finds. Mentions are stored
+    names with up to three edits, so typos, review links and far hits all occur."""
+    store.wipe()
+    load_entities(store, stored)
+    index = built(store)
+    for _ in range(4):
+        name = data.draw(st.sampled_from([row[0] for row in stored]))
+        for _ in range(data.draw(st.integers(0, 3))):
+            at = data.draw(st.integers(0, len(name)))
+            letter = data.draw(st.sampled_from(LETTERS))
+            name = data.draw(
+                st.sampled_from([name[:at] + letter + name[at + 1 :], name[:at] + name[at + 1 :]])
+            )
+        name = name.strip(" -") or "x"
+        for kind in ("tool", "other"):
+            mention = make_mention(name, kind)
+            [remembered, fetched] = [
+                dry_run(store, mention, fuzzy=True, known_word=KNOWN_WORD, memory=memory)[0]
+                for memory in (index, None)
+            ]
+            assert remembered == fetched
 
 
 def resolve(store: Any, index: MemoryIndex, drawer: str, *names: str) -> list[Any]:
@@ -166,3 +199,20 @@ def test_a_write_that_fails_adds_nothing(store: Any) -> None:
     with pytest.raises(UnknownDrawers):
         resolve(store, index, str(uuid.uuid4()), "Terraform")  # no such drawer: refused
     assert index.seen == seen and index.lookup({"terraform"}) == {}
+
+
+def test_a_hit_no_rule_can_use_is_not_read(store: Any) -> None:
+    """`RFC 8975` stores its depth-2 deletion keys (a dense key), so the review probes of
+    `RFC 7589` meet it, four edits away: the hit is weighed against the keys held in memory
+    and dropped before any read. `RFC 8579`, two edits away, is read and linked."""
+    migrations.migrate(store)
+    drawer = new_drawer(store, "note")
+    load_entities(store, [("RFC 8975", "tool", [])])
+    index = built(store)
+    [far] = index.lookup(depth_probes(entity_key("RFC 7589"), TWO_EDITS))  # a hit
+    [unlinked] = resolve(store, index, drawer, "RFC 7589")
+    assert unlinked.created and unlinked.possibly_same_as == ()
+    assert index.cached([far]) == ({}, index.cached([])[1])  # never read
+    [linked] = resolve(store, index, drawer, "RFC 8579")
+    assert far in linked.possibly_same_as
+    assert far in index.cached([far])[0]

@@ -11,10 +11,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rapidfuzz.distance import OSA
 
 from resolver import entity_keys
 from resolver.edits import Edit, edited_words, single_edit
+from resolver.entity_pairs import may_pair
 from resolver.entity_rules import (
     MAX_REVIEW_LINKS,
     REVIEW_MIN_KEY_LEN,
@@ -489,3 +492,23 @@ def test_rules_import_only_stdlib_rapidfuzz_jellyfish(module: str) -> None:
             roots |= {alias.name for alias in node.names}
     roots = {name.split(".")[0] for name in roots}
     assert roots <= _ALLOWED_ROOTS | set(sys.stdlib_module_names), roots
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    mention=st.text(alphabet="abcé d1-", min_size=1, max_size=12),
+    name=st.text(alphabet="abcé d1-", min_size=1, max_size=12),
+    alias=st.text(alphabet="abcé d1-", min_size=1, max_size=12),
+)
+def test_an_entity_none_of_whose_spellings_may_pair_changes_no_decision(
+    mention: str, name: str, alias: str
+) -> None:
+    """`may_pair` weighs index hits before they are read (design §5.4): an entity it rules
+    out for every spelling decides nothing, so leaving it unread changes no decision."""
+    wanted = make_mention(mention.strip(" -") or "x", "tool")
+    entity = EntityView.of("e1", name.strip(" -") or "y", "tool", [alias.strip(" -") or "z"])
+    key = entity_keys.entity_key(wanted.name)
+    if any(may_pair(key, spelling) for spelling in (entity.key, *entity.alias_keys)):
+        return
+    alone = decide(wanted, [], fuzzy=True, is_known_word=known)
+    assert decide(wanted, [entity], fuzzy=True, is_known_word=known) == alone

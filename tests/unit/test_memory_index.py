@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from graph.memory_index import MemoryIndex
 from graph.memory_segments import KeyIndex
+from graph.memory_spellings import SEPARATOR, RowSpellings
 
 keys = st.text(alphabet="abc é", min_size=1, max_size=4)
 entity = st.tuples(st.booleans(), st.sets(keys, min_size=1, max_size=6))
@@ -64,3 +65,30 @@ def test_an_index_is_not_used_before_it_is_built() -> None:
     assert not index.ready
     index.written("epoch", 1, [])  # ignored: nothing to add to before the build
     assert index.seen == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=st.lists(st.lists(st.text(alphabet="ab \x1fé", max_size=5), min_size=1, max_size=3)))
+def test_each_row_keeps_its_spellings_or_says_it_does_not_know_them(
+    rows: list[list[str]],
+) -> None:
+    """A row is its keys, in order; one whose keys hold the separator (or are all empty) is
+    unknown, and every hit on it is read."""
+    spellings = RowSpellings()
+    spellings.extend(rows)
+    assert len(spellings) == len(rows)
+    for row, keys in enumerate(rows):
+        known = not any(SEPARATOR in key for key in keys) and SEPARATOR.join(keys) != ""
+        assert spellings.of(row) == (tuple(keys) if known else None)
+
+
+def test_a_lookup_says_each_entitys_latest_row() -> None:
+    """A respelled entity is added again under a new row with all its keys: that row's
+    spellings are the ones its hits are weighed against."""
+    index = MemoryIndex()
+    keys = KeyIndex()
+    first, second = str(uuid.uuid4()), str(uuid.uuid4())
+    keys.add([(first, {"ab", "a"}), (second, {"ab"})])
+    keys.add([(first, {"ab", "a", "cd"})])
+    assert keys.lookup_rows({"ab", "cd"}) == {first: (["ab", "cd"], 2), second: (["ab"], 1)}
+    assert index.lookup_spelled({"ab"}) == {}  # not built: nothing indexed
