@@ -45,10 +45,9 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
-from numpy.typing import NDArray
 
 from graph.entity_index import spellings_keys, stored_key_set
-from graph.memory_segments import KeyIndex, Packed, Segment, key_hashes
+from graph.memory_segments import KeyIndex, key_hashes
 from graph.queries import FIRST_ENTITY_CURSOR
 from graph.records import Entity
 from graph.store import GraphStore, Row, Tx
@@ -58,7 +57,6 @@ ENTITY_CACHE_SIZE = 100_000
 """Entities kept after a read by id (about 50 MB): candidates recur from batch to batch, and
 reading them was the largest cost left of a batch's candidate search."""
 BUILD_PAGE = 2_000
-BUILD_SEGMENT_ENTITIES = 50_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,10 +106,8 @@ class MemoryIndex:
         started = time.perf_counter()
         epoch, seen = store.read(_counter, use_case="entity_index_counter")
         keys = KeyIndex()
+        filler = keys.filler()
         after = FIRST_ENTITY_CURSOR[store.dialect]
-        hashes: list[Packed] = []
-        rows: list[NDArray[np.int64]] = []
-        pending = 0
         while True:
             if stopping():
                 return None
@@ -119,20 +115,15 @@ class MemoryIndex:
             if not page:
                 break
             spelled = [_row_keys(r, cached=False) for r in page]
-            page_keys = [key for found in spelled for key in found]
             counts = np.fromiter(map(len, spelled), dtype=np.int64, count=len(spelled))
             first_row = keys.rows
             for r in page:
                 keys.row_for(r["id"])
-            hashes.append(key_hashes(page_keys))
-            rows.append(np.repeat(np.arange(first_row, keys.rows, dtype=np.int64), counts))
-            pending += len(page)
-            if pending >= BUILD_SEGMENT_ENTITIES:
-                keys.push(Segment.of(np.concatenate(hashes), np.concatenate(rows), keys.row_bits))
-                hashes, rows, pending = [], [], 0
+            hashes = key_hashes([key for found in spelled for key in found])
+            filler.append(hashes, np.repeat(np.arange(first_row, keys.rows), counts))
             after = page[-1]["cursor"]
-        if hashes:
-            keys.push(Segment.of(np.concatenate(hashes), np.concatenate(rows), keys.row_bits))
+        filler.close()
+        del filler
         with self._lock:
             self._keys, self._epoch, self._seen = keys, epoch, seen
             self._ready.set()
