@@ -1,25 +1,27 @@
-"""The data of the in-memory candidate index (`graph.memory_index`): rows, blocks, buckets.
+"""The data of the in-memory candidate index (`graph.memory_index`): rows, buckets, entries.
 
 Each indexed entity gets a row; its id is kept as the 16 bytes of its UUID (any other id in a
-small dict). Rows fall in blocks of `2**block_bits` (65,536). A segment holds the (key, row)
-pairs of rows of one block, bucketed by the top `BUCKET_BITS` of the key's 64-bit hash: an
-offsets array (uint32, one per bucket) says where each bucket's entries start, and an entry is
-one uint32, the next `32 - block_bits` bits of the hash (the tag) over the row's place in its
-block. So a key costs 4 bytes and a bucket table 1 MB per block (about 4.3 bytes a key with
-~48 keys per entity), where a uint64 of hash and row took 8 — at a million entities, 210 MB
-instead of 390.
+small dict). A segment holds (key, row) pairs bucketed by the top `bucket_bits` of the key's
+64-bit hash: an offsets array (uint32, one per bucket) says where each bucket's entries start,
+and an entry is one uint32, the next `tag_bits` of the hash (the tag) over the row. So a key
+costs 4 bytes and its share of a bucket table about 0.35 (eight to sixteen entries a bucket),
+where a uint64 of hash and row took 8: at a million entities (48 M keys), 210 MB instead of 390.
 
-The price is hash bits: a probe's bucket and tag are 34 of its 64 at the default sizes, so an
-entry whose hash agrees on those is answered under a probe it does not store (a row of another
-key): about `entries / 2**34` rows per probe (0.003 at 48 M entries). That only over-fetches:
-the rules measure every candidate's real distance, and each entity within reach of a probe is
-found through its own keys anyway.
+The price is hash bits: a probe's bucket and tag are 34 of its 64 at a million entities (20
+bits of row, 12 of tag, 22 of bucket), so an entry whose hash agrees on those is answered
+under a probe it does not store: about `entries / 2**34` rows per probe (0.003 at 48 M keys,
+measured 0.0029). That only over-fetches: the rules measure every candidate's real distance,
+and each entity within reach of a probe is found through its own keys anyway.
 
-A lookup reads, for each probe, its bucket's entries in each block (about a dozen in a full
-block) and keeps those whose tag matches. What a batch or a catch-up adds is a segment of its
-own in the block of its rows; segments of a block merge while the newer is not much the
-smaller, so a block has few, and a full block's merge copies at most its own 13 MB. A build
-adds whole blocks (`KeyIndex.extend`), so it never merges at all.
+A lookup reads each probe's bucket (about a dozen entries) and keeps the entries whose tag is
+the probe's. What a batch or a catch-up adds is a segment of its own, sized to it; segments
+merge while the newer is not much the smaller, up to `SEGMENT_MAX_ENTRIES`.
+
+A build never holds its pairs twice (`Filler`): rows come a block of 65,536 at a time into one
+reused buffer, and each block is sorted into parts by bucket range, 4 bytes a pair (the row's
+place in its block 16 bits, the tag 16). At the end, each bucket range of every block becomes
+a part of the final index (a segment over that range only) and the block parts it came from
+are dropped, so the build's peak is the index plus one block's buffer.
 """
 
 import uuid
@@ -32,13 +34,20 @@ from numpy.typing import NDArray
 Hashes = NDArray[np.uint64]
 Rows = NDArray[np.int64]
 
-BUCKET_BITS = 18
-"""Buckets per segment: 2**18 uint32 offsets (1 MB) hold about 12 entries each in a full block
-of ~3 M entries; each bit more halves the entries read per probe and doubles the table."""
-BLOCK_BITS = 16
-"""Rows per block (65,536): the row's place in its block takes these bits of an entry, and the
-tag the other 16."""
 ENTRY_BITS = 32
+HASH_BITS = 34
+"""Bucket and tag bits compared per entry: the rest of a 64-bit hash is not kept."""
+ENTRIES_PER_BUCKET = 8
+"""A segment's buckets hold 8 to 16 entries: fewer would grow the table (4 bytes a bucket),
+more the entries a probe reads."""
+MAX_BUCKET_BITS = 22
+SEGMENT_MAX_ENTRIES = 16_000_000
+"""Segments added after the build merge up to this size (64 MB): a merge copies both."""
+BLOCK_BITS = 16
+"""Rows per block of a build (65,536): the row's place in its block and the tag share an entry."""
+BLOCK_BUCKET_BITS = 18
+BUILD_PARTS = 64
+"""Bucket ranges a build is assembled in: each range's block parts are freed once it is done."""
 
 
 def key_hashes(keys: Sequence[str]) -> Hashes:
@@ -46,92 +55,155 @@ def key_hashes(keys: Sequence[str]) -> Hashes:
     return np.fromiter(map(hash, keys), dtype=np.int64, count=len(keys)).view(np.uint64)
 
 
+def bucket_bits_for(entries: int) -> int:
+    return min(max(entries // ENTRIES_PER_BUCKET, 1).bit_length() - 1, MAX_BUCKET_BITS)
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """How a segment's entries are cut from the hash: bucket, tag, then the row's bits."""
+
+    bucket_bits: int
+    tag_bits: int
+    row_bits: int
+    base: int = 0
+    """Added to an entry's row bits: a block's first row."""
+
+    @classmethod
+    def fitting(cls, bucket_bits: int, row_bits: int, hash_bits: int = HASH_BITS) -> "Geometry":
+        """A tag as wide as the entry leaves, and no wider than the hash bits known; the row
+        takes the rest of the entry."""
+        tag_bits = min(ENTRY_BITS - row_bits, hash_bits - bucket_bits)
+        return cls(bucket_bits, tag_bits, ENTRY_BITS - tag_bits)
+
+    @property
+    def hash_bits(self) -> int:
+        return self.bucket_bits + self.tag_bits
+
+    def buckets(self, hashes: Hashes) -> NDArray[np.intp]:
+        return (hashes >> np.uint64(64 - self.bucket_bits)).astype(np.intp)
+
+    def tags(self, hashes: Hashes) -> Hashes:
+        shifted = hashes >> np.uint64(64 - self.hash_bits)
+        return shifted & np.uint64((1 << self.tag_bits) - 1)
+
+
 @dataclass(frozen=True, slots=True)
 class Segment:
-    """Entries of rows `base` to `base + 2**block_bits - 1`, by bucket."""
+    """Entries of buckets `first` to `first + len(offsets) - 2`, by bucket."""
 
-    base: int
-    block_bits: int
+    geometry: Geometry
+    first: int
     offsets: NDArray[np.uint32]
-    """`2**BUCKET_BITS + 1`: bucket b's entries are `entries[offsets[b]:offsets[b + 1]]`."""
+    """Bucket `first + b`'s entries are `entries[offsets[b]:offsets[b + 1]]`."""
     entries: NDArray[np.uint32]
-    """Sorted within each bucket: tag (the hash bits after the bucket's) | place in the block."""
+    """Sorted within each bucket: tag | row (less `base`)."""
 
     @classmethod
     def of(
-        cls, hashes: Hashes, places: NDArray[np.uint32], base: int, block_bits: int
+        cls,
+        hashes: Hashes,
+        rows: NDArray[np.integer],
+        geometry: Geometry,
+        first: int = 0,
+        last: int = -1,
     ) -> "Segment":
-        """The pairs (`hashes[i]`, row `base + places[i]`) of one block; `hashes` is consumed.
-
-        One uint64 per pair while building (bucket | tag | place), computed in `hashes`'s own
-        memory and sorted once; the entries are its low 32 bits.
-        """
-        keyed = hashes
-        tags = _tags(keyed, block_bits)
-        tags <<= np.uint64(block_bits)
-        np.bitwise_or(tags, places, out=tags, casting="unsafe")
-        keyed >>= np.uint64(64 - BUCKET_BITS)
-        keyed <<= np.uint64(ENTRY_BITS)
-        keyed |= tags
-        del tags
-        return cls._sorted(keyed, base, block_bits)
+        """The pairs (`hashes[i]`, row `base + rows[i]`), their buckets `first` to `last` (all
+        by default); `hashes` is consumed. Bucket and tag are the hash's top bits, so one
+        uint64 per pair, (bucket - first) | tag | row, is made in `hashes`'s own memory and
+        sorted there; the entries are its low 32 bits."""
+        last = (1 << geometry.bucket_bits) - 1 if last < 0 else last
+        keyed = _keyed(hashes, rows, geometry, first)
+        return cls.sorted(keyed, geometry, first, last)
 
     @classmethod
-    def _sorted(cls, keyed: Hashes, base: int, block_bits: int) -> "Segment":
-        keyed.sort()
-        starts = np.arange((1 << BUCKET_BITS) + 1, dtype=np.uint64) << np.uint64(ENTRY_BITS)
+    def sorted(cls, keyed: Hashes, geometry: Geometry, first: int, last: int) -> "Segment":
+        """From sorted (bucket - first) | entry values."""
+        starts = np.arange(last - first + 2, dtype=np.uint64) << np.uint64(ENTRY_BITS)
         offsets = np.searchsorted(keyed, starts).astype(np.uint32)
-        return cls(base, block_bits, offsets, keyed.astype(np.uint32))
+        return cls(geometry, first, offsets, keyed.astype(np.uint32))
 
-    def keyed(self) -> Hashes:
-        """The entries with their bucket again (bucket | entry): what a merge sorts."""
-        buckets = np.repeat(
-            np.arange(len(self.offsets) - 1, dtype=np.uint64), np.diff(self.offsets)
-        )
-        return (buckets << np.uint64(ENTRY_BITS)) | self.entries.astype(np.uint64)
+    @property
+    def last(self) -> int:
+        return self.first + len(self.offsets) - 2
+
+    def pairs_into(self, hashes: Hashes, rows: NDArray[np.uint32], lo: int, hi: int) -> int:
+        """Write the pairs of buckets `first + lo` to `first + hi - 1` as (hash, row - `base`)
+        into the heads of `hashes` and `rows`; how many. The hash bits not kept are zero (a
+        segment made of them must not compare more)."""
+        g = self.geometry
+        start, end = int(self.offsets[lo]), int(self.offsets[hi])
+        entries = self.entries[start:end]
+        out = hashes[: end - start]
+        counts = np.diff(self.offsets[lo : hi + 1])
+        out[:] = np.repeat(np.arange(self.first + lo, self.first + hi, dtype=np.uint64), counts)
+        out <<= np.uint64(g.tag_bits)
+        out |= entries >> np.uint32(g.row_bits)
+        out <<= np.uint64(64 - g.hash_bits)
+        np.bitwise_and(entries, np.uint32((1 << g.row_bits) - 1), out=rows[: end - start])
+        return end - start
+
+    def pairs(self) -> tuple[Hashes, Rows]:
+        """All pairs back as (hash, row)."""
+        hashes = np.empty(len(self.entries), dtype=np.uint64)
+        rows = np.empty(len(self.entries), dtype=np.uint32)
+        self.pairs_into(hashes, rows, 0, len(self.offsets) - 1)
+        return hashes, rows.astype(np.int64) + self.geometry.base
 
     def find(self, hashes: Hashes) -> tuple[NDArray[np.intp], Rows]:
-        """(probe position, row) of every entry in a probe's bucket with the probe's tag."""
-        buckets = _bucket(hashes)
-        lo = self.offsets[buckets].astype(np.intp)
-        counts = self.offsets[buckets + 1].astype(np.intp) - lo
+        """(probe position, row) of every entry in a probe's bucket with the probe's tag;
+        `hashes` sorted, so those of the segment's buckets are one slice."""
+        g = self.geometry
+        shift = 64 - g.bucket_bits
+        lo = int(np.searchsorted(hashes, np.uint64(self.first << shift)))
+        end = (self.last + 1) << shift
+        hi = int(np.searchsorted(hashes, np.uint64(end))) if end < 1 << 64 else len(hashes)
+        buckets = g.buckets(hashes[lo:hi]) - self.first
+        start = self.offsets[buckets].astype(np.intp)
+        counts = self.offsets[buckets + 1].astype(np.intp) - start
         hit = np.flatnonzero(counts)
         counts = counts[hit]
         probes = np.repeat(hit, counts)
-        starts = np.repeat(lo[hit] - np.cumsum(counts) + counts, counts)
+        starts = np.repeat(start[hit] - np.cumsum(counts) + counts, counts)
         entries = self.entries[starts + np.arange(len(probes))]
-        tags = _tags(hashes, self.block_bits).astype(np.uint32)
-        same = (entries >> np.uint32(self.block_bits)) == tags[probes]
-        places = entries[same] & np.uint32((1 << self.block_bits) - 1)
-        return probes[same], places.astype(np.int64) + self.base
+        tags = g.tags(hashes[lo:hi]).astype(np.uint32)
+        same = (entries >> np.uint32(g.row_bits)) == tags[probes]
+        rows = entries[same] & np.uint32((1 << g.row_bits) - 1)
+        return probes[same] + lo, rows.astype(np.int64) + g.base
 
     @property
     def nbytes(self) -> int:
         return self.offsets.nbytes + self.entries.nbytes
 
 
-def _bucket(hashes: Hashes) -> NDArray[np.intp]:
-    return (hashes >> np.uint64(64 - BUCKET_BITS)).astype(np.intp)
+def _keyed(hashes: Hashes, rows: NDArray[np.integer], g: Geometry, first: int) -> Hashes:
+    """(bucket - `first`) | tag | row for each pair, in `hashes`'s memory, sorted."""
+    keyed = hashes
+    keyed >>= np.uint64(64 - g.hash_bits)
+    keyed -= np.uint64(first << g.tag_bits)
+    keyed <<= np.uint64(g.row_bits)
+    keyed |= rows.view(np.uint64) if rows.dtype == np.int64 else rows  # rows are ≥ 0
+    keyed.sort()
+    return keyed
 
 
-def _tags(hashes: Hashes, block_bits: int) -> Hashes:
-    """The `32 - block_bits` hash bits after the bucket's."""
-    tag_bits = ENTRY_BITS - block_bits
-    shifted = hashes >> np.uint64(64 - BUCKET_BITS - tag_bits)
-    return shifted & np.uint64((1 << tag_bits) - 1)
-
-
-def _merged(a: Segment, b: Segment) -> Segment:
-    """Both segments of one block as one: a copy of both, sorted (the peak of a merge)."""
-    return Segment._sorted(np.concatenate((a.keyed(), b.keyed())), a.base, a.block_bits)
+def _merged(a: Segment, b: Segment, row_bits: int) -> Segment:
+    """Both segments as one, with the hash bits both know: a copy of both, sorted."""
+    hash_bits = min(a.geometry.hash_bits, b.geometry.hash_bits)
+    hashes_a, rows_a = a.pairs()
+    hashes_b, rows_b = b.pairs()
+    hashes = np.concatenate((hashes_a, hashes_b))
+    rows = np.concatenate((rows_a, rows_b))
+    del hashes_a, hashes_b, rows_a, rows_b
+    bucket_bits = min(bucket_bits_for(len(hashes)), hash_bits - 1)
+    return Segment.of(hashes, rows, Geometry.fitting(bucket_bits, row_bits, hash_bits))
 
 
 class KeyIndex:
     """Rows and segments: the data of an index, without its sequence bookkeeping."""
 
-    def __init__(self, block_bits: int = BLOCK_BITS) -> None:
-        self.block_bits = block_bits
-        self.blocks: dict[int, list[Segment]] = {}
+    def __init__(self) -> None:
+        self.segments: list[Segment] = []
         self.rows = 0
         self._uuids = bytearray()
         self._other_ids: dict[int, str] = {}
@@ -156,8 +228,12 @@ class KeyIndex:
             return other
         return str(uuid.UUID(bytes=bytes(self._uuids[16 * row : 16 * row + 16])))
 
+    @property
+    def row_bits(self) -> int:
+        return max(self.rows - 1, 1).bit_length()
+
     def add(self, entities: Sequence[tuple[str, Collection[str]]]) -> None:
-        """Entities (id, stored keys) as new segments: a batch's, or a catch-up's."""
+        """Entities (id, stored keys) as one new segment: a batch's, or a catch-up's."""
         if not entities:
             return
         first = self.rows
@@ -165,43 +241,34 @@ class KeyIndex:
             self.row_for(entity_id)
         counts = np.fromiter((len(k) for _, k in entities), dtype=np.int64, count=len(entities))
         hashes = key_hashes([key for _, keys in entities for key in keys])
-        self.extend(hashes, np.repeat(np.arange(first, self.rows, dtype=np.int64), counts))
+        rows = np.repeat(np.arange(first, self.rows, dtype=np.int64), counts)
+        geometry = Geometry.fitting(bucket_bits_for(len(hashes)), self.row_bits)
+        self.push(Segment.of(hashes, rows, geometry))
 
-    def extend(self, hashes: Hashes, rows: Rows) -> None:
-        """Pairs of rows already given (`row_for`), `rows` ascending: a segment per block."""
-        if not len(rows):
-            return
-        first, last = int(rows[0]) >> self.block_bits, int(rows[-1]) >> self.block_bits
-        for block in range(first, last + 1):
-            base = block << self.block_bits
-            lo, hi = np.searchsorted(rows, (base, base + (1 << self.block_bits)))
-            if hi > lo:
-                places = (rows[lo:hi] - base).astype(np.uint32)
-                segment = Segment.of(hashes[lo:hi].copy(), places, base, self.block_bits)
-                self._push(block, segment)
-
-    def _push(self, block: int, segment: Segment) -> None:
-        """Append a segment to its block; merge the last two while the newer is not much the
-        smaller, so a block has few segments (about log2 of the largest over the smallest)."""
-        segments = self.blocks.setdefault(block, [])
-        segments.append(segment)
-        while len(segments) >= 2:
-            older, newer = segments[-2], segments[-1]
-            if len(newer.entries) * 2 < len(older.entries):
+    def push(self, segment: Segment) -> None:
+        """Append a segment; merge the last two while the newer is not much the smaller, so
+        there are few segments (about log2 of the largest over the smallest)."""
+        self.segments.append(segment)
+        while len(self.segments) >= 2:
+            older, newer = self.segments[-2], self.segments[-1]
+            size = len(older.entries) + len(newer.entries)
+            if len(newer.entries) * 2 < len(older.entries) or size > SEGMENT_MAX_ENTRIES:
                 return
-            segments[-2:] = [_merged(older, newer)]
+            if older.first != 0 or older.last != (1 << older.geometry.bucket_bits) - 1:
+                return  # a part of a build: over a bucket range, never merged
+            self.segments[-2:] = [_merged(older, newer, self.row_bits)]
 
-    @property
-    def segments(self) -> list[Segment]:
-        return [segment for block in sorted(self.blocks) for segment in self.blocks[block]]
+    def filler(self, block_bits: int = BLOCK_BITS) -> "Filler":
+        return Filler(self, block_bits)
 
     def lookup(self, probes: Collection[str]) -> dict[str, list[str]]:
         """Entity id → the probes among `probes` it stores (each id once).
 
-        The probe hashes are sorted first, so each segment's buckets are read in order.
+        The probe hashes are sorted first: each segment reads its buckets in order, and a part
+        of a build only the probes of its bucket range.
         """
         ordered = list(probes)
-        if not self.blocks or not ordered:
+        if not self.segments or not ordered:
             return {}
         hashes = key_hashes(ordered)
         order = np.argsort(hashes)
@@ -227,58 +294,97 @@ class KeyIndex:
             by_id[entity_id] = sorted(set(keys)) if len(keys) > 1 else keys
         return by_id
 
-    def filler(self) -> "Filler":
-        return Filler(self)
-
     @property
     def entries(self) -> int:
         return sum(len(s.entries) for s in self.segments)
 
     @property
     def nbytes(self) -> int:
-        """What the index holds: segments, ids."""
+        """What the index holds: segments and ids."""
         return sum(s.nbytes for s in self.segments) + len(self._uuids)
 
 
 class Filler:
-    """A build's pairs, gathered a block at a time in one reused buffer and pushed as the
-    block's only segment: no copy of each page's arrays, no merge (design §5.4, *Memory*)."""
+    """A build's pairs, a block of rows at a time in one reused buffer (module docstring)."""
 
-    def __init__(self, index: KeyIndex, capacity: int = 1 << 22) -> None:
+    def __init__(self, index: KeyIndex, block_bits: int = BLOCK_BITS) -> None:
         self._index = index
+        self._block_bits = block_bits
+        capacity = 64 << block_bits
         self._hashes = np.empty(capacity, dtype=np.uint64)
-        self._places = np.empty(capacity, dtype=np.uint32)
+        self._rows = np.empty(capacity, dtype=np.uint32)
+        """Rows less the block's first."""
         self._size = 0
         self._block = 0
+        self._parts: list[list[Segment]] = []
+        """Per block, its parts by bucket range."""
 
     def append(self, hashes: Hashes, rows: Rows) -> None:
         """Pairs of rows given after every row appended before (`rows` ascending)."""
-        bits = self._index.block_bits
         while len(rows):
-            block = int(rows[0]) >> bits
+            block = int(rows[0]) >> self._block_bits
             if block != self._block:
-                self.close()
+                self._sort_block()
                 self._block = block
-            cut = int(np.searchsorted(rows, (block + 1) << bits))
-            self._put(hashes[:cut], rows[:cut] - (block << bits))
+            cut = int(np.searchsorted(rows, (block + 1) << self._block_bits))
+            self._put(hashes[:cut], rows[:cut] - (block << self._block_bits))
             hashes, rows = hashes[cut:], rows[cut:]
 
     def close(self) -> None:
-        """Push the block gathered so far (the end of a build, or a block full)."""
-        if self._size:
-            index = self._index
-            base = self._block << index.block_bits
-            size = self._size
-            segment = Segment.of(self._hashes[:size], self._places[:size], base, index.block_bits)
-            index._push(self._block, segment)
-            self._size = 0
+        """Every block's parts into the index's parts, a bucket range at a time: the block
+        parts of a range are dropped once its part is made."""
+        self._sort_block()
+        blocks, self._parts = self._parts, []
+        self._hashes = np.empty(0, dtype=np.uint64)
+        self._rows = np.empty(0, dtype=np.uint32)
+        if not blocks:
+            return
+        total = sum(len(part.entries) for parts in blocks for part in parts)
+        bucket_bits = max(bucket_bits_for(total), BLOCK_BUCKET_BITS)
+        geometry = Geometry.fitting(bucket_bits, self._index.row_bits)
+        emptied = Segment(geometry, 0, np.zeros(1, dtype=np.uint32), np.zeros(0, dtype=np.uint32))
+        for n in range(BUILD_PARTS):
+            size = sum(len(parts[n].entries) for parts in blocks)
+            hashes = np.empty(size, dtype=np.uint64)
+            rows = np.empty(size, dtype=np.uint32)
+            at = 0
+            for parts in blocks:
+                part = parts[n]
+                count = part.pairs_into(hashes[at:], rows[at:], 0, len(part.offsets) - 1)
+                rows[at : at + count] += np.uint32(part.geometry.base)
+                at += count
+                parts[n] = emptied  # this range's block parts go as its part is made
+            first = n * (1 << bucket_bits) // BUILD_PARTS
+            last = (n + 1) * (1 << bucket_bits) // BUILD_PARTS - 1
+            self._index.segments.append(Segment.of(hashes, rows, geometry, first, last))
+            del hashes, rows
 
-    def _put(self, hashes: Hashes, places: Rows) -> None:
+    def _sort_block(self) -> None:
+        """The block gathered so far, sorted into its parts (each a copy: freed one by one)."""
+        size, self._size = self._size, 0
+        if not size:
+            return
+        tag_bits = HASH_BITS - BLOCK_BUCKET_BITS
+        base = self._block << self._block_bits
+        geometry = Geometry(BLOCK_BUCKET_BITS, tag_bits, ENTRY_BITS - tag_bits, base)
+        keyed = _keyed(self._hashes[:size], self._rows[:size], geometry, 0)
+        width = (1 << BLOCK_BUCKET_BITS) // BUILD_PARTS
+        parts = []
+        for n in range(BUILD_PARTS):
+            first, last = n * width, (n + 1) * width - 1
+            bounds = np.array([first, last + 1], dtype=np.uint64) << np.uint64(ENTRY_BITS)
+            lo, hi = np.searchsorted(keyed, bounds)
+            range_keyed = keyed[lo:hi]
+            range_keyed -= np.uint64(first << ENTRY_BITS)
+            parts.append(Segment.sorted(range_keyed, geometry, first, last))
+        self._parts.append(parts)
+
+    def _put(self, hashes: Hashes, rows: Rows) -> None:
         end = self._size + len(hashes)
         if end > len(self._hashes):
             grown = max(end, 2 * len(self._hashes))
             self._hashes = np.resize(self._hashes, grown)
-            self._places = np.resize(self._places, grown)
+            self._rows = np.resize(self._rows, grown)
         self._hashes[self._size : end] = hashes
-        self._places[self._size : end] = places
+        self._rows[self._size : end] = rows
         self._size = end

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from graph.memory_index import MemoryIndex
-from graph.memory_segments import BUCKET_BITS, KeyIndex, key_hashes
+from graph.memory_segments import KeyIndex, key_hashes
 
 keys = st.text(alphabet="abc é", min_size=1, max_size=4)
 entity = st.tuples(st.booleans(), st.sets(keys, min_size=1, max_size=6))
@@ -41,11 +41,11 @@ def test_a_lookup_answers_what_a_dict_of_the_keys_answers(
     block_bits: int,
     built: bool,
 ) -> None:
-    """Entities arrive a few at a time (segments of their blocks, merged as they grow) or all
-    at once as a build does (a block at a time); ids that are no UUID take the side dict; an
-    entity added twice (respelled: its keys only grow) is answered once. Blocks of 2 to 8 rows
-    put the rows of one batch in several."""
-    index = KeyIndex(block_bits)
+    """Entities arrive a few at a time (a segment each, merged as they grow) or all at once as
+    a build does (blocks of rows, then parts by bucket range; blocks of 2 to 8 rows put one
+    page in several); ids that are no UUID take the side dict; an entity added twice
+    (respelled: its keys only grow) is answered once."""
+    index = KeyIndex()
     entities: list[tuple[str, set[str]]] = []
     for n, (is_uuid, stored) in enumerate(rows):
         entity_id = str(uuid.uuid4()) if is_uuid else f"legacy-{n}"
@@ -54,7 +54,7 @@ def test_a_lookup_answers_what_a_dict_of_the_keys_answers(
             again_id, again = entities[n // 2]
             entities.append((again_id, again | {"zz"}))
     if built:
-        fill(index, entities, per_segment)
+        fill(index, entities, per_segment, block_bits)
     else:
         for start in range(0, len(entities), per_segment):
             index.add(entities[start : start + per_segment])
@@ -62,9 +62,11 @@ def test_a_lookup_answers_what_a_dict_of_the_keys_answers(
     assert index.lookup(probes | {"zz"}) == reference(entities, probes | {"zz"})
 
 
-def fill(index: KeyIndex, entities: list[tuple[str, set[str]]], per_page: int) -> None:
+def fill(
+    index: KeyIndex, entities: list[tuple[str, set[str]]], per_page: int, block_bits: int = 16
+) -> None:
     """What `MemoryIndex.build` does: pages of rows into one `Filler`."""
-    filler = index.filler()
+    filler = index.filler(block_bits)
     for start in range(0, len(entities), per_page):
         page = entities[start : start + per_page]
         first = index.rows
@@ -84,21 +86,28 @@ def test_segments_merge_while_the_newer_is_not_much_the_smaller() -> None:
     assert sum(sizes) == 100 and len(sizes) <= 7 and sizes == sorted(sizes, reverse=True)
 
 
-def test_a_build_makes_one_segment_per_block_of_four_bytes_a_key() -> None:
-    """20,000 entities of 48 keys (the benchmark's names hold about that many): blocks of 4,096
-    rows, each one segment of 4 bytes per key and its bucket table, and no merge on the way."""
-    index = KeyIndex(block_bits=12)
-    entities = [(str(uuid.uuid4()), {f"{n}:{k}" for k in range(48)}) for n in range(20_000)]
+def test_a_build_holds_four_bytes_a_key_and_merges_nothing() -> None:
+    """100,000 entities of 48 keys (the benchmark's names hold about that many): the build's
+    parts hold 4 bytes a key and a bucket table of 8 to 16 entries a bucket, and cover the
+    buckets once; later batches add segments of their own."""
+    index = KeyIndex()
+    entities = [(str(uuid.uuid4()), {f"{n}:{k}" for k in range(48)}) for n in range(100_000)]
     fill(index, entities, 2_000)
-    assert [len(s.entries) for s in index.segments] == [4_096 * 48] * 4 + [3_616 * 48]
-    table = ((1 << BUCKET_BITS) + 1) * 4
-    assert [s.nbytes for s in index.segments] == [
-        len(s.entries) * 4 + table for s in index.segments
-    ]
-    assert index.nbytes == sum(s.nbytes for s in index.segments) + 16 * 20_000
-    assert index.lookup({"7:3", "19999:47", "nothing"}) == {
+    parts = list(index.segments)
+    entries = 100_000 * 48
+    assert [s.first for s in parts] == [n * len(parts[0].offsets[1:]) for n in range(len(parts))]
+    buckets = sum(len(s.offsets) - 1 for s in parts)
+    assert parts[-1].last == buckets - 1 and 8 <= entries / buckets < 16
+    assert sum(s.entries.nbytes for s in parts) == 4 * entries
+    assert index.nbytes == sum(s.nbytes for s in parts) + 16 * 100_000
+    assert index.nbytes / entries < 4.8
+    later = [(str(uuid.uuid4()), {"7:3", "new"})]
+    index.add(later)
+    assert len(index.segments) == len(parts) + 1
+    assert index.lookup({"7:3", "99999:47", "nothing", "new"}) == {
         entities[7][0]: ["7:3"],
-        entities[19_999][0]: ["19999:47"],
+        entities[99_999][0]: ["99999:47"],
+        later[0][0]: ["7:3", "new"],
     }
 
 
