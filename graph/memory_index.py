@@ -10,9 +10,10 @@ database still holds the truth, keeps its own key index (the fallback while this
 the reference the tests compare it with) and takes one write statement per batch.
 
 Layout (`graph.memory_segments`): a row per entity, its id kept as the 16 bytes of its UUID;
-each (key, row) pair is one uint64, the key's hash in the high bits and the row in the low ones,
-in sorted segments. About 45 keys per entity make 8 bytes each: about 360 MB at 1 M entities of
-the benchmark's names, where a dict of the key strings would take several GB.
+the (key, row) pairs bucketed by the top bits of the key's 64-bit hash, each one uint32 of the
+next hash bits over the row. About 48 keys per entity at 4.3 bytes each (bucket table and ids
+included, 4.7): about 225 MB at 1 M entities of the benchmark's names, where a uint64 per key
+took 390 and a dict of the key strings would take several GB.
 
 Exactness across writers and instances: every statement that creates an entity or changes its
 spellings (resolution, aliases, settled reviews, key migrations, bulk loads) advances one counter
@@ -27,10 +28,11 @@ that fails adds nothing. The counter node carries an `epoch` drawn when it is cr
 wiped and written again restarts the counter under a new epoch, and the index starts over.
 
 A respelled entity is added again under a new row with all its keys (an entity's keys only grow:
-aliases are appended), and the lookup answers each id once. A hash shared by two different keys
-(odds about 2^-40 per probe at a million entities) can only add an entity under a probe it does
-not store: the rules measure every candidate's real distance, and every entity within reach of
-a probe is found through its own keys anyway, so no decision changes.
+aliases are appended), and the lookup answers each id once. An entry keeps 34 bits of its key's
+hash (at a million entities), so about `entries / 2**34` rows per probe (0.003 at 48 M keys)
+are another key's: such an entity is answered under a probe it does not store, which only
+over-fetches: the rules measure every candidate's real distance, and every entity within
+reach of a probe is found through its own keys anyway, so no decision changes.
 
 The entities found are read by id, and the last `ENTITY_CACHE_SIZE` read are kept: candidates
 recur from batch to batch, and those reads were the largest cost left. The sequence keeps that
@@ -47,7 +49,7 @@ from functools import partial
 import numpy as np
 
 from graph.entity_index import spellings_keys, stored_key_set
-from graph.memory_segments import KeyIndex, key_hashes
+from graph.memory_segments import BLOCK_BITS, KeyIndex, key_hashes
 from graph.queries import FIRST_ENTITY_CURSOR
 from graph.records import Entity
 from graph.store import GraphStore, Row, Tx
@@ -69,7 +71,9 @@ class BuildStats:
 class MemoryIndex:
     """The candidate index of one service instance: built once, then caught up per write unit."""
 
-    def __init__(self) -> None:
+    def __init__(self, block_bits: int = BLOCK_BITS) -> None:
+        self._block_bits = block_bits
+        """Rows a build gathers at a time (`graph.memory_segments.Filler`; tests make it 2)."""
         self._lock = threading.Lock()
         self._keys = KeyIndex()
         self._seen = 0
@@ -106,7 +110,7 @@ class MemoryIndex:
         started = time.perf_counter()
         epoch, seen = store.read(_counter, use_case="entity_index_counter")
         keys = KeyIndex()
-        filler = keys.filler()
+        filler = keys.filler(self._block_bits)
         after = FIRST_ENTITY_CURSOR[store.dialect]
         while True:
             if stopping():

@@ -42,8 +42,8 @@ def tune() -> None:
         log.warning("malloc settings refused: the service may hold more memory than it uses")
 
 
-def trim() -> None:
-    """Give the system back the free memory at the top of each arena and its free pages."""
+def trim() -> bool:
+    """Give the system back the free memory at the top of each arena and its free pages;
+    whether any went back."""
     libc = _glibc()
-    if libc is not None:
-        libc.malloc_trim(0)
+    return libc is not None and bool(libc.malloc_trim(0))
