@@ -5,13 +5,15 @@ small dict). A segment holds (key, row) pairs bucketed by the top `bucket_bits` 
 64-bit hash: an offsets array (uint32, one per bucket) says where each bucket's entries start,
 and an entry is one uint32, the next `tag_bits` of the hash (the tag) over the row. So a key
 costs 4 bytes and its share of a bucket table about 0.35 (eight to sixteen entries a bucket),
-where a uint64 of hash and row took 8: at a million entities (48 M keys), 210 MB instead of 390.
+where a uint64 of hash and row took 8: at a million entities (48 M keys), 216 MiB with the ids
+instead of 384.
 
 The price is hash bits: a probe's bucket and tag are 34 of its 64 at a million entities (20
 bits of row, 12 of tag, 22 of bucket), so an entry whose hash agrees on those is answered
-under a probe it does not store: about `entries / 2**34` rows per probe (0.003 at 48 M keys,
-measured 0.0029). That only over-fetches: the rules measure every candidate's real distance,
-and each entity within reach of a probe is found through its own keys anyway.
+under a probe it does not store: about `entries / 2**34` rows per probe (0.003 at 48 M keys;
+0.0027 measured on the benchmark's names). That only over-fetches: the rules measure every
+candidate's real distance, and each entity within reach of a probe is found through its own
+keys anyway.
 
 A lookup reads each probe's bucket (about a dozen entries) and keeps the entries whose tag is
 the probe's. What a batch or a catch-up adds is a segment of its own, sized to it; segments
