@@ -54,10 +54,12 @@ from resolver.entity_rules import (
 )
 from resolver.entity_segments import MAX_EDITS, partition_probe_keys, two_edit_keys
 
-CACHE_BYTES = 32 * MIB
+CACHE_BYTES = 8 * MIB
 """Neighbourhoods remembered: a batch repeats names, and so do batches. Bounded by bytes, as
 an entry grows with the square of its key (about 1 KB at 12 characters, 55 KB at 200: 32,768
-entries of 200-character keys held 1.8 GB)."""
+entries of 200-character keys held 1.8 GB). With the index in memory (design §5.4) only the
+spellings a batch creates or respells are derived here, once for the batch and once for the
+index: 8 MB hold thousands; 32 MB filled with spellings never asked for again at 1 M."""
 REVIEW_CACHE_BYTES = 16 * MIB
 """Two-edit neighbourhoods (hundreds of keys each, 95 KB at 40 characters) are remembered
 mostly within one batch's fetch and decisions; 4,096 of them held 390 MB."""

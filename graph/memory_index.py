@@ -10,9 +10,10 @@ database still holds the truth, keeps its own key index (the fallback while this
 the reference the tests compare it with) and takes one write statement per batch.
 
 Layout (`graph.memory_segments`): a row per entity, its id kept as the 16 bytes of its UUID;
-each (key, row) pair is one uint64, the key's hash in the high bits and the row in the low ones,
-in sorted segments. About 45 keys per entity make 8 bytes each: about 360 MB at 1 M entities of
-the benchmark's names, where a dict of the key strings would take several GB.
+the (key, row) pairs bucketed by the top bits of the key's 64-bit hash, each one uint32 of the
+next hash bits over the row. About 48 keys per entity at 4.3 bytes each (bucket table and ids
+included, 4.7): about 225 MB at 1 M entities of the benchmark's names, where a uint64 per key
+took 390 and a dict of the key strings would take several GB.
 
 Exactness across writers and instances: every statement that creates an entity or changes its
 spellings (resolution, aliases, settled reviews, key migrations, bulk loads) advances one counter
@@ -27,10 +28,11 @@ that fails adds nothing. The counter node carries an `epoch` drawn when it is cr
 wiped and written again restarts the counter under a new epoch, and the index starts over.
 
 A respelled entity is added again under a new row with all its keys (an entity's keys only grow:
-aliases are appended), and the lookup answers each id once. A hash shared by two different keys
-(odds about 2^-40 per probe at a million entities) can only add an entity under a probe it does
-not store: the rules measure every candidate's real distance, and every entity within reach of
-a probe is found through its own keys anyway, so no decision changes.
+aliases are appended), and the lookup answers each id once. An entry keeps 34 bits of its key's
+hash (at a million entities), so about `entries / 2**34` rows per probe (0.003 at 48 M keys)
+are another key's: such an entity is answered under a probe it does not store, which only
+over-fetches: the rules measure every candidate's real distance, and every entity within
+reach of a probe is found through its own keys anyway, so no decision changes.
 
 The entities found are read by id, and the last `ENTITY_CACHE_SIZE` read are kept: candidates
 recur from batch to batch, and those reads were the largest cost left. The sequence keeps that
@@ -45,10 +47,9 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
-from numpy.typing import NDArray
 
 from graph.entity_index import spellings_keys, stored_key_set
-from graph.memory_segments import KeyIndex, Packed, Segment, key_hashes
+from graph.memory_segments import BLOCK_BITS, KeyIndex, key_hashes
 from graph.memory_spellings import RowSpellings
 from graph.queries import FIRST_ENTITY_CURSOR
 from graph.records import Entity
@@ -56,10 +57,11 @@ from graph.store import GraphStore, Row, Tx
 from resolver.entity_model import EntityView
 
 ENTITY_CACHE_SIZE = 100_000
-"""Entities kept after a read by id (about 50 MB): candidates recur from batch to batch, and
-reading them was the largest cost left of a batch's candidate search."""
+"""Entities kept after a read by id (about 450 bytes each, 45 MB): candidates recur from batch
+to batch, and reading them was the largest cost left of a batch's candidate search. A run at
+1 M entities keeping 40,000 ended 2 MB lower after 12 batches, at more service CPU per batch
+(2,290 ms against 1,870-2,020)."""
 BUILD_PAGE = 2_000
-BUILD_SEGMENT_ENTITIES = 50_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +74,9 @@ class BuildStats:
 class MemoryIndex:
     """The candidate index of one service instance: built once, then caught up per write unit."""
 
-    def __init__(self) -> None:
+    def __init__(self, block_bits: int = BLOCK_BITS) -> None:
+        self._block_bits = block_bits
+        """Rows a build gathers at a time (`graph.memory_segments.Filler`; tests make it 2)."""
         self._lock = threading.Lock()
         self._keys = KeyIndex()
         self._spellings = RowSpellings()
@@ -111,10 +115,8 @@ class MemoryIndex:
         started = time.perf_counter()
         epoch, seen = store.read(_counter, use_case="entity_index_counter")
         keys, spellings = KeyIndex(), RowSpellings()
+        filler = keys.filler(self._block_bits)
         after = FIRST_ENTITY_CURSOR[store.dialect]
-        hashes: list[Packed] = []
-        rows: list[NDArray[np.int64]] = []
-        pending = 0
         while True:
             if stopping():
                 return None
@@ -122,21 +124,16 @@ class MemoryIndex:
             if not page:
                 break
             spelled = [_row_keys(r, cached=False) for r in page]
-            page_keys = [key for found in spelled for key in found]
             counts = np.fromiter(map(len, spelled), dtype=np.int64, count=len(spelled))
             first_row = keys.rows
             for r in page:
                 keys.row_for(r["id"])
                 spellings.append(_spellings(r))
-            hashes.append(key_hashes(page_keys))
-            rows.append(np.repeat(np.arange(first_row, keys.rows, dtype=np.int64), counts))
-            pending += len(page)
-            if pending >= BUILD_SEGMENT_ENTITIES:
-                keys.push(Segment.of(np.concatenate(hashes), np.concatenate(rows), keys.row_bits))
-                hashes, rows, pending = [], [], 0
+            hashes = key_hashes([key for found in spelled for key in found])
+            filler.append(hashes, np.repeat(np.arange(first_row, keys.rows), counts))
             after = page[-1]["cursor"]
-        if hashes:
-            keys.push(Segment.of(np.concatenate(hashes), np.concatenate(rows), keys.row_bits))
+        filler.close()
+        del filler
         with self._lock:
             self._keys, self._spellings, self._epoch, self._seen = keys, spellings, epoch, seen
             self._ready.set()

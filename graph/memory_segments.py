@@ -1,10 +1,29 @@
-"""The data of the in-memory candidate index (`graph.memory_index`): rows and sorted segments.
+"""The data of the in-memory candidate index (`graph.memory_index`): rows, buckets, entries.
 
 Each indexed entity gets a row; its id is kept as the 16 bytes of its UUID (any other id in a
-small dict). Each (key, row) pair is one uint64, the key's 64-bit hash in the high bits and the
-row in the low `row_bits`, so a segment is one sorted array: entries whose hash shares the high
-bits sit side by side and the row comes back with a mask. What a batch or a catch-up adds is a
-segment of its own; segments merge while the newer is not much the smaller, so there are few.
+small dict). A segment holds (key, row) pairs bucketed by the top `bucket_bits` of the key's
+64-bit hash: an offsets array (uint32, one per bucket) says where each bucket's entries start,
+and an entry is one uint32, the next `tag_bits` of the hash (the tag) over the row. So a key
+costs 4 bytes and its share of a bucket table about 0.35 (eight to sixteen entries a bucket),
+where a uint64 of hash and row took 8: at a million entities (48 M keys), 216 MiB with the ids
+instead of 384.
+
+The price is hash bits: a probe's bucket and tag are 34 of its 64 at a million entities (20
+bits of row, 12 of tag, 22 of bucket), so an entry whose hash agrees on those is answered
+under a probe it does not store: about `entries / 2**34` rows per probe (0.003 at 48 M keys;
+0.0027 measured on the benchmark's names). That only over-fetches: the rules measure every
+candidate's real distance, and each entity within reach of a probe is found through its own
+keys anyway.
+
+A lookup reads each probe's bucket (about a dozen entries) and keeps the entries whose tag is
+the probe's. What a batch or a catch-up adds is a segment of its own, sized to it; segments
+merge while the newer is not much the smaller, up to `SEGMENT_MAX_ENTRIES`.
+
+A build never holds its pairs twice (`Filler`): rows come a block of 65,536 at a time into one
+reused buffer, and each block is sorted into parts by bucket range, 4 bytes a pair (the row's
+place in its block 16 bits, the tag 16). At the end, each bucket range of every block becomes
+a part of the final index (a segment over that range only) and the block parts it came from
+are dropped, so the build's peak is the index plus one block's buffer.
 """
 
 import uuid
@@ -14,63 +33,172 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-Packed = NDArray[np.uint64]
+Hashes = NDArray[np.uint64]
+Rows = NDArray[np.int64]
 
+ENTRY_BITS = 32
+HASH_BITS = 34
+"""Bucket and tag bits compared per entry: the rest of a 64-bit hash is not kept."""
+ENTRIES_PER_BUCKET = 8
+"""A segment's buckets hold 8 to 16 entries: fewer would grow the table (4 bytes a bucket),
+more the entries a probe reads."""
+MAX_BUCKET_BITS = 22
 SEGMENT_MAX_ENTRIES = 16_000_000
-"""Segments merge up to this size (128 MB): a merge copies both, so this bounds its peak."""
+"""Segments added after the build merge up to this size (64 MB): a merge copies both."""
+BLOCK_BITS = 16
+"""Rows per block of a build (65,536): the row's place in its block and the tag share an entry."""
+BLOCK_BUCKET_BITS = 18
+BUILD_PARTS = 64
+"""Bucket ranges a build is assembled in: each range's block parts are freed once it is done."""
 
 
-def key_hashes(keys: Sequence[str]) -> NDArray[np.uint64]:
+def key_hashes(keys: Sequence[str]) -> Hashes:
     """Python's own string hash (64 bits, seeded per process: the index lives in one)."""
     return np.fromiter(map(hash, keys), dtype=np.int64, count=len(keys)).view(np.uint64)
 
 
-def _mask(row_bits: int) -> np.uint64:
-    return np.uint64((1 << row_bits) - 1)
+def bucket_bits_for(entries: int) -> int:
+    return min(max(entries // ENTRIES_PER_BUCKET, 1).bit_length() - 1, MAX_BUCKET_BITS)
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """How a segment's entries are cut from the hash: bucket, tag, then the row's bits."""
+
+    bucket_bits: int
+    tag_bits: int
+    row_bits: int
+    base: int = 0
+    """Added to an entry's row bits: a block's first row."""
+
+    @classmethod
+    def fitting(cls, bucket_bits: int, row_bits: int, hash_bits: int = HASH_BITS) -> "Geometry":
+        """A tag as wide as the entry leaves, and no wider than the hash bits known; the row
+        takes the rest of the entry."""
+        tag_bits = min(ENTRY_BITS - row_bits, hash_bits - bucket_bits)
+        return cls(bucket_bits, tag_bits, ENTRY_BITS - tag_bits)
+
+    @property
+    def hash_bits(self) -> int:
+        return self.bucket_bits + self.tag_bits
+
+    def buckets(self, hashes: Hashes) -> NDArray[np.intp]:
+        return (hashes >> np.uint64(64 - self.bucket_bits)).astype(np.intp)
+
+    def tags(self, hashes: Hashes) -> Hashes:
+        shifted = hashes >> np.uint64(64 - self.hash_bits)
+        return shifted & np.uint64((1 << self.tag_bits) - 1)
 
 
 @dataclass(frozen=True, slots=True)
 class Segment:
-    packed: Packed
-    """Sorted: hash high bits | row."""
-    row_bits: int
+    """Entries of buckets `first` to `first + len(offsets) - 2`, by bucket."""
+
+    geometry: Geometry
+    first: int
+    offsets: NDArray[np.uint32]
+    """Bucket `first + b`'s entries are `entries[offsets[b]:offsets[b + 1]]`."""
+    entries: NDArray[np.uint32]
+    """Sorted within each bucket: tag | row (less `base`)."""
 
     @classmethod
-    def of(cls, hashes: Packed, rows: NDArray[np.int64], row_bits: int) -> "Segment":
-        """Packs in place: `hashes` becomes the segment (no copy at a million entities)."""
-        np.bitwise_and(hashes, ~_mask(row_bits), out=hashes)
-        np.bitwise_or(hashes, rows.astype(np.uint64), out=hashes)
-        hashes.sort()
-        return cls(hashes, row_bits)
+    def of(
+        cls,
+        hashes: Hashes,
+        rows: NDArray[np.integer],
+        geometry: Geometry,
+        first: int = 0,
+        last: int = -1,
+    ) -> "Segment":
+        """The pairs (`hashes[i]`, row `base + rows[i]`), their buckets `first` to `last` (all
+        by default); `hashes` is consumed. Bucket and tag are the hash's top bits, so one
+        uint64 per pair, (bucket - first) | tag | row, is made in `hashes`'s own memory and
+        sorted there; the entries are its low 32 bits."""
+        last = (1 << geometry.bucket_bits) - 1 if last < 0 else last
+        keyed = _keyed(hashes, rows, geometry, first)
+        return cls.sorted(keyed, geometry, first, last)
 
-    def widened(self, row_bits: int) -> Packed:
-        """The entries with `row_bits` for the row: the hash bits between lose their say."""
-        if row_bits == self.row_bits:
-            return self.packed
-        return self.packed & ~(_mask(row_bits) & ~_mask(self.row_bits))
+    @classmethod
+    def sorted(cls, keyed: Hashes, geometry: Geometry, first: int, last: int) -> "Segment":
+        """From sorted (bucket - first) | entry values."""
+        starts = np.arange(last - first + 2, dtype=np.uint64) << np.uint64(ENTRY_BITS)
+        offsets = np.searchsorted(keyed, starts).astype(np.uint32)
+        return cls(geometry, first, offsets, keyed.astype(np.uint32))
 
-    def find(self, hashes: Packed) -> tuple[NDArray[np.intp], NDArray[np.int64]]:
-        """(probe position, row) of every entry whose hash matches a probe's."""
-        mask = _mask(self.row_bits)
-        high = hashes & ~mask
-        lo = np.searchsorted(self.packed, high, side="left")
-        hi = np.searchsorted(self.packed, high | mask, side="right")
-        counts = hi - lo
+    @property
+    def last(self) -> int:
+        return self.first + len(self.offsets) - 2
+
+    def pairs_into(self, hashes: Hashes, rows: NDArray[np.uint32], lo: int, hi: int) -> int:
+        """Write the pairs of buckets `first + lo` to `first + hi - 1` as (hash, row - `base`)
+        into the heads of `hashes` and `rows`; how many. The hash bits not kept are zero (a
+        segment made of them must not compare more)."""
+        g = self.geometry
+        start, end = int(self.offsets[lo]), int(self.offsets[hi])
+        entries = self.entries[start:end]
+        out = hashes[: end - start]
+        counts = np.diff(self.offsets[lo : hi + 1])
+        out[:] = np.repeat(np.arange(self.first + lo, self.first + hi, dtype=np.uint64), counts)
+        out <<= np.uint64(g.tag_bits)
+        out |= entries >> np.uint32(g.row_bits)
+        out <<= np.uint64(64 - g.hash_bits)
+        np.bitwise_and(entries, np.uint32((1 << g.row_bits) - 1), out=rows[: end - start])
+        return end - start
+
+    def pairs(self) -> tuple[Hashes, Rows]:
+        """All pairs back as (hash, row)."""
+        hashes = np.empty(len(self.entries), dtype=np.uint64)
+        rows = np.empty(len(self.entries), dtype=np.uint32)
+        self.pairs_into(hashes, rows, 0, len(self.offsets) - 1)
+        return hashes, rows.astype(np.int64) + self.geometry.base
+
+    def find(self, hashes: Hashes) -> tuple[NDArray[np.intp], Rows]:
+        """(probe position, row) of every entry in a probe's bucket with the probe's tag;
+        `hashes` sorted, so those of the segment's buckets are one slice."""
+        g = self.geometry
+        shift = 64 - g.bucket_bits
+        lo = int(np.searchsorted(hashes, np.uint64(self.first << shift)))
+        end = (self.last + 1) << shift
+        hi = int(np.searchsorted(hashes, np.uint64(end))) if end < 1 << 64 else len(hashes)
+        buckets = g.buckets(hashes[lo:hi]) - self.first
+        start = self.offsets[buckets].astype(np.intp)
+        counts = self.offsets[buckets + 1].astype(np.intp) - start
         hit = np.flatnonzero(counts)
         counts = counts[hit]
         probes = np.repeat(hit, counts)
-        starts = np.repeat(lo[hit] - np.cumsum(counts) + counts, counts)
-        positions = starts + np.arange(len(probes))
-        return probes, (self.packed[positions] & mask).astype(np.int64)
+        starts = np.repeat(start[hit] - np.cumsum(counts) + counts, counts)
+        entries = self.entries[starts + np.arange(len(probes))]
+        tags = g.tags(hashes[lo:hi]).astype(np.uint32)
+        same = (entries >> np.uint32(g.row_bits)) == tags[probes]
+        rows = entries[same] & np.uint32((1 << g.row_bits) - 1)
+        return probes[same] + lo, rows.astype(np.int64) + g.base
+
+    @property
+    def nbytes(self) -> int:
+        return self.offsets.nbytes + self.entries.nbytes
 
 
-def _merged(a: Segment, b: Segment) -> Segment:
-    """One copy of both (the peak of a merge), sorted in place: two sorted runs, which the
-    stable sort (timsort) merges in one pass."""
-    row_bits = max(a.row_bits, b.row_bits)
-    packed = np.concatenate((a.widened(row_bits), b.widened(row_bits)))
-    packed.sort(kind="stable")
-    return Segment(packed, row_bits)
+def _keyed(hashes: Hashes, rows: NDArray[np.integer], g: Geometry, first: int) -> Hashes:
+    """(bucket - `first`) | tag | row for each pair, in `hashes`'s memory, sorted."""
+    keyed = hashes
+    keyed >>= np.uint64(64 - g.hash_bits)
+    keyed -= np.uint64(first << g.tag_bits)
+    keyed <<= np.uint64(g.row_bits)
+    keyed |= rows.view(np.uint64) if rows.dtype == np.int64 else rows  # rows are ≥ 0
+    keyed.sort()
+    return keyed
+
+
+def _merged(a: Segment, b: Segment, row_bits: int) -> Segment:
+    """Both segments as one, with the hash bits both know: a copy of both, sorted."""
+    hash_bits = min(a.geometry.hash_bits, b.geometry.hash_bits)
+    hashes_a, rows_a = a.pairs()
+    hashes_b, rows_b = b.pairs()
+    hashes = np.concatenate((hashes_a, hashes_b))
+    rows = np.concatenate((rows_a, rows_b))
+    del hashes_a, hashes_b, rows_a, rows_b
+    bucket_bits = min(bucket_bits_for(len(hashes)), hash_bits - 1)
+    return Segment.of(hashes, rows, Geometry.fitting(bucket_bits, row_bits, hash_bits))
 
 
 class KeyIndex:
@@ -116,7 +244,8 @@ class KeyIndex:
         counts = np.fromiter((len(k) for _, k in entities), dtype=np.int64, count=len(entities))
         hashes = key_hashes([key for _, keys in entities for key in keys])
         rows = np.repeat(np.arange(first, self.rows, dtype=np.int64), counts)
-        self.push(Segment.of(hashes, rows, self.row_bits))
+        geometry = Geometry.fitting(bucket_bits_for(len(hashes)), self.row_bits)
+        self.push(Segment.of(hashes, rows, geometry))
 
     def push(self, segment: Segment) -> None:
         """Append a segment; merge the last two while the newer is not much the smaller, so
@@ -124,10 +253,15 @@ class KeyIndex:
         self.segments.append(segment)
         while len(self.segments) >= 2:
             older, newer = self.segments[-2], self.segments[-1]
-            size = len(older.packed) + len(newer.packed)
-            if len(newer.packed) * 2 < len(older.packed) or size > SEGMENT_MAX_ENTRIES:
+            size = len(older.entries) + len(newer.entries)
+            if len(newer.entries) * 2 < len(older.entries) or size > SEGMENT_MAX_ENTRIES:
                 return
-            self.segments[-2:] = [_merged(older, newer)]
+            if older.first != 0 or older.last != (1 << older.geometry.bucket_bits) - 1:
+                return  # a part of a build: over a bucket range, never merged
+            self.segments[-2:] = [_merged(older, newer, self.row_bits)]
+
+    def filler(self, block_bits: int = BLOCK_BITS) -> "Filler":
+        return Filler(self, block_bits)
 
     def lookup(self, probes: Collection[str]) -> dict[str, list[str]]:
         """Entity id → the probes among `probes` it stores (each id once)."""
@@ -137,8 +271,8 @@ class KeyIndex:
         """Entity id → the probes it stores and its latest row (a respelled entity's has all
         its keys), each id once.
 
-        The probe hashes are sorted first: numpy's binary search starts each key where the
-        previous one ended, so sorted keys walk a segment once instead of jumping about it.
+        The probe hashes are sorted first: each segment reads its buckets in order, and a part
+        of a build only the probes of its bucket range.
         """
         ordered = list(probes)
         if not self.segments or not ordered:
@@ -163,11 +297,102 @@ class KeyIndex:
             entity_id = self.id_of(row)
             if entity_id in by_id:  # respelled: added again under another row
                 keys = sorted(set(keys).union(by_id[entity_id][0]))
-            else:
-                keys.sort()
+            else:  # two keys of one row can share a bucket and a tag: a probe is answered once
+                keys = sorted(set(keys)) if len(keys) > 1 else keys
             by_id[entity_id] = (keys, row)
         return by_id
 
     @property
     def entries(self) -> int:
-        return sum(len(s.packed) for s in self.segments)
+        return sum(len(s.entries) for s in self.segments)
+
+    @property
+    def nbytes(self) -> int:
+        """What the index holds: segments and ids."""
+        return sum(s.nbytes for s in self.segments) + len(self._uuids)
+
+
+class Filler:
+    """A build's pairs, a block of rows at a time in one reused buffer (module docstring)."""
+
+    def __init__(self, index: KeyIndex, block_bits: int = BLOCK_BITS) -> None:
+        self._index = index
+        self._block_bits = block_bits
+        capacity = 64 << block_bits
+        self._hashes = np.empty(capacity, dtype=np.uint64)
+        self._rows = np.empty(capacity, dtype=np.uint32)
+        """Rows less the block's first."""
+        self._size = 0
+        self._block = 0
+        self._parts: list[list[Segment]] = []
+        """Per block, its parts by bucket range."""
+
+    def append(self, hashes: Hashes, rows: Rows) -> None:
+        """Pairs of rows given after every row appended before (`rows` ascending)."""
+        while len(rows):
+            block = int(rows[0]) >> self._block_bits
+            if block != self._block:
+                self._sort_block()
+                self._block = block
+            cut = int(np.searchsorted(rows, (block + 1) << self._block_bits))
+            self._put(hashes[:cut], rows[:cut] - (block << self._block_bits))
+            hashes, rows = hashes[cut:], rows[cut:]
+
+    def close(self) -> None:
+        """Every block's parts into the index's parts, a bucket range at a time: the block
+        parts of a range are dropped once its part is made."""
+        self._sort_block()
+        blocks, self._parts = self._parts, []
+        self._hashes = np.empty(0, dtype=np.uint64)
+        self._rows = np.empty(0, dtype=np.uint32)
+        if not blocks:
+            return
+        total = sum(len(part.entries) for parts in blocks for part in parts)
+        bucket_bits = max(bucket_bits_for(total), BLOCK_BUCKET_BITS)
+        geometry = Geometry.fitting(bucket_bits, self._index.row_bits)
+        emptied = Segment(geometry, 0, np.zeros(1, dtype=np.uint32), np.zeros(0, dtype=np.uint32))
+        for n in range(BUILD_PARTS):
+            size = sum(len(parts[n].entries) for parts in blocks)
+            hashes = np.empty(size, dtype=np.uint64)
+            rows = np.empty(size, dtype=np.uint32)
+            at = 0
+            for parts in blocks:
+                part = parts[n]
+                count = part.pairs_into(hashes[at:], rows[at:], 0, len(part.offsets) - 1)
+                rows[at : at + count] += np.uint32(part.geometry.base)
+                at += count
+                parts[n] = emptied  # this range's block parts go as its part is made
+            first = n * (1 << bucket_bits) // BUILD_PARTS
+            last = (n + 1) * (1 << bucket_bits) // BUILD_PARTS - 1
+            self._index.segments.append(Segment.of(hashes, rows, geometry, first, last))
+            del hashes, rows
+
+    def _sort_block(self) -> None:
+        """The block gathered so far, sorted into its parts (each a copy: freed one by one)."""
+        size, self._size = self._size, 0
+        if not size:
+            return
+        tag_bits = HASH_BITS - BLOCK_BUCKET_BITS
+        base = self._block << self._block_bits
+        geometry = Geometry(BLOCK_BUCKET_BITS, tag_bits, ENTRY_BITS - tag_bits, base)
+        keyed = _keyed(self._hashes[:size], self._rows[:size], geometry, 0)
+        width = (1 << BLOCK_BUCKET_BITS) // BUILD_PARTS
+        parts = []
+        for n in range(BUILD_PARTS):
+            first, last = n * width, (n + 1) * width - 1
+            bounds = np.array([first, last + 1], dtype=np.uint64) << np.uint64(ENTRY_BITS)
+            lo, hi = np.searchsorted(keyed, bounds)
+            range_keyed = keyed[lo:hi]
+            range_keyed -= np.uint64(first << ENTRY_BITS)
+            parts.append(Segment.sorted(range_keyed, geometry, first, last))
+        self._parts.append(parts)
+
+    def _put(self, hashes: Hashes, rows: Rows) -> None:
+        end = self._size + len(hashes)
+        if end > len(self._hashes):
+            grown = max(end, 2 * len(self._hashes))
+            self._hashes = np.resize(self._hashes, grown)
+            self._rows = np.resize(self._rows, grown)
+        self._hashes[self._size : end] = hashes
+        self._rows[self._size : end] = rows
+        self._size = end

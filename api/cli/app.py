@@ -28,6 +28,7 @@ from api.cli import migrate as migrate_commands
 from api.cli.options import ConfigOption, DataDirOption, fail, settings_from
 from api.errors import describe
 from api.http.logs import LogFormat, configure_logging, use_json
+from api.service import heap
 from api.service.runtime import Runtime
 from graph.errors import CastlegraphError
 
@@ -61,6 +62,7 @@ def serve(
         )
     from api.http.app import create_app  # noqa: PLC0415  # the web stack loads for `serve` only
 
+    heap.tune()
     runtime = Runtime(settings)
     try:
         runtime.start()  # on the main thread, before serving: see `api.http.app`

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from api.service import heap
 from api.service.embedder import EmbeddingWorker, make_provider
 from api.service.heavy_reads import HeavyReads
 from api.service.jobs.runner import JobRunner
@@ -87,8 +88,7 @@ class Runtime:
     def start(self) -> None:
         self.started = True
         if self.fuzzy:
-            threading.Thread(target=self.lexicon.warm, name="lexicon", daemon=True).start()
-            threading.Thread(target=self.person_names.warm, name="names", daemon=True).start()
+            threading.Thread(target=self._warm_lexicons, name="lexicon", daemon=True).start()
         if self.neo4j is None:
             self._connect()
             self._watch_embedded()
@@ -107,6 +107,12 @@ class Runtime:
                 target=self._retry_loop, name="neo4j-connect", daemon=True
             )
             self._retry.start()
+
+    def _warm_lexicons(self) -> None:
+        """One after the other (they peak at 113 MB together), then their garbage goes back."""
+        self.lexicon.warm()
+        self.person_names.warm()
+        heap.trim()
 
     def _connect(self) -> None:
         backend = open_backend(
@@ -146,6 +152,7 @@ class Runtime:
                     scrub(error.log_text(), self.settings),
                 )
                 return
+            heap.trim()  # the build's buffers and pages
             if stats is not None:
                 log.info(
                     "entity index in memory: %d entities, %d keys, built in %.1f s",

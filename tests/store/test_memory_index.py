@@ -46,8 +46,8 @@ def found(rows: list[Any]) -> set[tuple[str, tuple[str, ...]]]:
     return {(entity.view.id, tuple(sorted(matched))) for entity, matched in rows if matched}
 
 
-def built(store: Any) -> MemoryIndex:
-    index = MemoryIndex()
+def built(store: Any, block_bits: int = 16) -> MemoryIndex:
+    index = MemoryIndex(block_bits)
     assert index.build(store) is not None
     return index
 
@@ -57,17 +57,23 @@ def built(store: Any) -> MemoryIndex:
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(at_start=entity_rows, later=entity_rows, probes=st.lists(names, min_size=1, max_size=6))
+@given(
+    at_start=entity_rows,
+    later=entity_rows,
+    probes=st.lists(names, min_size=1, max_size=6),
+    block_bits=st.sampled_from([1, 3, 16]),
+)
 def test_memory_finds_what_the_database_index_finds(
     store: Any,
     at_start: list[tuple[str, str, list[str]]],
     later: list[tuple[str, str, list[str]]],
     probes: list[str],
+    block_bits: int,
 ) -> None:
     store.wipe()
     later = [row for row in later if (row[0], row[1]) not in {(r[0], r[1]) for r in at_start}]
     load_entities(store, at_start)
-    index = built(store)  # these in segments
+    index = built(store, block_bits)  # these by the build (in blocks of 2 to 65,536 rows)
     load_entities(store, later)  # these through the catch-up, in the delta
     for depth in (EXACT, TWO_EDITS):
         wanted = set().union(*(depth_probes(entity_key(name), depth) for name in probes))

@@ -1,17 +1,18 @@
-"""The in-memory candidate index's own data structure (no database): segments, delta, merges.
+"""The in-memory candidate index's own data structure (no database): blocks, segments, merges.
 
 A dict from key to entity ids is the reference: whatever the entities, the order they arrive
-in and however the delta is frozen and the segments merged, a lookup answers each entity that
-stores a probe once, with exactly the probes it stores.
+in, the size of the blocks of rows and however the segments merge, a lookup answers each entity
+that stores a probe once, with exactly the probes it stores.
 """
 
 import uuid
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from graph.memory_index import MemoryIndex
-from graph.memory_segments import KeyIndex
+from graph.memory_segments import KeyIndex, key_hashes
 from graph.memory_spellings import SEPARATOR, RowSpellings
 
 keys = st.text(alphabet="abc é", min_size=1, max_size=4)
@@ -31,13 +32,20 @@ def reference(entities: list[tuple[str, set[str]]], probes: set[str]) -> dict[st
     rows=st.lists(entity, max_size=40),
     probes=st.sets(keys, max_size=12),
     per_segment=st.integers(1, 8),
+    block_bits=st.sampled_from([1, 2, 3, 16]),
+    built=st.booleans(),
 )
 def test_a_lookup_answers_what_a_dict_of_the_keys_answers(
-    rows: list[tuple[bool, set[str]]], probes: set[str], per_segment: int
+    rows: list[tuple[bool, set[str]]],
+    probes: set[str],
+    per_segment: int,
+    block_bits: int,
+    built: bool,
 ) -> None:
-    """Entities arrive a few at a time (one segment each, merged as they grow); ids that are no
-    UUID take the side dict; an entity added twice (respelled: its keys only grow) is answered
-    once."""
+    """Entities arrive a few at a time (a segment each, merged as they grow) or all at once as
+    a build does (blocks of rows, then parts by bucket range; blocks of 2 to 8 rows put one
+    page in several); ids that are no UUID take the side dict; an entity added twice
+    (respelled: its keys only grow) is answered once."""
     index = KeyIndex()
     entities: list[tuple[str, set[str]]] = []
     for n, (is_uuid, stored) in enumerate(rows):
@@ -46,18 +54,62 @@ def test_a_lookup_answers_what_a_dict_of_the_keys_answers(
         if n % 3 == 0:  # respelled: added again with one more key
             again_id, again = entities[n // 2]
             entities.append((again_id, again | {"zz"}))
-    for start in range(0, len(entities), per_segment):
-        index.add(entities[start : start + per_segment])
+    if built:
+        fill(index, entities, per_segment, block_bits)
+    else:
+        for start in range(0, len(entities), per_segment):
+            index.add(entities[start : start + per_segment])
     assert index.lookup(probes) == reference(entities, probes)
     assert index.lookup(probes | {"zz"}) == reference(entities, probes | {"zz"})
+
+
+def fill(
+    index: KeyIndex, entities: list[tuple[str, set[str]]], per_page: int, block_bits: int = 16
+) -> None:
+    """What `MemoryIndex.build` does: pages of rows into one `Filler`."""
+    filler = index.filler(block_bits)
+    for start in range(0, len(entities), per_page):
+        page = entities[start : start + per_page]
+        first = index.rows
+        for entity_id, _ in page:
+            index.row_for(entity_id)
+        counts = [len(stored) for _, stored in page]
+        hashes = key_hashes([key for _, stored in page for key in stored])
+        filler.append(hashes, np.repeat(np.arange(first, index.rows), counts))
+    filler.close()
 
 
 def test_segments_merge_while_the_newer_is_not_much_the_smaller() -> None:
     index = KeyIndex()
     for n in range(100):
         index.add([(str(uuid.uuid4()), {f"k{n}"})])
-    sizes = [len(segment.packed) for segment in index.segments]
+    sizes = [len(segment.entries) for segment in index.segments]
     assert sum(sizes) == 100 and len(sizes) <= 7 and sizes == sorted(sizes, reverse=True)
+
+
+def test_a_build_holds_four_bytes_a_key_and_merges_nothing() -> None:
+    """100,000 entities of 48 keys (the benchmark's names hold about that many): the build's
+    parts hold 4 bytes a key and a bucket table of 8 to 16 entries a bucket, and cover the
+    buckets once; later batches add segments of their own."""
+    index = KeyIndex()
+    entities = [(str(uuid.uuid4()), {f"{n}:{k}" for k in range(48)}) for n in range(100_000)]
+    fill(index, entities, 2_000)
+    parts = list(index.segments)
+    entries = 100_000 * 48
+    assert [s.first for s in parts] == [n * len(parts[0].offsets[1:]) for n in range(len(parts))]
+    buckets = sum(len(s.offsets) - 1 for s in parts)
+    assert parts[-1].last == buckets - 1 and 8 <= entries / buckets < 16
+    assert sum(s.entries.nbytes for s in parts) == 4 * entries
+    assert index.nbytes == sum(s.nbytes for s in parts) + 16 * 100_000
+    assert index.nbytes / entries < 4.8
+    later = [(str(uuid.uuid4()), {"7:3", "new"})]
+    index.add(later)
+    assert len(index.segments) == len(parts) + 1
+    assert index.lookup({"7:3", "99999:47", "nothing", "new"}) == {
+        entities[7][0]: ["7:3"],
+        entities[99_999][0]: ["99999:47"],
+        later[0][0]: ["7:3", "new"],
+    }
 
 
 def test_an_index_is_not_used_before_it_is_built() -> None:

@@ -1,0 +1,34 @@
+"""The service's C heap settings (`api.service.heap`), on glibc: freed memory goes back."""
+
+import platform
+from pathlib import Path
+
+import pytest
+
+from api.service import heap
+
+pytestmark = pytest.mark.skipif(
+    platform.system() != "Linux" or platform.libc_ver()[0] != "glibc", reason="glibc's malloc"
+)
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")  # pragma: no cover
+
+
+def test_trim_hands_back_what_was_freed_in_the_arena() -> None:
+    """100 MB of 2 KB blocks (past Python's small-object allocator, below the mmap threshold:
+    malloc's arena serves them), freed but the last: the arena keeps the pages until trimmed."""
+    heap.tune()
+    blocks = [bytes(2048) + bytes([n % 256]) for n in range(50_000)]
+    kept = blocks[-1]
+    grown = rss_mb()
+    del blocks
+    before = rss_mb()
+    assert heap.trim()
+    after = rss_mb()
+    assert before - after > 50, (grown, before, after)
+    assert kept[-1] == 49_999 % 256
