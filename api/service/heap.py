@@ -14,6 +14,7 @@ Elsewhere than glibc (musl, macOS) both do nothing.
 
 import ctypes
 import ctypes.util
+import gc
 import logging
 
 log = logging.getLogger(__name__)
@@ -51,3 +52,11 @@ def trim() -> bool:
     whether any went back."""
     libc = _glibc()
     return libc is not None and bool(libc.malloc_trim(0))
+
+
+def freeze() -> None:
+    """Move what start-up left alive (modules, word lists, the index's objects) out of the
+    cyclic collector's generations: a full collection, which a batch of mentions set off about
+    once, no longer walks them (design §10). Objects created later are collected as ever."""
+    gc.collect()
+    gc.freeze()

@@ -153,6 +153,7 @@ class Runtime:
                 )
                 return
             heap.trim()  # the build's buffers and pages
+            heap.freeze()
             if stats is not None:
                 log.info(
                     "entity index in memory: %d entities, %d keys, built in %.1f s",

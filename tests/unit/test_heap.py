@@ -1,5 +1,7 @@
-"""The service's C heap settings (`api.service.heap`), on glibc: freed memory goes back."""
+"""The service's heap settings (`api.service.heap`), on glibc: freed memory goes back, and what
+start-up left alive is frozen out of the cyclic collector."""
 
+import gc
 import platform
 from pathlib import Path
 
@@ -32,3 +34,13 @@ def test_trim_hands_back_what_was_freed_in_the_arena() -> None:
     after = rss_mb()
     assert before - after > 50, (grown, before, after)
     assert kept[-1] == 49_999 % 256
+
+
+def test_freeze_takes_what_is_alive_out_of_the_collectors_generations() -> None:
+    gc.unfreeze()
+    try:
+        heap.freeze()
+        assert gc.get_freeze_count() > 1_000  # at least the imported modules' objects
+    finally:
+        gc.unfreeze()
+    assert gc.get_freeze_count() == 0
