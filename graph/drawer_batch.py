@@ -27,11 +27,7 @@ from dataclasses import dataclass
 
 from graph.clock import utc_now
 from graph.drawers import (
-    EXACT_LOOKUP_LIMIT,
-    NO_FINGERPRINT,
-    RARE_TERMS,
-    TERM_CANDIDATES,
-    TERM_POSTINGS,
+    CANDIDATE_LIMITS,
     Candidate,
     DedupPolicy,
     NewDrawer,
@@ -43,6 +39,7 @@ from graph.drawers import (
     link_evidence,
     new_drawer_record,
     oldest_exact_copy,
+    probe_params,
     same_named,
     similar_entry,
 )
@@ -57,7 +54,6 @@ from resolver.drawers import (
     near_lengths,
     write_terms,
 )
-from resolver.similarity import OSA_MAX_LENGTH
 
 ItemOutcome = WriteOutcome | CastlegraphError
 """What one item of a batch came to: written (or found), or refused (for its name)."""
@@ -100,21 +96,9 @@ class PreparedDrawer:
         return self.new.wing, self.new.room
 
     def probe(self) -> dict[str, object]:
-        """The item's parameters of `drawer_batch_candidates` (those of one write)."""
-        new = self.new
-        return {
-            "item": self.index,
-            "wing": new.wing,
-            "room": new.room,
-            "content_hash": self.text.content_hash,
-            "fingerprint": self.text.fingerprint or NO_FINGERPRINT,
-            "terms": joined(self.anchors),
-            "bands": joined(self.bands),
-            "min_len": self.lengths[0],
-            "max_len": self.lengths[1],
-            "agent": new.agent if new.compare_same_agent_only else None,
-            "viewer": new.viewer,
-        }
+        """The item's parameters of `drawer_batch_candidates`: those of one write, tagged."""
+        params = probe_params(self.new, self.text, self.anchors, self.bands, self.lengths)
+        return {"item": self.index, **params}
 
     def single_probe(self) -> dict[str, object]:
         """The item's parameters of `drawer_candidates`, as one write of it would read."""
@@ -270,11 +254,7 @@ def _read_candidates(
         "drawer_batch_candidates",
         probes=[item.probe() for item in part] if enabled else [],
         named=named,
-        exact_limit=EXACT_LOOKUP_LIMIT,
-        per_term=TERM_POSTINGS,
-        rare_terms=RARE_TERMS,
-        limit=TERM_CANDIDATES,
-        any_len_above=OSA_MAX_LENGTH,
+        **CANDIDATE_LIMITS,
     )
     for row in rows:
         _collect(found[int(row["item"])], row)

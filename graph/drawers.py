@@ -222,27 +222,40 @@ def _candidates(
     return list(unique.values())
 
 
-def candidate_params(
+CANDIDATE_LIMITS: dict[str, int] = {
+    "exact_limit": EXACT_LOOKUP_LIMIT,
+    "per_term": TERM_POSTINGS,
+    "rare_terms": RARE_TERMS,
+    "limit": TERM_CANDIDATES,
+    "any_len_above": OSA_MAX_LENGTH,
+}
+"""The caps of a candidate read, the same for every write (a batch passes them once)."""
+
+
+def probe_params(
     new: NewDrawer, text: DrawerText, anchors: list[str], bands: list[str], lengths: tuple[int, int]
 ) -> dict[str, Any]:
-    """The parameters of `drawer_candidates` for one write (`lengths`: `near_lengths`)."""
+    """What one write asks the candidate indexes (`lengths`: `near_lengths`); a batch sends one
+    of these per item."""
     return {
         "min_len": lengths[0],
         "max_len": lengths[1],
-        "any_len_above": OSA_MAX_LENGTH,
         "content_hash": text.content_hash,
         "fingerprint": text.fingerprint or NO_FINGERPRINT,
         "terms": joined(anchors),
         "bands": joined(bands),
-        "exact_limit": EXACT_LOOKUP_LIMIT,
-        "per_term": TERM_POSTINGS,
-        "rare_terms": RARE_TERMS,
-        "limit": TERM_CANDIDATES,
         "wing": new.wing,
         "room": new.room,
         "agent": new.agent if new.compare_same_agent_only else None,
         "viewer": new.viewer,
     }
+
+
+def candidate_params(
+    new: NewDrawer, text: DrawerText, anchors: list[str], bands: list[str], lengths: tuple[int, int]
+) -> dict[str, Any]:
+    """The parameters of `drawer_candidates` for one write."""
+    return probe_params(new, text, anchors, bands, lengths) | CANDIDATE_LIMITS
 
 
 def new_drawer_record(
