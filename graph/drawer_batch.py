@@ -4,9 +4,10 @@ Jobs store hundreds of items: one transaction per item made a checkpoint slower 
 writes over HTTP. `write_drawers` takes the locks of every room the batch touches, reads the
 candidates of all its items (on Neo4j in one round trip, `drawer_batch_candidates`: per item
 exactly what `graph.drawers` reads for one write; on FalkorDB with that very statement, item by
-item, which costs it less: `_read_each`), decides each item in order in Python — so an item
-is compared with the room as it was *and* with the items of the batch before it, as a single
-write made after them would be — and stores the lot in one statement (`create_drawers`).
+item, which costs it less, and the name holders of all in one round trip), decides each item
+in order in Python — so an item is compared with the room as it was *and* with the items of
+the batch before it, as a single write made after them would be — and stores the lot in one
+statement (`create_drawers`).
 
 Within the batch an earlier item is a candidate when it shares the hash, the fingerprint, a
 word pair or a band with the item, which is what the indexes would find once it is stored;
@@ -238,47 +239,34 @@ def _write_part(
 def _read_candidates(
     tx: Tx, part: list[PreparedDrawer], enabled: bool, dialect: Dialect
 ) -> dict[int, _Found]:
-    """Every item's candidates (when dedup is on) and name holders: on Neo4j in one round trip,
-    on FalkorDB item by item (`_read_each`)."""
-    if dialect == "falkordb":
-        return _read_each(tx, part, enabled)
+    """Every item's candidates (when dedup is on) and name holders. The holders, and on Neo4j
+    the candidates too, come in one round trip (`drawer_batch_candidates`); on FalkorDB the
+    candidates come item by item with the statement of one write: in a room of 25 k it
+    answered the one statement for 25 items in two to five times the database time of the 25
+    statements (its rows carry each probe's terms through every step), and at 100 k in as
+    much (design §4.4)."""
     found = {item.index: _Found({}, []) for item in part}
     named = [
         {"item": i.index, "wing": i.new.wing, "room": i.new.room, "name": i.new.name}
         for i in part
         if i.new.name is not None
     ]
-    if not enabled and not named:
-        return found
-    rows = tx.run(
-        "drawer_batch_candidates",
-        probes=[item.probe() for item in part] if enabled else [],
-        named=named,
-        **CANDIDATE_LIMITS,
-    )
-    for row in rows:
-        _collect(found[int(row["item"])], row)
+    one_statement = enabled and dialect != "falkordb"
+    if one_statement or named:
+        rows = tx.run(
+            "drawer_batch_candidates",
+            probes=[item.probe() for item in part] if one_statement else [],
+            named=named,
+            **CANDIDATE_LIMITS,
+        )
+        for row in rows:
+            _collect(found[int(row["item"])], row)
+    if enabled and not one_statement:
+        for item in part:
+            for row in tx.run("drawer_candidates", **item.single_probe()):
+                _collect(found[item.index], row)
     for entry in found.values():
         entry.holders.sort(key=lambda d: (d.created_at, d.id))
-    return found
-
-
-def _read_each(tx: Tx, part: list[PreparedDrawer], enabled: bool) -> dict[int, _Found]:
-    """Each item's candidates by the statement of one write, its name's holders by the name
-    index: what `drawer_batch_candidates` returns, but in a room of 25 k FalkorDB answered the
-    one statement for 25 items in two to five times the database time of the 25 statements
-    (its rows carry each probe's terms through every step), and at 100 k in as much (design
-    §4.4)."""
-    found: dict[int, _Found] = {}
-    for item in part:
-        entry = found[item.index] = _Found({}, [])
-        if enabled:
-            for row in tx.run("drawer_candidates", **item.single_probe()):
-                _collect(entry, row)
-        if item.new.name is not None:
-            new = item.new
-            rows = tx.run("current_drawers_by_name", wing=new.wing, room=new.room, name=new.name)
-            entry.holders.extend(Drawer.from_props(row["drawer"]) for row in rows)
     return found
 
 

@@ -175,8 +175,8 @@ def _found(store: Any, items: list[NewDrawer], dialect: str) -> dict[int, Any]:
 def test_the_batch_read_item_by_item_finds_what_the_one_statement_finds(
     store: Any, seed: int
 ) -> None:
-    """FalkorDB reads a batch's candidates item by item (design §4.4): each item gets the
-    candidates and name holders the batch's one statement returns for it."""
+    """FalkorDB reads a batch's candidates item by item (design §4.4), its name holders all
+    at once: each item gets the candidates and name holders the one statement returns for it."""
     room = _seed_room(store, seed)
     items = _items(seed, room, 60)
     drawers.write_drawer(store, NewDrawer("infra", "ops", room[5], name="note-1"), POLICY)
