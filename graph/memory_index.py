@@ -123,12 +123,13 @@ class MemoryIndex:
             page = store.read(partial(_page, after), use_case="entity_index_build")
             if not page:
                 break
-            spelled = [_row_keys(r, cached=False) for r in page]
+            rows_spellings = [_spellings(r) for r in page]
+            spelled = [spellings_keys(found, cached=False) for found in rows_spellings]
             counts = np.fromiter(map(len, spelled), dtype=np.int64, count=len(spelled))
             first_row = keys.rows
             for r in page:
                 keys.row_for(r["id"])
-                spellings.append(_spellings(r))
+            spellings.extend(rows_spellings)
             hashes = key_hashes([key for found in spelled for key in found])
             filler.append(hashes, np.repeat(np.arange(first_row, keys.rows), counts))
             after = page[-1]["cursor"]
@@ -160,8 +161,11 @@ class MemoryIndex:
                 self._generation += 1
             if value > self._seen:
                 changed = tx.run("entities_since", after=self._seen, upto=value)
-                self._keys.add([(r["id"], _row_keys(r)) for r in changed])
-                self._spellings.extend([_spellings(r) for r in changed])
+                found = [_spellings(r) for r in changed]
+                self._keys.add(
+                    [(r["id"], spellings_keys(f)) for r, f in zip(changed, found, strict=True)]
+                )
+                self._spellings.extend(found)
                 self._forget(r["id"] for r in changed)
                 self._seen = value
         return True
@@ -227,11 +231,6 @@ class MemoryIndex:
 def _spellings(row: Row) -> tuple[str, ...]:
     """An entity's spelling keys, read as a row of its key and alias keys."""
     return (row["key"], *(row.get("alias_keys") or ()))
-
-
-def _row_keys(row: Row, *, cached: bool = True) -> set[str]:
-    """The stored index keys of an entity read as a row of its key and alias keys."""
-    return spellings_keys((row["key"], *(row.get("alias_keys") or ())), cached=cached)
 
 
 def _counter(tx: Tx) -> tuple[str | None, int]:
