@@ -98,8 +98,10 @@ class NameGuard:
 
     def guard_for(self, kind: str, is_known_word: Callable[[str], bool]) -> Callable[[str], bool]:
         """The word guard's lexicon for a pair with an entity of ``kind``."""
-        if kind not in self.kinds:
-            return is_known_word
+        return self.with_names(is_known_word) if kind in self.kinds else is_known_word
+
+    def with_names(self, is_known_word: Callable[[str], bool]) -> Callable[[str], bool]:
+        """The word guard's lexicon for kinds that hold people: words and names."""
         is_known_name = self.is_known_name
         return lambda word: is_known_word(word) or is_known_name(word)
 
@@ -168,20 +170,15 @@ def _look_alikes(
     Entities of a kind that holds people are compared with the name lists, and with
     ``NameGuard.typos_onto_known_names`` must be known on the stored side to converge.
     """
+    people = names.kinds if names is not None else frozenset[str]()
+    with_names = names.with_names(is_known_word) if names is not None else is_known_word
+    strict = names is not None and names.typos_onto_known_names
     pairs: list[KeyPair] = []
     for entity in pool:
-        if names is None or entity.kind not in names.kinds:
-            pairs.extend(compare_spellings(key, entity, TYPO_MIN_KEY_LEN, is_known_word))
-            continue
-        known = names.guard_for(entity.kind, is_known_word)
+        person = entity.kind in people
+        known = with_names if person else is_known_word
         pairs.extend(
-            compare_spellings(
-                key,
-                entity,
-                TYPO_MIN_KEY_LEN,
-                known,
-                known_target=names.typos_onto_known_names,
-            )
+            compare_spellings(key, entity, TYPO_MIN_KEY_LEN, known, known_target=strict and person)
         )
     return pairs
 
