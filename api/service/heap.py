@@ -13,7 +13,7 @@ Elsewhere than glibc (musl, macOS) both do nothing.
 """
 
 import ctypes
-import ctypes.util
+import functools
 import gc
 import logging
 
@@ -29,9 +29,13 @@ twelve batches against 154 k with glibc's defaults, a few per cent of a batch's 
 gave 236 k faults and 10 MB more RSS, 8 MB 147 k faults and 30 MB more."""
 
 
+@functools.cache
 def _glibc() -> ctypes.CDLL | None:
+    """The C library the process runs on, if it is glibc. Looked up once, and by `dlopen` of
+    the process itself: `ctypes.util.find_library` runs `ldconfig` in a child process each
+    time, which a trim after start-up did while the service was already answering."""
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc = ctypes.CDLL(None)
         _ = libc.mallopt, libc.malloc_trim
     except (OSError, AttributeError):
         return None
