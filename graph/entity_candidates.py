@@ -171,7 +171,7 @@ class Candidates:
         key (its probes at `depth` less those of the depth it had reached), not once per batch:
         a probe two keys share is looked up for each and its hits weighed against both.
         """
-        wanting: dict[str, list[str]] = {}
+        needs: dict[str, frozenset[str]] = {}
         for key in keys:
             reached = self._depth.get(key, -1)
             if reached >= depth:
@@ -180,19 +180,35 @@ class Candidates:
             needed = depth_probes(key, depth)
             if reached >= EXACT:
                 needed -= depth_probes(key, reached)
-            for probe in needed:
-                wanting.setdefault(probe, []).append(key)
-        hits = memory.lookup_spelled(wanting.keys()) if wanting else {}
-        unread: dict[str, list[str]] = {}
-        for entity_id, (probes, spellings) in hits.items():
-            if entity_id in self.index:
-                self.index.add_found(self.index.get(entity_id), probes)
-            elif spellings is None or _usable(probes, wanting, spellings):
-                unread[entity_id] = probes
-        for entity, probes in read_found(self._tx, self._dialect, memory, unread):
-            self.index.add_found(entity.view, probes)
+            needs[key] = needed
+        probes: set[str] = set().union(*needs.values())
+        hits = memory.lookup_spelled(probes) if probes else {}
+        fresh = {i: hit for i, hit in hits.items() if i not in self.index}
+        for entity_id in hits.keys() - fresh.keys():
+            self.index.add_found(self.index.get(entity_id), hits[entity_id][0])
+        hit = {p for found, spellings in fresh.values() if spellings is not None for p in found}
+        wanting = _wanting(needs, hit) if hit else {}
+        unread = {
+            entity_id: found
+            for entity_id, (found, spellings) in fresh.items()
+            if spellings is None or _usable(found, wanting, spellings)
+        }
+        for entity, found in read_found(self._tx, self._dialect, memory, unread):
+            self.index.add_found(entity.view, found)
             self.created_at[entity.view.id] = entity.created_at
         return bool(hits)
+
+
+def _wanting(needs: dict[str, frozenset[str]], hit: set[str]) -> dict[str, list[str]]:
+    """Probe → the mention keys that sent it, for the probes that hit only: a batch sends tens
+    of thousands of probes and hits a few hundred, so the map is built from the hits' side
+    (one set operation per mention key, in C) instead of one Python step per probe sent."""
+    wanting: dict[str, list[str]] = {}
+    for key, needed in needs.items():
+        if not needed.isdisjoint(hit):
+            for probe in needed & hit:
+                wanting.setdefault(probe, []).append(key)
+    return wanting
 
 
 def _usable(probes: list[str], wanting: dict[str, list[str]], spellings: tuple[str, ...]) -> bool:
