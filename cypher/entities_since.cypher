@@ -1,4 +1,4 @@
 // The entities created or respelled after the sequence value an in-memory index has seen.
 MATCH (e:Entity)
 WHERE e.seq > $after AND e.seq <= $upto
-RETURN e.id AS id, e.key AS key, e.alias_keys AS alias_keys
+RETURN e.id AS id, e.key AS key, e.alias_keys AS alias_keys, e.kind AS kind

@@ -23,7 +23,7 @@ def size_of(value: object) -> int:
     """Bytes of a value and, for the collections the caches hold, of their members."""
     size = sys.getsizeof(value)
     if isinstance(value, frozenset | set | tuple | list):
-        size += sum(sys.getsizeof(member) for member in value)
+        size += sum(map(sys.getsizeof, value))  # in C: a miss sized hundreds of keys
     return size
 
 

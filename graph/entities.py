@@ -180,6 +180,8 @@ def _fetch_candidates(
     """Reads 1-3 of the module docstring, each for the mentions the previous one left open."""
     batch = _Batch(Candidates(tx, store.dialect, memory), fuzzy, known_word, names)
     found = batch.candidates
+    for mention in mentions:
+        found.expect(entity_key(mention.name), mention.kind)
     found.ensure({entity_key(m.name) for m in mentions}, EXACT)
     for mention in mentions:
         if mention not in batch.spelled:

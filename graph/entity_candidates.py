@@ -13,10 +13,12 @@ fetched can ask for it.
 With an in-memory index (`graph.memory_index`, caught up by the write unit before it asks), the
 probes are answered in memory and the database only returns the entities found, by id
 (`fetch_remembered`): the same entities under the same probes. A write unit also weighs each
-hit against the spelling keys the index keeps and reads only those some rule could use for a
-mention key that probed them (`resolver.entity_pairs.may_pair`); what it leaves unread would
-have decided nothing, so the decisions are the same. Its probes are then tracked per mention
-key, not once per unit: a probe two keys share is looked up for each.
+hit against the spelling keys and the kind the index keeps and reads only those some rule could
+use for a mention key that probed them: a spelling that may pair with the key
+(`resolver.entity_pairs.may_pair`), and a kind some mention of the key is compared with
+(`resolver.entity_rules.kinds_compatible`, registered per key by `Candidates.expect`); what
+it leaves unread would have decided nothing, so the decisions are the same. Its probes are then
+tracked per mention key, not once per unit: a probe two keys share is looked up for each.
 """
 
 from collections.abc import Iterable, Iterator
@@ -34,6 +36,7 @@ from graph.queries import Dialect
 from graph.records import Entity
 from graph.store import Tx
 from resolver.entity_pairs import may_pair
+from resolver.entity_rules import kinds_compatible
 
 LUCENE_MAX_CLAUSES = 1_000
 """Probe keys per Neo4j full-text query: Lucene refuses more than 1,024 clauses by default."""
@@ -141,6 +144,13 @@ class Candidates:
         self._dialect = dialect
         self._sent: set[str] = set()
         self._depth: dict[str, int] = {}
+        self._kinds: dict[str, set[str]] = {}
+        """The kinds of the batch's mentions per mention key (`expect`)."""
+
+    def expect(self, key: str, kind: str) -> None:
+        """A mention of `kind` will be decided under `key`: hits of a kind no mention of the
+        key is compared with are not read. A key never expected takes hits of every kind."""
+        self._kinds.setdefault(key, set()).add(kind)
 
     def depth(self, key: str) -> int:
         return self._depth.get(key, -1)
@@ -171,7 +181,7 @@ class Candidates:
         key (its probes at `depth` less those of the depth it had reached), not once per batch:
         a probe two keys share is looked up for each and its hits weighed against both.
         """
-        wanting: dict[str, list[str]] = {}
+        needs: dict[str, frozenset[str]] = {}
         for key in keys:
             reached = self._depth.get(key, -1)
             if reached >= depth:
@@ -180,22 +190,56 @@ class Candidates:
             needed = depth_probes(key, depth)
             if reached >= EXACT:
                 needed -= depth_probes(key, reached)
-            for probe in needed:
-                wanting.setdefault(probe, []).append(key)
-        hits = memory.lookup_spelled(wanting.keys()) if wanting else {}
-        unread: dict[str, list[str]] = {}
-        for entity_id, (probes, spellings) in hits.items():
-            if entity_id in self.index:
-                self.index.add_found(self.index.get(entity_id), probes)
-            elif spellings is None or _usable(probes, wanting, spellings):
-                unread[entity_id] = probes
-        for entity, probes in read_found(self._tx, self._dialect, memory, unread):
-            self.index.add_found(entity.view, probes)
+            needs[key] = needed
+        probes: set[str] = set().union(*needs.values())
+        hits = memory.lookup_spelled(probes) if probes else {}
+        fresh = {i: hit for i, hit in hits.items() if i not in self.index}
+        for entity_id in hits.keys() - fresh.keys():
+            self.index.add_found(self.index.get(entity_id), hits[entity_id][0])
+        hit = {p for found, _, _ in fresh.values() for p in found}
+        wanting = _wanting(needs, hit) if hit else {}
+        unread = {
+            entity_id: found
+            for entity_id, (found, spellings, kind) in fresh.items()
+            if _usable(found, wanting, spellings, kind, self._kinds)
+        }
+        for entity, found in read_found(self._tx, self._dialect, memory, unread):
+            self.index.add_found(entity.view, found)
             self.created_at[entity.view.id] = entity.created_at
         return bool(hits)
 
 
-def _usable(probes: list[str], wanting: dict[str, list[str]], spellings: tuple[str, ...]) -> bool:
-    """Whether a spelling of the entity could pair with a mention key that probed it."""
+def _wanting(needs: dict[str, frozenset[str]], hit: set[str]) -> dict[str, list[str]]:
+    """Probe → the mention keys that sent it, for the probes that hit only: a batch sends tens
+    of thousands of probes and hits a few hundred, so the map is built from the hits' side
+    (one set operation per mention key, in C) instead of one Python step per probe sent."""
+    wanting: dict[str, list[str]] = {}
+    for key, needed in needs.items():
+        if not needed.isdisjoint(hit):
+            for probe in needed & hit:
+                wanting.setdefault(probe, []).append(key)
+    return wanting
+
+
+def _usable(
+    probes: list[str],
+    wanting: dict[str, list[str]],
+    spellings: tuple[str, ...] | None,
+    kind: str | None,
+    kinds: dict[str, set[str]],
+) -> bool:
+    """Whether the entity could matter to a mention key that probed it: a mention of that key
+    may be compared with its kind, and one of its spellings could pair with the key (each
+    unknown: assumed so)."""
     keys = {key for probe in probes for key in wanting[probe]}
+    if kind is not None:
+        keys = {key for key in keys if _kind_may_matter(kinds.get(key), kind)}
+    if spellings is None:
+        return bool(keys)
     return any(may_pair(key, spelling) for key in keys for spelling in spellings)
+
+
+def _kind_may_matter(mention_kinds: set[str] | None, kind: str) -> bool:
+    if mention_kinds is None:
+        return True
+    return any(kinds_compatible(mention_kind, kind) for mention_kind in mention_kinds)

@@ -9,6 +9,7 @@ import redis.exceptions
 from falkordb import FalkorDB
 
 from graph.errors import CONFLICT, ConstraintViolation, GraphQueryError, GraphUnavailable
+from graph.falkordb_params import params_header
 from graph.observe import observed_write, timed_statement
 from graph.queries import Dialect, schema_statements, statement
 from graph.store import Row
@@ -105,7 +106,8 @@ class FalkorStore:
 
     def run_text(self, text: str, params: dict[str, Any]) -> list[Row]:
         try:
-            result = self._graph.query(text, params, timeout=self._query_timeout_ms)
+            query = params_header(params) + text  # the client's header, written faster
+            result = self._graph.query(query, None, timeout=self._query_timeout_ms)
         except (redis.exceptions.RedisError, OSError) as error:
             raise _translate(error) from error
         names = [column[1] for column in result.header]

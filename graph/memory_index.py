@@ -129,7 +129,7 @@ class MemoryIndex:
             first_row = keys.rows
             for r in page:
                 keys.row_for(r["id"])
-            spellings.extend(rows_spellings)
+            spellings.extend(rows_spellings, [r.get("kind") for r in page])
             hashes = key_hashes([key for found in spelled for key in found])
             filler.append(hashes, np.repeat(np.arange(first_row, keys.rows), counts))
             after = page[-1]["cursor"]
@@ -165,7 +165,7 @@ class MemoryIndex:
                 self._keys.add(
                     [(r["id"], spellings_keys(f)) for r, f in zip(changed, found, strict=True)]
                 )
-                self._spellings.extend(found)
+                self._spellings.extend(found, [r.get("kind") for r in changed])
                 self._forget(r["id"] for r in changed)
                 self._seen = value
         return True
@@ -181,7 +181,7 @@ class MemoryIndex:
                 self._epoch = epoch
             views = list(views)
             self._keys.add([(v.id, stored_key_set(v)) for v in views])
-            self._spellings.extend([(v.key, *v.alias_keys) for v in views])
+            self._spellings.extend([(v.key, *v.alias_keys) for v in views], [v.kind for v in views])
             self._forget(v.id for v in views)
             self._seen = seq
 
@@ -192,13 +192,13 @@ class MemoryIndex:
 
     def lookup_spelled(
         self, probes: Collection[str]
-    ) -> dict[str, tuple[list[str], tuple[str, ...] | None]]:
-        """What `lookup` answers, each entity with its keys (name key, then alias keys), or
-        None where they are not known (`graph.memory_spellings`)."""
+    ) -> dict[str, tuple[list[str], tuple[str, ...] | None, str | None]]:
+        """What `lookup` answers, each entity with its keys (name key, then alias keys) and its
+        kind, each None where not known (`graph.memory_spellings`)."""
         with self._lock:
             spellings = self._spellings
             return {
-                entity_id: (keys, spellings.of(row))
+                entity_id: (keys, spellings.of(row), spellings.kind_of(row))
                 for entity_id, (keys, row) in self._keys.lookup_rows(probes).items()
             }
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from rapidfuzz.distance import OSA
@@ -149,6 +150,11 @@ def compare_spellings(
     return pairs
 
 
+_sorted_words = lru_cache(maxsize=4096)(sorted_words_key)
+"""A mention key is weighed against every index hit of its probes (dozens at a million
+entities): its sorted words are worked out once."""
+
+
 def may_pair(mention_key: str, key: str) -> bool:
     """Whether `compare_spellings` could make anything of this spelling: a pair, or an equal key
     for rules 1-3 (an equal name has an equal key). A cheap superset for weighing index hits
@@ -159,7 +165,7 @@ def may_pair(mention_key: str, key: str) -> bool:
         return True
     if " " not in mention_key and " " not in key:
         return False  # one word each: sorting the words changes neither
-    reordered = OSA.distance(sorted_words_key(mention_key), sorted_words_key(key), score_cutoff=1)
+    reordered = OSA.distance(_sorted_words(mention_key), sorted_words_key(key), score_cutoff=1)
     return reordered <= 1
 
 

@@ -111,11 +111,18 @@ def _preference(entity: EntityView) -> tuple[bool, str]:
     return (entity.kind == OTHER_KIND, entity.id)
 
 
+def kinds_compatible(mention_kind: str, entity_kind: str) -> bool:
+    """Whether a mention of `mention_kind` is ever compared with an entity of `entity_kind`
+    (design §5.2): its own kind, or any when it is unclassified. The only gate on candidates
+    by kind, so the candidate search can drop the others before it reads them."""
+    return mention_kind in (OTHER_KIND, entity_kind)
+
+
 def _compatible(kind: str, candidates: Iterable[EntityView]) -> list[EntityView]:
     """Unique candidates the mention may match (design §5.2), most preferred first."""
     unique: dict[str, EntityView] = {}
     for entity in candidates:
-        if kind in (OTHER_KIND, entity.kind):
+        if kinds_compatible(kind, entity.kind):
             unique.setdefault(entity.id, entity)
     return sorted(unique.values(), key=_preference)
 

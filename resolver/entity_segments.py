@@ -43,6 +43,7 @@ so longer keys, whose partition keys keep enough digits, and keys without digits
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from itertools import combinations
 
 from resolver.entity_keys import deletion_neighbourhood
@@ -106,24 +107,38 @@ def _shifts(difference: int) -> Iterator[int]:
             yield d1
 
 
-def _probes_for_length(key: str, stored_length: int) -> Iterator[str]:
-    length = len(key)
+@lru_cache(maxsize=4096)
+def _probe_plan(length: int, stored_length: int) -> tuple[tuple[str, int, int, int, int], ...]:
+    """Where `_probes_for_length` cuts a key of `length` for a stored length: per probe key its
+    tag head and the slices (prefix end, middle start and end, suffix start). Only lengths
+    decide the cuts, so they are worked out once per pair of lengths, not per mention."""
     bounds = _bounds(stored_length)
+    plan: list[tuple[str, int, int, int, int]] = []
     for s, t in _PAIRS:
         end_s = min(bounds[s + 1] + 1, stored_length)
         end_t = min(bounds[t + 1] + 1, stored_length)
         prefix_len, suffix_len = bounds[s], stored_length - end_t
         if prefix_len + suffix_len > length:
             continue
-        prefix, suffix = key[:prefix_len], key[length - suffix_len :]
+        head = f"{stored_length}:{s}{t}:"
+        suffix_start = length - suffix_len
         middle_len = bounds[t] - end_s
         if middle_len <= 0:
-            yield _tag(stored_length, s, t, prefix, "", suffix)
+            plan.append((head, prefix_len, 0, 0, suffix_start))
             continue
         for d1 in _shifts(length - stored_length):
             start = end_s + d1
-            if start >= prefix_len and start + middle_len <= length - suffix_len:
-                yield _tag(stored_length, s, t, prefix, key[start : start + middle_len], suffix)
+            if start >= prefix_len and start + middle_len <= suffix_start:
+                plan.append((head, prefix_len, start, start + middle_len, suffix_start))
+    return tuple(plan)
+
+
+def _probes_for_length(key: str, stored_length: int) -> list[str]:
+    """The `_tag` of every cut of `_probe_plan`, written straight from the key's slices."""
+    return [
+        f"{head}{key[:prefix]}|{key[start:end]}|{key[suffix:]}"
+        for head, prefix, start, end, suffix in _probe_plan(len(key), stored_length)
+    ]
 
 
 def partition_probe_keys(key: str, stored_lengths: Iterable[int]) -> set[str]:

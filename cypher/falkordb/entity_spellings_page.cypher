@@ -3,4 +3,4 @@ MATCH (e:Entity)
 WHERE id(e) > $after
 WITH e
 LIMIT $limit
-RETURN e.id AS id, e.key AS key, e.alias_keys AS alias_keys, id(e) AS cursor
+RETURN e.id AS id, e.key AS key, e.alias_keys AS alias_keys, e.kind AS kind, id(e) AS cursor

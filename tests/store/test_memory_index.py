@@ -222,3 +222,23 @@ def test_a_hit_no_rule_can_use_is_not_read(store: Any) -> None:
     [linked] = resolve(store, index, drawer, "RFC 8579")
     assert far in linked.possibly_same_as
     assert far in index.cached([far])[0]
+
+
+def test_a_hit_of_a_kind_no_mention_is_compared_with_is_not_read(store: Any) -> None:
+    """The index keeps each row's kind: a `tool` mention is never compared with a `person`
+    (design §5.2), so the person found under the very same key is dropped before any read;
+    an unclassified (`other`) mention of the name may match any kind, so then it is read."""
+    migrations.migrate(store)
+    drawer = new_drawer(store, "note")
+    load_entities(store, [("Ada Lovelace", "person", [])])
+    index = built(store)
+    [person] = index.lookup({entity_key("Ada Lovelace")})
+    [tool] = resolve(store, index, drawer, "Ada Lovelace")
+    assert tool.created and tool.entity.view.kind == "tool"
+    assert index.cached([person]) == ({}, index.cached([])[1])  # never read
+    inputs = [MentionInput(drawer, make_mention("Ada Lovelace", "other"))]
+    [unclassified] = resolve_mentions(
+        store, inputs, fuzzy=True, known_word=KNOWN_WORD, memory=index
+    )
+    assert not unclassified.created
+    assert person in index.cached([person])[0]

@@ -6,6 +6,8 @@ segment boundaries); the stored spelling's index keys must share a key with the 
 review probes in both arrival orders (design §5.3: complete and order-independent).
 """
 
+from itertools import combinations
+
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import OSA, Indel
@@ -14,6 +16,7 @@ from graph.entity_index import index_keys, probe_keys
 from resolver.entity_rules import REVIEW_TWO_EDIT_MIN_SIMILARITY
 from resolver.entity_segments import (
     DENSE_MAX_LEN,
+    MAX_EDITS,
     SEGMENTS,
     is_dense,
     partition_keys,
@@ -120,3 +123,39 @@ def test_fifteen_keys_per_spelling_whatever_its_length() -> None:
 
 def test_probes_are_bounded_at_any_length() -> None:
     assert len(partition_probe_keys("abcdefghij" * 20, range(198, 203))) <= 5 * 15 * 3
+
+
+def _probes_cut_by_cut(key: str, stored_length: int) -> set[str]:
+    """The probe keys for one stored length, derived cut by cut from the module docstring's
+    description (no plan shared between keys): what `partition_probe_keys` must equal."""
+    length, found = len(key), set()
+    bounds = [i * stored_length // SEGMENTS for i in range(SEGMENTS + 1)]
+    for s, t in combinations(range(SEGMENTS), 2):
+        end_s = min(bounds[s + 1] + 1, stored_length)
+        end_t = min(bounds[t + 1] + 1, stored_length)
+        prefix_len, suffix_len = bounds[s], stored_length - end_t
+        if prefix_len + suffix_len > length:
+            continue
+        prefix, suffix = key[:prefix_len], key[length - suffix_len :]
+        middle_len = bounds[t] - end_s
+        shifts = [0] if middle_len <= 0 else range(-MAX_EDITS, MAX_EDITS + 1)
+        for d1 in shifts:
+            if abs(d1) + abs(length - stored_length - d1) > MAX_EDITS:
+                continue
+            start = end_s + d1
+            middle = key[start : start + max(middle_len, 0)]
+            if middle_len <= 0 or (
+                start >= prefix_len and start + middle_len <= length - suffix_len
+            ):
+                found.add(f"{stored_length}:{s}{t}:{prefix}|{middle}|{suffix}")
+    return found
+
+
+@PROPERTIES
+@given(keys(ALPHABET, 60))
+def test_planned_probes_are_the_cuts_of_every_segment_pair(key: str) -> None:
+    """The cuts are planned once per pair of lengths (`_probe_plan`); the keys they write from
+    a mention are those the segment pairs and shifts give for that mention itself."""
+    for stored_length in range(len(key) - MAX_EDITS, len(key) + MAX_EDITS + 1):
+        expected = _probes_cut_by_cut(key, stored_length) if stored_length >= 8 else set()
+        assert partition_probe_keys(key, [stored_length]) == expected

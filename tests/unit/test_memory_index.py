@@ -144,3 +144,15 @@ def test_a_lookup_says_each_entitys_latest_row() -> None:
     keys.add([(first, {"ab", "a", "cd"})])
     assert keys.lookup_rows({"ab", "cd"}) == {first: (["ab", "cd"], 2), second: (["ab"], 1)}
     assert index.lookup_spelled({"ab"}) == {}  # not built: nothing indexed
+
+
+def test_each_row_keeps_its_kind_in_a_byte_or_says_it_does_not_know_it() -> None:
+    spellings = RowSpellings()
+    spellings.extend([("ada",), ("rust", "rustlang")], ["person", "tool"])
+    spellings.append(("x",))  # no kind given: unknown
+    spellings.extend([(f"k{n}",) for n in range(300)], [f"kind{n}" for n in range(300)])
+    assert [spellings.kind_of(row) for row in range(3)] == ["person", "tool", None]
+    kinds = [spellings.kind_of(row) for row in range(3, 303)]
+    assert kinds[:253] == [f"kind{n}" for n in range(253)]  # 255 codes, 2 taken above
+    assert kinds[253:] == [None] * 47  # past 255 distinct kinds: unknown, never filtered
+    assert spellings.of(1) == ("rust", "rustlang")
