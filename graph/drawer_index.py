@@ -33,10 +33,12 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import overload
 
 import numpy as np
+from numpy.typing import NDArray
 
-from graph.memory_segments import BLOCK_BITS, KeyIndex, key_hashes
+from graph.memory_segments import KeyIndex
 from graph.queries import FIRST_ENTITY_CURSOR
 from graph.store import GraphStore, Row, Tx
 
@@ -67,21 +69,21 @@ class Choice:
     leaves out those closed, deleted or hidden from the writer (the branches' caps apply
     after that read: `graph.drawers`)."""
 
-    terms: list[str]
-    bands: list[str]
+    terms: Sequence[str]
+    bands: Sequence[str]
 
 
 class DrawerIndex:
     """The drawer candidate index of one service instance: built once, then caught up per write
     unit (design §4.5)."""
 
-    def __init__(self, block_bits: int = BLOCK_BITS) -> None:
-        self._block_bits = block_bits
+    def __init__(self) -> None:
         self._lock = threading.Lock()
         self._keys = KeyIndex()
         self._lengths = array("q")
         """Each row's normal-form length: the length filter runs before the ranking."""
-        self._dead: set[str] = set()
+        self._dead_rows = bytearray()
+        """1 for each row whose drawer is closed or deleted: it no longer counts."""
         self._seen = 0
         self._epoch: str | None = None
         self._ready = threading.Event()
@@ -114,7 +116,6 @@ class DrawerIndex:
         started = time.perf_counter()
         epoch, seen = store.read(_counter, use_case="drawer_index_counter")
         keys, lengths = KeyIndex(), array("q")
-        filler = keys.filler(self._block_bits)
         after = FIRST_ENTITY_CURSOR[store.dialect]
         while True:
             if stopping():
@@ -126,17 +127,13 @@ class DrawerIndex:
             live = [r for r in page if r["current"] and r["terms"]]
             if not live:
                 continue
-            counts = np.fromiter((len(r["terms"]) for r in live), dtype=np.int64, count=len(live))
-            first_row = keys.rows
-            for r in live:
-                keys.row_for(r["id"])
-                lengths.append(int(r["norm_len"] or 0))
-            hashes = key_hashes([term for r in live for term in r["terms"]])
-            filler.append(hashes, np.repeat(np.arange(first_row, keys.rows), counts))
-        filler.close()
-        del filler
+            # A segment per page, merged as they come (`KeyIndex.push`): a few segments in
+            # the end, where a build in bucket ranges (`Filler`) leaves 64, and a write's
+            # hundred probes paid a search of each (4 ms at 100 k drawers).
+            keys.add([(r["id"], r["terms"]) for r in live])
+            lengths.extend(int(r["norm_len"] or 0) for r in live)
         with self._lock:
-            self._keys, self._lengths, self._dead = keys, lengths, set()
+            self._keys, self._lengths, self._dead_rows = keys, lengths, bytearray(keys.rows)
             self._epoch, self._seen = epoch, seen
             self._ready.set()
         return BuildStats(keys.rows, keys.entries, time.perf_counter() - started, self.nbytes)
@@ -150,14 +147,14 @@ class DrawerIndex:
         epoch, value = _counter(tx)
         with self._lock:
             if epoch != self._epoch:
-                self._keys, self._lengths, self._dead = KeyIndex(), array("q"), set()
+                self._keys, self._lengths, self._dead_rows = KeyIndex(), array("q"), bytearray()
                 self._epoch, self._seen = epoch, 0
             if value > self._seen:
                 changed = tx.run("drawers_since", after=self._seen, upto=value)
                 self._add(
                     [(r["id"], r["terms"], int(r["norm_len"] or 0)) for r in changed if _live(r)]
                 )
-                self._dead.update(r["id"] for r in changed if not r["current"])
+                self._bury(r["id"] for r in changed if not r["current"])
                 self._seen = value
         return True
 
@@ -178,13 +175,19 @@ class DrawerIndex:
                     return  # another graph than the one seen: the next catch-up starts over
                 self._epoch = epoch
             self._add([d for d in drawers if d[1]])
-            self._dead.update(closed)
+            self._bury(closed)
             self._seen = seq
 
     def forget(self, ids: Iterable[str]) -> None:
         """Drawers this instance deleted (a delete leaves nothing a catch-up could read)."""
         with self._lock:
-            self._dead.update(ids)
+            self._bury(ids)
+
+    def counts(self, drawer_id: str) -> bool:
+        """Whether the drawer counts in its terms' postings (known, and not closed or deleted)."""
+        with self._lock:
+            rows = self._keys.rows_of([drawer_id])
+            return any(not self._dead_rows[row] for row in rows)
 
     def choose(
         self, anchors: Sequence[str], bands: Sequence[str], lengths: tuple[int, int], caps: Limits
@@ -192,55 +195,102 @@ class DrawerIndex:
         """The drawers `drawer_candidates` ranks for these probes, best first per branch: the
         `rare_terms` word pairs with the fewest drawers (at most `per_term` each, the newest),
         and the bands with fewer than `per_term` drawers, each drawer by the number of chosen
-        probes it shares, then by id; only those whose length allows a near copy."""
+        probes it shares, then by id; only those whose length allows a near copy.
+
+        In numpy over rows: a common pair or band finds thousands of drawers in a room of
+        100 k, and only the few ranked ones are ever turned into ids."""
+        probes = [*anchors, *bands]
         with self._lock:
-            hits = self._keys.lookup_rows([*anchors, *bands]) if anchors or bands else {}
-            dead, stored_lengths = self._dead, self._lengths
-            postings: dict[str, list[tuple[int, str]]] = {}
-            length_of: dict[str, int] = {}
-            for drawer_id, (probes, row) in hits.items():
-                if drawer_id in dead:
-                    continue
-                length_of[drawer_id] = stored_lengths[row]
-                for probe in probes:
-                    postings.setdefault(probe, []).append((row, drawer_id))
+            keys = self._keys
+            found, rows = keys.hits(probes)
+            if len(rows):
+                dead = np.frombuffer(self._dead_rows, dtype=np.bool_)[rows]
+                found, rows = found[~dead], rows[~dead]
+                pairs = np.sort((found.astype(np.int64) << 32) | rows)
+                pairs = pairs[np.concatenate(([True], pairs[1:] != pairs[:-1]))]  # each once
+                found, rows = (pairs >> 32).astype(np.intp), pairs & 0xFFFF_FFFF
+            stored_lengths = np.frombuffer(self._lengths, dtype=np.int64)[rows]
         low, high = lengths
-
-        def near(drawer_id: str) -> bool:
-            length = length_of[drawer_id]
-            return length >= low and (length <= high or length > caps.any_len_above)
-
-        capped = {
-            term: [i for _, i in sorted(postings[term], reverse=True)[: caps.per_term]]
-            for term in dict.fromkeys(anchors)
-            if term in postings
-        }
-        rare = sorted(capped, key=lambda term: (len(capped[term]), term))[: caps.rare_terms]
-        by_terms = _ranked((capped[term] for term in rare), near)
-        common = caps.per_term
-        by_bands = _ranked(
-            (
-                [i for _, i in postings[band]]
-                for band in dict.fromkeys(bands)
-                if band in postings and len(postings[band]) < common
-            ),
-            near,
+        near = (stored_lengths >= low) & (
+            (stored_lengths <= high) | (stored_lengths > caps.any_len_above)
         )
-        return Choice(by_terms, by_bands)
+        counts = np.bincount(found, minlength=len(probes))
+        # Word pairs: the newest `per_term` rows of each (pairs come sorted by probe, then row).
+        is_anchor = found < len(anchors)
+        newest = _newest(found, caps.per_term, counts)
+        sizes = np.minimum(counts[: len(anchors)], caps.per_term)
+        present = [i for i in range(len(anchors)) if sizes[i] > 0]
+        rare = sorted(present, key=lambda i: (int(sizes[i]), anchors[i]))[: caps.rare_terms]
+        in_rare = np.isin(found, np.asarray(rare, dtype=np.intp)) & is_anchor & newest
+        # Bands: those with fewer than `per_term` drawers.
+        band_counts = counts[len(anchors) :]
+        in_bands = (
+            ~is_anchor
+            & (
+                np.concatenate([np.zeros(len(anchors), dtype=bool), band_counts < caps.per_term])[
+                    found
+                ]
+            )
+        )
+        return Choice(_Ranked(keys, rows[in_rare & near]), _Ranked(keys, rows[in_bands & near]))
 
     def _add(self, drawers: Sequence[tuple[str, Sequence[str], int]]) -> None:
         """New rows, one segment (lock held)."""
         self._keys.add([(drawer_id, terms) for drawer_id, terms, _ in drawers])
         self._lengths.extend(length for _, _, length in drawers)
+        self._dead_rows.extend(bytes(len(drawers)))
+
+    def _bury(self, ids: Iterable[str]) -> None:
+        """Closed or deleted drawers stop counting (lock held)."""
+        ids = list(ids)
+        if ids:
+            for row in self._keys.rows_of(ids):
+                self._dead_rows[row] = 1
 
 
-def _ranked(postings: Iterable[list[str]], near: Callable[[str], bool]) -> list[str]:
-    """Drawers by the number of postings they are in, then id; those `near` lets through."""
-    shared: dict[str, int] = {}
-    for posting in postings:
-        for drawer_id in posting:
-            shared[drawer_id] = shared.get(drawer_id, 0) + 1
-    return sorted((i for i in shared if near(i)), key=lambda i: (-shared[i], i))
+def _newest(found: NDArray[np.intp], per_term: int, counts: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Which of the (probe, row) pairs, sorted by probe then row, are among their probe's
+    `per_term` highest rows."""
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    place = np.arange(len(found)) - starts[found]
+    return place >= counts[found] - per_term
+
+
+class _Ranked(Sequence[str]):
+    """Rows with the number of times each comes, as drawer ids by that number (descending),
+    then id: converted to ids only where read."""
+
+    def __init__(self, keys: KeyIndex, rows: NDArray[np.int64]) -> None:
+        self._keys = keys
+        self._ids: list[str]
+        unique, shared = np.unique(rows, return_counts=True)
+        order_keys = keys.order_keys(unique) if len(unique) else None
+        if order_keys is not None:
+            high, low = order_keys
+            self._rows = unique[np.lexsort((low, high, -shared))].tolist()
+        else:
+            by_id = {keys.id_of(int(r)): int(c) for r, c in zip(unique, shared, strict=True)}
+            ranked = sorted(by_id, key=lambda i: (-by_id[i], i))
+            self._rows = [-1] * len(ranked)
+            self._ids = ranked
+            return
+        self._ids = []
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        while len(self._ids) <= index:
+            self._ids.append(self._keys.id_of(self._rows[len(self._ids)]))
+        return self._ids[index]
 
 
 def _live(row: Row) -> bool:

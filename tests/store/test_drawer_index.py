@@ -155,7 +155,7 @@ def test_another_instances_writes_and_closes_are_caught_up_before_a_decision(sto
     again = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=here)
     assert again.created
     assert {s.drawer for s in again.similar} == {near.drawer.id}
-    assert first.id in here._dead
+    assert not here.counts(first.id) and here.counts(near.drawer.id)
     assert replaced.superseded == first.id
 
 
