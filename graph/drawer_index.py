@@ -207,7 +207,7 @@ class DrawerIndex:
                 dead = np.frombuffer(self._dead_rows, dtype=np.bool_)[rows]
                 found, rows = found[~dead], rows[~dead]
                 pairs = np.sort((found.astype(np.int64) << 32) | rows)
-                pairs = pairs[np.concatenate(([True], pairs[1:] != pairs[:-1]))]  # each once
+                pairs = pairs[np.flatnonzero(np.diff(pairs, prepend=-1))]  # each once
                 found, rows = (pairs >> 32).astype(np.intp), pairs & 0xFFFF_FFFF
             stored_lengths = np.frombuffer(self._lengths, dtype=np.int64)[rows]
         low, high = lengths

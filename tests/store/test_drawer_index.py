@@ -190,3 +190,13 @@ def test_a_wiped_graph_starts_the_index_over(store: Any) -> None:
     )
     assert again.created and not again.similar
     assert memory.seen == 1
+
+
+def test_a_write_whose_every_hit_is_closed_finds_nothing(store: Any) -> None:
+    memory = DrawerIndex()
+    memory.build(store)
+    text = "rotate the staging certificates before the audit on friday"
+    old = write_drawer(store, NewDrawer("w", "r", text), POLICY, memory=memory).drawer
+    supersede_drawer(store, old.id, "moved to port 9090 for good", POLICY, memory=memory)
+    again = write_drawer(store, NewDrawer("w", "r", text), POLICY, memory=memory)
+    assert again.created and not again.similar
