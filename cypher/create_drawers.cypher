@@ -2,30 +2,39 @@
 // not at all: close the drawers the batch supersedes (none: one row of null, which every
 // clause below passes over), make sure each room exists, create the drawers, then link them
 // (after the creates: a link may point at a drawer of the same batch).
+// The drawer sequence (`graph.drawer_index`): every drawer created or closed here carries the
+// new value, and the counter stays locked to commit, so a committed value means every lower
+// one is committed too.
+MERGE (c:Meta {name: 'drawer_seq'})
+ON CREATE SET c.value = 0, c.epoch = randomUUID()
+SET c.value = c.value + 1
+WITH c.value AS seq
 OPTIONAL MATCH (old:Drawer)
 WHERE old.id IN $closing_ids
 // A closed drawer is never a candidate again: it leaves the vector and anchor-term indexes.
-SET old.valid_to = [c IN $closing WHERE c.id = old.id | c.now][0], old.embedding = null,
+SET old.valid_to = [c IN $closing WHERE c.id = old.id | c.now][0], old.seq = seq, old.embedding = null,
   old.terms = null, old.terms_text = null
-WITH old
+WITH old, seq
 // Its verdicts and pending duplicate pairs go: a rewrite may look like something anew.
 OPTIONAL MATCH (old)-[verdict:DEDUP_CHECKED|DUPLICATE_CANDIDATE]-(:Drawer)
 DELETE verdict
-WITH count(*) AS cleared
+WITH seq, count(*) AS cleared
 UNWIND $rooms AS place
 MERGE (w:Wing {name: place.wing})
 MERGE (r:Room {wing: place.wing, name: place.room})
 MERGE (w)-[:HAS_ROOM]->(r)
-WITH count(r) AS rooms
+WITH seq, count(r) AS rooms
 UNWIND $drawers AS item
 MATCH (r:Room {wing: item.wing, name: item.room})
 CREATE (r)-[:HAS_DRAWER]->(d:Drawer)
 // Its index terms come as one string (design §4.5): the client quotes one string, not 176.
-SET d += item.props, d.terms = CASE item.terms WHEN '' THEN [] ELSE split(item.terms, ' ') END
+SET d += item.props, d.seq = seq, d.terms = CASE item.terms WHEN '' THEN [] ELSE split(item.terms, ' ') END
 WITH count(d) AS created
 UNWIND $links AS link
 MATCH (new:Drawer {id: link.from})
 MATCH (other:Drawer {id: link.to})
 CREATE (new)-[s:SIMILAR_TO]->(other)
 SET s += link.evidence
-RETURN count(s) AS linked
+WITH count(s) AS linked
+MATCH (c:Meta {name: 'drawer_seq'})
+RETURN linked, c.value AS seq, c.epoch AS epoch

@@ -27,14 +27,19 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from graph.clock import utc_now
+from graph.drawer_index import DrawerIndex
 from graph.drawers import (
     CANDIDATE_LIMITS,
+    EXACT_LOOKUP_LIMIT,
+    MEMORY_LIMITS,
     Candidate,
     DedupPolicy,
     NewDrawer,
+    by_ids_params,
     candidate_params,
     candidate_text,
     drawer_write_props,
+    first_ids,
     joined,
     likenesses_among,
     link_evidence,
@@ -42,6 +47,7 @@ from graph.drawers import (
     oldest_exact_copy,
     probe_params,
     same_named,
+    settle,
     similar_entry,
 )
 from graph.errors import CastlegraphError, DrawerNameTaken
@@ -150,11 +156,12 @@ def write_drawers(
     policy: DedupPolicy,
     *,
     supersede: bool = False,
+    memory: DrawerIndex | None = None,
 ) -> list[ItemOutcome]:
     """Write `items` in order, as `graph.drawers.write_drawer` would one by one; one outcome
     per item (a refused name is an outcome, not an exception: the rest are written)."""
     prepared = prepare_drawers(items, policy.near_threshold)
-    return write_prepared(store, prepared, policy, supersede=supersede)
+    return write_prepared(store, prepared, policy, supersede=supersede, memory=memory)
 
 
 def write_prepared(
@@ -163,21 +170,44 @@ def write_prepared(
     policy: DedupPolicy,
     *,
     supersede: bool = False,
+    memory: DrawerIndex | None = None,
 ) -> list[ItemOutcome]:
     """`write_drawers` of items prepared beforehand with `policy.near_threshold` (any subset
-    of one `prepare_drawers` answer, in its order)."""
+    of one `prepare_drawers` answer, in its order). With `memory` (built), the first part's
+    candidates come from it (`graph.drawer_index`); a later part's from the database, which
+    holds the parts before it (the index learns of them only once they commit)."""
     if not prepared:
         return []
+    stamped: list[_Stamp] = []
 
     def work(tx: Tx) -> list[ItemOutcome]:
+        stamped.clear()
         for wing, room in sorted({item.place for item in prepared}):
             tx.lock(f"room\x1f{wing}\x1f{room}")
+        chosen = memory if memory is not None and policy.enabled and memory.catch_up(tx) else None
         outcomes: list[ItemOutcome] = []
         for part in _parts(list(prepared)):
-            outcomes.extend(_write_part(tx, part, policy, supersede, store.dialect))
+            outcomes.extend(
+                _write_part(tx, part, policy, supersede, store.dialect, chosen, stamped)
+            )
+            chosen = None
         return outcomes
 
-    return store.write(work, use_case="write_drawers")
+    outcomes = store.write(work, use_case="write_drawers")
+    if memory is not None:
+        for stamp in stamped:
+            memory.written(stamp.epoch, stamp.seq, stamp.drawers, stamp.closed)
+    return outcomes
+
+
+@dataclass(frozen=True, slots=True)
+class _Stamp:
+    """What one `create_drawers` statement stamped (`graph.drawer_index`)."""
+
+    epoch: str | None
+    seq: int
+    drawers: list[tuple[str, list[str], int]]
+    closed: list[str]
 
 
 def _parts(items: list[PreparedDrawer]) -> Iterator[list[PreparedDrawer]]:
@@ -197,9 +227,18 @@ def _parts(items: list[PreparedDrawer]) -> Iterator[list[PreparedDrawer]]:
 
 
 def _write_part(
-    tx: Tx, part: list[PreparedDrawer], policy: DedupPolicy, supersede: bool, dialect: Dialect
+    tx: Tx,
+    part: list[PreparedDrawer],
+    policy: DedupPolicy,
+    supersede: bool,
+    dialect: Dialect,
+    memory: DrawerIndex | None,
+    stamped: list["_Stamp"],
 ) -> list[ItemOutcome]:
-    found = _read_candidates(tx, part, policy.enabled, dialect)
+    if memory is not None:
+        found = _read_chosen(tx, part, memory)
+    else:
+        found = _read_candidates(tx, part, policy.enabled, dialect)
     outcomes: list[ItemOutcome] = []
     stored: list[_Stored] = []
     closing: list[dict[str, str]] = []
@@ -217,7 +256,7 @@ def _write_part(
                 for entry in outcome.similar
             )
     if stored:
-        tx.run(
+        rows = tx.run(
             "create_drawers",
             closing_ids=[c["id"] for c in closing],
             closing=closing,
@@ -233,7 +272,76 @@ def _write_part(
             ],
             links=links,
         )
+        stamped.append(
+            _Stamp(
+                rows[0]["epoch"],
+                int(rows[0]["seq"]),
+                [(s.drawer.id, s.item.stored_terms, s.drawer.norm_len) for s in stored],
+                [c["id"] for c in closing],
+            )
+        )
     return outcomes
+
+
+def _read_chosen(tx: Tx, part: list[PreparedDrawer], memory: DrawerIndex) -> dict[int, _Found]:
+    """`_read_candidates` with each item's word pairs and bands looked up in memory: the
+    hash and fingerprint lookups, the chosen drawers and the name holders of every item in one
+    round trip (`drawer_batch_candidates_by_ids`; another per item only when closed or hidden
+    drawers left a branch short: `graph.drawers.settle`)."""
+    choices = {
+        item.index: memory.choose(item.anchors, item.bands, item.lengths, MEMORY_LIMITS)
+        for item in part
+    }
+    params = {item.index: by_ids_params(item.new, item.text) for item in part}
+    probes = [
+        {"item": i, **{k: v for k, v in p.items() if k != "exact_limit"}, "ids": first_ids(c)}
+        for (i, p), c in zip(params.items(), choices.values(), strict=True)
+    ]
+    named = [
+        {"item": i.index, "wing": i.new.wing, "room": i.new.room, "name": i.new.name}
+        for i in part
+        if i.new.name is not None
+    ]
+    rows = tx.run(
+        "drawer_batch_candidates_by_ids",
+        probes=probes,
+        named=named,
+        exact_limit=EXACT_LOOKUP_LIMIT,
+    )
+    found = {item.index: _Found({}, []) for item in part}
+    first: dict[int, dict[str, Candidate]] = {item.index: {} for item in part}
+    for row in rows:
+        entry, props = found[int(row["item"])], row["drawer"]
+        if row["via"] == "ids":
+            norm_len = int(props.get("norm_len") or 0)
+            first[int(row["item"])][props["id"]] = Candidate(
+                props["id"], props["content"], norm_len, None
+            )
+        else:
+            _collect(entry, row)
+    for item in part:
+        entry, item_params = found[item.index], params[item.index]
+
+        def more(
+            ids: list[str], item_params: dict[str, object] = item_params
+        ) -> dict[str, Candidate]:
+            read = tx.run("drawer_candidates_by_ids", **item_params, ids=ids)
+            return {
+                r["drawer"]["id"]: Candidate(
+                    r["drawer"]["id"],
+                    r["drawer"]["content"],
+                    int(r["drawer"].get("norm_len") or 0),
+                    None,
+                )
+                for r in read
+                if r["via"] == "ids"
+            }
+
+        whole = dict(entry.candidates)
+        for candidate in settle(choices[item.index], first[item.index], more, whole):
+            entry.candidates.setdefault(candidate.id, candidate)
+        entry.holders.sort(key=lambda d: (d.created_at, d.id))
+    return found
 
 
 def _read_candidates(

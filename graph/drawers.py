@@ -13,11 +13,12 @@ from typing import Any
 from graph.bounded_cache import MIB, byte_lru
 from graph.clock import utc_now
 from graph.cursors import decode_cursor, encode_cursor
+from graph.drawer_index import Choice, DrawerIndex, Limits
 from graph.errors import DrawerNameTaken, DrawerNotFound, DrawerSuperseded
 from graph.locks import PENDING_PAIRS
 from graph.queries import Dialect
 from graph.records import Drawer, SimilarDrawer, WriteOutcome
-from graph.store import GraphStore, Tx
+from graph.store import GraphStore, Row, Tx
 from graph.visibility import visible
 from resolver.drawers import (
     TERMS_SCHEME,
@@ -94,9 +95,16 @@ class NewDrawer:
 
 
 def write_drawer(
-    store: GraphStore, new: NewDrawer, policy: DedupPolicy, *, supersede: bool = False
+    store: GraphStore,
+    new: NewDrawer,
+    policy: DedupPolicy,
+    *,
+    supersede: bool = False,
+    memory: DrawerIndex | None = None,
 ) -> WriteOutcome:
-    """Store a drawer unless it is an unnamed exact copy; link its likenesses."""
+    """Store a drawer unless it is an unnamed exact copy; link its likenesses. With `memory`
+    (built), the candidates come from it (`graph.drawer_index`), which learns of the drawer."""
+    stored = _Sequenced()
 
     def work(tx: Tx) -> WriteOutcome:
         tx.lock(f"room\x1f{new.wing}\x1f{new.room}")
@@ -107,9 +115,9 @@ def write_drawer(
         same = same_named(new, holder, supersede)
         if isinstance(same, WriteOutcome):
             return same
-        return _store(tx, new, policy, same, store.dialect)
+        return _store(tx, new, policy, same, store.dialect, memory, stored)
 
-    return store.write(work, use_case="write_drawer")
+    return stored.done(memory, store.write(work, use_case="write_drawer"))
 
 
 def same_named(
@@ -136,8 +144,10 @@ def supersede_drawer(
     policy: DedupPolicy,
     *,
     viewer: str | None = None,
+    memory: DrawerIndex | None = None,
 ) -> WriteOutcome:
     """Close a drawer and store its replacement, which keeps its name, kind and agent."""
+    stored = _Sequenced()
 
     def work(tx: Tx) -> WriteOutcome:
         old = _get(tx, drawer_id, viewer)
@@ -157,23 +167,47 @@ def supersede_drawer(
             source_uri=old.source_uri,
             viewer=viewer,
         )
-        return _store(tx, new, policy, old, store.dialect)
+        return _store(tx, new, policy, old, store.dialect, memory, stored)
 
-    return store.write(work, use_case="supersede_drawer")
+    return stored.done(memory, store.write(work, use_case="supersede_drawer"))
+
+
+@dataclass
+class _Sequenced:
+    """What a write unit's create statement stamped, for the in-memory index once committed."""
+
+    epoch: str | None = None
+    seq: int = 0
+    drawers: list[tuple[str, list[str], int]] = field(default_factory=list)
+    closed: list[str] = field(default_factory=list)
+
+    def stamped(self, rows: list[Row]) -> None:
+        self.epoch, self.seq = rows[0]["epoch"], int(rows[0]["seq"])
+
+    def done(self, memory: DrawerIndex | None, outcome: WriteOutcome) -> WriteOutcome:
+        if memory is not None and outcome.created and self.seq:
+            memory.written(self.epoch, self.seq, self.drawers, self.closed)
+        return outcome
 
 
 def _store(
-    tx: Tx, new: NewDrawer, policy: DedupPolicy, replaced: Drawer | None, dialect: Dialect
+    tx: Tx,
+    new: NewDrawer,
+    policy: DedupPolicy,
+    replaced: Drawer | None,
+    dialect: Dialect,
+    memory: DrawerIndex | None,
+    stored: _Sequenced,
 ) -> WriteOutcome:
     text = DrawerText.of(new.content)
     terms = write_terms(new.wing, new.room, text.normalized, policy.near_threshold)
     likenesses: list[Likeness] = []
     if policy.enabled:
-        candidates = [
-            c
-            for c in _candidates(tx, new, text, terms, policy.near_threshold)
-            if not replaced or c.id != replaced.id
-        ]
+        if memory is not None and memory.catch_up(tx):
+            found = _chosen_candidates(tx, memory, new, text, terms, policy.near_threshold)
+        else:
+            found = _candidates(tx, new, text, terms, policy.near_threshold)
+        candidates = [c for c in found if not replaced or c.id != replaced.id]
         exact = oldest_exact_copy(text, candidates)
         if exact is not None and new.name is None:
             return WriteOutcome(created=False, drawer=exact, similar=[])
@@ -184,7 +218,7 @@ def _store(
     links = [{"other": entry.drawer, "evidence": link_evidence(entry)} for entry in similar]
     # Two statements, not one with an optional match: FalkorDB plans `{id: null}` as a scan.
     replacing = {"supersedes": replaced.id, "now": now} if replaced else {}
-    tx.run(
+    rows = tx.run(
         "create_drawer_replacing" if replaced else "create_drawer",
         **replacing,
         wing=new.wing,
@@ -193,6 +227,9 @@ def _store(
         terms=joined(terms.stored),
         links=links,
     )
+    stored.stamped(rows)
+    stored.drawers = [(drawer.id, terms.stored, drawer.norm_len)]
+    stored.closed = [replaced.id] if replaced else []
     return WriteOutcome(
         created=True, drawer=drawer, similar=similar, superseded=replaced.id if replaced else None
     )
@@ -222,6 +259,98 @@ def _candidates(
     return list(unique.values())
 
 
+def _chosen_candidates(
+    tx: Tx,
+    memory: DrawerIndex,
+    new: NewDrawer,
+    text: DrawerText,
+    terms: WriteTerms,
+    near_threshold: float,
+) -> list[Candidate]:
+    """What `_candidates` finds, the word pairs and bands looked up in memory: the database
+    reads the chosen drawers by id with the hash and fingerprint lookups, in one round trip
+    (another only when closed or hidden drawers left a branch short: `settle`)."""
+    lengths = near_lengths(len(text.normalized), near_threshold)
+    choice = memory.choose(terms.anchors, terms.bands, lengths, MEMORY_LIMITS)
+    params = by_ids_params(new, text)
+
+    def read(ids: list[str]) -> list[Row]:
+        return tx.run("drawer_candidates_by_ids", **params, ids=ids)
+
+    whole: dict[str, Candidate] = {}
+    first: dict[str, Candidate] = {}
+    for row in read(first_ids(choice)):
+        _gather(row, whole, first)
+
+    def more(ids: list[str]) -> dict[str, Candidate]:
+        found: dict[str, Candidate] = {}
+        for row in read(ids):
+            _gather(row, {}, found)
+        return found
+
+    return [*whole.values(), *settle(choice, first, more, whole)]
+
+
+def by_ids_params(new: NewDrawer, text: DrawerText) -> dict[str, Any]:
+    """The parameters of `drawer_candidates_by_ids` but the ids."""
+    return {
+        "content_hash": text.content_hash,
+        "fingerprint": text.fingerprint or NO_FINGERPRINT,
+        "wing": new.wing,
+        "room": new.room,
+        "agent": new.agent if new.compare_same_agent_only else None,
+        "viewer": new.viewer,
+        "exact_limit": EXACT_LOOKUP_LIMIT,
+    }
+
+
+def first_ids(choice: Choice) -> list[str]:
+    """The drawers read with a write's first round trip: each branch's best `TERM_CANDIDATES`."""
+    return list(dict.fromkeys([*choice.terms[:TERM_CANDIDATES], *choice.bands[:TERM_CANDIDATES]]))
+
+
+def _gather(row: Row, whole: dict[str, Candidate], by_id: dict[str, Candidate]) -> None:
+    """A row of `drawer_candidates_by_ids`: a whole drawer (hash, fingerprint) or a chosen one."""
+    props = row["drawer"]
+    norm_len = int(props.get("norm_len") or 0)
+    if row["via"] in ("hash", "fingerprint"):
+        whole.setdefault(
+            props["id"],
+            Candidate(props["id"], props["content"], norm_len, Drawer.from_props(props)),
+        )
+    else:
+        by_id[props["id"]] = Candidate(props["id"], props["content"], norm_len, None)
+
+
+def settle(
+    choice: Choice,
+    first: dict[str, Candidate],
+    more: Callable[[list[str]], dict[str, Candidate]],
+    whole: dict[str, Candidate],
+) -> list[Candidate]:
+    """Each branch's best `TERM_CANDIDATES` among the drawers the database still has current
+    and visible (`first` answers for `first_ids`), as `drawer_candidates` caps them after its
+    filters: where the read left a branch short and it ranks more, the next are read (`more`)."""
+    asked = set(first_ids(choice))
+    found = dict(first)
+    chosen: dict[str, Candidate] = {}
+    for ranked in (choice.terms, choice.bands):
+        taken = 0
+        for place, drawer_id in enumerate(ranked):
+            if taken == TERM_CANDIDATES:
+                break
+            if drawer_id not in asked:
+                ids = [i for i in ranked[place : place + TERM_CANDIDATES] if i not in asked]
+                asked.update(ids)
+                found.update(more(ids))
+            candidate = found.get(drawer_id)
+            if candidate is not None:
+                taken += 1
+                if drawer_id not in whole:
+                    chosen.setdefault(drawer_id, candidate)
+    return list(chosen.values())
+
+
 CANDIDATE_LIMITS: dict[str, int] = {
     "exact_limit": EXACT_LOOKUP_LIMIT,
     "per_term": TERM_POSTINGS,
@@ -230,6 +359,9 @@ CANDIDATE_LIMITS: dict[str, int] = {
     "any_len_above": OSA_MAX_LENGTH,
 }
 """The caps of a candidate read, the same for every write (a batch passes them once)."""
+
+MEMORY_LIMITS = Limits(TERM_POSTINGS, RARE_TERMS, TERM_CANDIDATES, OSA_MAX_LENGTH)
+"""The same caps, for the in-memory index's choice (`graph.drawer_index`)."""
 
 
 def probe_params(
@@ -433,9 +565,16 @@ def similar_drawers(
     return store.read(work, use_case="similar_drawers")
 
 
-def delete_drawer(store: GraphStore, drawer_id: str, *, viewer: str | None = None) -> None:
+def delete_drawer(
+    store: GraphStore,
+    drawer_id: str,
+    *,
+    viewer: str | None = None,
+    memory: DrawerIndex | None = None,
+) -> None:
     """Delete the drawer with its edges, pending duplicate pairs included. Under the lock
-    vectors take: a vector stored at the same moment never pairs with a drawer half deleted."""
+    vectors take: a vector stored at the same moment never pairs with a drawer half deleted.
+    The in-memory index (`memory`) stops counting it (`graph.drawer_index`)."""
 
     def work(tx: Tx) -> None:
         _get(tx, drawer_id, viewer)
@@ -444,6 +583,8 @@ def delete_drawer(store: GraphStore, drawer_id: str, *, viewer: str | None = Non
             raise DrawerNotFound(drawer_id)
 
     store.write(work, use_case="delete_drawer")
+    if memory is not None:
+        memory.forget([drawer_id])
 
 
 def delete_similar(

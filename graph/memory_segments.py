@@ -304,6 +304,43 @@ class KeyIndex:
             by_id[entity_id] = (keys, row)
         return by_id
 
+    def hits(self, probes: Sequence[str]) -> tuple[NDArray[np.intp], Rows]:
+        """(index in `probes`, row) of every entry a probe finds, unsorted and unmerged: the
+        drawer index (`graph.drawer_index`) counts each probe's rows."""
+        if not self.segments or not probes:
+            return np.empty(0, dtype=np.intp), np.empty(0, dtype=np.int64)
+        hashes = key_hashes(probes)
+        order = np.argsort(hashes)
+        needles = hashes[order]
+        found = [segment.find(needles) for segment in self.segments]
+        positions = order[np.concatenate([p for p, _ in found])]
+        return positions, np.concatenate([r for _, r in found])
+
+    def rows_of(self, ids: Collection[str]) -> list[int]:
+        """Every row of these ids (a scan of the packed ids: for the few a caller asks)."""
+        wanted = set(ids)
+        rows = [row for row, other in self._other_ids.items() if other in wanted]
+        packed = []
+        for entity_id in wanted:
+            try:
+                packed.append(uuid.UUID(entity_id).bytes)
+            except ValueError:
+                continue
+        if packed:
+            table = np.frombuffer(self._uuids, dtype="S16")
+            for value in packed:
+                rows.extend(np.flatnonzero(table == value).tolist())
+        return rows
+
+    def order_keys(self, rows: Rows) -> tuple[Hashes, Hashes] | None:
+        """Two uint64 per row whose order is the order of the rows' ids as strings (a UUID's
+        text is its bytes in hex), or None if one of `rows` has an id of another form."""
+        if self._other_ids and any(int(r) in self._other_ids for r in rows):
+            return None
+        table = np.frombuffer(self._uuids, dtype=">u8").reshape(-1, 2)
+        picked = table[rows]
+        return picked[:, 0].astype(np.uint64), picked[:, 1].astype(np.uint64)
+
     @property
     def entries(self) -> int:
         return sum(len(s.entries) for s in self.segments)

@@ -21,6 +21,7 @@ from api.service.jobs.runner import JobRunner
 from api.service.lexicon import Lexicon, PersonNames
 from api.service.settings import Settings, scrub
 from graph.backend import Backend, Neo4jTarget, open_backend
+from graph.drawer_index import DrawerIndex
 from graph.drawers import DedupPolicy
 from graph.embeddings import missing_embeddings, stored_dimension
 from graph.errors import CastlegraphError, GraphUnavailable
@@ -65,6 +66,8 @@ class Runtime:
         self.migrations_applied = 0
         self.entity_index: MemoryIndex | None = None
         """Entity candidates in memory (design §5.4); until built, probes go to the database."""
+        self.drawer_index: DrawerIndex | None = None
+        """Drawer candidates in memory (design §4.5); until built, the database's index answers."""
         self.clock: Callable[[], datetime] = _now
         """The time idempotency keys are stamped and expired by; tests move it forward."""
         self._ready = threading.Event()
@@ -128,8 +131,15 @@ class Runtime:
             raise
         self.backend = backend
         self._start_entity_index(backend.store)
+        self._start_drawer_index(backend.store)
         self._start_embeddings(backend.store)
-        self.jobs = JobRunner(lambda: self.store, self.policy, self.written, self._job_owner())
+        self.jobs = JobRunner(
+            lambda: self.store,
+            self.policy,
+            self.written,
+            self._job_owner(),
+            drawer_index=self.drawer_index,
+        )
         self.jobs.start()
         self._ready.set()
         log.info("graph ready: %s", backend.description)
@@ -163,6 +173,38 @@ class Runtime:
                 )
 
         thread = threading.Thread(target=build, name="entity-index", daemon=True)
+        thread.start()
+        self._threads.append(thread)
+
+    def _start_drawer_index(self, store: GraphStore) -> None:
+        """The drawer candidate index (design §4.5), built in the background like the entity
+        index: until it is ready, writes search the database's term index."""
+        if not self.settings.dedup.memory_index:
+            return
+        index = DrawerIndex()
+        self.drawer_index = index
+
+        def build() -> None:
+            try:
+                stats = index.build(store, stopping=self._stopping.is_set)
+            except CastlegraphError as error:
+                log.warning(
+                    "the in-memory drawer index could not be built (%s); candidate searches "
+                    "stay on the database",
+                    scrub(error.log_text(), self.settings),
+                )
+                return
+            heap.trim()
+            if stats is not None:
+                log.info(
+                    "drawer index in memory: %d drawers, %d terms, %.1f MB, built in %.1f s",
+                    stats.drawers,
+                    stats.entries,
+                    stats.nbytes / 1e6,
+                    stats.seconds,
+                )
+
+        thread = threading.Thread(target=build, name="drawer-index", daemon=True)
         thread.start()
         self._threads.append(thread)
 

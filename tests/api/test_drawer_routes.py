@@ -194,6 +194,7 @@ def test_health_and_docs(client: TestClient) -> None:
     health = client.get("/api/health")
     assert health.status_code == 200 and health.json()["status"] == "ok"
     assert health.json()["entity_index"] == "ready"  # the test app waits for it
+    assert health.json()["drawer_index"] == "ready"
     assert client.get("/docs").status_code == 200
     paths = client.get("/openapi.json").json()["paths"]
     assert "/api/wings/{wing}/rooms/{room}/drawers" in paths

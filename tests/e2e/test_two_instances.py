@@ -158,15 +158,15 @@ def test_two_instances_keep_one_entity_per_key_run_each_job_once_and_lose_nothin
         assert httpx.get(f"{a.url}/api/drawers/{drawer}", timeout=10).status_code == 200
 
 
-def wait_index_ready(service: Service) -> None:
+def wait_index_ready(service: Service, index: str = "entity_index") -> None:
     deadline = time.monotonic() + WAIT_SECONDS
     state = None
     while time.monotonic() < deadline:
-        state = httpx.get(f"{service.url}/api/health", timeout=10).json()["entity_index"]
+        state = httpx.get(f"{service.url}/api/health", timeout=10).json()[index]
         if state == "ready":
             return
         time.sleep(0.1)
-    raise AssertionError(f"entity index still {state!r} after {WAIT_SECONDS} s")
+    raise AssertionError(f"{index} still {state!r} after {WAIT_SECONDS} s")
 
 
 def mention(service: Service, drawer: str, name: str, kind: str) -> dict[str, Any]:
@@ -212,3 +212,30 @@ def test_each_instance_decides_on_what_the_other_wrote_since_its_index_was_built
         "alias",
         kubernetes["entity"]["id"],
     )
+
+
+def test_each_instance_finds_the_drawers_the_other_wrote_and_closed(
+    start_instance: Callable[[str], Service],
+) -> None:
+    """Both in-memory drawer indexes are built on an empty palace, then each write's candidates
+    rest on drawers only the other instance wrote or closed (design §4.5): the writer catches up
+    on the drawer sequence inside its write unit."""
+    a, b = start_instance("a"), start_instance("b")
+    wait_index_ready(a, "drawer_index")
+    wait_index_ready(b, "drawer_index")
+    room = "/api/wings/lab/rooms/notes/drawers"
+    original = "rotate the staging certificates before the audit on friday"
+    first = post(a, room, {"content": original}).json()["drawer"]["id"]
+    near = post(b, room, {"content": original.replace("audit", "audti")})
+    assert near.status_code == 201, near.text
+    assert [s["drawer"] for s in near.json()["similar"]] == [first]
+    exact = post(b, room, {"content": original})
+    assert (exact.status_code, exact.json()["drawer"]["id"]) == (200, first)
+    # a closes the original: b no longer offers it, and links the near copy instead.
+    closed = httpx.put(
+        f"{a.url}/api/drawers/{first}", json={"content": "something else entirely"}, timeout=60
+    )
+    assert closed.status_code in (200, 201), closed.text
+    again = post(b, room, {"content": original})
+    assert again.status_code == 201, again.text
+    assert [s["drawer"] for s in again.json()["similar"]] == [near.json()["drawer"]["id"]]

@@ -34,23 +34,24 @@ def app_settings(data_dir: Path, **sections: Any) -> Settings:
 def running_app(settings: Settings) -> Iterator[TestClient]:
     """The app with its database started, as a client; the database is stopped afterwards.
 
-    Once the database is ready, the in-memory entity index is waited for, so entity tests go
-    through it (until it is built, candidate probes go to the database's index instead).
+    Once the database is ready, the in-memory entity and drawer indexes are waited for, so
+    entity and drawer tests go through them (until one is built, candidate probes go to the
+    database's index instead).
     """
     with TestClient(create_app(settings)) as client:
-        _wait_for_entity_index(client)
+        _wait_for_indexes(client)
         yield client
 
 
 INDEX_SECONDS = 60.0
 
 
-def _wait_for_entity_index(client: TestClient) -> None:
+def _wait_for_indexes(client: TestClient) -> None:
     runtime = client.app.state.runtime  # type: ignore[attr-defined]
     deadline = time.monotonic() + INDEX_SECONDS
     while runtime.ready and time.monotonic() < deadline:
-        index = runtime.entity_index
-        if index is None or index.ready:
+        indexes = (runtime.entity_index, runtime.drawer_index)
+        if all(index is None or index.ready for index in indexes):
             return
         time.sleep(0.01)
 

@@ -74,7 +74,9 @@ def write_drawer(
         source_uri=body.source_uri,
         viewer=caller,
     )
-    outcome = drawers.write_drawer(runtime.store, new, runtime.policy, supersede=body.supersede)
+    outcome = drawers.write_drawer(
+        runtime.store, new, runtime.policy, supersede=body.supersede, memory=runtime.drawer_index
+    )
     return _written(runtime, outcome)
 
 
@@ -95,7 +97,8 @@ def write_diary(body: DiaryCreate, runtime: RuntimeDep, caller: CallerAgent) -> 
         compare_same_agent_only=True,
         viewer=caller,
     )
-    return _written(runtime, drawers.write_drawer(runtime.store, new, runtime.policy))
+    outcome = drawers.write_drawer(runtime.store, new, runtime.policy, memory=runtime.drawer_index)
+    return _written(runtime, outcome)
 
 
 @router.put("/api/drawers/{drawer_id}", response_model=DrawerWriteOut, responses=WRITTEN)
@@ -103,7 +106,12 @@ def supersede_drawer(
     drawer_id: str, body: DrawerUpdate, runtime: RuntimeDep, caller: CallerAgent
 ) -> JSONResponse:
     outcome = drawers.supersede_drawer(
-        runtime.store, drawer_id, check_content(body.content), runtime.policy, viewer=caller
+        runtime.store,
+        drawer_id,
+        check_content(body.content),
+        runtime.policy,
+        viewer=caller,
+        memory=runtime.drawer_index,
     )
     return _written(runtime, outcome)
 
@@ -114,8 +122,8 @@ def get_drawer(drawer_id: str, store: StoreDep, caller: CallerAgent) -> DrawerOu
 
 
 @router.delete("/api/drawers/{drawer_id}", status_code=204)
-def delete_drawer(drawer_id: str, store: StoreDep, caller: CallerAgent) -> Response:
-    drawers.delete_drawer(store, drawer_id, viewer=caller)
+def delete_drawer(drawer_id: str, runtime: RuntimeDep, caller: CallerAgent) -> Response:
+    drawers.delete_drawer(runtime.store, drawer_id, viewer=caller, memory=runtime.drawer_index)
     return Response(status_code=204)
 
 

@@ -23,6 +23,11 @@ def health(runtime: RuntimeDep) -> JSONResponse:
         log.warning("health: %s", error.log_text())
         return error_response(GraphUnavailable("the graph database failed its ping"))
     backend = runtime.backend.description if runtime.backend else "none"
-    index = runtime.entity_index
-    state = "off" if index is None else "ready" if index.ready else "building"
-    return JSONResponse({"status": "ok", "backend": backend, "entity_index": state})
+    states = {
+        name: "off" if index is None else "ready" if index.ready else "building"
+        for name, index in (
+            ("entity_index", runtime.entity_index),
+            ("drawer_index", runtime.drawer_index),
+        )
+    }
+    return JSONResponse({"status": "ok", "backend": backend, **states})

@@ -58,14 +58,16 @@ def _write(
     """The batch at once; should it be refused as a whole for a reason of its items (not the
     database's), item by item as before, so one bad item fails alone."""
     try:
-        return drawer_batch.write_prepared(ctx.store, prepared, ctx.policy)
+        return drawer_batch.write_prepared(ctx.store, prepared, ctx.policy, memory=ctx.drawer_index)
     except CastlegraphError as error:
         if isinstance(error, GraphError):
             raise  # the database failed, not the items: stop and resume later
     outcomes: list[drawer_batch.ItemOutcome] = []
     for item in prepared:
         try:
-            outcomes.append(drawers.write_drawer(ctx.store, item.new, ctx.policy))
+            outcomes.append(
+                drawers.write_drawer(ctx.store, item.new, ctx.policy, memory=ctx.drawer_index)
+            )
         except CastlegraphError as error:
             if isinstance(error, GraphError):
                 raise

@@ -5,6 +5,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from graph.drawer_index import DrawerIndex
 from graph.drawers import DedupPolicy
 from graph.jobs import Job, save_job_progress
 from graph.store import GraphStore
@@ -33,6 +34,8 @@ class JobContext:
     """Called with each drawer the job stores (its embedding is computed in the background)."""
     lost: threading.Event = field(default_factory=threading.Event)
     """Set when this runner no longer holds the job's lease."""
+    drawer_index: DrawerIndex | None = None
+    """The service's in-memory drawer candidate index (`graph.drawer_index`), if any."""
 
     def checkpoint(self, state: dict[str, Any], done: int, **changes: Any) -> None:
         """Record progress — `state` (keep it small: it is written at every item), `done`, and

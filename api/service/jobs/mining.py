@@ -65,7 +65,11 @@ def _store_chunks(ctx: JobContext, state: dict[str, Any], news: list[drawers.New
             state["similar"] += int(any(s.side == "older" for s in similar))
         todo = [new for new in part if new.drawer_id not in earlier]
         outcomes = (
-            drawer_batch.write_drawers(ctx.store, todo, ctx.policy, supersede=True) if todo else []
+            drawer_batch.write_drawers(
+                ctx.store, todo, ctx.policy, supersede=True, memory=ctx.drawer_index
+            )
+            if todo
+            else []
         )
         for outcome in outcomes:
             if isinstance(outcome, CastlegraphError):

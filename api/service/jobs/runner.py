@@ -30,6 +30,7 @@ from api.service.jobs.checkpoint import run_checkpoint
 from api.service.jobs.context import JobCancelled, JobContext, JobInterrupted, JobLost
 from api.service.jobs.mining import run_mine
 from graph.clock import utc_now
+from graph.drawer_index import DrawerIndex
 from graph.drawers import DedupPolicy
 from graph.errors import CastlegraphError, GraphUnavailable, JobNotFound
 from graph.jobs import (
@@ -71,8 +72,10 @@ class JobRunner:
         policy: DedupPolicy,
         written: Callable[[str], None],
         owner: str,
+        drawer_index: DrawerIndex | None = None,
     ) -> None:
         self._store = store
+        self._drawer_index = drawer_index
         self._policy = policy
         self._written = written
         self.owner = owner
@@ -157,7 +160,14 @@ class JobRunner:
             if job.status == "failed":
                 log.error("job %s failed: %s", job_id, (job.error or {}).get("message"))
                 return
-            context = JobContext(store, self._policy, job, self._stopping, self._written)
+            context = JobContext(
+                store,
+                self._policy,
+                job,
+                self._stopping,
+                self._written,
+                drawer_index=self._drawer_index,
+            )
             with _Heartbeat(store, job_id, self.owner, context.lost):
                 result = EXECUTORS[job.kind](context)
         except JobLost:

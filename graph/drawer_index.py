@@ -1,0 +1,306 @@
+"""The drawer candidate index held in the service's memory, kept exact by a sequence (design §4.5).
+
+Why: in a room of 100 k drawers the database spent 3.1-3.6 ms of a write's 7 searching its
+array index for ~112 word pairs and bands (32 postings each), and 1.6 ms storing ~176 terms
+into it. Here the same terms (`resolver.drawers.index_terms`, room-scoped hashes) live in the
+service as packed 32-bit entries (`graph.memory_segments.KeyIndex`, as the entity index,
+`graph.memory_index`); a write looks its probes up in memory, ranks the drawers they give
+exactly as `drawer_candidates` ranks them (`choose`), and the database only reads the chosen
+drawers by id, with the content-hash and fingerprint lookups, in one round trip
+(`drawer_candidates_by_ids`).
+
+Exactness across writers and instances: every statement that creates or closes a drawer
+(`create_drawer`, `create_drawer_replacing`, `create_drawers`, `retire_mined_chunks`) advances
+one counter node, `(:Meta {name: 'drawer_seq'})`, and stamps those drawers with the new value
+(`seq`, indexed). The counter is locked to commit, so a committed value means every lower one
+is committed too. A write unit reads the counter after taking its room's lock and, before it
+decides, reads the drawers stamped after the value this index has seen (`catch_up`): another
+instance's writes are caught that way. After its statement commits, the unit adds its own
+drawers (`written`) when nothing came in between; otherwise the next catch-up reads them. The
+counter's `epoch` (drawn when the node is created) tells a wiped graph, and the index starts over.
+
+A closed drawer that the index learns of (by a catch-up, or this instance's own supersede,
+retire or delete) is dead: it no longer counts in any term's postings. One deleted by another
+instance stays counted until a restart — the database read of the chosen drawers leaves it out,
+so it is never a candidate; it can only make a term look one drawer more common than it is. An
+entry keeps 34 bits of its term's hash, so about `entries / 2**34` drawers per probe (0.001 at
+17.6 M entries, 100 k drawers) are another term's: an over-fetch, which the rules measure away.
+"""
+
+import threading
+import time
+from array import array
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import overload
+
+import numpy as np
+from numpy.typing import NDArray
+
+from graph.memory_segments import KeyIndex
+from graph.queries import FIRST_ENTITY_CURSOR
+from graph.store import GraphStore, Row, Tx
+
+BUILD_PAGE = 2_000
+
+
+@dataclass(frozen=True, slots=True)
+class BuildStats:
+    drawers: int
+    entries: int
+    seconds: float
+    nbytes: int
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The caps of a candidate search: those of `drawer_candidates` (`graph.drawers`)."""
+
+    per_term: int
+    rare_terms: int
+    limit: int
+    any_len_above: int
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The drawers a write's probes give, best first per branch, before the database's read
+    leaves out those closed, deleted or hidden from the writer (the branches' caps apply
+    after that read: `graph.drawers`)."""
+
+    terms: Sequence[str]
+    bands: Sequence[str]
+
+
+class DrawerIndex:
+    """The drawer candidate index of one service instance: built once, then caught up per write
+    unit (design §4.5)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._keys = KeyIndex()
+        self._lengths = array("q")
+        """Each row's normal-form length: the length filter runs before the ranking."""
+        self._dead_rows = bytearray()
+        """1 for each row whose drawer is closed or deleted: it no longer counts."""
+        self._seen = 0
+        self._epoch: str | None = None
+        self._ready = threading.Event()
+
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set()
+
+    def wait_ready(self, timeout: float) -> bool:
+        return self._ready.wait(timeout)
+
+    @property
+    def seen(self) -> int:
+        return self._seen
+
+    @property
+    def entries(self) -> int:
+        return self._keys.entries
+
+    @property
+    def nbytes(self) -> int:
+        return self._keys.nbytes + self._lengths.itemsize * len(self._lengths)
+
+    def build(
+        self, store: GraphStore, stopping: Callable[[], bool] = lambda: False
+    ) -> BuildStats | None:
+        """Index every current drawer by its stored terms, page by page; `None` if `stopping`
+        said so first. The counter is read before the first page: whatever changes after it
+        carries a later value, so the first catch-up reads it even if a page saw it already."""
+        started = time.perf_counter()
+        epoch, seen = store.read(_counter, use_case="drawer_index_counter")
+        keys, lengths = KeyIndex(), array("q")
+        after = FIRST_ENTITY_CURSOR[store.dialect]
+        while True:
+            if stopping():
+                return None
+            page = store.read(partial(_page, after), use_case="drawer_index_build")
+            if not page:
+                break
+            after = page[-1]["cursor"]
+            live = [r for r in page if r["current"] and r["terms"]]
+            if not live:
+                continue
+            # A segment per page, merged as they come (`KeyIndex.push`): a few segments in
+            # the end, where a build in bucket ranges (`Filler`) leaves 64, and a write's
+            # hundred probes paid a search of each (4 ms at 100 k drawers).
+            keys.add([(r["id"], r["terms"]) for r in live])
+            lengths.extend(int(r["norm_len"] or 0) for r in live)
+        with self._lock:
+            self._keys, self._lengths, self._dead_rows = keys, lengths, bytearray(keys.rows)
+            self._epoch, self._seen = epoch, seen
+            self._ready.set()
+        return BuildStats(keys.rows, keys.entries, time.perf_counter() - started, self.nbytes)
+
+    def catch_up(self, tx: Tx) -> bool:
+        """Index what was written since the last value seen; False until the index is built.
+        Called inside the write unit after its room's lock, so no writer of that room can
+        commit between this read and the unit's decisions."""
+        if not self._ready.is_set():
+            return False
+        epoch, value = _counter(tx)
+        with self._lock:
+            if epoch != self._epoch:
+                self._keys, self._lengths, self._dead_rows = KeyIndex(), array("q"), bytearray()
+                self._epoch, self._seen = epoch, 0
+            if value > self._seen:
+                changed = tx.run("drawers_since", after=self._seen, upto=value)
+                self._add(
+                    [(r["id"], r["terms"], int(r["norm_len"] or 0)) for r in changed if _live(r)]
+                )
+                self._bury(r["id"] for r in changed if not r["current"])
+                self._seen = value
+        return True
+
+    def written(
+        self,
+        epoch: str | None,
+        seq: int,
+        drawers: Sequence[tuple[str, Sequence[str], int]],
+        closed: Iterable[str] = (),
+    ) -> None:
+        """After a unit's statement committed: its own drawers (id, stored terms, normal-form
+        length) and those it closed, if nothing else was stamped in between."""
+        with self._lock:
+            if not self._ready.is_set() or seq != self._seen + 1:
+                return
+            if epoch != self._epoch:
+                if self._seen != 0 or self._epoch is not None:
+                    return  # another graph than the one seen: the next catch-up starts over
+                self._epoch = epoch
+            self._add([d for d in drawers if d[1]])
+            self._bury(closed)
+            self._seen = seq
+
+    def forget(self, ids: Iterable[str]) -> None:
+        """Drawers this instance deleted (a delete leaves nothing a catch-up could read)."""
+        with self._lock:
+            self._bury(ids)
+
+    def counts(self, drawer_id: str) -> bool:
+        """Whether the drawer counts in its terms' postings (known, and not closed or deleted)."""
+        with self._lock:
+            rows = self._keys.rows_of([drawer_id])
+            return any(not self._dead_rows[row] for row in rows)
+
+    def choose(
+        self, anchors: Sequence[str], bands: Sequence[str], lengths: tuple[int, int], caps: Limits
+    ) -> Choice:
+        """The drawers `drawer_candidates` ranks for these probes, best first per branch: the
+        `rare_terms` word pairs with the fewest drawers (at most `per_term` each, the newest),
+        and the bands with fewer than `per_term` drawers, each drawer by the number of chosen
+        probes it shares, then by id; only those whose length allows a near copy.
+
+        In numpy over rows: a common pair or band finds thousands of drawers in a room of
+        100 k, and only the few ranked ones are ever turned into ids."""
+        probes = [*anchors, *bands]
+        with self._lock:
+            keys = self._keys
+            found, rows = keys.hits(probes)
+            if len(rows):
+                dead = np.frombuffer(self._dead_rows, dtype=np.bool_)[rows]
+                found, rows = found[~dead], rows[~dead]
+                pairs = np.sort((found.astype(np.int64) << 32) | rows)
+                pairs = pairs[np.flatnonzero(np.diff(pairs, prepend=-1))]  # each once
+                found, rows = (pairs >> 32).astype(np.intp), pairs & 0xFFFF_FFFF
+            stored_lengths = np.frombuffer(self._lengths, dtype=np.int64)[rows]
+        low, high = lengths
+        near = (stored_lengths >= low) & (
+            (stored_lengths <= high) | (stored_lengths > caps.any_len_above)
+        )
+        counts = np.bincount(found, minlength=len(probes))
+        # Word pairs: the newest `per_term` rows of each (pairs come sorted by probe, then row).
+        is_anchor = found < len(anchors)
+        newest = _newest(found, caps.per_term, counts)
+        sizes = np.minimum(counts[: len(anchors)], caps.per_term)
+        present = [i for i in range(len(anchors)) if sizes[i] > 0]
+        rare = sorted(present, key=lambda i: (int(sizes[i]), anchors[i]))[: caps.rare_terms]
+        in_rare = np.isin(found, np.asarray(rare, dtype=np.intp)) & is_anchor & newest
+        # Bands: those with fewer than `per_term` drawers.
+        band_counts = counts[len(anchors) :]
+        in_bands = (
+            ~is_anchor
+            & (
+                np.concatenate([np.zeros(len(anchors), dtype=bool), band_counts < caps.per_term])[
+                    found
+                ]
+            )
+        )
+        return Choice(_Ranked(keys, rows[in_rare & near]), _Ranked(keys, rows[in_bands & near]))
+
+    def _add(self, drawers: Sequence[tuple[str, Sequence[str], int]]) -> None:
+        """New rows, one segment (lock held)."""
+        self._keys.add([(drawer_id, terms) for drawer_id, terms, _ in drawers])
+        self._lengths.extend(length for _, _, length in drawers)
+        self._dead_rows.extend(bytes(len(drawers)))
+
+    def _bury(self, ids: Iterable[str]) -> None:
+        """Closed or deleted drawers stop counting (lock held)."""
+        ids = list(ids)
+        if ids:
+            for row in self._keys.rows_of(ids):
+                self._dead_rows[row] = 1
+
+
+def _newest(found: NDArray[np.intp], per_term: int, counts: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Which of the (probe, row) pairs, sorted by probe then row, are among their probe's
+    `per_term` highest rows."""
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    place = np.arange(len(found)) - starts[found]
+    return place >= counts[found] - per_term
+
+
+class _Ranked(Sequence[str]):
+    """Rows with the number of times each comes, as drawer ids by that number (descending),
+    then id: converted to ids only where read."""
+
+    def __init__(self, keys: KeyIndex, rows: NDArray[np.int64]) -> None:
+        self._keys = keys
+        self._ids: list[str]
+        unique, shared = np.unique(rows, return_counts=True)
+        order_keys = keys.order_keys(unique) if len(unique) else None
+        if order_keys is not None:
+            high, low = order_keys
+            self._rows = unique[np.lexsort((low, high, -shared))].tolist()
+        else:
+            by_id = {keys.id_of(int(r)): int(c) for r, c in zip(unique, shared, strict=True)}
+            ranked = sorted(by_id, key=lambda i: (-by_id[i], i))
+            self._rows = [-1] * len(ranked)
+            self._ids = ranked
+            return
+        self._ids = []
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        while len(self._ids) <= index:
+            self._ids.append(self._keys.id_of(self._rows[len(self._ids)]))
+        return self._ids[index]
+
+
+def _live(row: Row) -> bool:
+    return bool(row["current"]) and bool(row["terms"])
+
+
+def _counter(tx: Tx) -> tuple[str | None, int]:
+    [row] = tx.run("drawer_seq")
+    return row["epoch"], int(row["value"])
+
+
+def _page(after: object, tx: Tx) -> list[Row]:
+    return tx.run("drawer_terms_page", after=after, limit=BUILD_PAGE)

@@ -1,0 +1,202 @@
+"""The in-memory drawer candidate index against the database's own, on every backend (design §4.5).
+
+The property: for random rooms (near copies, exact copies, other agents' diary entries,
+superseded drawers) and random writes into them, the candidates a write reads through the
+in-memory index (`graph.drawers._chosen_candidates`) are exactly those the database's term
+index gives (`graph.drawers._candidates`), whole where it gives them whole. Rooms stay under
+the caps (32 drawers per term, 20 per branch), where the database's choice is not arbitrary.
+Then the sequence that keeps it exact: a second instance's writes and closes, a wiped graph.
+Two `DrawerIndex` objects on one store stand for two service instances.
+"""
+
+import random
+from typing import Any
+
+import pytest
+
+from graph import drawer_batch, drawers
+from graph.drawer_index import DrawerIndex
+from graph.drawers import DedupPolicy, NewDrawer, supersede_drawer, write_drawer
+from graph.records import WriteOutcome
+from resolver.drawers import DrawerText, write_terms
+
+WORDS = [
+    "rotate",
+    "staging",
+    "certificates",
+    "before",
+    "audit",
+    "friday",
+    "morning",
+    "deploy",
+    "cluster",
+    "review",
+    "notes",
+    "backup",
+    "restore",
+    "weekly",
+    "incident",
+    "storage",
+    "engine",
+    "latency",
+    "budget",
+    "owner",
+    "release",
+    "train",
+]
+POLICY = DedupPolicy()
+
+
+def _text(rng: random.Random) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 14)))
+
+
+def _typo(text: str, rng: random.Random) -> str:
+    at = rng.randrange(len(text) - 1)
+    return text[:at] + text[at + 1] + text[at] + text[at + 2 :]
+
+
+def _room(store: Any, rng: random.Random, room: str, size: int) -> list[str]:
+    """A room of `size` writes (some near or exact copies, some diary entries of two agents,
+    a few superseded), written without the in-memory index; its texts."""
+    texts: list[str] = []
+    for _ in range(size):
+        roll = rng.random()
+        text = _typo(rng.choice(texts), rng) if texts and roll < 0.3 else _text(rng)
+        text = rng.choice(texts) if texts and roll > 0.9 else text
+        agent = rng.choice(["ann", "bob"]) if rng.random() < 0.2 else None
+        new = NewDrawer("w", room, text, kind="diary" if agent else "manual", agent=agent)
+        outcome = write_drawer(store, new, POLICY)
+        texts.append(text)
+        if outcome.created and rng.random() < 0.1:
+            supersede_drawer(store, outcome.drawer.id, _text(rng), POLICY)
+    return texts
+
+
+def _found(store: Any, memory: DrawerIndex | None, new: NewDrawer) -> dict[str, bool]:
+    """Candidate id → whether it came whole, as one write of `new` reads them."""
+    text = DrawerText.of(new.content)
+    terms = write_terms(new.wing, new.room, text.normalized, POLICY.near_threshold)
+
+    def read(tx: Any) -> list[drawers.Candidate]:
+        if memory is None:
+            return drawers._candidates(tx, new, text, terms, POLICY.near_threshold)
+        assert memory.catch_up(tx)
+        return drawers._chosen_candidates(tx, memory, new, text, terms, POLICY.near_threshold)
+
+    return {c.id: c.drawer is not None for c in store.read(read, use_case="test")}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_index_finds_exactly_what_the_database_finds(store: Any, seed: int) -> None:
+    rng = random.Random(seed)
+    rooms = {room: _room(store, rng, room, 24) for room in ("a", "b")}
+    memory = DrawerIndex()
+    assert memory.build(store) is not None
+    assert memory.entries > 0
+    compared = 0
+    for room, texts in rooms.items():
+        for _ in range(12):
+            text = _typo(rng.choice(texts), rng) if rng.random() < 0.6 else rng.choice(texts)
+            viewer = rng.choice([None, "ann", "bob"])
+            new = NewDrawer(
+                "w",
+                room,
+                text,
+                viewer=viewer,
+                agent=viewer,
+                compare_same_agent_only=rng.random() < 0.2,
+            )
+            expected = _found(store, None, new)
+            assert _found(store, memory, new) == expected
+            compared += len(expected)
+    assert compared > 0  # the writes had candidates to compare
+
+
+def test_a_batch_reads_through_the_index_what_it_reads_from_the_database(store: Any) -> None:
+    rng = random.Random(11)
+    texts = _room(store, rng, "r", 24)
+    memory = DrawerIndex()
+    memory.build(store)
+    items = drawer_batch.prepare_drawers(
+        [NewDrawer("w", "r", _typo(rng.choice(texts), rng)) for _ in range(8)], 0.9
+    )
+
+    def read(tx: Any, chosen: DrawerIndex | None) -> dict[int, dict[str, bool]]:
+        if chosen is None:
+            found = drawer_batch._read_candidates(tx, items, True, store.dialect)
+        else:
+            assert chosen.catch_up(tx)
+            found = drawer_batch._read_chosen(tx, items, chosen)
+        return {
+            i: {c.id: c.drawer is not None for c in f.candidates.values()} for i, f in found.items()
+        }
+
+    expected = store.read(lambda tx: read(tx, None), use_case="test")
+    assert any(expected.values())
+    assert store.read(lambda tx: read(tx, memory), use_case="test") == expected
+
+
+def test_another_instances_writes_and_closes_are_caught_up_before_a_decision(store: Any) -> None:
+    here, there = DrawerIndex(), DrawerIndex()
+    here.build(store)
+    there.build(store)
+    original = "rotate the staging certificates before the audit on friday"
+    first = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=there).drawer
+    assert there.seen == 1 and here.seen == 0
+    copy = original.replace("audit", "audti")
+    near = write_drawer(store, NewDrawer("w", "r", copy), POLICY, memory=here)
+    assert [s.drawer for s in near.similar] == [first.id]
+    assert here.seen == 2  # caught up on `there`'s write, then its own
+    # `there` closes the original: `here` learns it is dead, and stops offering it.
+    replaced = supersede_drawer(
+        store, first.id, "something else entirely now", POLICY, memory=there
+    )
+    again = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=here)
+    assert again.created
+    assert {s.drawer for s in again.similar} == {near.drawer.id}
+    assert not here.counts(first.id) and here.counts(near.drawer.id)
+    assert replaced.superseded == first.id
+
+
+def test_a_batch_through_the_index_decides_as_single_writes_do(store: Any) -> None:
+    memory = DrawerIndex()
+    memory.build(store)
+    original = "the storage engine keeps a weekly backup of every cluster"
+    stored = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=memory).drawer
+    items = [
+        NewDrawer("w", "r", original.replace("weekly", "weelky")),
+        NewDrawer("w", "r", original),
+        NewDrawer("w", "r", "an unrelated note about the release train owner"),
+    ]
+    near, exact, other = drawer_batch.write_drawers(store, items, POLICY, memory=memory)
+    assert isinstance(near, WriteOutcome) and near.created
+    assert [s.drawer for s in near.similar] == [stored.id]
+    assert isinstance(exact, WriteOutcome) and not exact.created
+    assert exact.drawer.id == stored.id
+    assert isinstance(other, WriteOutcome) and other.created and not other.similar
+    assert memory.seen == 2  # its own statement: learnt without a catch-up
+
+
+def test_a_wiped_graph_starts_the_index_over(store: Any) -> None:
+    memory = DrawerIndex()
+    memory.build(store)
+    text = "rotate the staging certificates before the audit on friday"
+    write_drawer(store, NewDrawer("w", "r", text), POLICY, memory=memory)
+    assert memory.entries > 0
+    store.wipe()
+    again = write_drawer(
+        store, NewDrawer("w", "r", text.replace("audit", "audti")), POLICY, memory=memory
+    )
+    assert again.created and not again.similar
+    assert memory.seen == 1
+
+
+def test_a_write_whose_every_hit_is_closed_finds_nothing(store: Any) -> None:
+    memory = DrawerIndex()
+    memory.build(store)
+    text = "rotate the staging certificates before the audit on friday"
+    old = write_drawer(store, NewDrawer("w", "r", text), POLICY, memory=memory).drawer
+    supersede_drawer(store, old.id, "moved to port 9090 for good", POLICY, memory=memory)
+    again = write_drawer(store, NewDrawer("w", "r", text), POLICY, memory=memory)
+    assert again.created and not again.similar
