@@ -46,7 +46,7 @@ def test_doctor_on_a_fresh_then_a_migrated_data_directory(data_dir: Path) -> Non
     cli(data_dir, "migrate")
     ready = cli(data_dir, "doctor", env=NO_SERVICE)
     assert ready.exit_code == 0, ready.output
-    assert "✔ schema          all 18 constraints and indexes are in place" in ready.stdout
+    assert "✔ schema          all 19 constraints and indexes are in place" in ready.stdout
     assert f"✔ migrations      {len(MIGRATIONS)} applied, none pending" in ready.stdout
     assert ready.stdout.endswith("all good\n")
 
@@ -139,7 +139,7 @@ def test_doctor_on_neo4j_compares_its_schema_by_name_and_state(
         assert ready.exit_code == 0, ready.output
         found = checks(ready)
         assert found["schema"][0] == found["migrations"][0] == "ok"
-        assert found["schema"][1].startswith("all 20 constraints and indexes are in place")
+        assert found["schema"][1].startswith("all 21 constraints and indexes are in place")
         assert found["migrations"][1].startswith(f"{len(MIGRATIONS)} applied, none pending")
         store.run_text("DROP INDEX entity_key", {})
         broken = cli(data_dir, "doctor", "--json", env=env)
