@@ -38,8 +38,10 @@ from graph.drawers import (
     by_ids_params,
     candidate_params,
     candidate_text,
+    chosen_reader,
     drawer_write_props,
     first_ids,
+    gather,
     joined,
     likenesses_among,
     link_evidence,
@@ -311,32 +313,14 @@ def _read_chosen(tx: Tx, part: list[PreparedDrawer], memory: DrawerIndex) -> dic
     found = {item.index: _Found({}, []) for item in part}
     first: dict[int, dict[str, Candidate]] = {item.index: {} for item in part}
     for row in rows:
-        entry, props = found[int(row["item"])], row["drawer"]
+        item_index = int(row["item"])
         if row["via"] == "ids":
-            norm_len = int(props.get("norm_len") or 0)
-            first[int(row["item"])][props["id"]] = Candidate(
-                props["id"], props["content"], norm_len, None
-            )
+            gather(row, {}, first[item_index])
         else:
-            _collect(entry, row)
+            _collect(found[item_index], row)
     for item in part:
-        entry, item_params = found[item.index], params[item.index]
-
-        def more(
-            ids: list[str], item_params: dict[str, object] = item_params
-        ) -> dict[str, Candidate]:
-            read = tx.run("drawer_candidates_by_ids", **item_params, ids=ids)
-            return {
-                r["drawer"]["id"]: Candidate(
-                    r["drawer"]["id"],
-                    r["drawer"]["content"],
-                    int(r["drawer"].get("norm_len") or 0),
-                    None,
-                )
-                for r in read
-                if r["via"] == "ids"
-            }
-
+        entry = found[item.index]
+        more = chosen_reader(tx, params[item.index])
         whole = dict(entry.candidates)
         for candidate in settle(choices[item.index], first[item.index], more, whole):
             entry.candidates.setdefault(candidate.id, candidate)

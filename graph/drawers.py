@@ -273,22 +273,24 @@ def _chosen_candidates(
     lengths = near_lengths(len(text.normalized), near_threshold)
     choice = memory.choose(terms.anchors, terms.bands, lengths, MEMORY_LIMITS)
     params = by_ids_params(new, text)
-
-    def read(ids: list[str]) -> list[Row]:
-        return tx.run("drawer_candidates_by_ids", **params, ids=ids)
-
     whole: dict[str, Candidate] = {}
     first: dict[str, Candidate] = {}
-    for row in read(first_ids(choice)):
-        _gather(row, whole, first)
+    for row in tx.run("drawer_candidates_by_ids", **params, ids=first_ids(choice)):
+        gather(row, whole, first)
+    return [*whole.values(), *settle(choice, first, chosen_reader(tx, params), whole)]
+
+
+def chosen_reader(tx: Tx, params: dict[str, Any]) -> Callable[[list[str]], dict[str, Candidate]]:
+    """Reads more chosen drawers of one write (`drawer_candidates_by_ids` with `params`, from
+    `by_ids_params`), for `settle` when its first read left a branch short."""
 
     def more(ids: list[str]) -> dict[str, Candidate]:
         found: dict[str, Candidate] = {}
-        for row in read(ids):
-            _gather(row, {}, found)
+        for row in tx.run("drawer_candidates_by_ids", **params, ids=ids):
+            gather(row, {}, found)
         return found
 
-    return [*whole.values(), *settle(choice, first, more, whole)]
+    return more
 
 
 def by_ids_params(new: NewDrawer, text: DrawerText) -> dict[str, Any]:
@@ -309,7 +311,7 @@ def first_ids(choice: Choice) -> list[str]:
     return list(dict.fromkeys([*choice.terms[:TERM_CANDIDATES], *choice.bands[:TERM_CANDIDATES]]))
 
 
-def _gather(row: Row, whole: dict[str, Candidate], by_id: dict[str, Candidate]) -> None:
+def gather(row: Row, whole: dict[str, Candidate], by_id: dict[str, Candidate]) -> None:
     """A row of `drawer_candidates_by_ids`: a whole drawer (hash, fingerprint) or a chosen one."""
     props = row["drawer"]
     norm_len = int(props.get("norm_len") or 0)
