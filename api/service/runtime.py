@@ -145,66 +145,62 @@ class Runtime:
         log.info("graph ready: %s", backend.description)
 
     def _start_entity_index(self, store: GraphStore) -> None:
-        """Build the in-memory candidate index in the background: start stays fast, and the
-        database's index answers until it is ready."""
+        """The in-memory entity candidate index (design §5.4): until it is ready, the
+        database's index answers the probes."""
         if not self.settings.dedup.memory_index:
             return
-        index = MemoryIndex()
-        self.entity_index = index
+        index = self.entity_index = MemoryIndex()
 
-        def build() -> None:
-            try:
-                stats = index.build(store, stopping=self._stopping.is_set)
-            except CastlegraphError as error:
-                log.warning(
-                    "the in-memory entity index could not be built (%s); candidate probes "
-                    "stay on the database",
-                    scrub(error.log_text(), self.settings),
-                )
-                return
-            heap.trim()  # the build's buffers and pages
-            heap.freeze()
-            if stats is not None:
-                log.info(
-                    "entity index in memory: %d entities, %d keys, built in %.1f s",
-                    stats.entities,
-                    stats.entries,
-                    stats.seconds,
-                )
+        def build() -> str | None:
+            stats = index.build(store, stopping=self._stopping.is_set)
+            heap.freeze()  # what start-up left alive, out of the collector's generations
+            if stats is None:
+                return None
+            return (
+                f"{stats.entities} entities, {stats.entries} keys, built in {stats.seconds:.1f} s"
+            )
 
-        thread = threading.Thread(target=build, name="entity-index", daemon=True)
-        thread.start()
-        self._threads.append(thread)
+        self._build_in_background("entity", build)
 
     def _start_drawer_index(self, store: GraphStore) -> None:
-        """The drawer candidate index (design §4.5), built in the background like the entity
-        index: until it is ready, writes search the database's term index."""
+        """The in-memory drawer candidate index (design §4.5): until it is ready, writes search
+        the database's term index."""
         if not self.settings.dedup.memory_index:
             return
-        index = DrawerIndex()
-        self.drawer_index = index
+        index = self.drawer_index = DrawerIndex()
 
-        def build() -> None:
+        def build() -> str | None:
+            stats = index.build(store, stopping=self._stopping.is_set)
+            if stats is None:
+                return None
+            return (
+                f"{stats.drawers} drawers, {stats.entries} terms, {stats.nbytes / 1e6:.1f} MB, "
+                f"built in {stats.seconds:.1f} s"
+            )
+
+        self._build_in_background("drawer", build)
+
+    def _build_in_background(self, name: str, build: Callable[[], str | None]) -> None:
+        """Run an in-memory index's `build` on a thread of its own, so start stays fast; it
+        says what it built (None: stopped first). A failure leaves the searches on the
+        database; either way the build's buffers and pages go back."""
+
+        def run() -> None:
             try:
-                stats = index.build(store, stopping=self._stopping.is_set)
+                built = build()
             except CastlegraphError as error:
                 log.warning(
-                    "the in-memory drawer index could not be built (%s); candidate searches "
+                    "the in-memory %s index could not be built (%s); its candidate searches "
                     "stay on the database",
+                    name,
                     scrub(error.log_text(), self.settings),
                 )
                 return
             heap.trim()
-            if stats is not None:
-                log.info(
-                    "drawer index in memory: %d drawers, %d terms, %.1f MB, built in %.1f s",
-                    stats.drawers,
-                    stats.entries,
-                    stats.nbytes / 1e6,
-                    stats.seconds,
-                )
+            if built is not None:
+                log.info("%s index in memory: %s", name, built)
 
-        thread = threading.Thread(target=build, name="drawer-index", daemon=True)
+        thread = threading.Thread(target=run, name=f"{name}-index", daemon=True)
         thread.start()
         self._threads.append(thread)
 
