@@ -17,7 +17,8 @@ is committed too. A write unit reads the counter after taking its room's lock an
 decides, reads the drawers stamped after the value this index has seen (`catch_up`): another
 instance's writes are caught that way. After its statement commits, the unit adds its own
 drawers (`written`) when nothing came in between; otherwise the next catch-up reads them. The
-counter's `epoch` (drawn when the node is created) tells a wiped graph, and the index starts over.
+counter's `epoch` (drawn when the node is created) tells a wiped graph, and the index starts
+over. The protocol is `graph.sequenced_index`'s, shared by both in-memory indexes.
 
 A closed drawer that the index learns of (by a catch-up, or this instance's own supersede,
 retire or delete) is dead: it no longer counts in any term's postings. One deleted by another
@@ -27,7 +28,6 @@ entry keeps 34 bits of its term's hash, so about `entries / 2**34` drawers per p
 17.6 M entries, 100 k drawers) are another term's: an over-fetch, which the rules measure away.
 """
 
-import threading
 import time
 from array import array
 from collections.abc import Callable, Iterable, Sequence
@@ -40,6 +40,7 @@ from numpy.typing import NDArray
 
 from graph.memory_segments import KeyIndex
 from graph.queries import FIRST_ENTITY_CURSOR
+from graph.sequenced_index import SequencedIndex
 from graph.store import GraphStore, Row, Tx
 
 BUILD_PAGE = 2_000
@@ -73,31 +74,19 @@ class Choice:
     bands: Sequence[str]
 
 
-class DrawerIndex:
+class DrawerIndex(SequencedIndex):
     """The drawer candidate index of one service instance: built once, then caught up per write
     unit (design §4.5)."""
 
+    counter_statement = "drawer_seq"
+
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        super().__init__()
         self._keys = KeyIndex()
         self._lengths = array("q")
         """Each row's normal-form length: the length filter runs before the ranking."""
         self._dead_rows = bytearray()
         """1 for each row whose drawer is closed or deleted: it no longer counts."""
-        self._seen = 0
-        self._epoch: str | None = None
-        self._ready = threading.Event()
-
-    @property
-    def ready(self) -> bool:
-        return self._ready.is_set()
-
-    def wait_ready(self, timeout: float) -> bool:
-        return self._ready.wait(timeout)
-
-    @property
-    def seen(self) -> int:
-        return self._seen
 
     @property
     def entries(self) -> int:
@@ -114,7 +103,7 @@ class DrawerIndex:
         said so first. The counter is read before the first page: whatever changes after it
         carries a later value, so the first catch-up reads it even if a page saw it already."""
         started = time.perf_counter()
-        epoch, seen = store.read(_counter, use_case="drawer_index_counter")
+        epoch, seen = store.read(self.counter, use_case="drawer_index_counter")
         keys, lengths = KeyIndex(), array("q")
         after = FIRST_ENTITY_CURSOR[store.dialect]
         while True:
@@ -134,29 +123,16 @@ class DrawerIndex:
             lengths.extend(int(r["norm_len"] or 0) for r in live)
         with self._lock:
             self._keys, self._lengths, self._dead_rows = keys, lengths, bytearray(keys.rows)
-            self._epoch, self._seen = epoch, seen
-            self._ready.set()
+            self._built(epoch, seen)
         return BuildStats(keys.rows, keys.entries, time.perf_counter() - started, self.nbytes)
 
-    def catch_up(self, tx: Tx) -> bool:
-        """Index what was written since the last value seen; False until the index is built.
-        Called inside the write unit after its room's lock, so no writer of that room can
-        commit between this read and the unit's decisions."""
-        if not self._ready.is_set():
-            return False
-        epoch, value = _counter(tx)
-        with self._lock:
-            if epoch != self._epoch:
-                self._keys, self._lengths, self._dead_rows = KeyIndex(), array("q"), bytearray()
-                self._epoch, self._seen = epoch, 0
-            if value > self._seen:
-                changed = tx.run("drawers_since", after=self._seen, upto=value)
-                self._add(
-                    [(r["id"], r["terms"], int(r["norm_len"] or 0)) for r in changed if _live(r)]
-                )
-                self._bury(r["id"] for r in changed if not r["current"])
-                self._seen = value
-        return True
+    def _start_over(self) -> None:
+        self._keys, self._lengths, self._dead_rows = KeyIndex(), array("q"), bytearray()
+
+    def _take_since(self, tx: Tx, after: int, upto: int) -> None:
+        changed = tx.run("drawers_since", after=after, upto=upto)
+        self._add([(r["id"], r["terms"], int(r["norm_len"] or 0)) for r in changed if _live(r)])
+        self._bury(r["id"] for r in changed if not r["current"])
 
     def written(
         self,
@@ -167,16 +143,12 @@ class DrawerIndex:
     ) -> None:
         """After a unit's statement committed: its own drawers (id, stored terms, normal-form
         length) and those it closed, if nothing else was stamped in between."""
-        with self._lock:
-            if not self._ready.is_set() or seq != self._seen + 1:
-                return
-            if epoch != self._epoch:
-                if self._seen != 0 or self._epoch is not None:
-                    return  # another graph than the one seen: the next catch-up starts over
-                self._epoch = epoch
+
+        def take() -> None:
             self._add([d for d in drawers if d[1]])
             self._bury(closed)
-            self._seen = seq
+
+        self._take_written(epoch, seq, take)
 
     def forget(self, ids: Iterable[str]) -> None:
         """Drawers this instance deleted (a delete leaves nothing a catch-up could read)."""
@@ -295,11 +267,6 @@ class _Ranked(Sequence[str]):
 
 def _live(row: Row) -> bool:
     return bool(row["current"]) and bool(row["terms"])
-
-
-def _counter(tx: Tx) -> tuple[str | None, int]:
-    [row] = tx.run("drawer_seq")
-    return row["epoch"], int(row["value"])
 
 
 def _page(after: object, tx: Tx) -> list[Row]:

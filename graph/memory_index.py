@@ -25,7 +25,8 @@ before deciding anything, reads the entities stamped after the value this index 
 all caught that way. After its own statement commits, the unit adds what it wrote itself
 (`written`) when nothing else came in between; otherwise the next catch-up reads it. A write
 that fails adds nothing. The counter node carries an `epoch` drawn when it is created: a graph
-wiped and written again restarts the counter under a new epoch, and the index starts over.
+wiped and written again restarts the counter under a new epoch, and the index starts over. The
+protocol is `graph.sequenced_index`'s, shared by both in-memory indexes.
 
 A respelled entity is added again under a new row with all its keys (an entity's keys only grow:
 aliases are appended), and the lookup answers each id once. An entry keeps 34 bits of its key's
@@ -40,7 +41,6 @@ exact too: an entity read again after every catch-up or write that stamped it, a
 overlapped such a change is not kept (`cached` hands out a generation that `remember` checks).
 """
 
-import threading
 import time
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
@@ -53,6 +53,7 @@ from graph.memory_segments import BLOCK_BITS, KeyIndex, key_hashes
 from graph.memory_spellings import RowSpellings
 from graph.queries import FIRST_ENTITY_CURSOR
 from graph.records import Entity
+from graph.sequenced_index import SequencedIndex
 from graph.store import GraphStore, Row, Tx
 from resolver.entity_model import EntityView
 
@@ -71,33 +72,21 @@ class BuildStats:
     seconds: float
 
 
-class MemoryIndex:
+class MemoryIndex(SequencedIndex):
     """The candidate index of one service instance: built once, then caught up per write unit."""
 
+    counter_statement = "entity_seq"
+
     def __init__(self, block_bits: int = BLOCK_BITS) -> None:
+        super().__init__()
         self._block_bits = block_bits
         """Rows a build gathers at a time (`graph.memory_segments.Filler`; tests make it 2)."""
-        self._lock = threading.Lock()
         self._keys = KeyIndex()
         self._spellings = RowSpellings()
         """Each row's keys, so a lookup can drop hits no rule can use before they are read."""
-        self._seen = 0
-        self._epoch: str | None = None
-        self._ready = threading.Event()
         self._entities: dict[str, Entity] = {}
         self._generation = 0
         """Advances whenever entities may have changed: a read from before is not cached."""
-
-    @property
-    def ready(self) -> bool:
-        return self._ready.is_set()
-
-    def wait_ready(self, timeout: float) -> bool:
-        return self._ready.wait(timeout)
-
-    @property
-    def seen(self) -> int:
-        return self._seen
 
     @property
     def entries(self) -> int:
@@ -113,7 +102,7 @@ class MemoryIndex:
         twice is answered once).
         """
         started = time.perf_counter()
-        epoch, seen = store.read(_counter, use_case="entity_index_counter")
+        epoch, seen = store.read(self.counter, use_case="entity_index_counter")
         keys, spellings = KeyIndex(), RowSpellings()
         filler = keys.filler(self._block_bits)
         after = FIRST_ENTITY_CURSOR[store.dialect]
@@ -136,54 +125,32 @@ class MemoryIndex:
         filler.close()
         del filler
         with self._lock:
-            self._keys, self._spellings, self._epoch, self._seen = keys, spellings, epoch, seen
-            self._ready.set()
+            self._keys, self._spellings = keys, spellings
+            self._built(epoch, seen)
         return BuildStats(keys.rows, keys.entries, time.perf_counter() - started)
 
-    def catch_up(self, tx: Tx) -> bool:
-        """Index what was written since the last value seen; False until the index is built.
+    def _start_over(self) -> None:
+        self._keys, self._spellings = KeyIndex(), RowSpellings()
+        self._entities.clear()
+        self._generation += 1
 
-        Called inside the write unit after the `entities` lock, so no writer of entities can
-        commit between this read and the unit's decisions.
-        """
-        if not self._ready.is_set():
-            return False
-        epoch, value = _counter(tx)
-        with self._lock:
-            if epoch != self._epoch:
-                self._keys, self._spellings, self._epoch, self._seen = (
-                    KeyIndex(),
-                    RowSpellings(),
-                    epoch,
-                    0,
-                )
-                self._entities.clear()
-                self._generation += 1
-            if value > self._seen:
-                changed = tx.run("entities_since", after=self._seen, upto=value)
-                found = [_spellings(r) for r in changed]
-                self._keys.add(
-                    [(r["id"], spellings_keys(f)) for r, f in zip(changed, found, strict=True)]
-                )
-                self._spellings.extend(found, [r.get("kind") for r in changed])
-                self._forget(r["id"] for r in changed)
-                self._seen = value
-        return True
+    def _take_since(self, tx: Tx, after: int, upto: int) -> None:
+        changed = tx.run("entities_since", after=after, upto=upto)
+        found = [_spellings(r) for r in changed]
+        self._keys.add([(r["id"], spellings_keys(f)) for r, f in zip(changed, found, strict=True)])
+        self._spellings.extend(found, [r.get("kind") for r in changed])
+        self._forget(r["id"] for r in changed)
 
     def written(self, epoch: str | None, seq: int, views: Iterable[EntityView]) -> None:
         """After a unit's statement committed: its own entities, if nothing came in between."""
-        with self._lock:
-            if not self._ready.is_set() or seq != self._seen + 1:
-                return
-            if epoch != self._epoch:
-                if self._seen != 0 or self._epoch is not None:
-                    return  # another graph than the one seen: the next catch-up starts over
-                self._epoch = epoch
-            views = list(views)
+        views = list(views)
+
+        def take() -> None:
             self._keys.add([(v.id, stored_key_set(v)) for v in views])
             self._spellings.extend([(v.key, *v.alias_keys) for v in views], [v.kind for v in views])
             self._forget(v.id for v in views)
-            self._seen = seq
+
+        self._take_written(epoch, seq, take)
 
     def lookup(self, probes: Collection[str]) -> dict[str, list[str]]:
         """Entity id → the probes it stores, sorted, for every indexed entity that stores one."""
@@ -231,11 +198,6 @@ class MemoryIndex:
 def _spellings(row: Row) -> tuple[str, ...]:
     """An entity's spelling keys, read as a row of its key and alias keys."""
     return (row["key"], *(row.get("alias_keys") or ()))
-
-
-def _counter(tx: Tx) -> tuple[str | None, int]:
-    [row] = tx.run("entity_seq")
-    return row["epoch"], int(row["value"])
 
 
 def _page(after: object, tx: Tx) -> list[Row]:

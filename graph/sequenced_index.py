@@ -1,0 +1,89 @@
+"""What an in-memory candidate index shares: being kept exact by a sequence (design §2.2).
+
+The entity index (`graph.memory_index`) and the drawer index (`graph.drawer_index`) follow
+the same protocol. Every statement that changes what they index advances a counter node
+(`(:Meta {name: ...})`), locked to commit, and stamps what it changed with the new value. A
+write unit reads the counter under its lock and, before it decides, takes in what was stamped
+after the value the index has seen (`catch_up`). Once its statement has committed, it adds
+its own changes (`_take_written`) when nothing came in between. The counter's epoch, drawn
+when the node is created, tells a wiped graph: the index then starts over.
+
+Subclasses say what starting over (`_start_over`) and taking in stamped changes
+(`_take_since`) mean for their data; this class keeps the counter, the epoch and the lock.
+"""
+
+import threading
+from collections.abc import Callable
+
+from graph.store import Tx
+
+
+class SequencedIndex:
+    """An index built once, then caught up by the counter `counter_statement` reads."""
+
+    counter_statement: str
+    """The statement returning the counter's `value` (0 when there is no node yet) and `epoch`."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seen = 0
+        self._epoch: str | None = None
+        self._ready = threading.Event()
+
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set()
+
+    def wait_ready(self, timeout: float) -> bool:
+        return self._ready.wait(timeout)
+
+    @property
+    def seen(self) -> int:
+        return self._seen
+
+    def counter(self, tx: Tx) -> tuple[str | None, int]:
+        """The counter's epoch and value, as this transaction sees them."""
+        [row] = tx.run(self.counter_statement)
+        return row["epoch"], int(row["value"])
+
+    def _built(self, epoch: str | None, seen: int) -> None:
+        """A build finished, from the counter it read before its first page (lock held)."""
+        self._epoch, self._seen = epoch, seen
+        self._ready.set()
+
+    def catch_up(self, tx: Tx) -> bool:
+        """Take in what was stamped since the last value seen; False until the index is built.
+        Called inside the write unit after its lock, so no writer it excludes can commit
+        between this read and the unit's decisions."""
+        if not self._ready.is_set():
+            return False
+        epoch, value = self.counter(tx)
+        with self._lock:
+            if epoch != self._epoch:
+                self._start_over()
+                self._epoch, self._seen = epoch, 0
+            if value > self._seen:
+                self._take_since(tx, self._seen, value)
+                self._seen = value
+        return True
+
+    def _take_written(self, epoch: str | None, seq: int, take: Callable[[], None]) -> None:
+        """After a unit's statement committed with the value `seq`: `take` its own changes, if
+        nothing else was stamped in between (else the next catch-up reads them)."""
+        with self._lock:
+            if not self._ready.is_set() or seq != self._seen + 1:
+                return
+            if epoch != self._epoch:
+                if self._seen != 0 or self._epoch is not None:
+                    return  # another graph than the one seen: the next catch-up starts over
+                self._epoch = epoch
+            take()
+            self._seen = seq
+
+    def _start_over(self) -> None:
+        """Drop everything: the graph was wiped (lock held)."""
+        raise NotImplementedError
+
+    def _take_since(self, tx: Tx, after: int, upto: int) -> None:
+        """Take in what was stamped with a value in (`after`, `upto`] (lock held)."""
+        raise NotImplementedError
