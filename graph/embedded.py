@@ -32,10 +32,16 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from graph.errors import DataDirInUse, GraphUnavailable
+from graph.start_wait import Answer, StartWait, cpu_seconds
 
 HOST = "127.0.0.1"
 START_TIMEOUT_SECONDS = 300.0
-"""Loading a large append-only file rebuilds every index first (about 40 s at 1 M entities)."""
+"""How long a starting child may take to listen (or to start at all, where its CPU time cannot
+be read): reading its data then takes as long as it takes, while it works (`graph.start_wait`)."""
+STALLED_SECONDS = 120.0
+"""How long a loading child may use no CPU time before it counts as stuck (`graph.start_wait`)."""
+REPORT_SECONDS = 30.0
+"""How often a long start says it is still loading, in the service's log."""
 PROBE_TIMEOUT_SECONDS = 2.0
 STOP_TIMEOUT_SECONDS = 10.0
 LOCK_FILE = "castlegraph.lock"
@@ -203,28 +209,52 @@ class EmbeddedFalkorDB:
         return [str(arg) for arg in self._process.args]  # type: ignore[union-attr]
 
     def _wait_until_ready(self) -> None:
-        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        """Until the child answers PING. A child reading a large append-only file is given as
+        long as that takes while it keeps working (`graph.start_wait`); one that never listens
+        gets START_TIMEOUT_SECONDS."""
+        wait = StartWait(time.monotonic(), START_TIMEOUT_SECONDS, STALLED_SECONDS)
+        next_report = wait.started + REPORT_SECONDS
         client = self._probe_client()
         try:
-            while time.monotonic() < deadline:
+            while True:
                 if self._process is not None and self._process.poll() is not None:
                     raise GraphUnavailable(
                         f"FalkorDB exited at start (code {self._process.returncode}); "
                         f"see {self.data_dir / LOG_FILE}"
                     )
-                try:
-                    # LOADING errors answer while the append-only file is replayed.
-                    if client.ping():
-                        return
-                except (redis.exceptions.BusyLoadingError, redis.exceptions.TimeoutError):
-                    pass  # still loading its file, or too busy rebuilding indexes to answer
-                except redis.exceptions.ConnectionError:
-                    pass
+                answer = self._ping(client)
+                if answer is None:
+                    return
+                now = time.monotonic()
+                why = wait.verdict(now, answer, cpu_seconds(self.pid) if self.pid else None)
+                if why is not None:
+                    break
+                if wait.listening_since is not None and now >= next_report:
+                    log.info(
+                        "FalkorDB is still reading its data, %.0f s so far (see %s)",
+                        now - wait.started,
+                        self.data_dir / LOG_FILE,
+                    )
+                    next_report = now + REPORT_SECONDS
                 time.sleep(0.02)
         finally:
             client.close()
         self._reap()
-        raise GraphUnavailable(f"FalkorDB did not answer within {START_TIMEOUT_SECONDS:.0f} s")
+        raise GraphUnavailable(f"FalkorDB {why}; see {self.data_dir / LOG_FILE}")
+
+    @staticmethod
+    def _ping(client: redis.Redis) -> Answer | None:
+        """None once the child answers PING; else what the PING met. (redis-py files the
+        LOADING reply under ConnectionError, hence its own clause first.)"""
+        try:
+            client.ping()
+        except redis.exceptions.BusyLoadingError:
+            return Answer.LOADING
+        except redis.exceptions.TimeoutError:
+            return Answer.SILENT  # too busy rebuilding indexes to answer, or hung
+        except redis.exceptions.ConnectionError:
+            return Answer.REFUSED
+        return None
 
     def _probe_client(self) -> redis.Redis:
         return redis.Redis(

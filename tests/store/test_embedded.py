@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from graph import embedded as embedded_module
 from graph.embedded import CONFIG_FILE, DATABASE_DIR, HOST, LOG_FILE, EmbeddedFalkorDB
 from graph.errors import GraphUnavailable
 from graph.falkordb_store import FalkorStore
@@ -169,3 +170,51 @@ def test_a_child_restarted_by_the_watchdog_outlives_the_watchdog_and_stops_clean
     embedded.stop()
     assert not alive(fresh)
     assert log.read_text().count("ready to exit") == before + 1  # SIGTERM, not a kill
+
+
+SLOW_LOADING = "key-load-delay 100000\nloading-process-events-interval-bytes 1024\n"
+
+
+def base_file(manifest: Path) -> str:
+    """The snapshot an append-only file's manifest starts from (its `type b` line)."""
+    lines = manifest.read_text().splitlines()
+    return next(line.split()[1] for line in lines if line.endswith(" type b"))
+
+
+def test_a_child_still_loading_its_file_past_the_start_deadline_is_waited_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """redis-server's own test knobs make reading the file outlast a start deadline of 2 s (0.1 s
+    per key, 41 keys); the child listens meanwhile (a PING unanswered, then LOADING), so it is
+    waited for."""
+    data = tmp_path / "data"
+    server = EmbeddedFalkorDB(data, fsync="everysec")
+    server.start()
+    store = FalkorStore(HOST, server.port, server.password)
+    try:
+        store.run_text("UNWIND range(1, 2000) AS i CREATE (:Thing {i: i})", {})
+        for number in range(40):  # keys read one by one, with events handled between them
+            store._graph.execute_command("SET", f"padding:{number}", "x" * 2048)
+        manifest = data / DATABASE_DIR / "appendonly.aof.manifest"
+        before = base_file(manifest)
+        store._graph.execute_command("BGREWRITEAOF")  # the file becomes one snapshot
+        deadline = time.monotonic() + DEADLINE_SECONDS
+        while base_file(manifest) == before:
+            assert time.monotonic() < deadline, "the append-only file was not rewritten"
+            time.sleep(0.05)
+    finally:
+        store.close()
+        server.stop()
+    slow = EmbeddedFalkorDB(data, fsync="everysec")
+    plain = slow._config
+    monkeypatch.setattr(slow, "_config", lambda: plain() + SLOW_LOADING)
+    monkeypatch.setattr(embedded_module, "START_TIMEOUT_SECONDS", 2.0)
+    started = time.monotonic()
+    slow.start()
+    try:
+        assert time.monotonic() - started > 2.0
+        store = FalkorStore(HOST, slow.port, slow.password)
+        assert store.run_text("MATCH (t:Thing) RETURN count(t) AS n", {}) == [{"n": 2000}]
+        store.close()
+    finally:
+        slow.stop()

@@ -1,0 +1,76 @@
+"""How long to wait for a database child that is not ready yet (design §2.1).
+
+A redis-server child listens at once, then reads its append-only file before it serves. While it
+reads it answers PING with `LOADING`; while FalkorDB rebuilds the graph's indexes at the end of
+that read it may not answer at all. On a palace of a million entities the read takes minutes
+(268 s on the build machine, 251 s of it rebuilding indexes), more on a busy machine — so a
+fixed deadline for the whole start refuses to start exactly the palaces that matter most.
+
+So the wait has two parts. Until the child listens (its answer is `LOADING`, or a connection
+it accepted and left unanswered), a fixed deadline applies: a child that never listens is broken.
+Once it listens, it is given as long as reading its file takes, provided it keeps working: its
+CPU time must advance within `stalled_seconds`, else it is stuck (stopped, or waiting on a disk
+that never answers). Where a process's CPU time cannot be read (no /proc), the fixed deadline
+applies to the whole start.
+"""
+
+import os
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Answer(Enum):
+    """What one PING of the child got back."""
+
+    LOADING = "loading"
+    """A `LOADING` error reply: it is reading its append-only file."""
+    SILENT = "silent"
+    """No answer within the probe's timeout: busy (rebuilding indexes) or hung."""
+    REFUSED = "refused"
+    """No connection: not listening (yet)."""
+
+
+@dataclass
+class StartWait:
+    """The verdicts of one start: call `verdict` after each PING that found it not ready."""
+
+    started: float
+    first_sign_seconds: float
+    stalled_seconds: float
+    listening_since: float | None = None
+    _cpu: float | None = None
+    _cpu_moved: float = 0.0
+
+    def verdict(self, now: float, answer: Answer, cpu_seconds: float | None) -> str | None:
+        """None to keep waiting, else why to give up (for the error message)."""
+        if cpu_seconds is None:
+            if now - self.started > self.first_sign_seconds:
+                return f"did not become ready within {self.first_sign_seconds:.0f} s"
+            return None
+        if self._cpu is None or cpu_seconds > self._cpu:
+            self._cpu, self._cpu_moved = cpu_seconds, now
+        if answer is not Answer.REFUSED and self.listening_since is None:
+            self.listening_since = now
+        if self.listening_since is None:
+            if now - self.started > self.first_sign_seconds:
+                return f"did not answer within {self.first_sign_seconds:.0f} s"
+            return None
+        if now - self._cpu_moved > self.stalled_seconds:
+            return (
+                f"stopped making progress reading its data: no CPU time used for "
+                f"{self.stalled_seconds:.0f} s, {now - self.listening_since:.0f} s after it "
+                "began to listen"
+            )
+        return None
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """A process's CPU time so far (user + system), from /proc; None where there is none."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    # After the command's closing parenthesis: state is field 3 of stat(5), utime 14, stime 15.
+    ticks = int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
