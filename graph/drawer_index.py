@@ -199,10 +199,18 @@ class DrawerIndex(SequencedIndex):
             keys = self._keys
             found, rows = keys.hits(names)
             if len(rows):
-                dead = np.frombuffer(self._dead_rows, dtype=np.bool_)[rows]
-                found, rows = found[~dead], rows[~dead]
-                pairs = np.unique((found.astype(np.int64) << 32) | rows)  # sorted, each once
+                if 1 in self._dead_rows:  # a scan of a byte per drawer, not a pick per pair
+                    live = ~np.frombuffer(self._dead_rows, dtype=np.bool_)[rows]
+                    found, rows = found[live], rows[live]
+                pairs = np.sort((found.astype(np.int64) << 32) | rows)
+                pairs = pairs[np.flatnonzero(np.diff(pairs, prepend=-1))]  # each once
                 found, rows = (pairs >> 32).astype(np.intp), pairs & 0xFFFF_FFFF
+            counts = np.bincount(found, minlength=len(names))
+            rare = _rare_pairs(names, owner, is_anchor, counts, caps)
+            # Only the pairs of a rare word pair or of a band under the cap can be chosen: the
+            # rest (most of them, at 100 k) go before any more work is done per pair.
+            kept = np.flatnonzero((rare | (~is_anchor & (counts < caps.per_term)))[found])
+            found, rows = found[kept], rows[kept]
             stored_lengths = np.frombuffer(self._lengths, dtype=np.int64)[rows]
         item = owner[found]
         low = np.asarray([write.lengths[0] for write in writes], dtype=np.int64)[item]
@@ -210,22 +218,11 @@ class DrawerIndex(SequencedIndex):
         near = (stored_lengths >= low) & (
             (stored_lengths <= high) | (stored_lengths > caps.any_len_above)
         )
-        counts = np.bincount(found, minlength=len(names))
-        # Word pairs: each write's `rare_terms` with the fewest drawers (capped at `per_term`,
-        # then by the term itself), and of those the newest `per_term` rows.
-        capped = np.minimum(counts, caps.per_term)
-        present = np.flatnonzero(is_anchor & (capped > 0))
-        texts = [names[i] for i in present.tolist()]
-        by_text = np.empty(len(present), dtype=np.intp)
-        by_text[sorted(range(len(texts)), key=texts.__getitem__)] = np.arange(len(texts))
-        ranked = present[np.lexsort((by_text, capped[present], owner[present]))]
-        ranked_owner = owner[ranked]
-        first = np.searchsorted(ranked_owner, ranked_owner)
-        rare = np.zeros(len(names), dtype=np.bool_)
-        rare[ranked[np.arange(len(ranked)) - first < caps.rare_terms]] = True
-        in_rare = rare[found] & _newest(found, caps.per_term, counts) & near
-        # Bands: those with fewer than `per_term` drawers.
-        in_bands = (~is_anchor & (counts < caps.per_term))[found] & near
+        # A rare word pair's rows are all kept: its newest `per_term` are the last of them.
+        of_rare = rare[found]
+        kept_counts = np.bincount(found, minlength=len(names))
+        in_rare = of_rare & _newest(found, caps.per_term, kept_counts) & near
+        in_bands = ~of_rare & near
         terms = _ranked_per_write(keys, item[in_rare], rows[in_rare], len(writes))
         bands = _ranked_per_write(keys, item[in_bands], rows[in_bands], len(writes))
         return [Choice(t, b) for t, b in zip(terms, bands, strict=True)]
@@ -242,6 +239,28 @@ class DrawerIndex(SequencedIndex):
         if ids:
             for row in self._keys.rows_of(ids):
                 self._dead_rows[row] = 1
+
+
+def _rare_pairs(
+    names: Sequence[str],
+    owner: NDArray[np.intp],
+    is_anchor: NDArray[np.bool_],
+    counts: NDArray[np.int64],
+    caps: Limits,
+) -> NDArray[np.bool_]:
+    """Which probes are the word pairs a write compares: its `rare_terms` with the fewest
+    drawers (capped at `per_term`, then by the term itself), among those with any."""
+    capped = np.minimum(counts, caps.per_term)
+    present = np.flatnonzero(is_anchor & (capped > 0))
+    texts = [names[i] for i in present.tolist()]
+    by_text = np.empty(len(present), dtype=np.intp)
+    by_text[sorted(range(len(texts)), key=texts.__getitem__)] = np.arange(len(texts))
+    ranked = present[np.lexsort((by_text, capped[present], owner[present]))]
+    ranked_owner = owner[ranked]
+    first = np.searchsorted(ranked_owner, ranked_owner)
+    rare = np.zeros(len(names), dtype=np.bool_)
+    rare[ranked[np.arange(len(ranked)) - first < caps.rare_terms]] = True
+    return rare
 
 
 def _newest(found: NDArray[np.intp], per_term: int, counts: NDArray[np.int64]) -> NDArray[np.bool_]:
