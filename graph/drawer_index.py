@@ -16,10 +16,11 @@ one counter node, `(:Meta {name: 'drawer_seq'})`, and stamps those drawers with 
 is committed too. A write unit reads the counter after taking its room's lock and, before it
 decides, reads the drawers stamped after the value this index has seen (`catch_up`): another
 instance's writes are caught that way. A single write reads the counter with its candidates
-(`catch_up_to`), and looks again only when it shows something new. After its statement commits, the unit adds its own
-drawers (`written`) when nothing came in between; otherwise the next catch-up reads them. The
-counter's `epoch` (drawn when the node is created) tells a wiped graph, and the index starts
-over. The protocol is `graph.sequenced_index`'s, shared by both in-memory indexes.
+(`catch_up_to`), and looks again only when it shows something new. After its statement
+commits, the unit adds its own drawers (`written`) when nothing came in between; otherwise the
+next catch-up reads them. The counter's `epoch` (drawn when the node is created) tells a wiped
+graph, and the index starts over. The protocol is `graph.sequenced_index`'s, shared by both
+in-memory indexes.
 
 A closed drawer that the index learns of (by a catch-up, or this instance's own supersede,
 retire or delete) is dead: it no longer counts in any term's postings. One deleted by another
@@ -308,12 +309,19 @@ class _Ranked(Sequence[str]):
     def __getitem__(self, index: slice) -> list[str]: ...
     def __getitem__(self, index: int | slice) -> str | list[str]:
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
+            places = range(*index.indices(len(self)))
+            if places:
+                self._convert(max(places))
+            return [self._ids[i] for i in places]
         if index < 0:
             index += len(self)
-        while len(self._ids) <= index:
-            self._ids.append(self._keys.id_of(self._rows[len(self._ids)]))
+        self._convert(index)
         return self._ids[index]
+
+    def _convert(self, upto: int) -> None:
+        """Ids of the rows up to place `upto`, converted once."""
+        id_of, rows = self._keys.id_of, self._rows
+        self._ids.extend(id_of(rows[i]) for i in range(len(self._ids), min(upto + 1, len(rows))))
 
 
 def _live(row: Row) -> bool:
