@@ -2,7 +2,9 @@
 // with the same content hash or fingerprint (oldest first), as `drawer_candidates` gives them,
 // then the id, content and normal-form length of the chosen drawers ($ids) that are still
 // current, of the room and visible to the writer's agent (design §8.1): the index may hold a
-// drawer closed or deleted since, and this read is what leaves it out.
+// drawer closed or deleted since, and this read is what leaves it out. Last, the drawer
+// sequence (`graph.drawer_index`; no row: no node yet, 0): a single write reads it here, not
+// with a statement of its own, and looks again only if it shows writes the index has not seen.
 MATCH (d:Drawer {content_hash: $content_hash})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
@@ -25,3 +27,6 @@ WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
   AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
 RETURN d {.id, .content, .norm_len} AS drawer, 'ids' AS via
+UNION ALL
+MATCH (c:Meta {name: 'drawer_seq'})
+RETURN c {.value, .epoch} AS drawer, 'seq' AS via

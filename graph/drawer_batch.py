@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from graph.clock import utc_now
-from graph.drawer_index import DrawerIndex
+from graph.drawer_index import DrawerIndex, Probes
 from graph.drawers import (
     CANDIDATE_LIMITS,
     EXACT_LOOKUP_LIMIT,
@@ -290,9 +290,10 @@ def _read_chosen(tx: Tx, part: list[PreparedDrawer], memory: DrawerIndex) -> dic
     hash and fingerprint lookups, the chosen drawers and the name holders of every item in one
     round trip (`drawer_batch_candidates_by_ids`; another per item only when closed or hidden
     drawers left a branch short: `graph.drawers.settle`)."""
+    writes = [Probes(item.anchors, item.bands, item.lengths) for item in part]
     choices = {
-        item.index: memory.choose(item.anchors, item.bands, item.lengths, MEMORY_LIMITS)
-        for item in part
+        item.index: choice
+        for item, choice in zip(part, memory.choose_all(writes, MEMORY_LIMITS), strict=True)
     }
     params = {item.index: by_ids_params(item.new, item.text) for item in part}
     probes = [

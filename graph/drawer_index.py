@@ -15,10 +15,12 @@ one counter node, `(:Meta {name: 'drawer_seq'})`, and stamps those drawers with 
 (`seq`, indexed). The counter is locked to commit, so a committed value means every lower one
 is committed too. A write unit reads the counter after taking its room's lock and, before it
 decides, reads the drawers stamped after the value this index has seen (`catch_up`): another
-instance's writes are caught that way. After its statement commits, the unit adds its own
-drawers (`written`) when nothing came in between; otherwise the next catch-up reads them. The
-counter's `epoch` (drawn when the node is created) tells a wiped graph, and the index starts
-over. The protocol is `graph.sequenced_index`'s, shared by both in-memory indexes.
+instance's writes are caught that way. A single write reads the counter with its candidates
+(`catch_up_to`), and looks again only when it shows something new. After its statement
+commits, the unit adds its own drawers (`written`) when nothing came in between; otherwise the
+next catch-up reads them. The counter's `epoch` (drawn when the node is created) tells a wiped
+graph, and the index starts over. The protocol is `graph.sequenced_index`'s, shared by both
+in-memory indexes.
 
 A closed drawer that the index learns of (by a catch-up, or this instance's own supersede,
 retire or delete) is dead: it no longer counts in any term's postings. One deleted by another
@@ -62,6 +64,16 @@ class Limits:
     rare_terms: int
     limit: int
     any_len_above: int
+
+
+@dataclass(frozen=True, slots=True)
+class Probes:
+    """What one write looks up: its word pairs, its bands and the normal-form lengths that
+    allow a near copy of it (`resolver.drawers.near_lengths`)."""
+
+    anchors: Sequence[str]
+    bands: Sequence[str]
+    lengths: tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,44 +179,55 @@ class DrawerIndex(SequencedIndex):
         """The drawers `drawer_candidates` ranks for these probes, best first per branch: the
         `rare_terms` word pairs with the fewest drawers (at most `per_term` each, the newest),
         and the bands with fewer than `per_term` drawers, each drawer by the number of chosen
-        probes it shares, then by id; only those whose length allows a near copy.
+        probes it shares, then by id; only those whose length allows a near copy."""
+        [choice] = self.choose_all([Probes(anchors, bands, lengths)], caps)
+        return choice
 
-        In numpy over rows: a common pair or band finds thousands of drawers in a room of
-        100 k, and only the few ranked ones are ever turned into ids."""
-        probes = [*anchors, *bands]
+    def choose_all(self, writes: Sequence["Probes"], caps: Limits) -> list[Choice]:
+        """`choose` for each of several writes (a checkpoint batch), in one pass.
+
+        In numpy over (probe, row) pairs, every write's probes at once: a common pair or band
+        finds thousands of drawers in a room of 100 k, and only the few ranked ones are ever
+        turned into ids; and a batch of 25 items pays one lookup and one ranking, not 25 of
+        each with their fixed cost per numpy call (design §4.5)."""
+        names = [probe for write in writes for probe in (*write.anchors, *write.bands)]
+        sizes = [len(write.anchors) + len(write.bands) for write in writes]
+        owner = np.repeat(np.arange(len(writes), dtype=np.intp), sizes)
+        starts = np.cumsum([0, *sizes[:-1]]).astype(np.intp)
+        is_anchor = np.arange(len(names)) - starts[owner] < np.repeat(
+            np.asarray([len(write.anchors) for write in writes], dtype=np.intp), sizes
+        )
         with self._lock:
             keys = self._keys
-            found, rows = keys.hits(probes)
+            found, rows = keys.hits(names)
             if len(rows):
-                dead = np.frombuffer(self._dead_rows, dtype=np.bool_)[rows]
-                found, rows = found[~dead], rows[~dead]
+                if 1 in self._dead_rows:  # a scan of a byte per drawer, not a pick per pair
+                    live = ~np.frombuffer(self._dead_rows, dtype=np.bool_)[rows]
+                    found, rows = found[live], rows[live]
                 pairs = np.sort((found.astype(np.int64) << 32) | rows)
                 pairs = pairs[np.flatnonzero(np.diff(pairs, prepend=-1))]  # each once
                 found, rows = (pairs >> 32).astype(np.intp), pairs & 0xFFFF_FFFF
+            counts = np.bincount(found, minlength=len(names))
+            rare = _rare_pairs(names, owner, is_anchor, counts, caps)
+            # Only the pairs of a rare word pair or of a band under the cap can be chosen: the
+            # rest (most of them, at 100 k) go before any more work is done per pair.
+            kept = np.flatnonzero((rare | (~is_anchor & (counts < caps.per_term)))[found])
+            found, rows = found[kept], rows[kept]
             stored_lengths = np.frombuffer(self._lengths, dtype=np.int64)[rows]
-        low, high = lengths
+        item = owner[found]
+        low = np.asarray([write.lengths[0] for write in writes], dtype=np.int64)[item]
+        high = np.asarray([write.lengths[1] for write in writes], dtype=np.int64)[item]
         near = (stored_lengths >= low) & (
             (stored_lengths <= high) | (stored_lengths > caps.any_len_above)
         )
-        counts = np.bincount(found, minlength=len(probes))
-        # Word pairs: the newest `per_term` rows of each (pairs come sorted by probe, then row).
-        is_anchor = found < len(anchors)
-        newest = _newest(found, caps.per_term, counts)
-        sizes = np.minimum(counts[: len(anchors)], caps.per_term)
-        present = [i for i in range(len(anchors)) if sizes[i] > 0]
-        rare = sorted(present, key=lambda i: (int(sizes[i]), anchors[i]))[: caps.rare_terms]
-        in_rare = np.isin(found, np.asarray(rare, dtype=np.intp)) & is_anchor & newest
-        # Bands: those with fewer than `per_term` drawers.
-        band_counts = counts[len(anchors) :]
-        in_bands = (
-            ~is_anchor
-            & (
-                np.concatenate([np.zeros(len(anchors), dtype=bool), band_counts < caps.per_term])[
-                    found
-                ]
-            )
-        )
-        return Choice(_Ranked(keys, rows[in_rare & near]), _Ranked(keys, rows[in_bands & near]))
+        # A rare word pair's rows are all kept: its newest `per_term` are the last of them.
+        of_rare = rare[found]
+        kept_counts = np.bincount(found, minlength=len(names))
+        in_rare = of_rare & _newest(found, caps.per_term, kept_counts) & near
+        in_bands = ~of_rare & near
+        terms = _ranked_per_write(keys, item[in_rare], rows[in_rare], len(writes))
+        bands = _ranked_per_write(keys, item[in_bands], rows[in_bands], len(writes))
+        return [Choice(t, b) for t, b in zip(terms, bands, strict=True)]
 
     def _add(self, drawers: Sequence[tuple[str, Sequence[str], int]]) -> None:
         """New rows, one segment (lock held)."""
@@ -220,6 +243,28 @@ class DrawerIndex(SequencedIndex):
                 self._dead_rows[row] = 1
 
 
+def _rare_pairs(
+    names: Sequence[str],
+    owner: NDArray[np.intp],
+    is_anchor: NDArray[np.bool_],
+    counts: NDArray[np.int64],
+    caps: Limits,
+) -> NDArray[np.bool_]:
+    """Which probes are the word pairs a write compares: its `rare_terms` with the fewest
+    drawers (capped at `per_term`, then by the term itself), among those with any."""
+    capped = np.minimum(counts, caps.per_term)
+    present = np.flatnonzero(is_anchor & (capped > 0))
+    texts = [names[i] for i in present.tolist()]
+    by_text = np.empty(len(present), dtype=np.intp)
+    by_text[sorted(range(len(texts)), key=texts.__getitem__)] = np.arange(len(texts))
+    ranked = present[np.lexsort((by_text, capped[present], owner[present]))]
+    ranked_owner = owner[ranked]
+    first = np.searchsorted(ranked_owner, ranked_owner)
+    rare = np.zeros(len(names), dtype=np.bool_)
+    rare[ranked[np.arange(len(ranked)) - first < caps.rare_terms]] = True
+    return rare
+
+
 def _newest(found: NDArray[np.intp], per_term: int, counts: NDArray[np.int64]) -> NDArray[np.bool_]:
     """Which of the (probe, row) pairs, sorted by probe then row, are among their probe's
     `per_term` highest rows."""
@@ -228,25 +273,32 @@ def _newest(found: NDArray[np.intp], per_term: int, counts: NDArray[np.int64]) -
     return place >= counts[found] - per_term
 
 
-class _Ranked(Sequence[str]):
-    """Rows with the number of times each comes, as drawer ids by that number (descending),
-    then id: converted to ids only where read."""
+def _ranked_per_write(
+    keys: KeyIndex, items: NDArray[np.intp], rows: NDArray[np.int64], writes: int
+) -> list["_Ranked"]:
+    """Each write's rows by the number of times they come (descending), then by id."""
+    unique, shared = np.unique((items.astype(np.int64) << 32) | rows, return_counts=True)
+    owners, rows = unique >> 32, unique & 0xFFFF_FFFF
+    order_keys = keys.order_keys(rows) if len(rows) else None
+    if order_keys is None:  # an id that is not a UUID among them: ids compared as strings
+        ids = [keys.id_of(int(row)) for row in rows]
+        order = sorted(range(len(ids)), key=lambda i: (int(owners[i]), -int(shared[i]), ids[i]))
+        ranked = np.asarray(order, dtype=np.intp)
+    else:
+        high, low = order_keys
+        ranked = np.lexsort((low, high, -shared, owners))
+    bounds = np.searchsorted(owners[ranked], np.arange(writes + 1)).tolist()
+    ordered = rows[ranked].tolist()
+    return [_Ranked(keys, ordered[bounds[w] : bounds[w + 1]]) for w in range(writes)]
 
-    def __init__(self, keys: KeyIndex, rows: NDArray[np.int64]) -> None:
+
+class _Ranked(Sequence[str]):
+    """Ranked rows, converted to drawer ids only where read."""
+
+    def __init__(self, keys: KeyIndex, rows: list[int]) -> None:
         self._keys = keys
-        self._ids: list[str]
-        unique, shared = np.unique(rows, return_counts=True)
-        order_keys = keys.order_keys(unique) if len(unique) else None
-        if order_keys is not None:
-            high, low = order_keys
-            self._rows = unique[np.lexsort((low, high, -shared))].tolist()
-        else:
-            by_id = {keys.id_of(int(r)): int(c) for r, c in zip(unique, shared, strict=True)}
-            ranked = sorted(by_id, key=lambda i: (-by_id[i], i))
-            self._rows = [-1] * len(ranked)
-            self._ids = ranked
-            return
-        self._ids = []
+        self._rows = rows
+        self._ids: list[str] = []
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -257,12 +309,19 @@ class _Ranked(Sequence[str]):
     def __getitem__(self, index: slice) -> list[str]: ...
     def __getitem__(self, index: int | slice) -> str | list[str]:
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
+            places = range(*index.indices(len(self)))
+            if places:
+                self._convert(max(places))
+            return [self._ids[i] for i in places]
         if index < 0:
             index += len(self)
-        while len(self._ids) <= index:
-            self._ids.append(self._keys.id_of(self._rows[len(self._ids)]))
+        self._convert(index)
         return self._ids[index]
+
+    def _convert(self, upto: int) -> None:
+        """Ids of the rows up to place `upto`, converted once."""
+        id_of, rows = self._keys.id_of, self._rows
+        self._ids.extend(id_of(rows[i]) for i in range(len(self._ids), min(upto + 1, len(rows))))
 
 
 def _live(row: Row) -> bool:

@@ -203,7 +203,7 @@ def _store(
     terms = write_terms(new.wing, new.room, text.normalized, policy.near_threshold)
     likenesses: list[Likeness] = []
     if policy.enabled:
-        if memory is not None and memory.catch_up(tx):
+        if memory is not None and memory.ready:
             found = _chosen_candidates(tx, memory, new, text, terms, policy.near_threshold)
         else:
             found = _candidates(tx, new, text, terms, policy.near_threshold)
@@ -267,17 +267,38 @@ def _chosen_candidates(
     terms: WriteTerms,
     near_threshold: float,
 ) -> list[Candidate]:
-    """What `_candidates` finds, the word pairs and bands looked up in memory: the database
-    reads the chosen drawers by id with the hash and fingerprint lookups, in one round trip
-    (another only when closed or hidden drawers left a branch short: `settle`)."""
+    """What `_candidates` finds, the word pairs and bands looked up in memory (`memory`, built):
+    the database reads the chosen drawers by id with the hash and fingerprint lookups and the
+    drawer sequence, in one round trip (another only when closed or hidden drawers left a
+    branch short: `settle`). When the sequence shows writes the index had not seen, it takes
+    them in and chooses again (`SequencedIndex.catch_up_to`): the rare path, another writer's."""
     lengths = near_lengths(len(text.normalized), near_threshold)
-    choice = memory.choose(terms.anchors, terms.bands, lengths, MEMORY_LIMITS)
     params = by_ids_params(new, text)
+    choice = memory.choose(terms.anchors, terms.bands, lengths, MEMORY_LIMITS)
+    whole, first, counter = _read_chosen(tx, params, choice)
+    # Every earlier write of the room committed before this unit took its lock, so once the
+    # index holds what this read's counter shows, its choice is exact, whatever a writer of
+    # another room stamps meanwhile: a second read need not look at the counter again.
+    if memory.catch_up_to(tx, *counter):
+        choice = memory.choose(terms.anchors, terms.bands, lengths, MEMORY_LIMITS)
+        whole, first, _ = _read_chosen(tx, params, choice)
+    return [*whole.values(), *settle(choice, first, chosen_reader(tx, params), whole)]
+
+
+def _read_chosen(
+    tx: Tx, params: dict[str, Any], choice: Choice
+) -> tuple[dict[str, Candidate], dict[str, Candidate], tuple[str | None, int]]:
+    """One `drawer_candidates_by_ids` read of a write: the drawers that came whole, the chosen
+    ones and the drawer sequence's epoch and value (no node yet: none and 0)."""
     whole: dict[str, Candidate] = {}
     first: dict[str, Candidate] = {}
+    counter: tuple[str | None, int] = (None, 0)
     for row in tx.run("drawer_candidates_by_ids", **params, ids=first_ids(choice)):
-        gather(row, whole, first)
-    return [*whole.values(), *settle(choice, first, chosen_reader(tx, params), whole)]
+        if row["via"] == "seq":
+            counter = row["drawer"]["epoch"], int(row["drawer"]["value"])
+        else:
+            gather(row, whole, first)
+    return whole, first, counter
 
 
 def chosen_reader(tx: Tx, params: dict[str, Any]) -> Callable[[list[str]], dict[str, Candidate]]:
@@ -287,7 +308,8 @@ def chosen_reader(tx: Tx, params: dict[str, Any]) -> Callable[[list[str]], dict[
     def more(ids: list[str]) -> dict[str, Candidate]:
         found: dict[str, Candidate] = {}
         for row in tx.run("drawer_candidates_by_ids", **params, ids=ids):
-            gather(row, {}, found)
+            if row["via"] != "seq":
+                gather(row, {}, found)
         return found
 
     return more

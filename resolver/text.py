@@ -18,13 +18,23 @@ _ALNUM_RUNS = re.compile(r"[^\W_]+")  # \w is exactly str.isalnum() plus the und
 _FINAL_SIGMA_SOURCE = "\u03a3"  # the one letter whose lower() depends on its neighbours
 
 
+_ASCII_SEPARATORS = str.maketrans(
+    {chr(c): " " for c in range(128) if not chr(c).isalnum()}  # ASCII letters and digits stay
+)
+
+
 def normalize_text(content: str) -> str:
     """NFC, then letters and digits lower-cased per character, everything else one separator.
 
     The regular expression does the walk in C; lower-casing the joined runs at once equals
     lower-casing each character except for a capital sigma, whose whole-string lower() looks
-    at the context (final sigma), so texts holding one take the per-character path.
+    at the context (final sigma), so texts holding one take the per-character path. An ASCII
+    text (NFC already; its letters and digits are `[A-Za-z0-9]`) has its separators mapped to
+    spaces and split instead: the same string in a third of the time, and a checkpoint
+    normalises every candidate of every item (design §4.5).
     """
+    if content.isascii():
+        return " ".join(content.translate(_ASCII_SEPARATORS).split()).lower()
     text = " ".join(_ALNUM_RUNS.findall(unicodedata.normalize("NFC", content)))
     if _FINAL_SIGMA_SOURCE not in text:
         return text.lower()

@@ -10,11 +10,13 @@ Two `DrawerIndex` objects on one store stand for two service instances.
 """
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
-from graph import drawer_batch, drawers
+from graph import drawer_batch, drawers, observe
 from graph.drawer_index import DrawerIndex
 from graph.drawers import DedupPolicy, NewDrawer, supersede_drawer, write_drawer
 from graph.records import WriteOutcome
@@ -54,6 +56,31 @@ def _text(rng: random.Random) -> str:
 def _typo(text: str, rng: random.Random) -> str:
     at = rng.randrange(len(text) - 1)
     return text[:at] + text[at + 1] + text[at] + text[at + 2 :]
+
+
+class _Statements:
+    """The names of the statements run while subscribed (`graph.observe`): round trips, but
+    Neo4j's room lock (`take_lock`), which FalkorDB takes in the process."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def statement(self, name: str, seconds: float, failed: bool) -> None:
+        if name != "take_lock":
+            self.names.append(name)
+
+    def unit(self, use_case: str, result: object) -> None:
+        """Committed units are not counted."""
+
+
+@contextmanager
+def _round_trips() -> Iterator[list[str]]:
+    recorder = _Statements()
+    observe.subscribe(recorder)
+    try:
+        yield recorder.names
+    finally:
+        observe.unsubscribe(recorder)
 
 
 def _room(store: Any, rng: random.Random, room: str, size: int) -> list[str]:
@@ -200,3 +227,39 @@ def test_a_write_whose_every_hit_is_closed_finds_nothing(store: Any) -> None:
     supersede_drawer(store, old.id, "moved to port 9090 for good", POLICY, memory=memory)
     again = write_drawer(store, NewDrawer("w", "r", text), POLICY, memory=memory)
     assert again.created and not again.similar
+
+
+def test_a_single_write_reads_the_drawer_sequence_with_its_candidates(store: Any) -> None:
+    memory = DrawerIndex()
+    memory.build(store)
+    original = "rotate the staging certificates before the audit on friday"
+    first = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=memory).drawer
+    with _round_trips() as names:
+        near = write_drawer(
+            store, NewDrawer("w", "r", original.replace("audit", "audti")), POLICY, memory=memory
+        )
+    assert names == ["drawer_candidates_by_ids", "create_drawer"]
+    assert [s.drawer for s in near.similar] == [first.id]
+    assert memory.seen == 2
+
+
+def test_a_write_that_meets_another_instances_writes_takes_them_in_and_chooses_again(
+    store: Any,
+) -> None:
+    here, there = DrawerIndex(), DrawerIndex()
+    here.build(store)
+    there.build(store)
+    original = "the storage engine keeps a weekly backup of every cluster"
+    first = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=there).drawer
+    with _round_trips() as names:
+        near = write_drawer(
+            store, NewDrawer("w", "r", original.replace("weekly", "weelky")), POLICY, memory=here
+        )
+    assert names == [
+        "drawer_candidates_by_ids",
+        "drawers_since",
+        "drawer_candidates_by_ids",
+        "create_drawer",
+    ]
+    assert [s.drawer for s in near.similar] == [first.id]
+    assert here.seen == 2

@@ -121,3 +121,16 @@ def test_the_fast_normal_form_equals_the_per_character_rule() -> None:
     for _ in range(3000):
         text = "".join(rng.choices(alphabet, k=rng.randint(0, 40)))
         assert normalize_text(text) == normalize_text_by_character(text), repr(text)
+
+
+def test_the_ascii_normal_form_equals_the_per_character_rule() -> None:
+    """ASCII text takes its own path (`str.translate`): every one of the 128 code points."""
+    import random  # noqa: PLC0415
+
+    from resolver.text import normalize_text_by_character  # noqa: PLC0415
+
+    rng = random.Random(7)
+    alphabet = [chr(c) for c in range(128)]
+    for _ in range(3000):
+        text = "".join(rng.choices(alphabet, k=rng.randint(0, 40)))
+        assert normalize_text(text) == normalize_text_by_character(text), repr(text)

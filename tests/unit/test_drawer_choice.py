@@ -1,0 +1,87 @@
+"""The in-memory drawer index's ranking, one write or a whole batch at once (design §4.5).
+
+`DrawerIndex.choose_all` ranks every write of a checkpoint batch in one numpy pass; each
+write's choice must be what the rules of `drawer_candidates` give it alone, spelled out here
+one drawer at a time: the rarest word pairs (their newest drawers), the bands under the cap,
+lengths that allow a near copy, then by shared probes and id.
+"""
+
+import random
+import uuid
+
+from graph.drawer_index import Choice, DrawerIndex, Limits, Probes
+
+CAPS = Limits(per_term=4, rare_terms=3, limit=20, any_len_above=2000)
+TERMS = [f"{n:016x}" for n in range(40)]
+
+
+def _room(rng: random.Random, size: int) -> list[tuple[str, list[str], int]]:
+    """Drawers (id, terms, normal-form length): a few common terms, many rare ones."""
+    drawers = []
+    for _ in range(size):
+        terms = rng.sample(TERMS[:6], 2) + rng.sample(TERMS, rng.randint(1, 8))
+        drawers.append((str(uuid.UUID(int=rng.getrandbits(128))), sorted(set(terms)), 0))
+    return [(i, t, rng.choice([40, 50, 60, 3000])) for i, t, _ in drawers]
+
+
+def _expected(
+    room: list[tuple[str, list[str], int]], dead: set[str], write: Probes
+) -> tuple[list[str], list[str]]:
+    live = [(row, d) for row, d in enumerate(room) if d[0] not in dead]
+
+    def near(length: int) -> bool:
+        low, high = write.lengths
+        return length >= low and (length <= high or length > CAPS.any_len_above)
+
+    def holders(term: str) -> list[tuple[int, tuple[str, list[str], int]]]:
+        return [(row, d) for row, d in live if term in d[1]]
+
+    def ranked(rows: list[tuple[int, tuple[str, list[str], int]]]) -> list[str]:
+        shared: dict[str, int] = {}
+        for _, d in rows:
+            shared[d[0]] = shared.get(d[0], 0) + 1
+        return sorted(shared, key=lambda i: (-shared[i], i))
+
+    sizes = {a: min(len(holders(a)), CAPS.per_term) for a in write.anchors}
+    rare = sorted((a for a in write.anchors if sizes[a]), key=lambda a: (sizes[a], a))
+    terms = [
+        (row, d)
+        for a in rare[: CAPS.rare_terms]
+        for row, d in holders(a)[-CAPS.per_term :]
+        if near(d[2])
+    ]
+    bands = [
+        (row, d)
+        for b in write.bands
+        if len(holders(b)) < CAPS.per_term
+        for row, d in holders(b)
+        if near(d[2])
+    ]
+    return ranked(terms), ranked(bands)
+
+
+def _listed(choice: Choice) -> tuple[list[str], list[str]]:
+    return list(choice.terms[: len(choice.terms)]), list(choice.bands[: len(choice.bands)])
+
+
+def test_a_batch_is_ranked_write_by_write_as_the_rules_rank_one_write() -> None:
+    rng = random.Random(5)
+    for _ in range(20):
+        room = _room(rng, rng.randint(0, 40))
+        index = DrawerIndex()
+        index._add(room)
+        dead = {d[0] for d in room if rng.random() < 0.15}
+        index._bury(dead)
+        writes = [
+            Probes(
+                rng.sample(TERMS, rng.randint(0, 6)),
+                rng.sample(TERMS, rng.randint(0, 6)),
+                rng.choice([(30, 55), (45, 70), (0, 10)]),
+            )
+            for _ in range(rng.randint(1, 6))
+        ]
+        chosen = index.choose_all(writes, CAPS)
+        assert [_listed(c) for c in chosen] == [_expected(room, dead, w) for w in writes]
+        assert [_listed(index.choose(w.anchors, w.bands, w.lengths, CAPS)) for w in writes] == [
+            _listed(c) for c in chosen
+        ]
