@@ -11,13 +11,13 @@ remembers the depth reached per mention key, so a decision that needs a deeper s
 fetched can ask for it.
 
 With an in-memory index (`graph.memory_index`, caught up by the write unit before it asks), the
-probes are answered in memory and the database only returns the entities found, by id
-(`fetch_remembered`): the same entities under the same probes. A write unit also weighs each
-hit against the spelling keys and the kind the index keeps and reads only those some rule could
-use for a mention key that probed them: a spelling that may pair with the key
-(`resolver.entity_pairs.may_pair`), and a kind some mention of the key is compared with
-(`resolver.entity_rules.kinds_compatible`, registered per key by `Candidates.expect`); what
-it leaves unread would have decided nothing, so the decisions are the same. Its probes are then
+probes are answered in memory and the entities found come from memory too, the few it does not
+keep whole read by id (`fetch_remembered`): the same entities under the same probes. A write
+unit also weighs each hit against the spelling keys and the kind the index keeps and takes only
+those some rule could use for a mention key that probed them: a spelling that may pair with the
+key (`resolver.entity_pairs.may_pair`), and a kind some mention of the key is compared with
+(`resolver.entity_rules.kinds_compatible`, registered per key by `Candidates.expect`); what it
+leaves unread would have decided nothing, so the decisions are the same. Its probes are then
 tracked per mention key, not once per unit: a probe two keys share is looked up for each.
 """
 

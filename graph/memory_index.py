@@ -5,9 +5,10 @@ sending up to tens of thousands of probe keys and returning every entity they me
 keys that met it; the database's CPU and the client's parsing of those replies capped
 resolution at a few thousand mentions a second. Here the same keys (`stored_key_set` of
 `graph.entity_index`) live in the service as 64-bit hashes in sorted numpy arrays: a lookup is a
-vectorised binary search, and only the entities it finds are read from the database, by id. The
-database still holds the truth, keeps its own key index (the fallback while this one loads, and
-the reference the tests compare it with) and takes one write statement per batch.
+vectorised binary search, and the entities it finds are handed to the rules from memory too
+(`graph.memory_spellings` keeps each row's whole entity). The database still holds the truth,
+keeps its own key index (the fallback while this one loads, and the reference the tests compare
+it with) and takes one write statement per batch.
 
 Layout (`graph.memory_segments`): a row per entity, its id kept as the 16 bytes of its UUID;
 the (key, row) pairs bucketed by the top bits of the key's 64-bit hash, each one uint32 of the
@@ -35,10 +36,14 @@ are another key's: such an entity is answered under a probe it does not store, w
 over-fetches: the rules measure every candidate's real distance, and every entity within
 reach of a probe is found through its own keys anyway, so no decision changes.
 
-The entities found are read by id, and the last `ENTITY_CACHE_SIZE` read are kept: candidates
-recur from batch to batch, and those reads were the largest cost left. The sequence keeps that
-exact too: an entity read again after every catch-up or write that stamped it, and a read that
-overlapped such a change is not kept (`cached` hands out a generation that `remember` checks).
+The entities found are built from the rows that keep them (`entities`; a row whose texts hold
+a separator keeps its keys only, and its entity is read by id), and the last
+`ENTITY_CACHE_SIZE` handed out are kept as objects: candidates recur from batch to batch. At a
+million entities, reading them by id was the largest cost that grew with the palace (3.2
+entities a mention, after a cache of 100,000). The sequence keeps rows and objects exact: a
+catch-up or a write adds the entities it stamped under new rows and drops their objects, and an
+object built or read before such a change is not kept (`cached` hands out a generation that
+`remember` checks).
 """
 
 import time
@@ -56,11 +61,10 @@ from graph.records import Entity
 from graph.sequenced_index import SequencedIndex
 from graph.store import GraphStore, Row, Tx
 
-ENTITY_CACHE_SIZE = 100_000
-"""Entities kept after a read by id (about 450 bytes each, 45 MB): candidates recur from batch
-to batch, and reading them was the largest cost left of a batch's candidate search. A run at
-1 M entities keeping 40,000 ended 2 MB lower after 12 batches, at more service CPU per batch
-(2,290 ms against 1,870-2,020)."""
+ENTITY_CACHE_SIZE = 10_000
+"""Entities kept as objects once handed out (about 600 bytes each): building one from its row
+costs a few microseconds, so only what a few batches reuse is kept; 100,000 were kept when each
+was a read by id (60 MB at 1 M)."""
 BUILD_PAGE = 2_000
 
 
