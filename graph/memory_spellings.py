@@ -39,6 +39,7 @@ from resolver.entity_model import EntityView
 SEPARATOR = "\x1f"
 RECORD = "\x1e"
 """Between a row's keys, its name and aliases, and whom it was settled as (if anyone)."""
+_RECORD_BYTE = ord(RECORD)
 CREATED_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _ODD = -(2**63)
@@ -136,8 +137,8 @@ class RowSpellings:
         end = self._ends[row]
         if start == end:
             return None
-        text = self._blob[start:end].decode()
-        return tuple(text.split(RECORD, 1)[0].split(SEPARATOR))
+        cut = self._blob.find(_RECORD_BYTE, start, end)  # UTF-8: no other byte is 0x1e
+        return tuple(self._blob[start : end if cut < 0 else cut].decode().split(SEPARATOR))
 
     def entity(self, row: int, entity_id: str) -> Entity | None:
         """The entity of `row` as the database would return it, or None if the row does not
