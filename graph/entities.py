@@ -102,7 +102,7 @@ def resolve_mentions(
     guard for kinds that hold people; `viewer` is the agent whose token posted the batch (a
     drawer it may not see is unknown); `memory` answers the candidate probes once it is built."""
 
-    wrote: list[tuple[Row, list[EntityView]]] = []
+    wrote: list[tuple[Row, list[Entity]]] = []
     """The write statement's answer and what it changed, of the attempt that committed (the
     unit's own answer stays the results: `graph.observe` subscribers count them)."""
 
@@ -131,7 +131,9 @@ def resolve_mentions(
             mentions=mention_rows,
             links=_link_rows(inputs, decisions, now),
         )
-        wrote[:] = [(written, changed)]  # a retried attempt replaces the one before
+        created_at = batch.candidates.created_at
+        # a retried attempt replaces the one before
+        wrote[:] = [(written, [Entity(view, created_at[view.id]) for view in changed])]
         return results
 
     results = store.write(work, use_case="resolve_mentions")

@@ -11,13 +11,13 @@ remembers the depth reached per mention key, so a decision that needs a deeper s
 fetched can ask for it.
 
 With an in-memory index (`graph.memory_index`, caught up by the write unit before it asks), the
-probes are answered in memory and the database only returns the entities found, by id
-(`fetch_remembered`): the same entities under the same probes. A write unit also weighs each
-hit against the spelling keys and the kind the index keeps and reads only those some rule could
-use for a mention key that probed them: a spelling that may pair with the key
-(`resolver.entity_pairs.may_pair`), and a kind some mention of the key is compared with
-(`resolver.entity_rules.kinds_compatible`, registered per key by `Candidates.expect`); what
-it leaves unread would have decided nothing, so the decisions are the same. Its probes are then
+probes are answered in memory and the entities found come from memory too, the few it does not
+keep whole read by id (`fetch_remembered`): the same entities under the same probes. A write
+unit also weighs each hit against the spelling keys and the kind the index keeps and takes only
+those some rule could use for a mention key that probed them: a spelling that may pair with the
+key (`resolver.entity_pairs.may_pair`), and a kind some mention of the key is compared with
+(`resolver.entity_rules.kinds_compatible`, registered per key by `Candidates.expect`); what it
+leaves unread would have decided nothing, so the decisions are the same. Its probes are then
 tracked per mention key, not once per unit: a probe two keys share is looked up for each.
 """
 
@@ -85,26 +85,34 @@ def fetch_remembered(
     tx: Tx, dialect: Dialect, memory: MemoryIndex, probes: set[str]
 ) -> list[tuple[Entity, list[str]]]:
     """What `fetch` answers, with the probes looked up in `memory`: the entities found are
-    read by id, or taken from those it keeps."""
-    return read_found(tx, dialect, memory, memory.lookup(probes) if probes else {})
+    taken from memory, or read by id where it does not keep them whole."""
+    found = memory.lookup_rows(probes) if probes else {}
+    hits = {entity_id: keys for entity_id, (keys, _) in found.items()}
+    return read_found(tx, dialect, memory, hits, {i: row for i, (_, row) in found.items()})
 
 
 def read_found(
-    tx: Tx, dialect: Dialect, memory: MemoryIndex, hits: dict[str, list[str]]
+    tx: Tx,
+    dialect: Dialect,
+    memory: MemoryIndex,
+    hits: dict[str, list[str]],
+    rows: dict[str, int],
 ) -> list[tuple[Entity, list[str]]]:
-    """The entities of `hits` (id → the probes that met it): those `memory` keeps, the others
-    read by id. Entities settled as the same as another are dropped, as `fetch` drops them."""
+    """The entities of `hits` (id → the probes that met it; `rows`: id → its latest row):
+    those `memory` handed out lately, then those it keeps whole, the few others read by id.
+    Entities settled as the same as another are dropped, as `fetch` drops them."""
     if not hits:
         return []
     entities, generation = memory.cached(hits)
+    kept = memory.entities({i: rows[i] for i in hits.keys() - entities.keys()})
+    entities.update(kept)
     unread = sorted(hits.keys() - entities.keys())
-    if unread:
-        read = [
-            Entity.from_props(row)
-            for row in tx.run("entities_by_ids", **_id_params(unread, dialect))
-        ]
-        memory.remember(read, generation)
-        entities.update((entity.view.id, entity) for entity in read)
+    read = [
+        Entity.from_props(row)
+        for row in (tx.run("entities_by_ids", **_id_params(unread, dialect)) if unread else ())
+    ]
+    memory.remember([*kept.values(), *read], generation)
+    entities.update((entity.view.id, entity) for entity in read)
     return [(e, hits[e.view.id]) for e in entities.values() if e.same_as is None]
 
 
@@ -196,14 +204,15 @@ class Candidates:
         fresh = {i: hit for i, hit in hits.items() if i not in self.index}
         for entity_id in hits.keys() - fresh.keys():
             self.index.add_found(self.index.get(entity_id), hits[entity_id][0])
-        hit = {p for found, _, _ in fresh.values() for p in found}
+        hit = {p for found, _, _, _ in fresh.values() for p in found}
         wanting = _wanting(needs, hit) if hit else {}
         unread = {
             entity_id: found
-            for entity_id, (found, spellings, kind) in fresh.items()
+            for entity_id, (found, spellings, kind, _) in fresh.items()
             if _usable(found, wanting, spellings, kind, self._kinds)
         }
-        for entity, found in read_found(self._tx, self._dialect, memory, unread):
+        rows = {entity_id: fresh[entity_id][3] for entity_id in unread}
+        for entity, found in read_found(self._tx, self._dialect, memory, unread, rows):
             self.index.add_found(entity.view, found)
             self.created_at[entity.view.id] = entity.created_at
         return bool(hits)

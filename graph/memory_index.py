@@ -5,9 +5,10 @@ sending up to tens of thousands of probe keys and returning every entity they me
 keys that met it; the database's CPU and the client's parsing of those replies capped
 resolution at a few thousand mentions a second. Here the same keys (`stored_key_set` of
 `graph.entity_index`) live in the service as 64-bit hashes in sorted numpy arrays: a lookup is a
-vectorised binary search, and only the entities it finds are read from the database, by id. The
-database still holds the truth, keeps its own key index (the fallback while this one loads, and
-the reference the tests compare it with) and takes one write statement per batch.
+vectorised binary search, and the entities it finds are handed to the rules from memory too
+(`graph.memory_spellings` keeps each row's whole entity). The database still holds the truth,
+keeps its own key index (the fallback while this one loads, and the reference the tests compare
+it with) and takes one write statement per batch.
 
 Layout (`graph.memory_segments`): a row per entity, its id kept as the 16 bytes of its UUID;
 the (key, row) pairs bucketed by the top bits of the key's 64-bit hash, each one uint32 of the
@@ -35,10 +36,14 @@ are another key's: such an entity is answered under a probe it does not store, w
 over-fetches: the rules measure every candidate's real distance, and every entity within
 reach of a probe is found through its own keys anyway, so no decision changes.
 
-The entities found are read by id, and the last `ENTITY_CACHE_SIZE` read are kept: candidates
-recur from batch to batch, and those reads were the largest cost left. The sequence keeps that
-exact too: an entity read again after every catch-up or write that stamped it, and a read that
-overlapped such a change is not kept (`cached` hands out a generation that `remember` checks).
+The entities found are built from the rows that keep them (`entities`; a row whose texts hold
+a separator keeps its keys only, and its entity is read by id), and the last
+`ENTITY_CACHE_SIZE` handed out are kept as objects: candidates recur from batch to batch. At a
+million entities, reading them by id was the largest cost that grew with the palace (3.2
+entities a mention, after a cache of 100,000). The sequence keeps rows and objects exact: a
+catch-up or a write adds the entities it stamped under new rows and drops their objects, and an
+object built or read before such a change is not kept (`cached` hands out a generation that
+`remember` checks).
 """
 
 import time
@@ -50,18 +55,16 @@ import numpy as np
 
 from graph.entity_index import spellings_keys, stored_key_set
 from graph.memory_segments import BLOCK_BITS, KeyIndex, key_hashes
-from graph.memory_spellings import RowSpellings
+from graph.memory_spellings import Record, RowSpellings
 from graph.queries import FIRST_ENTITY_CURSOR
 from graph.records import Entity
 from graph.sequenced_index import SequencedIndex
 from graph.store import GraphStore, Row, Tx
-from resolver.entity_model import EntityView
 
-ENTITY_CACHE_SIZE = 100_000
-"""Entities kept after a read by id (about 450 bytes each, 45 MB): candidates recur from batch
-to batch, and reading them was the largest cost left of a batch's candidate search. A run at
-1 M entities keeping 40,000 ended 2 MB lower after 12 batches, at more service CPU per batch
-(2,290 ms against 1,870-2,020)."""
+ENTITY_CACHE_SIZE = 10_000
+"""Entities kept as objects once handed out (about 600 bytes each): building one from its row
+costs a few microseconds, so only what a few batches reuse is kept; 100,000 were kept when each
+was a read by id (60 MB at 1 M)."""
 BUILD_PAGE = 2_000
 
 
@@ -118,7 +121,7 @@ class MemoryIndex(SequencedIndex):
             first_row = keys.rows
             for r in page:
                 keys.row_for(r["id"])
-            spellings.extend(rows_spellings, [r.get("kind") for r in page])
+            spellings.extend(rows_spellings, [r.get("kind") for r in page], _records(page))
             hashes = key_hashes([key for found in spelled for key in found])
             filler.append(hashes, np.repeat(np.arange(first_row, keys.rows), counts))
             after = page[-1]["cursor"]
@@ -138,16 +141,21 @@ class MemoryIndex(SequencedIndex):
         changed = tx.run("entities_since", after=after, upto=upto)
         found = [_spellings(r) for r in changed]
         self._keys.add([(r["id"], spellings_keys(f)) for r, f in zip(changed, found, strict=True)])
-        self._spellings.extend(found, [r.get("kind") for r in changed])
+        self._spellings.extend(found, [r.get("kind") for r in changed], _records(changed))
         self._forget(r["id"] for r in changed)
 
-    def written(self, epoch: str | None, seq: int, views: Iterable[EntityView]) -> None:
+    def written(self, epoch: str | None, seq: int, entities: Iterable[Entity]) -> None:
         """After a unit's statement committed: its own entities, if nothing came in between."""
-        views = list(views)
+        entities = list(entities)
+        views = [e.view for e in entities]
 
         def take() -> None:
             self._keys.add([(v.id, stored_key_set(v)) for v in views])
-            self._spellings.extend([(v.key, *v.alias_keys) for v in views], [v.kind for v in views])
+            self._spellings.extend(
+                [(v.key, *v.alias_keys) for v in views],
+                [v.kind for v in views],
+                [Record(e.view.name, e.view.aliases, e.created_at, e.same_as) for e in entities],
+            )
             self._forget(v.id for v in views)
 
         self._take_written(epoch, seq, take)
@@ -157,17 +165,31 @@ class MemoryIndex(SequencedIndex):
         with self._lock:
             return self._keys.lookup(probes)
 
+    def lookup_rows(self, probes: Collection[str]) -> dict[str, tuple[list[str], int]]:
+        """What `lookup` answers, each entity with its latest row (for `entities`)."""
+        with self._lock:
+            return self._keys.lookup_rows(probes)
+
     def lookup_spelled(
         self, probes: Collection[str]
-    ) -> dict[str, tuple[list[str], tuple[str, ...] | None, str | None]]:
+    ) -> dict[str, tuple[list[str], tuple[str, ...] | None, str | None, int]]:
         """What `lookup` answers, each entity with its keys (name key, then alias keys) and its
-        kind, each None where not known (`graph.memory_spellings`)."""
+        kind, each None where not known (`graph.memory_spellings`), and its latest row."""
         with self._lock:
             spellings = self._spellings
             return {
-                entity_id: (keys, spellings.of(row), spellings.kind_of(row))
+                entity_id: (keys, spellings.of(row), spellings.kind_of(row), row)
                 for entity_id, (keys, row) in self._keys.lookup_rows(probes).items()
             }
+
+    def entities(self, rows: dict[str, int]) -> dict[str, Entity]:
+        """The entities of these rows (id → its latest row, as a lookup answered it) that the
+        index keeps whole: as the database holds them, the index being caught up. The others
+        are not answered and must be read by id."""
+        with self._lock:
+            spellings = self._spellings
+            found = {i: spellings.entity(row, i) for i, row in rows.items()}
+            return {i: entity for i, entity in found.items() if entity is not None}
 
     def cached(self, ids: Iterable[str]) -> tuple[dict[str, Entity], int]:
         """The entities of `ids` read before and unchanged since, and the generation to hand
@@ -193,6 +215,16 @@ class MemoryIndex(SequencedIndex):
         for entity_id in ids:
             self._entities.pop(entity_id, None)
         self._generation += 1
+
+
+def _records(rows: list[Row]) -> list[Record | None]:
+    """What each row keeps besides its keys (`graph.memory_spellings.Record`)."""
+    return [
+        Record(r["name"], tuple(r.get("aliases") or ()), r.get("created_at", ""), r.get("same_as"))
+        if r.get("name") is not None
+        else None
+        for r in rows
+    ]
 
 
 def _spellings(row: Row) -> tuple[str, ...]:

@@ -3,4 +3,5 @@ MATCH (e:Entity)
 WHERE id(e) > $after
 WITH e
 LIMIT $limit
-RETURN e.id AS id, e.key AS key, e.alias_keys AS alias_keys, e.kind AS kind, id(e) AS cursor
+RETURN e.id AS id, e.key AS key, e.alias_keys AS alias_keys, e.kind AS kind, e.name AS name,
+       e.aliases AS aliases, e.created_at AS created_at, e.same_as AS same_as, id(e) AS cursor

@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 
 from graph.memory_index import MemoryIndex
 from graph.memory_segments import KeyIndex, key_hashes
-from graph.memory_spellings import SEPARATOR, RowSpellings
+from graph.memory_spellings import SEPARATOR, Record, RowSpellings
+from graph.records import Entity
+from resolver.entity_model import EntityView
 
 keys = st.text(alphabet="abc é", min_size=1, max_size=4)
 entity = st.tuples(st.booleans(), st.sets(keys, min_size=1, max_size=6))
@@ -156,3 +158,55 @@ def test_each_row_keeps_its_kind_in_a_byte_or_says_it_does_not_know_it() -> None
     assert kinds[:253] == [f"kind{n}" for n in range(253)]  # 255 codes, 2 taken above
     assert kinds[253:] == [None] * 47  # past 255 distinct kinds: unknown, never filtered
     assert spellings.of(1) == ("rust", "rustlang")
+
+
+texts = st.text(alphabet="ab \x1f\x1eé", min_size=1, max_size=4)
+records = st.tuples(
+    st.lists(texts, min_size=1, max_size=3),
+    st.sampled_from(["tool", "person", None]),
+    st.one_of(
+        st.none(),
+        st.builds(
+            Record,
+            texts,
+            st.lists(texts, max_size=2).map(tuple),
+            st.one_of(
+                st.none(),
+                st.just(""),
+                st.just("1999-01-02T03:04:05.000006Z"),
+                st.just("2026-12-01T23:10:11.123456+00:00"),
+                st.just("0042-01-01T00:00:00.000000Z"),
+            ),
+            st.one_of(st.none(), texts),
+        ),
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=st.lists(records, max_size=12))
+def test_each_row_keeps_its_entity_or_says_it_does_not(
+    rows: list[tuple[list[str], str | None, Record | None]],
+) -> None:
+    """A row keeps its whole entity when its keys, name, aliases and settlement hold no
+    separator and its kind is known; its creation time comes back byte for byte, whatever
+    its form (an int64 when it prints back the same, else kept aside)."""
+    spellings = RowSpellings()
+    spellings.extend([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows])
+    for row, (keys, kind, record) in enumerate(rows):
+        texts_held = [*keys]
+        if record is not None:
+            texts_held += [record.name, *record.aliases, *filter(None, [record.same_as])]
+        known = (
+            record is not None
+            and kind is not None
+            and not any("\x1f" in t or "\x1e" in t for t in texts_held)
+        )
+        entity = spellings.entity(row, f"id{row}")
+        if not known:
+            assert entity is None
+            continue
+        assert record is not None and kind is not None
+        view = EntityView(f"id{row}", record.name, kind, keys[0], record.aliases, tuple(keys[1:]))
+        assert entity == Entity(view, record.created_at, record.same_as)  # type: ignore[arg-type]
+        assert spellings.of(row) == tuple(keys)
