@@ -31,15 +31,15 @@ from filelock import FileLock, Timeout
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from graph.child_watch import Answer, Silence, StartWait, cpu_seconds
 from graph.errors import DataDirInUse, GraphUnavailable
-from graph.start_wait import Answer, StartWait, cpu_seconds
 
 HOST = "127.0.0.1"
 START_TIMEOUT_SECONDS = 300.0
 """How long a starting child may take to listen (or to start at all, where its CPU time cannot
-be read): reading its data then takes as long as it takes, while it works (`graph.start_wait`)."""
+be read): reading its data then takes as long as it takes, while it works (`graph.child_watch`)."""
 STALLED_SECONDS = 120.0
-"""How long a loading child may use no CPU time before it counts as stuck (`graph.start_wait`)."""
+"""How long a loading child may use no CPU time before it counts as stuck (`graph.child_watch`)."""
 REPORT_SECONDS = 30.0
 """How often a long start says it is still loading, in the service's log."""
 PROBE_TIMEOUT_SECONDS = 2.0
@@ -53,8 +53,9 @@ PRIVATE_DIR = 0o700
 PRIVATE_FILE = 0o600
 WATCH_SECONDS = 0.25
 HUNG_SECONDS = 15.0
-"""How long the child may leave PINGs unanswered before the watchdog kills it. Long enough for
-a large write holding redis-server's main thread; a hung process never comes back by itself."""
+"""How long the child may leave PINGs unanswered without using the CPU before the watchdog kills
+it; a busy child (a large write holding redis-server's main thread) uses the CPU and is left to
+finish. A hung process never comes back by itself."""
 _PR_SET_PDEATHSIG = 1
 log = logging.getLogger("castlegraph.embedded")
 
@@ -210,7 +211,7 @@ class EmbeddedFalkorDB:
 
     def _wait_until_ready(self) -> None:
         """Until the child answers PING. A child reading a large append-only file is given as
-        long as that takes while it keeps working (`graph.start_wait`); one that never listens
+        long as that takes while it keeps working (`graph.child_watch`); one that never listens
         gets START_TIMEOUT_SECONDS."""
         wait = StartWait(time.monotonic(), START_TIMEOUT_SECONDS, STALLED_SECONDS)
         next_report = wait.started + REPORT_SECONDS
@@ -293,11 +294,12 @@ class EmbeddedFalkorDB:
 
     def watch(self, stopping: threading.Event) -> None:
         """Until `stopping` is set: restart the child when it dies, or when it leaves PINGs
-        unanswered for `hung_seconds` (a stopped or deadlocked process never exits by itself,
-        and requests would only meet their socket timeouts; design §2.1). Run it on its own
+        unanswered for `hung_seconds` without using the CPU (a stopped or deadlocked process
+        never exits by itself, and requests would only meet their socket timeouts; a busy one
+        answers late but works: `graph.child_watch.Silence`; design §2.1). Run it on its own
         thread."""
         client = self._probe_client()
-        silent_since: float | None = None
+        silence = Silence(self._hung_seconds)
         try:
             while not stopping.wait(WATCH_SECONDS):
                 if self._process is None:
@@ -308,21 +310,18 @@ class EmbeddedFalkorDB:
                         self._process.returncode,
                     )
                 elif self._answers(client):
-                    silent_since = None
+                    silence.answered()
                     continue
-                elif silent_since is None:
-                    silent_since = time.monotonic()
-                    continue
-                elif time.monotonic() - silent_since < self._hung_seconds:
+                elif not silence.hung(time.monotonic(), cpu_seconds(self._process.pid)):
                     continue
                 else:
                     log.error(
-                        "the embedded database (pid %s) has not answered for %.0f s; "
-                        "killing and restarting it",
+                        "the embedded database (pid %s) has not answered nor used the CPU for "
+                        "%.0f s; killing and restarting it",
                         self.pid,
                         self._hung_seconds,
                     )
-                silent_since = None
+                silence.answered()
                 self._restart_logged()
         finally:
             client.close()

@@ -218,3 +218,32 @@ def test_a_child_still_loading_its_file_past_the_start_deadline_is_waited_for(
         store.close()
     finally:
         slow.stop()
+
+
+BUSY_SCRIPT = """
+local start = redis.call('TIME')
+local began = tonumber(start[1]) + tonumber(start[2]) / 1e6
+while true do
+  local now = redis.call('TIME')
+  if tonumber(now[1]) + tonumber(now[2]) / 1e6 - began > tonumber(ARGV[1]) then return 1 end
+end
+"""
+
+
+def test_a_busy_database_that_answers_late_is_left_to_finish(embedded: EmbeddedFalkorDB) -> None:
+    """A script holds redis-server's main thread for 3 s, using the CPU, three times the
+    watchdog's patience (1 s): the child is silent but working, so it is not restarted."""
+    embedded.start()
+    busy = embedded.pid
+    store = FalkorStore(HOST, embedded.port, embedded.password, socket_timeout=30.0)
+    stopping = threading.Event()
+    thread = threading.Thread(target=embedded.watch, args=(stopping,))
+    thread.start()
+    try:
+        assert store._graph.execute_command("EVAL", BUSY_SCRIPT, 0, "3") == 1
+        assert embedded.pid == busy
+        assert store.run_text("RETURN 1 AS one", {}) == [{"one": 1}]
+    finally:
+        stopping.set()
+        thread.join(DEADLINE_SECONDS)
+        store.close()

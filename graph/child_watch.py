@@ -1,4 +1,7 @@
-"""How long to wait for a database child that is not ready yet (design §2.1).
+"""Whether a database child is working or stuck: the start's wait and the watchdog's patience
+(design §2.1). Both judge a child that does not answer by its CPU time: a process that uses the
+CPU is working (reading its file, rebuilding indexes, running a long command on a busy
+machine); one that has not used any for a while is stopped or stuck.
 
 A redis-server child listens at once, then reads its append-only file before it serves. While it
 reads it answers PING with `LOADING`; while FalkorDB rebuilds the graph's indexes at the end of
@@ -62,6 +65,29 @@ class StartWait:
                 "began to listen"
             )
         return None
+
+
+@dataclass
+class Silence:
+    """A running child's unanswered PINGs, for the watchdog: hung once it has been silent for
+    `hung_seconds` without using the CPU. A child busy with a long command on a loaded machine
+    answers late but works; killing it would lose the command and cost a restart (the file is
+    read again: minutes on a large palace). Without CPU times, silence alone decides."""
+
+    hung_seconds: float
+    _since: float | None = None
+    _cpu: float | None = None
+
+    def answered(self) -> None:
+        self._since = None
+
+    def hung(self, now: float, cpu_seconds: float | None) -> bool:
+        """After an unanswered PING: whether the child is hung."""
+        working = cpu_seconds is not None and self._cpu is not None and cpu_seconds > self._cpu
+        if self._since is None or working:
+            self._since, self._cpu = now, cpu_seconds
+            return False
+        return now - self._since >= self.hung_seconds
 
 
 def cpu_seconds(pid: int) -> float | None:

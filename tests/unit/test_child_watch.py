@@ -1,10 +1,10 @@
-"""design §2.1: a database child reading a large file is waited for while it works; one that
-never listens, or stops working while it loads, is given up on with the reason."""
+"""design §2.1: a database child is judged by its CPU time: one reading a large file is waited
+for while it works, a busy one is left to finish; one that never listens, or stops, is not."""
 
 import os
 import time
 
-from graph.start_wait import Answer, StartWait, cpu_seconds
+from graph.child_watch import Answer, Silence, StartWait, cpu_seconds
 
 
 def wait() -> StartWait:
@@ -64,3 +64,33 @@ def test_the_cpu_time_of_a_running_process_is_read_and_grows() -> None:
 
 def test_the_cpu_time_of_no_process_is_none() -> None:
     assert cpu_seconds(2**22 + 12345) is None  # above the kernel's largest pid
+
+
+def test_a_silent_child_that_uses_no_cpu_is_hung_after_the_patience() -> None:
+    silence = Silence(hung_seconds=15.0)
+    assert silence.hung(100.0, 7.0) is False
+    assert silence.hung(110.0, 7.0) is False
+    assert silence.hung(115.0, 7.0) is True
+
+
+def test_a_silent_child_that_uses_the_cpu_is_busy_not_hung() -> None:
+    silence = Silence(hung_seconds=15.0)
+    for second in range(100, 200, 5):  # a long command on a loaded machine
+        assert silence.hung(float(second), second / 10) is False
+    assert silence.hung(209.0, 19.5) is False  # it stopped working at 195 s
+    assert silence.hung(210.0, 19.5) is True
+
+
+def test_an_answer_ends_a_silence() -> None:
+    silence = Silence(hung_seconds=15.0)
+    assert silence.hung(100.0, 1.0) is False
+    silence.answered()
+    assert silence.hung(114.0, 1.0) is False
+    assert silence.hung(129.0, 1.0) is True
+
+
+def test_without_cpu_times_silence_alone_decides() -> None:
+    silence = Silence(hung_seconds=15.0)
+    assert silence.hung(100.0, None) is False
+    assert silence.hung(114.0, None) is False
+    assert silence.hung(115.0, None) is True
