@@ -9,6 +9,9 @@ there too. `tune` caps the arenas at two and fixes the threshold at 256 KB; `tri
 what the arenas hold free, after the start-up work that used the most (the word lists, the
 index). Measured with `bench mentions` at 10 k entities: 288 → 257 MB RSS after ten batches.
 
+Python's cyclic collector is tuned too (`GC_THRESHOLDS`) and what start-up left alive is frozen
+out of its generations (`freeze`).
+
 Elsewhere than glibc (musl, macOS) both do nothing.
 """
 
@@ -27,6 +30,14 @@ MMAP_THRESHOLD = 256 * 1024
 batch's larger arrays are faulted in anew each time (at 10 k entities, 369 k minor faults over
 twelve batches against 154 k with glibc's defaults, a few per cent of a batch's CPU); 1 MB
 gave 236 k faults and 10 MB more RSS, 8 MB 147 k faults and 30 MB more."""
+GC_THRESHOLDS = (50_000, 20, 10)
+"""The cyclic collector's thresholds (young generation, then how many young collections make a
+middle one, and middle ones a full one). A batch of mentions allocates and frees hundreds of
+thousands of lists, dicts and tuples, none of them in a cycle. With Python's defaults (700, 10,
+10) a batch set off 90-220 young collections and one or two full ones, 50-180 ms a batch at
+1 M entities (mean ~105 ms), and collected nothing; with a young generation of 50,000 it sets
+off one or two young ones, 25-50 ms (2026-12-02, in-process on the `bench mentions` palace of
+1 M, design §10). Garbage in a cycle (an exception's frames) waits a little longer."""
 
 
 @functools.cache
@@ -43,7 +54,9 @@ def _glibc() -> ctypes.CDLL | None:
 
 
 def tune() -> None:
-    """At start, before the threads: two arenas, a fixed `mmap` threshold."""
+    """At start, before the threads: two arenas, a fixed `mmap` threshold, and the collector's
+    thresholds (the last everywhere, the first two on glibc)."""
+    gc.set_threshold(*GC_THRESHOLDS)
     libc = _glibc()
     if libc is not None and not (
         libc.mallopt(M_ARENA_MAX, ARENAS) and libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)

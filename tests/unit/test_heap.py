@@ -3,6 +3,7 @@ start-up left alive is frozen out of the cyclic collector."""
 
 import gc
 import platform
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,14 @@ from api.service import heap
 pytestmark = pytest.mark.skipif(
     platform.system() != "Linux" or platform.libc_ver()[0] != "glibc", reason="glibc's malloc"
 )
+
+
+@pytest.fixture(autouse=True)
+def collector_thresholds() -> Iterator[None]:
+    """`heap.tune` sets the collector's thresholds for the process: the tests put them back."""
+    saved = gc.get_threshold()
+    yield
+    gc.set_threshold(*saved)
 
 
 def rss_mb() -> float:
@@ -34,6 +43,12 @@ def test_trim_hands_back_what_was_freed_in_the_arena() -> None:
     after = rss_mb()
     assert before - after > 50, (grown, before, after)
     assert kept[-1] == 49_999 % 256
+
+
+def test_tune_collects_young_objects_in_larger_steps() -> None:
+    gc.set_threshold(700, 10, 10)
+    heap.tune()
+    assert gc.get_threshold() == heap.GC_THRESHOLDS == (50_000, 20, 10)
 
 
 def test_freeze_takes_what_is_alive_out_of_the_collectors_generations() -> None:
