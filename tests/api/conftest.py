@@ -32,10 +32,14 @@ def mine_dir(mine_root: Path) -> Path:
     return Path(tempfile.mkdtemp(dir=mine_root))
 
 
-@pytest.fixture(scope="session", params=BACKENDS)
+@pytest.fixture(scope="module", params=BACKENDS)
 def app_client(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, mine_root: Path
 ) -> Iterator[TestClient]:
+    """One running app per module and backend. Not per session: an app's job runner scans the
+    graph for unfinished jobs and takes those nobody holds, and on Neo4j the session's one
+    database is shared with the store and end-to-end tests that run later, whose jobs a
+    session-long app would take from them."""
     data_dir = tmp_path_factory.mktemp("service")
     graph = {}
     if request.param == "neo4j":
