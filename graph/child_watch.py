@@ -18,7 +18,7 @@ applies to the whole start.
 """
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 
@@ -34,6 +34,20 @@ class Answer(Enum):
 
 
 @dataclass
+class Idle:
+    """How long a process's CPU time has not moved, from successive readings of it (a lower
+    reading is another process, a restarted child: moved too)."""
+
+    _cpu: float | None = None
+    _moved: float = 0.0
+
+    def seconds(self, now: float, cpu_seconds: float) -> float:
+        if cpu_seconds != self._cpu:
+            self._cpu, self._moved = cpu_seconds, now
+        return now - self._moved
+
+
+@dataclass
 class StartWait:
     """The verdicts of one start: call `verdict` after each PING that found it not ready."""
 
@@ -41,8 +55,7 @@ class StartWait:
     first_sign_seconds: float
     stalled_seconds: float
     listening_since: float | None = None
-    _cpu: float | None = None
-    _cpu_moved: float = 0.0
+    _idle: Idle = field(default_factory=Idle)
 
     def verdict(self, now: float, answer: Answer, cpu_seconds: float | None) -> str | None:
         """None to keep waiting, else why to give up (for the error message)."""
@@ -50,15 +63,14 @@ class StartWait:
             if now - self.started > self.first_sign_seconds:
                 return f"did not become ready within {self.first_sign_seconds:.0f} s"
             return None
-        if self._cpu is None or cpu_seconds > self._cpu:
-            self._cpu, self._cpu_moved = cpu_seconds, now
+        idle = self._idle.seconds(now, cpu_seconds)
         if answer is not Answer.REFUSED and self.listening_since is None:
             self.listening_since = now
         if self.listening_since is None:
             if now - self.started > self.first_sign_seconds:
                 return f"did not answer within {self.first_sign_seconds:.0f} s"
             return None
-        if now - self._cpu_moved > self.stalled_seconds:
+        if idle > self.stalled_seconds:
             return (
                 f"stopped making progress reading its data: no CPU time used for "
                 f"{self.stalled_seconds:.0f} s, {now - self.listening_since:.0f} s after it "
@@ -76,18 +88,18 @@ class Silence:
 
     hung_seconds: float
     _since: float | None = None
-    _cpu: float | None = None
+    _idle: Idle = field(default_factory=Idle)
 
     def answered(self) -> None:
         self._since = None
 
     def hung(self, now: float, cpu_seconds: float | None) -> bool:
         """After an unanswered PING: whether the child is hung."""
-        working = cpu_seconds is not None and self._cpu is not None and cpu_seconds > self._cpu
-        if self._since is None or working:
-            self._since, self._cpu = now, cpu_seconds
-            return False
-        return now - self._since >= self.hung_seconds
+        if self._since is None:
+            self._since = now
+        silent = now - self._since
+        idle = silent if cpu_seconds is None else self._idle.seconds(now, cpu_seconds)
+        return min(silent, idle) >= self.hung_seconds
 
 
 def cpu_seconds(pid: int) -> float | None:
