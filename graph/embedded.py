@@ -279,18 +279,14 @@ class EmbeddedFalkorDB:
         self._reap()
         self._spawn()
 
-    @staticmethod
-    def _answers(client: redis.Redis) -> bool:
+    @classmethod
+    def _answers(cls, client: redis.Redis) -> bool:
         """Whether the child answers a PING within PROBE_TIMEOUT_SECONDS. An error reply
-        (still loading, a busy module) is an answer: only silence means hung. (redis-py files
-        the LOADING reply under ConnectionError, hence its own clause first.)"""
+        (still loading, a busy module) is an answer: only silence means hung."""
         try:
-            client.ping()
-        except (redis.exceptions.BusyLoadingError, redis.exceptions.ResponseError):
+            return cls._ping(client) in (None, Answer.LOADING)
+        except redis.exceptions.ResponseError:
             return True
-        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
-            return False
-        return True
 
     def watch(self, stopping: threading.Event) -> None:
         """Until `stopping` is set: restart the child when it dies, or when it leaves PINGs
