@@ -199,13 +199,10 @@ class Candidates:
             if reached >= EXACT:
                 needed -= depth_probes(key, reached)
             needs[key] = needed
-        probes: set[str] = set().union(*needs.values())
-        hits = memory.lookup_spelled(probes) if probes else {}
+        hits, wanting = memory.lookup_spelled(needs)
         fresh = {i: hit for i, hit in hits.items() if i not in self.index}
         for entity_id in hits.keys() - fresh.keys():
             self.index.add_found(self.index.get(entity_id), hits[entity_id][0])
-        hit = {p for found, _, _, _ in fresh.values() for p in found}
-        wanting = _wanting(needs, hit) if hit else {}
         unread = {
             entity_id: found
             for entity_id, (found, spellings, kind, _) in fresh.items()
@@ -216,18 +213,6 @@ class Candidates:
             self.index.add_found(entity.view, found)
             self.created_at[entity.view.id] = entity.created_at
         return bool(hits)
-
-
-def _wanting(needs: dict[str, frozenset[str]], hit: set[str]) -> dict[str, list[str]]:
-    """Probe → the mention keys that sent it, for the probes that hit only: a batch sends tens
-    of thousands of probes and hits a few hundred, so the map is built from the hits' side
-    (one set operation per mention key, in C) instead of one Python step per probe sent."""
-    wanting: dict[str, list[str]] = {}
-    for key, needed in needs.items():
-        if not needed.isdisjoint(hit):
-            for probe in needed & hit:
-                wanting.setdefault(probe, []).append(key)
-    return wanting
 
 
 def _usable(

@@ -47,11 +47,12 @@ object built or read before such a change is not kept (`cached` hands out a gene
 """
 
 import time
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
+from numpy.typing import NDArray
 
 from graph.entity_index import spellings_keys, stored_key_set
 from graph.memory_segments import BLOCK_BITS, KeyIndex, key_hashes
@@ -60,6 +61,12 @@ from graph.queries import FIRST_ENTITY_CURSOR
 from graph.records import Entity
 from graph.sequenced_index import SequencedIndex
 from graph.store import GraphStore, Row, Tx
+from resolver.entity_pairs import may_pair
+
+SpelledLookup = tuple[
+    dict[str, tuple[list[str], tuple[str, ...] | None, str | None, int]], dict[str, list[str]]
+]
+"""`MemoryIndex.lookup_spelled`: the hits, and the mention keys behind each probe that hit."""
 
 ENTITY_CACHE_SIZE = 10_000
 """Entities kept as objects once handed out (about 600 bytes each): building one from its row
@@ -170,17 +177,48 @@ class MemoryIndex(SequencedIndex):
         with self._lock:
             return self._keys.lookup_rows(probes)
 
-    def lookup_spelled(
-        self, probes: Collection[str]
-    ) -> dict[str, tuple[list[str], tuple[str, ...] | None, str | None, int]]:
-        """What `lookup` answers, each entity with its keys (name key, then alias keys) and its
-        kind, each None where not known (`graph.memory_spellings`), and its latest row."""
+    def lookup_spelled(self, needs: Mapping[str, Collection[str]]) -> SpelledLookup:
+        """What `lookup` answers for the probes of every mention key in `needs` (key → its
+        probes), each entity with its keys (name key, then alias keys) and its kind, each None
+        where not known (`graph.memory_spellings`), and its latest row; and, for each probe
+        that hit, the mention keys that sent it.
+
+        Each (row, probe) pair is weighed before the hits are grouped by entity: where one
+        mention key sent the probe and none of the row's keys may pair with it
+        (`resolver.entity_pairs.may_pair`), the pair is dropped. At a million entities most
+        pairs are of that kind, and one check each costs less than carrying them as hits.
+        """
+        sent: dict[str, list[str]] = {}
+        decoded: dict[int, tuple[str, ...] | None] = {}
         with self._lock:
             spellings = self._spellings
-            return {
-                entity_id: (keys, spellings.of(row), spellings.kind_of(row), row)
-                for entity_id, (keys, row) in self._keys.lookup_rows(probes).items()
+
+            def keep(
+                ordered: list[str], rows: NDArray[np.int64], positions: NDArray[np.intp]
+            ) -> NDArray[np.bool_]:
+                hit, pair_probe = np.unique(positions, return_inverse=True)
+                hit_probes = list(map(ordered.__getitem__, hit.tolist()))
+                sent.update(senders(needs, set(hit_probes)))
+                sender = [
+                    keys[0] if len(keys) == 1 else None
+                    for keys in map(sent.__getitem__, hit_probes)
+                ]
+                hit_rows, pair_row = np.unique(rows, return_inverse=True)
+                row_keys = list(map(spellings.of, hit_rows.tolist()))
+                decoded.update(zip(hit_rows.tolist(), row_keys, strict=True))
+                kept = [
+                    _may_use(sender[probe], row_keys[row])
+                    for probe, row in zip(pair_probe.tolist(), pair_row.tolist(), strict=True)
+                ]
+                return np.array(kept, dtype=np.bool_)
+
+            probes = set().union(*needs.values())
+            found = self._keys.lookup_rows(probes, keep) if probes else {}
+            hits = {
+                entity_id: (keys, decoded[row], spellings.kind_of(row), row)
+                for entity_id, (keys, row) in found.items()
             }
+        return hits, sent
 
     def entities(self, rows: dict[str, int]) -> dict[str, Entity]:
         """The entities of these rows (id → its latest row, as a lookup answered it) that the
@@ -215,6 +253,28 @@ class MemoryIndex(SequencedIndex):
         for entity_id in ids:
             self._entities.pop(entity_id, None)
         self._generation += 1
+
+
+def senders(needs: Mapping[str, Collection[str]], hit: set[str]) -> dict[str, list[str]]:
+    """Probe → the mention keys that sent it (`needs`: key → its probes), for the probes that
+    hit only: a batch sends tens of thousands of probes and hits a few thousand, so the map is
+    built from the hits' side (one set operation per mention key, in C) instead of one Python
+    step per probe sent."""
+    sent: dict[str, list[str]] = {}
+    for key, needed in needs.items():
+        if not hit.isdisjoint(needed):
+            for probe in hit.intersection(needed):
+                sent.setdefault(probe, []).append(key)
+    return sent
+
+
+def _may_use(mention_key: str | None, keys: tuple[str, ...] | None) -> bool:
+    """Whether one of a row's `keys` may pair with the mention key (either unknown: yes)."""
+    if mention_key is None or keys is None:
+        return True
+    if len(keys) == 1:  # most rows: no alias
+        return may_pair(mention_key, keys[0])
+    return any(may_pair(mention_key, key) for key in keys)
 
 
 def _records(rows: list[Row]) -> list[Record | None]:

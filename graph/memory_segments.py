@@ -27,7 +27,7 @@ are dropped, so the build's peak is the index plus one block's buffer.
 """
 
 import uuid
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,6 +38,9 @@ _UUID_GROUPS = ((0, 8, 0), (8, 12, 9), (12, 16, 14), (16, 20, 19), (20, 32, 24))
 """(first hex digit, past the last, place in the text) of a UUID's five groups."""
 Hashes = NDArray[np.uint64]
 Rows = NDArray[np.int64]
+
+PairFilter = Callable[[list[str], Rows, NDArray[np.intp]], NDArray[np.bool_]]
+"""Which (row, probe) pairs of a lookup to keep: the probes, the rows, each pair's probe."""
 
 ENTRY_BITS = 32
 HASH_BITS = 34
@@ -271,7 +274,9 @@ class KeyIndex:
         """Entity id → the probes among `probes` it stores (each id once)."""
         return {entity_id: keys for entity_id, (keys, _) in self.lookup_rows(probes).items()}
 
-    def lookup_rows(self, probes: Collection[str]) -> dict[str, tuple[list[str], int]]:
+    def lookup_rows(
+        self, probes: Collection[str], keep: PairFilter | None = None
+    ) -> dict[str, tuple[list[str], int]]:
         """Entity id → the probes it stores, sorted, and its latest row (a respelled entity's
         has all its keys), each id once.
 
@@ -281,6 +286,8 @@ class KeyIndex:
         order (a row's probes then come out sorted), repeated (row, probe) pairs are dropped
         (two keys of one row can share a bucket and a tag) and the ids are written in one go
         (`ids_of`); only an entity found under two rows (respelled) is merged in Python.
+        `keep` drops (row, probe) pairs first, given the probes in that order, the rows and
+        each pair's place in the probes.
         """
         ordered = sorted(set(probes))
         if not self.segments or not ordered:
@@ -291,6 +298,9 @@ class KeyIndex:
         found = [segment.find(needles) for segment in self.segments]
         positions = order[np.concatenate([p for p, _ in found])]
         rows = np.concatenate([r for _, r in found])
+        if keep is not None and len(rows):
+            kept = keep(ordered, rows, positions)
+            rows, positions = rows[kept], positions[kept]
         if not len(rows):
             return {}
         by_pair = np.lexsort((positions, rows))

@@ -224,6 +224,28 @@ def test_a_hit_no_rule_can_use_is_not_read(store: Any) -> None:
     assert far in index.cached([far])[0]
 
 
+def test_a_lookup_weighs_each_probe_against_the_mention_key_that_sent_it(store: Any) -> None:
+    """Pairs of a row and a probe are weighed before hits are grouped (`lookup_spelled`):
+    `RFC 8975` is met by the review probes of `RFC 7589` but four edits away, so it is no hit
+    of that key; a probe that two mention keys sent is weighed later, against both."""
+    migrations.migrate(store)
+    load_entities(store, [("RFC 8975", "tool", []), ("RFC 8579", "tool", [])])
+    index = built(store)
+    mention = entity_key("RFC 7589")
+    probes = depth_probes(mention, TWO_EDITS)
+    far, near = (index.lookup({entity_key(name)}) for name in ("RFC 8975", "RFC 8579"))
+    assert index.lookup(probes).keys() == far.keys() | near.keys()  # both stored under them
+    hits, sent = index.lookup_spelled({mention: probes})
+    assert hits.keys() == near.keys()
+    assert all(sent[probe] == [mention] for probe in hits[next(iter(near))][0])
+    other = entity_key("RFC 8975")
+    hits, sent = index.lookup_spelled({mention: probes, other: probes})
+    assert hits.keys() == far.keys() | near.keys()
+    assert all(
+        sorted(sent[probe]) == sorted([mention, other]) for probe in hits[next(iter(far))][0]
+    )
+
+
 def test_a_hit_of_a_kind_no_mention_is_compared_with_is_not_read(store: Any) -> None:
     """The index keeps each row's kind: a `tool` mention is never compared with a `person`
     (design §5.2), so the person found under the very same key is dropped before any read;

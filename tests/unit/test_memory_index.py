@@ -145,7 +145,7 @@ def test_a_lookup_says_each_entitys_latest_row() -> None:
     keys.add([(first, {"ab", "a"}), (second, {"ab"})])
     keys.add([(first, {"ab", "a", "cd"})])
     assert keys.lookup_rows({"ab", "cd"}) == {first: (["ab", "cd"], 2), second: (["ab"], 1)}
-    assert index.lookup_spelled({"ab"}) == {}  # not built: nothing indexed
+    assert index.lookup_spelled({"ab": {"ab"}}) == ({}, {})  # not built: nothing indexed
 
 
 def test_each_row_keeps_its_kind_in_a_byte_or_says_it_does_not_know_it() -> None:
