@@ -35,6 +35,7 @@ from graph.drawers import (
     Candidate,
     DedupPolicy,
     NewDrawer,
+    await_candidates,
     by_ids_params,
     candidate_params,
     candidate_text,
@@ -180,6 +181,7 @@ def write_prepared(
     holds the parts before it (the index learns of them only once they commit)."""
     if not prepared:
         return []
+    await_candidates(memory, policy)
     stamped: list[_Stamp] = []
 
     def work(tx: Tx) -> list[ItemOutcome]:
@@ -192,7 +194,7 @@ def write_prepared(
             outcomes.extend(
                 _write_part(tx, part, policy, supersede, store.dialect, chosen, stamped)
             )
-            chosen = None
+            chosen = _for_next_part(tx, chosen)
         return outcomes
 
     outcomes = store.write(work, use_case="write_drawers")
@@ -200,6 +202,17 @@ def write_prepared(
         for stamp in stamped:
             memory.written(stamp.epoch, stamp.seq, stamp.drawers, stamp.closed)
     return outcomes
+
+
+def _for_next_part(tx: Tx, chosen: DrawerIndex | None) -> DrawerIndex | None:
+    """The index for the next part, if it may answer: where the database keeps a term index,
+    it answers (on Neo4j the parts before are not committed, so the index cannot take them in);
+    where it keeps none (FalkorDB, whose statements commit one by one), the index takes in the
+    part just written and answers (design §5.4)."""
+    if chosen is None or chosen.database_answers:
+        return None
+    chosen.catch_up(tx)
+    return chosen
 
 
 @dataclass(frozen=True, slots=True)
