@@ -65,6 +65,10 @@ class SequencedIndex:
     def wait_ready(self, timeout: float) -> bool:
         return self._ready.wait(timeout)
 
+    def settled(self, timeout: float) -> bool:
+        """Whether the build ended (ready or failed), waiting up to `timeout` for it."""
+        return self._settled.wait(timeout)
+
     def failed(self) -> None:
         """The build failed: searches go to the database's index from now on (the caller
         made sure there is one)."""

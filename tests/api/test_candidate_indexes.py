@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from api.service import runtime as runtime_module
 from graph.errors import GraphUnavailable
 from graph.inspection import schema_state
+from tests.api.test_jobs import waited
 from tests.support.app import app_settings, app_store, assert_envelope, running_app
 from tests.support.seeding import migrated_graph
 
@@ -24,6 +25,9 @@ CANDIDATE_INDEXES = {("Entity", "dkeys"), ("Drawer", "terms")}
 ROOM = "/api/wings/infra/rooms/ops/drawers"
 ORIGINAL = "The storage engine keeps every page of the log in one file on the disk."
 NEAR_COPY = "The sotrage engine keeps every page of the log in one file on the disk."
+WATCHED_SECONDS = 0.5
+"""How long a job is watched while the index builds: it must still be queued (a job that
+went ahead would have been claimed at once; nothing passes by waiting longer)."""
 
 
 def falkordb_indexed(store: Any) -> set[tuple[str, str]]:
@@ -127,7 +131,7 @@ def building(client: TestClient) -> Iterator[TestClient]:
     runtime = client.app.state.runtime  # type: ignore[attr-defined]
     kept = runtime.entity_index, runtime.drawer_index
     runtime.entity_index = runtime_module.MemoryIndex()
-    runtime.drawer_index = runtime_module.DrawerIndex()
+    runtime.drawer_index = runtime.jobs._drawer_index = runtime_module.DrawerIndex()
     for index in (runtime.entity_index, runtime.drawer_index):
         index.database_answers = False
         index.wait_seconds = 0.0
@@ -135,6 +139,7 @@ def building(client: TestClient) -> Iterator[TestClient]:
         yield client
     finally:
         runtime.entity_index, runtime.drawer_index = kept
+        runtime.jobs._drawer_index = kept[1]
 
 
 def test_a_write_past_the_bound_is_told_503_with_retry_after(building: TestClient) -> None:
@@ -162,3 +167,26 @@ def test_a_write_past_the_bound_is_told_503_with_retry_after(building: TestClien
         client.post("/api/resolve", json={"name": "Kubernetes", "kind": "tool"}).status_code == 503
     )
     assert client.get("/api/entities", params={"name": "kubernetes"}).status_code == 503
+
+
+def test_a_job_waits_for_the_drawer_index_without_bound(building: TestClient) -> None:
+    client = building
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    posted = client.post(
+        "/api/checkpoints",
+        json={
+            "wing": "infra",
+            "room": "ops",
+            "items": [{"content": ORIGINAL}, {"content": NEAR_COPY}],
+        },
+    )
+    assert posted.status_code == 202, posted.text
+    job_id = posted.json()["job"]["id"]
+    runtime.jobs.idle.clear()
+    assert not runtime.jobs.idle.wait(WATCHED_SECONDS)  # taken from the queue, not yet run
+    assert client.get(f"/api/jobs/{job_id}").json()["job"]["status"] == "queued"
+    runtime.drawer_index.build(app_store(client))
+    job = waited(client, posted.json()["job"])
+    assert (job["status"], job["result"]["stored"]) == ("succeeded", 2)
+    links = app_store(client).run_text("MATCH (:Drawer)-[l:SIMILAR_TO]->(:Drawer) RETURN l", {})
+    assert len(links) == 1

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from graph import observe
+from graph.drawer_batch import write_drawers
 from graph.drawer_index import DrawerIndex
 from graph.drawers import DedupPolicy, NewDrawer, write_drawer
 from graph.entities import MentionInput, dry_run, resolve_mentions
@@ -20,6 +22,7 @@ from graph.errors import GraphUnavailable
 from graph.memory_index import MemoryIndex
 from resolver.entity_model import make_mention
 from tests.store.test_entities import KNOWN_WORD, new_drawer, resolve
+from tests.store.test_memory_entities import Statements
 
 POLICY = DedupPolicy()
 BLOCKED_SECONDS = 0.3
@@ -148,3 +151,36 @@ def test_names_are_found_through_the_built_index(store: Any) -> None:
     found = find_entities(store, "KUBERNETES", "tool", index)
     assert [e.view.id for e in found] == [seeded.entity.view.id]
     assert find_entities(store, "Kubernetes", "person", index) == []
+
+
+def test_every_part_of_a_batch_searches_memory_where_the_database_keeps_no_index(
+    falkordb_store: Any,
+) -> None:
+    """A batch whose names repeat is written in parts; on FalkorDB each part's statements
+    commit as they run, so the index takes in the parts before and answers the next one too:
+    no part searches the database's term index, which is not there (a scan of the room)."""
+    store = falkordb_store
+    original = write_drawer(store, NewDrawer("work", "notes", ORIGINAL), POLICY).drawer
+    index = unbuilt(DrawerIndex(), 0.0)
+    index.build(store)
+    items = [
+        NewDrawer("work", "notes", "The plan for the week ahead, first draft.", name="plan"),
+        NewDrawer("work", "notes", "The plan for the week ahead, second draft.", name="plan"),
+        NewDrawer("work", "notes", NEAR_COPY),
+        NewDrawer("work", "notes", NEAR_COPY + " Again."),
+    ]
+    watching = Statements()
+    observe.subscribe(watching)
+    try:
+        first, taken, near, nearer = write_drawers(
+            store, items, POLICY, supersede=True, memory=index
+        )
+    finally:
+        observe.unsubscribe(watching)
+    assert not isinstance(first, Exception) and not isinstance(taken, Exception)
+    assert not isinstance(near, Exception) and not isinstance(nearer, Exception)
+    assert taken.superseded == first.drawer.id
+    assert [entry.drawer for entry in near.similar] == [original.id]
+    assert sorted(entry.drawer for entry in nearer.similar) == sorted([original.id, near.drawer.id])
+    assert {"drawer_candidates", "drawer_batch_candidates"}.isdisjoint(watching.names)
+    assert watching.names.count("drawer_batch_candidates_by_ids") == 2  # one read per part
