@@ -190,11 +190,12 @@ def write_prepared(
             tx.lock(f"room\x1f{wing}\x1f{room}")
         chosen = memory if memory is not None and policy.enabled and memory.catch_up(tx) else None
         outcomes: list[ItemOutcome] = []
-        for part in _parts(list(prepared)):
+        for number, part in enumerate(_parts(list(prepared))):
+            if number:
+                chosen = _for_next_part(tx, chosen)
             outcomes.extend(
                 _write_part(tx, part, policy, supersede, store.dialect, chosen, stamped)
             )
-            chosen = _for_next_part(tx, chosen)
         return outcomes
 
     outcomes = store.write(work, use_case="write_drawers")

@@ -171,9 +171,9 @@ class FalkorStore:
                 if (label, tuple(sorted(properties))) not in existing:
                     self._create_constraint(label, properties)
             dropped = [self._drop_index(file_name) for file_name in sorted(served)]
-            self._wait_until_operational()
             if any(dropped):
                 self._rewrite_file()
+            self._wait_until_operational()
 
     def restore_index(self, served: str) -> None:
         file_name = MEMORY_SERVED[served]
