@@ -177,8 +177,9 @@ def write_prepared(
 ) -> list[ItemOutcome]:
     """`write_drawers` of items prepared beforehand with `policy.near_threshold` (any subset
     of one `prepare_drawers` answer, in its order). With `memory` (built), the first part's
-    candidates come from it (`graph.drawer_index`); a later part's from the database, which
-    holds the parts before it (the index learns of them only once they commit)."""
+    candidates come from it (`graph.drawer_index`); a later part's from the database's term
+    index, which holds the parts before it (the index learns of them only once they commit),
+    or, where the database keeps none, from the index caught up on them (`_for_next_part`)."""
     if not prepared:
         return []
     await_candidates(memory, policy)
