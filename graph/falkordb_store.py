@@ -23,6 +23,11 @@ SOCKET_TIMEOUT_SECONDS = QUERY_TIMEOUT_MS / 1000 + 10.0
 thread would wait forever. Longer than the query timeout, so a slow query fails server-side."""
 CONNECT_TIMEOUT_SECONDS = 5.0
 INDEX_WAIT_SECONDS = 60.0
+SCHEMA_WAIT_SECONDS = 1800.0
+"""How long the schema's indexes may take to build over the data already stored: the candidate
+indexes, created again when the in-memory ones are turned off or failed (design §5.4), are
+built from every node's arrays (FalkorDB took 251 s for the deletion keys of 1 M entities as it
+read its file; more on a busy machine). A FAILED index still stops the wait at once."""
 
 # Unique constraints; FalkorDB builds them asynchronously on top of range indexes.
 UNIQUE_CONSTRAINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -173,14 +178,14 @@ class FalkorStore:
             dropped = [self._drop_index(file_name) for file_name in sorted(served)]
             if any(dropped):
                 self._rewrite_file()
-            self._wait_until_operational()
+            self._wait_until_operational(SCHEMA_WAIT_SECONDS)
 
     def restore_index(self, served: str) -> None:
         file_name = MEMORY_SERVED[served]
         [(_, text)] = [entry for entry in schema_statements("falkordb") if entry[0] == file_name]
         with self._write_lock:
             self._create_index(text)
-            self._wait_until_operational()
+            self._wait_until_operational(SCHEMA_WAIT_SECONDS)
 
     def _create_index(self, text: str) -> None:
         try:
@@ -239,9 +244,9 @@ class FalkorStore:
         rows = self.run_text(statement("constraint_list", "falkordb"), {})
         return {(row["label"], tuple(sorted(row["properties"]))) for row in rows}
 
-    def _wait_until_operational(self) -> None:
+    def _wait_until_operational(self, seconds: float = INDEX_WAIT_SECONDS) -> None:
         """Until indexes are OPERATIONAL queries silently scan labels (design §2.1)."""
-        deadline = time.monotonic() + INDEX_WAIT_SECONDS
+        deadline = time.monotonic() + seconds
         while True:
             indexes = self.run_text(statement("index_list", "falkordb"), {})
             constraints = self.run_text(statement("constraint_list", "falkordb"), {})
