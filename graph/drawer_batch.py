@@ -35,6 +35,7 @@ from graph.drawers import (
     Candidate,
     DedupPolicy,
     NewDrawer,
+    await_candidates,
     by_ids_params,
     candidate_params,
     candidate_text,
@@ -176,10 +177,12 @@ def write_prepared(
 ) -> list[ItemOutcome]:
     """`write_drawers` of items prepared beforehand with `policy.near_threshold` (any subset
     of one `prepare_drawers` answer, in its order). With `memory` (built), the first part's
-    candidates come from it (`graph.drawer_index`); a later part's from the database, which
-    holds the parts before it (the index learns of them only once they commit)."""
+    candidates come from it (`graph.drawer_index`); a later part's from the database's term
+    index, which holds the parts before it (the index learns of them only once they commit),
+    or, where the database keeps none, from the index caught up on them (`_for_next_part`)."""
     if not prepared:
         return []
+    await_candidates(memory, policy)
     stamped: list[_Stamp] = []
 
     def work(tx: Tx) -> list[ItemOutcome]:
@@ -188,11 +191,12 @@ def write_prepared(
             tx.lock(f"room\x1f{wing}\x1f{room}")
         chosen = memory if memory is not None and policy.enabled and memory.catch_up(tx) else None
         outcomes: list[ItemOutcome] = []
-        for part in _parts(list(prepared)):
+        for number, part in enumerate(_parts(list(prepared))):
+            if number:
+                chosen = _for_next_part(tx, chosen)
             outcomes.extend(
                 _write_part(tx, part, policy, supersede, store.dialect, chosen, stamped)
             )
-            chosen = None
         return outcomes
 
     outcomes = store.write(work, use_case="write_drawers")
@@ -200,6 +204,17 @@ def write_prepared(
         for stamp in stamped:
             memory.written(stamp.epoch, stamp.seq, stamp.drawers, stamp.closed)
     return outcomes
+
+
+def _for_next_part(tx: Tx, chosen: DrawerIndex | None) -> DrawerIndex | None:
+    """The index for the next part, if it may answer: where the database keeps a term index,
+    it answers (on Neo4j the parts before are not committed, so the index cannot take them in);
+    where it keeps none (FalkorDB, whose statements commit one by one), the index takes in the
+    part just written and answers (design §5.4)."""
+    if chosen is None or chosen.database_answers:
+        return None
+    chosen.catch_up(tx)
+    return chosen
 
 
 @dataclass(frozen=True, slots=True)

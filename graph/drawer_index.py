@@ -91,6 +91,7 @@ class DrawerIndex(SequencedIndex):
     unit (design §4.5)."""
 
     counter_statement = "drawer_seq"
+    name = "drawer"
 
     def __init__(self) -> None:
         super().__init__()

@@ -105,6 +105,7 @@ def write_drawer(
     """Store a drawer unless it is an unnamed exact copy; link its likenesses. With `memory`
     (built), the candidates come from it (`graph.drawer_index`), which learns of the drawer."""
     stored = _Sequenced()
+    await_candidates(memory, policy)
 
     def work(tx: Tx) -> WriteOutcome:
         tx.lock(f"room\x1f{new.wing}\x1f{new.room}")
@@ -118,6 +119,13 @@ def write_drawer(
         return _store(tx, new, policy, same, store.dialect, memory, stored)
 
     return stored.done(memory, store.write(work, use_case="write_drawer"))
+
+
+def await_candidates(memory: DrawerIndex | None, policy: DedupPolicy) -> None:
+    """Before a write unit: where the database keeps no term index while `memory` builds
+    (FalkorDB), wait for it, up to its bound (`SequencedIndex.await_ready`; design §5.4)."""
+    if memory is not None and policy.enabled:
+        memory.await_ready()
 
 
 def same_named(
@@ -148,6 +156,7 @@ def supersede_drawer(
 ) -> WriteOutcome:
     """Close a drawer and store its replacement, which keeps its name, kind and agent."""
     stored = _Sequenced()
+    await_candidates(memory, policy)
 
     def work(tx: Tx) -> WriteOutcome:
         old = _get(tx, drawer_id, viewer)

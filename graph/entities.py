@@ -136,6 +136,8 @@ def resolve_mentions(
         wrote[:] = [(written, [Entity(view, created_at[view.id]) for view in changed])]
         return results
 
+    if memory is not None:  # FalkorDB keeps no key index while it builds: wait for it
+        memory.await_ready()
     results = store.write(work, use_case="resolve_mentions")
     if memory is not None:  # committed: what the unit wrote joins the index
         [(written, changed)] = wrote
@@ -159,6 +161,8 @@ def dry_run(
         batch = _fetch_candidates(tx, store, [mention], fuzzy, known_word, names, remembered)
         return _decided(batch, mention), batch.candidates.created_at
 
+    if memory is not None:
+        memory.await_ready()
     return store.read(work, use_case="resolve_dry_run")
 
 

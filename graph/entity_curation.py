@@ -11,6 +11,8 @@ from graph.clock import utc_now
 from graph.entities import ENTITIES_LOCK
 from graph.entity_index import probe_params
 from graph.errors import EntityNotFound, ReviewLinkNotFound
+from graph.memory_index import MemoryIndex
+from graph.queries import Dialect
 from graph.records import Entity, spelling_props
 from graph.store import GraphStore, Tx
 from resolver.entity_keys import entity_key
@@ -48,11 +50,21 @@ def get_entity(store: GraphStore, entity_id: str) -> Entity:
     return store.read(lambda tx: _get(tx, entity_id), use_case="get_entity")
 
 
-def find_entities(store: GraphStore, name: str, kind: str | None) -> list[Entity]:
-    """Entities whose name or an alias has the key of `name`, by id (the caller pages)."""
+def find_entities(
+    store: GraphStore, name: str, kind: str | None, memory: MemoryIndex | None = None
+) -> list[Entity]:
+    """Entities whose name or an alias has the key of `name`, by id (the caller pages). With
+    `memory`, the key is looked up there (FalkorDB keeps no key index of its own then, design
+    §5.4) and the entities it names are read by id."""
     key = entity_key(name)
+    if memory is not None:
+        memory.await_ready()
 
     def work(tx: Tx) -> list[Entity]:
+        if memory is not None and memory.catch_up(tx):
+            ids = sorted(memory.lookup([key]))
+            rows = tx.run("entities_by_ids", **_id_params(ids, store.dialect)) if ids else []
+            return [Entity.from_props(row) for row in rows]
         params = probe_params([key], store.dialect)
         return [
             Entity.from_props(row["entity"]) for row in tx.run("entities_by_probe_keys", **params)
@@ -66,6 +78,14 @@ def find_entities(store: GraphStore, name: str, kind: str | None) -> list[Entity
         and (kind is None or entity.view.kind == kind)
     ]
     return sorted(matching, key=lambda entity: entity.view.id)
+
+
+def _id_params(ids: list[str], dialect: Dialect) -> dict[str, object]:
+    """`entities_by_ids` takes a list on Neo4j, one joined string on FalkorDB (as probes)."""
+    if dialect == "neo4j":
+        return {"ids": ids}
+    joined = probe_params(ids, dialect)
+    return {"ids": joined["probes"], "separator": joined["separator"]}
 
 
 def entity_mentions(

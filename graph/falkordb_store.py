@@ -11,7 +11,7 @@ from falkordb import FalkorDB
 from graph.errors import CONFLICT, ConstraintViolation, GraphQueryError, GraphUnavailable
 from graph.falkordb_params import params_header
 from graph.observe import observed_write, timed_statement
-from graph.queries import Dialect, schema_statements, statement
+from graph.queries import MEMORY_SERVED, Dialect, schema_statements, statement
 from graph.store import Row
 
 T = TypeVar("T")
@@ -23,6 +23,11 @@ SOCKET_TIMEOUT_SECONDS = QUERY_TIMEOUT_MS / 1000 + 10.0
 thread would wait forever. Longer than the query timeout, so a slow query fails server-side."""
 CONNECT_TIMEOUT_SECONDS = 5.0
 INDEX_WAIT_SECONDS = 60.0
+SCHEMA_WAIT_SECONDS = 1800.0
+"""How long the schema's indexes may take to build over the data already stored: the candidate
+indexes, created again when the in-memory ones are turned off or failed (design §5.4), are
+built from every node's arrays (FalkorDB took 251 s for the deletion keys of 1 M entities as it
+read its file; more on a busy machine). A FAILED index still stops the wait at once."""
 
 # Unique constraints; FalkorDB builds them asynchronously on top of range indexes.
 UNIQUE_CONSTRAINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -33,6 +38,15 @@ UNIQUE_CONSTRAINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Entity", ("kind", "name")),
     ("Migration", ("version",)),
 )
+
+
+_CANDIDATE_INDEXES = {"entity_dkeys": ("Entity", "dkeys"), "drawer_terms": ("Drawer", "terms")}
+"""The label and property each candidate index of `MEMORY_SERVED` covers, by its topic."""
+
+
+def _index_topic(file_name: str) -> str:
+    """`21_entity_dkeys.cypher` → `entity_dkeys`."""
+    return file_name.removesuffix(".cypher").split("_", 1)[-1]
 
 
 OVERLOADED = ("max pending queries exceeded", "mem consumption exceeded capacity")
@@ -143,20 +157,64 @@ class FalkorStore:
         except (redis.exceptions.RedisError, OSError) as error:
             raise _translate(error) from error
 
-    def apply_schema(self) -> None:
+    memory_replaces_indexes = True
+    """The embedded database has one owner (its data directory is locked), so while that
+    service keeps the candidate indexes in its memory the database's copies are only upkeep:
+    FalkorDB rebuilds every index as it loads its file (most of a start) and updates them in
+    every write statement (design §5.4)."""
+
+    def apply_schema(self, *, memory_indexes: bool = False) -> None:
+        """With `memory_indexes`, the candidate indexes are not created, and dropped when a
+        palace of an older version has them; their arrays stay stored on the nodes (the
+        in-memory indexes are built from them, and `restore_index` indexes them again)."""
+        served = set(MEMORY_SERVED.values()) if memory_indexes else set()
         with self._write_lock:
-            for _, text in schema_statements("falkordb"):
-                try:
-                    self.run_text(text, {})
-                except GraphQueryError as error:
-                    # FalkorDB has no IF NOT EXISTS: an existing index is the goal reached.
-                    if "already indexed" not in str(error):
-                        raise
+            for _, text in schema_statements("falkordb", without=served):
+                self._create_index(text)
             existing = self._constraints()
             for label, properties in UNIQUE_CONSTRAINTS:
                 if (label, tuple(sorted(properties))) not in existing:
                     self._create_constraint(label, properties)
-            self._wait_until_operational()
+            dropped = [self._drop_index(file_name) for file_name in sorted(served)]
+            if any(dropped):
+                self._rewrite_file()
+            self._wait_until_operational(SCHEMA_WAIT_SECONDS)
+
+    def restore_index(self, served: str) -> None:
+        file_name = MEMORY_SERVED[served]
+        [(_, text)] = [entry for entry in schema_statements("falkordb") if entry[0] == file_name]
+        with self._write_lock:
+            self._create_index(text)
+            self._wait_until_operational(SCHEMA_WAIT_SECONDS)
+
+    def _create_index(self, text: str) -> None:
+        try:
+            self.run_text(text, {})
+        except GraphQueryError as error:
+            # FalkorDB has no IF NOT EXISTS: an existing index is the goal reached.
+            if "already indexed" not in str(error):
+                raise
+
+    def _drop_index(self, file_name: str) -> bool:
+        """Drop the index a schema file creates, if present; whether it was."""
+        topic = _index_topic(file_name)
+        label, prop = _CANDIDATE_INDEXES[topic]
+        indexes = self.run_text(statement("index_list", "falkordb"), {})
+        if not any(row["label"] == label and prop in row["properties"] for row in indexes):
+            return False
+        self.run_text(statement(f"drop_{topic}_index", "falkordb"), {})
+        return True
+
+    def _rewrite_file(self) -> None:
+        """Rewrite the append-only file now: its base still holds the dropped index, which
+        the next start would build again before the file's tail drops it. A rewrite already
+        under way is left to finish (it writes the graph as it is)."""
+        try:
+            self._db.connection.execute_command("BGREWRITEAOF")
+        except redis.exceptions.ResponseError:
+            pass  # one is under way or scheduled
+        except (redis.exceptions.RedisError, OSError) as error:
+            raise _translate(error) from error
 
     def ensure_vector_index(self, dimension: int) -> None:
         if self._vector_index:
@@ -186,9 +244,9 @@ class FalkorStore:
         rows = self.run_text(statement("constraint_list", "falkordb"), {})
         return {(row["label"], tuple(sorted(row["properties"]))) for row in rows}
 
-    def _wait_until_operational(self) -> None:
+    def _wait_until_operational(self, seconds: float = INDEX_WAIT_SECONDS) -> None:
         """Until indexes are OPERATIONAL queries silently scan labels (design §2.1)."""
-        deadline = time.monotonic() + INDEX_WAIT_SECONDS
+        deadline = time.monotonic() + seconds
         while True:
             indexes = self.run_text(statement("index_list", "falkordb"), {})
             constraints = self.run_text(statement("constraint_list", "falkordb"), {})

@@ -4,6 +4,8 @@ The expected schema is read from the same files `apply_schema` runs (`cypher/sch
 plus FalkorDB's unique constraints, so the check cannot drift from what start-up creates.
 Neo4j names every constraint and index; FalkorDB keeps one index per label listing its
 properties, and constraints by (label, properties), so each dialect is compared its own way.
+While the service keeps the candidate indexes in memory (`dedup.memory_index`), FalkorDB is
+expected without its own copies of them (design §5.4); Neo4j keeps them either way.
 """
 
 import re
@@ -11,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graph.falkordb_store import UNIQUE_CONSTRAINTS
-from graph.queries import schema_statements
+from graph.queries import MEMORY_SERVED, schema_statements
 from graph.store import GraphStore, Row, Tx
 
 JOB_STATUSES = ("queued", "running", "succeeded", "failed", "cancelled")
@@ -38,11 +40,13 @@ def _lists(tx: Tx) -> tuple[list[Row], list[Row]]:
     return tx.run("index_list"), tx.run("constraint_list")
 
 
-def schema_state(store: GraphStore) -> SchemaState:
+def schema_state(store: GraphStore, *, memory_indexes: bool = False) -> SchemaState:
+    """What the schema lacks; `memory_indexes`: as the service applies it with the in-memory
+    candidate indexes on."""
     indexes, constraints = store.read(_lists, use_case="schema_state")
     if store.dialect == "neo4j":
         return _neo4j_state(indexes, constraints)
-    return _falkordb_state(indexes, constraints)
+    return _falkordb_state(indexes, constraints, memory_indexes=memory_indexes)
 
 
 def expected_neo4j_names() -> list[tuple[str, str]]:
@@ -70,10 +74,14 @@ def _neo4j_state(indexes: list[Row], constraints: list[Row]) -> SchemaState:
     return SchemaState(expected, missing, not_ready)
 
 
-def expected_falkordb_indexes() -> list[tuple[str, str, tuple[str, ...]]]:
-    """(file topic, label, properties) of every range index in the FalkorDB schema files."""
+def expected_falkordb_indexes(
+    *, memory_indexes: bool = False
+) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(file topic, label, properties) of every range index in the FalkorDB schema files,
+    but the candidate indexes the in-memory ones replace when `memory_indexes`."""
+    without = MEMORY_SERVED.values() if memory_indexes else ()
     found = []
-    for file_name, text in schema_statements("falkordb"):
+    for file_name, text in schema_statements("falkordb", without=without):
         match = _FALKORDB_INDEX.search(text)
         if match:
             properties = tuple(p.strip().split(".", 1)[-1] for p in match.group(2).split(","))
@@ -82,10 +90,12 @@ def expected_falkordb_indexes() -> list[tuple[str, str, tuple[str, ...]]]:
     return found
 
 
-def _falkordb_state(indexes: list[Row], constraints: list[Row]) -> SchemaState:
+def _falkordb_state(
+    indexes: list[Row], constraints: list[Row], *, memory_indexes: bool
+) -> SchemaState:
     by_label: dict[str, Row] = {row["label"]: row for row in indexes}
     expected, missing, not_ready = [], [], []
-    for topic, label, properties in expected_falkordb_indexes():
+    for topic, label, properties in expected_falkordb_indexes(memory_indexes=memory_indexes):
         expected.append(topic)
         row = by_label.get(label)
         if row is None or not set(properties) <= set(row["properties"]):

@@ -86,6 +86,7 @@ class MemoryIndex(SequencedIndex):
     """The candidate index of one service instance: built once, then caught up per write unit."""
 
     counter_statement = "entity_seq"
+    name = "entity"
 
     def __init__(self, block_bits: int = BLOCK_BITS) -> None:
         super().__init__()

@@ -111,11 +111,19 @@ class Neo4jStore:
         with _translated():
             self._driver.verify_connectivity()
 
-    def apply_schema(self) -> None:
+    memory_replaces_indexes = False
+    """Several instances share one Neo4j (design §2.2): the database's candidate indexes stay
+    whatever one instance keeps in its memory."""
+
+    def apply_schema(self, *, memory_indexes: bool = False) -> None:
+        """Every constraint and index, whatever `memory_indexes` says (see above)."""
         with _translated(), self._session() as session:
             for _, text in schema_statements("neo4j"):
                 session.run(text).consume()
             session.run(statement("await_indexes", "neo4j")).consume()
+
+    def restore_index(self, served: str) -> None:
+        """Nothing to restore: Neo4j keeps its candidate indexes."""
 
     def run_text(self, text: str, params: dict[str, Any]) -> list[Row]:
         """One auto-commit statement outside the use cases (tests and diagnosis only)."""

@@ -5,6 +5,7 @@ A use case names a statement (`create_drawer`); the dialect folder (`cypher/neo4
 they must.
 """
 
+from collections.abc import Collection
 from functools import cache
 from importlib import resources
 from typing import Literal
@@ -16,6 +17,14 @@ FIRST_ENTITY_CURSOR: dict[Dialect, int | str] = {"falkordb": -1, "neo4j": ""}
 `entity_spellings_page`) return: FalkorDB's internal node ids, Neo4j's entity ids."""
 
 
+MEMORY_SERVED: dict[str, str] = {
+    "entity": "21_entity_dkeys.cypher",
+    "drawer": "13_drawer_terms.cypher",
+}
+"""The database's candidate indexes (schema files, the same names in both dialects) that the
+service's in-memory indexes serve instead, by the in-memory index that does (design §5.4)."""
+
+
 @cache
 def statement(name: str, dialect: Dialect) -> str:
     root = resources.files("cypher")
@@ -25,11 +34,13 @@ def statement(name: str, dialect: Dialect) -> str:
     raise KeyError(f"no Cypher statement named {name!r} for {dialect}")
 
 
-def schema_statements(dialect: Dialect) -> list[tuple[str, str]]:
-    """(file name, statement) for every schema file of the dialect, in file-name order."""
+def schema_statements(dialect: Dialect, *, without: Collection[str] = ()) -> list[tuple[str, str]]:
+    """(file name, statement) for every schema file of the dialect but those named in
+    `without`, in file-name order."""
     folder = resources.files("cypher") / "schema" / dialect
     files = sorted(
         (entry for entry in folder.iterdir() if entry.name.endswith(".cypher")),
         key=lambda entry: entry.name,
     )
+    files = [entry for entry in files if entry.name not in without]
     return [(entry.name, entry.read_text(encoding="utf-8")) for entry in files]

@@ -10,12 +10,25 @@ when the node is created, tells a wiped graph: the index then starts over.
 
 Subclasses say what starting over (`_start_over`) and taking in stamped changes
 (`_take_since`) mean for their data; this class keeps the counter, the epoch and the lock.
+
+While an index builds, searches go to the database's own index where it keeps one (Neo4j, or
+`dedup.memory_index = false`). The embedded FalkorDB keeps none while these serve (its data
+directory has one owner, design §5.4): a search then waits for the build (`await_ready`), up to
+`wait_seconds`, and is refused with a retryable 503 past it. A build that failed leaves the
+searches on the database, whose index the service re-creates first (`failed`).
 """
 
 import threading
 from collections.abc import Callable
+from typing import Literal
 
+from graph.errors import GraphUnavailable
 from graph.store import Tx
+
+WAIT_SECONDS = 10.0
+"""How long a search waits for a build by default (`dedup.memory_index_wait_seconds`)."""
+
+IndexState = Literal["building", "ready", "failed"]
 
 
 class SequencedIndex:
@@ -24,18 +37,61 @@ class SequencedIndex:
     counter_statement: str
     """The statement returning the counter's `value` (0 when there is no node yet) and `epoch`."""
 
+    name: str
+    """What it indexes ("entity", "drawer"), for messages."""
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._seen = 0
         self._epoch: str | None = None
         self._ready = threading.Event()
+        self._settled = threading.Event()
+        """Set once the build ended: ready, or failed."""
+        self.database_answers = True
+        """Whether the database keeps an index of its own that answers while this one builds
+        (Neo4j; FalkorDB with the in-memory indexes off builds none). False: searches wait."""
+        self.wait_seconds = WAIT_SECONDS
 
     @property
     def ready(self) -> bool:
         return self._ready.is_set()
 
+    @property
+    def state(self) -> IndexState:
+        if self._ready.is_set():
+            return "ready"
+        return "failed" if self._settled.is_set() else "building"
+
     def wait_ready(self, timeout: float) -> bool:
         return self._ready.wait(timeout)
+
+    def settled(self, timeout: float) -> bool:
+        """Whether the build ended (ready or failed), waiting up to `timeout` for it."""
+        return self._settled.wait(timeout)
+
+    def failed(self) -> None:
+        """The build failed: searches go to the database's index from now on (the caller
+        made sure there is one)."""
+        self._settled.set()
+
+    def await_ready(self) -> bool:
+        """Whether searches may use this index now (else the database's answers). Where the
+        database keeps no index of its own, wait for the build, up to `wait_seconds`: past it
+        `GraphUnavailable` (503, retryable), as the database would answer while it starts.
+
+        Called before a unit's transaction, never inside one: a waiting write holds no lock.
+        """
+        if self._ready.is_set() or self.database_answers:
+            return self._ready.is_set()
+        self._settled.wait(self.wait_seconds)
+        if self._ready.is_set():
+            return True
+        if self._settled.is_set():
+            return False
+        raise GraphUnavailable(
+            f"the in-memory {self.name} index is still being built; retry later",
+            {"index": f"{self.name}_index", "state": "building"},
+        )
 
     @property
     def seen(self) -> int:
@@ -50,6 +106,7 @@ class SequencedIndex:
         """A build finished, from the counter it read before its first page (lock held)."""
         self._epoch, self._seen = epoch, seen
         self._ready.set()
+        self._settled.set()
 
     def catch_up(self, tx: Tx) -> bool:
         """Take in what was stamped since the last value seen; False until the index is built.

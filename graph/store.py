@@ -33,8 +33,18 @@ class GraphStore(Protocol):
 
     def write(self, work: Callable[[Tx], T], *, use_case: str) -> T: ...
 
-    def apply_schema(self) -> None:
-        """Create every constraint and index that is missing, then wait until usable."""
+    memory_replaces_indexes: bool
+    """Whether `apply_schema(memory_indexes=True)` leaves out the database's candidate
+    indexes (`graph.queries.MEMORY_SERVED`): true where one service owns the database."""
+
+    def apply_schema(self, *, memory_indexes: bool = False) -> None:
+        """Create every constraint and index that is missing, then wait until usable;
+        `memory_indexes`: the service answers candidate searches from its own memory."""
+        ...
+
+    def restore_index(self, served: str) -> None:
+        """Create again the database's candidate index that the in-memory index `served`
+        ("entity", "drawer") replaced, and wait until it answers: that one failed to build."""
         ...
 
     def ensure_vector_index(self, dimension: int) -> None:

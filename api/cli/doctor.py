@@ -60,8 +60,8 @@ def _settings(config: Path | None, data_dir: Path | None) -> tuple[Settings | No
     return settings, ok("settings", f"valid: {sources}")
 
 
-def _store_checks(store: GraphStore) -> list[Check]:
-    state = schema_state(store)
+def _store_checks(store: GraphStore, memory_indexes: bool) -> list[Check]:
+    state = schema_state(store, memory_indexes=memory_indexes)
     if state.complete:
         schema = ok("schema", f"all {len(state.expected)} constraints and indexes are in place")
     else:
@@ -105,7 +105,7 @@ def _database_checks(settings: Settings, service: ServiceAnswer) -> tuple[list[C
     try:
         backend = open_backend(target, data_dir, settings.graph.embedded_port)
         backend.store.ping()
-        store_checks = _store_checks(backend.store)
+        store_checks = _store_checks(backend.store, settings.dedup.memory_index)
     except DataDirInUse:
         return checks + _held_by_service(service), True
     except Exception as error:  # doctor reports whatever stops the database, whatever it is

@@ -26,7 +26,7 @@ from graph.store import GraphStore
 def _open(settings: Settings) -> Backend:
     backend = open_exclusive(settings, "migrations need the database alone")
     try:
-        backend.store.apply_schema()
+        backend.store.apply_schema(memory_indexes=settings.dedup.memory_index)
     except BaseException:
         backend.close()
         raise

@@ -116,7 +116,7 @@ class LocalClient:
 
     def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:
         found = entities_routes.list_entities(
-            name=name, store=self._runtime.store, kind=kind, limit=PAGE, cursor=cursor
+            name=name, runtime=self._runtime, kind=kind, limit=PAGE, cursor=cursor
         )
         return _as_json(found)
 

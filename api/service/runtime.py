@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
 
 from api.service import heap
 from api.service.embedder import EmbeddingWorker, make_provider
@@ -29,6 +30,7 @@ from graph.idempotency import purge_expired
 from graph.jobs import Job
 from graph.memory_index import MemoryIndex
 from graph.migrations import migrate
+from graph.sequenced_index import SequencedIndex
 from graph.store import GraphStore
 from resolver.entity_keys import normalize_kind
 from resolver.entity_rules import NameGuard
@@ -41,6 +43,8 @@ def _now() -> datetime:
 
 
 RETRY_SECONDS = 2.0
+
+Indexed = TypeVar("Indexed", bound=SequencedIndex)
 
 
 class Runtime:
@@ -123,7 +127,7 @@ class Runtime:
         )
         try:
             backend.store.ping()
-            backend.store.apply_schema()
+            backend.store.apply_schema(memory_indexes=self.settings.dedup.memory_index)
             self.migrations_applied = len(migrate(backend.store))
             purge_expired(backend.store, self.clock())
         except Exception:
@@ -144,12 +148,19 @@ class Runtime:
         self._ready.set()
         log.info("graph ready: %s", backend.description)
 
+    def _waited_for(self, index: Indexed, store: GraphStore) -> Indexed:
+        """Where the database keeps no candidate index of its own while the in-memory ones
+        serve (FalkorDB), searches wait for the build, up to the configured bound."""
+        index.database_answers = not store.memory_replaces_indexes
+        index.wait_seconds = self.settings.dedup.memory_index_wait_seconds
+        return index
+
     def _start_entity_index(self, store: GraphStore) -> None:
         """The in-memory entity candidate index (design §5.4): until it is ready, the
-        database's index answers the probes."""
+        database's index answers the probes, or on FalkorDB the probes wait for it."""
         if not self.settings.dedup.memory_index:
             return
-        index = self.entity_index = MemoryIndex()
+        index = self.entity_index = self._waited_for(MemoryIndex(), store)
 
         def build() -> str | None:
             stats = index.build(store, stopping=self._stopping.is_set)
@@ -160,14 +171,14 @@ class Runtime:
                 f"{stats.entities} entities, {stats.entries} keys, built in {stats.seconds:.1f} s"
             )
 
-        self._build_in_background("entity", build)
+        self._build_in_background(index, store, build)
 
     def _start_drawer_index(self, store: GraphStore) -> None:
         """The in-memory drawer candidate index (design §4.5): until it is ready, writes search
-        the database's term index."""
+        the database's term index, or on FalkorDB wait for it."""
         if not self.settings.dedup.memory_index:
             return
-        index = self.drawer_index = DrawerIndex()
+        index = self.drawer_index = self._waited_for(DrawerIndex(), store)
 
         def build() -> str | None:
             stats = index.build(store, stopping=self._stopping.is_set)
@@ -178,31 +189,55 @@ class Runtime:
                 f"built in {stats.seconds:.1f} s"
             )
 
-        self._build_in_background("drawer", build)
+        self._build_in_background(index, store, build)
 
-    def _build_in_background(self, name: str, build: Callable[[], str | None]) -> None:
+    def _build_in_background(
+        self, index: SequencedIndex, store: GraphStore, build: Callable[[], str | None]
+    ) -> None:
         """Run an in-memory index's `build` on a thread of its own, so start stays fast; it
         says what it built (None: stopped first). A failure leaves the searches on the
-        database; either way the build's buffers and pages go back."""
+        database, whose index is created again first where the schema left it out (design
+        §5.4); either way the build's buffers and pages go back."""
 
         def run() -> None:
             try:
                 built = build()
-            except CastlegraphError as error:
+            except Exception as error:  # whatever stops a build, the searches must go on
+                reason = error.log_text() if isinstance(error, CastlegraphError) else repr(error)
                 log.warning(
                     "the in-memory %s index could not be built (%s); its candidate searches "
-                    "stay on the database",
-                    name,
-                    scrub(error.log_text(), self.settings),
+                    "go to the database",
+                    index.name,
+                    scrub(reason, self.settings),
                 )
+                self._fall_back(index, store)
                 return
             heap.trim()
             if built is not None:
-                log.info("%s index in memory: %s", name, built)
+                log.info("%s index in memory: %s", index.name, built)
 
-        thread = threading.Thread(target=run, name=f"{name}-index", daemon=True)
+        thread = threading.Thread(target=run, name=f"{index.name}-index", daemon=True)
         thread.start()
         self._threads.append(thread)
+
+    def _fall_back(self, index: SequencedIndex, store: GraphStore) -> None:
+        """Searches of a failed build go to the database: re-create its index first (FalkorDB
+        builds it from the arrays every node still stores), then let the waiting writes go."""
+        try:
+            if not index.database_answers:
+                log.warning("re-creating the database's %s candidate index", index.name)
+                store.restore_index(index.name)
+                log.info("the database's %s candidate index answers again", index.name)
+        except CastlegraphError as error:
+            log.error(
+                "the database's %s candidate index could not be re-created (%s); its searches "
+                "scan until the next start",
+                index.name,
+                scrub(error.log_text(), self.settings),
+            )
+        finally:
+            heap.trim()
+            index.failed()
 
     def _job_owner(self) -> str:
         """The embedded database is this process's alone (its data directory is locked), so

@@ -48,6 +48,9 @@ class DedupSettings(Section):
     memory_index: bool = True
     """Answer entity candidate probes from an index held in memory (design §5.4), built in the
     background at start; off, every probe goes to the database's index."""
+    memory_index_wait_seconds: float = Field(default=10.0, ge=0.0, le=300.0, allow_inf_nan=False)
+    """How long a write waits for an in-memory index still building where the database keeps
+    none of its own (embedded FalkorDB) before `503 graph::unavailable` (design §5.4)."""
 
     @field_validator("near_threshold")
     @classmethod
@@ -199,6 +202,7 @@ ENVIRONMENT: dict[str, tuple[str, str]] = {
     "CASTLEGRAPH_DEDUP_PERSON_KINDS": ("dedup", "person_kinds"),
     "CASTLEGRAPH_DEDUP_PERSON_TYPOS_ONTO_KNOWN_NAMES": ("dedup", "person_typos_onto_known_names"),
     "CASTLEGRAPH_DEDUP_MEMORY_INDEX": ("dedup", "memory_index"),
+    "CASTLEGRAPH_DEDUP_MEMORY_INDEX_WAIT_SECONDS": ("dedup", "memory_index_wait_seconds"),
     "CASTLEGRAPH_HOST": ("api", "host"),
     "CASTLEGRAPH_PORT": ("api", "port"),
     "CASTLEGRAPH_API_TOKENS": ("api", "tokens"),

@@ -46,9 +46,22 @@ def test_doctor_on_a_fresh_then_a_migrated_data_directory(data_dir: Path) -> Non
     cli(data_dir, "migrate")
     ready = cli(data_dir, "doctor", env=NO_SERVICE)
     assert ready.exit_code == 0, ready.output
-    assert "✔ schema          all 19 constraints and indexes are in place" in ready.stdout
+    # no candidate indexes of the database's own while the memory ones serve (design §5.4)
+    assert "✔ schema          all 17 constraints and indexes are in place" in ready.stdout
     assert f"✔ migrations      {len(MIGRATIONS)} applied, none pending" in ready.stdout
     assert ready.stdout.endswith("all good\n")
+
+
+def test_doctor_expects_the_candidate_indexes_with_the_memory_indexes_off(data_dir: Path) -> None:
+    cli(data_dir, "migrate")
+    off = {**NO_SERVICE, "CASTLEGRAPH_DEDUP_MEMORY_INDEX": "false"}
+    before = checks(cli(data_dir, "doctor", "--json", env=off))
+    assert before["schema"][0] == "fail"
+    assert "missing drawer_terms, entity_dkeys" in before["schema"][1]
+    cli(data_dir, "migrate", env=off)  # applies the schema as a service with them off would
+    after = cli(data_dir, "doctor", env=off)
+    assert after.exit_code == 0, after.output
+    assert "✔ schema          all 19 constraints and indexes are in place" in after.stdout
 
 
 def test_doctor_finds_a_missing_index_and_a_pending_migration(data_dir: Path) -> None:

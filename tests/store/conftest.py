@@ -3,6 +3,10 @@
 - `falkordb_session_store`: an embedded FalkorDB started once per session.
 - `neo4j_session_store`: a store on the session's Neo4j (`neo4j_address`, `tests/conftest.py`).
 - `store`: the same store test on every backend available, the graph wiped before it.
+
+Both stores have every index, the candidate indexes included (the schema as a service with
+`dedup.memory_index = false` applies it): the property tests compare the in-memory indexes with
+the database's own, so these must be there (design §5.4).
 """
 
 import os

@@ -36,7 +36,7 @@ def running_app(settings: Settings) -> Iterator[TestClient]:
 
     Once the database is ready, the in-memory entity and drawer indexes are waited for, so
     entity and drawer tests go through them (until one is built, candidate probes go to the
-    database's index instead).
+    database's index, or on FalkorDB wait for it); a build that failed is not waited for.
     """
     with TestClient(create_app(settings)) as client:
         _wait_for_indexes(client)
@@ -51,7 +51,7 @@ def _wait_for_indexes(client: TestClient) -> None:
     deadline = time.monotonic() + INDEX_SECONDS
     while runtime.ready and time.monotonic() < deadline:
         indexes = (runtime.entity_index, runtime.drawer_index)
-        if all(index is None or index.ready for index in indexes):
+        if all(index is None or index.state != "building" for index in indexes):
             return
         time.sleep(0.01)
 

@@ -118,7 +118,7 @@ def post_drawer_mention(
 @router.get("/api/entities", response_model=EntityPage)
 def list_entities(
     name: Annotated[Label, Query()],
-    store: StoreDep,
+    runtime: RuntimeDep,
     kind: Annotated[Label | None, Query()] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     cursor: Annotated[str | None, Query(max_length=200)] = None,
@@ -127,7 +127,7 @@ def list_entities(
     if not name.strip():
         raise BlankLabel("name is blank", {"field": "name"})
     wanted_kind = normalize_kind(kind) if kind is not None else None
-    found = curation.find_entities(store, name, wanted_kind)
+    found = curation.find_entities(runtime.store, name, wanted_kind, runtime.entity_index)
     after = decode_cursor(cursor, 1)[0] if cursor else None
     page = [e for e in found if after is None or e.view.id > after][: limit + 1]
     more = len(page) > limit

@@ -23,8 +23,10 @@ def health(runtime: RuntimeDep) -> JSONResponse:
         log.warning("health: %s", error.log_text())
         return error_response(GraphUnavailable("the graph database failed its ping"))
     backend = runtime.backend.description if runtime.backend else "none"
+    # 200 while an in-memory index builds (design §8): the service serves reads meanwhile, and
+    # a write that needs the index waits for it or is told 503 with Retry-After (design §5.4).
     states = {
-        name: "off" if index is None else "ready" if index.ready else "building"
+        name: "off" if index is None else index.state
         for name, index in (
             ("entity_index", runtime.entity_index),
             ("drawer_index", runtime.drawer_index),

@@ -150,6 +150,8 @@ class JobRunner:
             log.warning("looking for jobs to take over failed: %s", error)
 
     def _run(self, job_id: str) -> None:
+        if not self._drawer_index_settled():
+            return  # stopping: the job stays queued for the next start
         store = self._store()
         paused = job_id in self._paused
         self._paused.discard(job_id)
@@ -195,6 +197,16 @@ class JobRunner:
             update_job(
                 store, job_id, status="succeeded", result=result, finished_at=utc_now(), **RELEASED
             )
+
+    def _drawer_index_settled(self) -> bool:
+        """Jobs are background work: where the database keeps no term index while the
+        in-memory one builds (FalkorDB, design §5.4), they wait for it without bound instead
+        of being refused as a request is; False if the service stops first."""
+        index = self._drawer_index
+        while index is not None and not index.database_answers and not index.settled(0.2):
+            if self._stopping.is_set():
+                return False
+        return True
 
     @staticmethod
     def _fail(store: GraphStore, job_id: str, error: dict[str, Any]) -> None:

@@ -1,0 +1,1 @@
+DROP INDEX FOR (d:Drawer) ON (d.terms)

@@ -1,0 +1,1 @@
+DROP INDEX FOR (e:Entity) ON (e.dkeys)

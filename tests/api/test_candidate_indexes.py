@@ -1,0 +1,192 @@
+"""The database's candidate indexes while the in-memory ones serve (design §5.4).
+
+The embedded FalkorDB has one owner, so while the service keeps the entity keys and drawer
+terms in its memory the database keeps no index of them: not created, dropped from a palace an
+older version wrote, created again when the in-memory index is off or its build failed. Neo4j,
+which several instances share, keeps its own. A write that needs an index still building
+waits for it, and past `dedup.memory_index_wait_seconds` gets `503 graph::unavailable`.
+"""
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.service import runtime as runtime_module
+from graph.errors import GraphUnavailable
+from graph.inspection import schema_state
+from tests.api.test_jobs import waited
+from tests.support.app import app_settings, app_store, assert_envelope, running_app
+from tests.support.seeding import migrated_graph
+
+CANDIDATE_INDEXES = {("Entity", "dkeys"), ("Drawer", "terms")}
+ROOM = "/api/wings/infra/rooms/ops/drawers"
+ORIGINAL = "The storage engine keeps every page of the log in one file on the disk."
+NEAR_COPY = "The sotrage engine keeps every page of the log in one file on the disk."
+WATCHED_SECONDS = 0.5
+"""How long a job is watched while the index builds: it must still be queued (a job that
+went ahead would have been claimed at once; nothing passes by waiting longer)."""
+
+
+def falkordb_indexed(store: Any) -> set[tuple[str, str]]:
+    """(label, property) of the candidate indexes FalkorDB holds."""
+    rows = store.run_text("CALL db.indexes() YIELD label, properties RETURN label, properties", {})
+    held = {(row["label"], prop) for row in rows for prop in row["properties"]}
+    return held & CANDIDATE_INDEXES
+
+
+def neo4j_indexed(store: Any) -> set[str]:
+    rows = store.run_text("SHOW INDEXES YIELD name RETURN name", {})
+    return {row["name"] for row in rows} & {"entity_dkeys", "drawer_terms"}
+
+
+def health(client: TestClient) -> dict[str, Any]:
+    response = client.get("/api/health")
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def resolves_a_typo_and_links_a_near_copy(client: TestClient) -> None:
+    """On an empty graph: a near copy is linked, a typo converges, a name is found."""
+    app_store(client).wipe()
+    drawer = client.post(ROOM, json={"content": ORIGINAL}).json()["drawer"]["id"]
+    near = client.post(ROOM, json={"content": NEAR_COPY})
+    assert near.status_code == 201, near.text
+    assert [entry["drawer"] for entry in near.json()["similar"]] == [drawer]
+    first = client.post(
+        "/api/mentions",
+        json={"mentions": [{"drawer": drawer, "name": "Kubernetes", "kind": "tool"}]},
+    ).json()["results"][0]
+    typo = client.post(
+        "/api/mentions",
+        json={"mentions": [{"drawer": drawer, "name": "Kubernets", "kind": "tool"}]},
+    ).json()["results"][0]
+    assert (typo["observation"]["rule"], typo["entity"]["id"]) == ("typo", first["entity"]["id"])
+    found = client.get("/api/entities", params={"name": "kubernetes"}).json()
+    assert [e["id"] for e in found["entities"]] == [first["entity"]["id"]]
+
+
+def test_a_palace_that_had_the_candidate_indexes_loses_them_at_start(tmp_path: Path) -> None:
+    with migrated_graph(tmp_path) as store:  # as an older version left it
+        assert falkordb_indexed(store) == CANDIDATE_INDEXES
+    with running_app(app_settings(tmp_path)) as client:
+        store = app_store(client)
+        assert falkordb_indexed(store) == set()
+        assert schema_state(store, memory_indexes=True).complete
+        assert sorted(schema_state(store).missing) == ["drawer_terms", "entity_dkeys"]
+        assert (health(client)["entity_index"], health(client)["drawer_index"]) == (
+            "ready",
+            "ready",
+        )
+        resolves_a_typo_and_links_a_near_copy(client)
+    settings = app_settings(tmp_path, dedup={"memory_index": False})
+    with running_app(settings) as client:
+        assert falkordb_indexed(app_store(client)) == CANDIDATE_INDEXES
+        assert schema_state(app_store(client)).complete
+        resolves_a_typo_and_links_a_near_copy(client)
+
+
+@pytest.mark.neo4j
+def test_neo4j_keeps_its_candidate_indexes_with_the_memory_indexes_on(
+    tmp_path: Path, neo4j_address: tuple[str, str, str]
+) -> None:
+    uri, user, password = neo4j_address
+    graph = {"neo4j_uri": uri, "neo4j_user": user, "neo4j_password": password}
+    with running_app(app_settings(tmp_path, graph=graph)) as client:
+        assert neo4j_indexed(app_store(client)) == {"entity_dkeys", "drawer_terms"}
+        assert health(client)["entity_index"] == "ready"
+
+
+@pytest.fixture
+def failing_builds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both in-memory indexes fail to build, as a database lost mid-build would make them."""
+
+    def fail(self: Any, store: Any, stopping: Any = None) -> None:
+        raise GraphUnavailable("the graph database went away during the build")
+
+    monkeypatch.setattr(runtime_module.MemoryIndex, "build", fail)
+    monkeypatch.setattr(runtime_module.DrawerIndex, "build", fail)
+
+
+@pytest.mark.usefixtures("failing_builds")
+def test_a_failed_build_creates_the_database_index_again_and_writes_still_resolve(
+    tmp_path: Path,
+) -> None:
+    with running_app(app_settings(tmp_path)) as client:
+        assert (health(client)["entity_index"], health(client)["drawer_index"]) == (
+            "failed",
+            "failed",
+        )
+        assert falkordb_indexed(app_store(client)) == CANDIDATE_INDEXES
+        resolves_a_typo_and_links_a_near_copy(client)
+
+
+@pytest.fixture
+def building(client: TestClient) -> Iterator[TestClient]:
+    """The app with both in-memory indexes still building, where the database keeps none and
+    a write waits for nothing (`dedup.memory_index_wait_seconds = 0`); put back afterwards."""
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    kept = runtime.entity_index, runtime.drawer_index
+    runtime.entity_index = runtime_module.MemoryIndex()
+    runtime.drawer_index = runtime.jobs._drawer_index = runtime_module.DrawerIndex()
+    for index in (runtime.entity_index, runtime.drawer_index):
+        index.database_answers = False
+        index.wait_seconds = 0.0
+    try:
+        yield client
+    finally:
+        runtime.entity_index, runtime.drawer_index = kept
+        runtime.jobs._drawer_index = kept[1]
+
+
+def test_a_write_past_the_bound_is_told_503_with_retry_after(building: TestClient) -> None:
+    client = building
+    assert (health(client)["entity_index"], health(client)["drawer_index"]) == (
+        "building",
+        "building",
+    )
+    refused = client.post(ROOM, json={"content": ORIGINAL})
+    assert refused.status_code == 503
+    assert refused.headers["Retry-After"] == "2"
+    assert_envelope(refused.json(), "graph::unavailable")
+    assert refused.json()["error"]["details"] == {"index": "drawer_index", "state": "building"}
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    runtime.drawer_index.failed()  # the database answers drawer writes from now on
+    drawer = client.post(ROOM, json={"content": ORIGINAL})
+    assert drawer.status_code == 201, drawer.text
+    mention = {"drawer": drawer.json()["drawer"]["id"], "name": "Kubernetes", "kind": "tool"}
+    batch = client.post("/api/mentions", json={"mentions": [mention]})
+    assert batch.status_code == 503
+    assert batch.headers["Retry-After"] == "2"
+    assert_envelope(batch.json(), "graph::unavailable")
+    assert batch.json()["error"]["details"] == {"index": "entity_index", "state": "building"}
+    assert (
+        client.post("/api/resolve", json={"name": "Kubernetes", "kind": "tool"}).status_code == 503
+    )
+    assert client.get("/api/entities", params={"name": "kubernetes"}).status_code == 503
+
+
+def test_a_job_waits_for_the_drawer_index_without_bound(building: TestClient) -> None:
+    client = building
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    posted = client.post(
+        "/api/checkpoints",
+        json={
+            "wing": "infra",
+            "room": "ops",
+            "items": [{"content": ORIGINAL}, {"content": NEAR_COPY}],
+        },
+    )
+    assert posted.status_code == 202, posted.text
+    job_id = posted.json()["job"]["id"]
+    runtime.jobs.idle.clear()
+    assert not runtime.jobs.idle.wait(WATCHED_SECONDS)  # taken from the queue, not yet run
+    assert client.get(f"/api/jobs/{job_id}").json()["job"]["status"] == "queued"
+    runtime.drawer_index.build(app_store(client))
+    job = waited(client, posted.json()["job"])
+    assert (job["status"], job["result"]["stored"]) == ("succeeded", 2)
+    links = app_store(client).run_text("MATCH (:Drawer)-[l:SIMILAR_TO]->(:Drawer) RETURN l", {})
+    assert len(links) == 1
