@@ -109,14 +109,14 @@ def read_found(
     unread = sorted(hits.keys() - entities.keys())
     read = [
         Entity.from_props(row)
-        for row in (tx.run("entities_by_ids", **_id_params(unread, dialect)) if unread else ())
+        for row in (tx.run("entities_by_ids", **id_params(unread, dialect)) if unread else ())
     ]
     memory.remember([*kept.values(), *read], generation)
     entities.update((entity.view.id, entity) for entity in read)
     return [(e, hits[e.view.id]) for e in entities.values() if e.same_as is None]
 
 
-def _id_params(ids: list[str], dialect: Dialect) -> dict[str, object]:
+def id_params(ids: list[str], dialect: Dialect) -> dict[str, object]:
     """Ids as a list for Neo4j; FalkorDB gets them as one joined string, like the probes."""
     if dialect == "neo4j":
         return {"ids": ids}

@@ -9,10 +9,10 @@ from typing import Any
 
 from graph.clock import utc_now
 from graph.entities import ENTITIES_LOCK
+from graph.entity_candidates import id_params
 from graph.entity_index import probe_params
 from graph.errors import EntityNotFound, ReviewLinkNotFound
 from graph.memory_index import MemoryIndex
-from graph.queries import Dialect
 from graph.records import Entity, spelling_props
 from graph.store import GraphStore, Tx
 from resolver.entity_keys import entity_key
@@ -63,7 +63,7 @@ def find_entities(
     def work(tx: Tx) -> list[Entity]:
         if memory is not None and memory.catch_up(tx):
             ids = sorted(memory.lookup([key]))
-            rows = tx.run("entities_by_ids", **_id_params(ids, store.dialect)) if ids else []
+            rows = tx.run("entities_by_ids", **id_params(ids, store.dialect)) if ids else []
             return [Entity.from_props(row) for row in rows]
         params = probe_params([key], store.dialect)
         return [
@@ -78,14 +78,6 @@ def find_entities(
         and (kind is None or entity.view.kind == kind)
     ]
     return sorted(matching, key=lambda entity: entity.view.id)
-
-
-def _id_params(ids: list[str], dialect: Dialect) -> dict[str, object]:
-    """`entities_by_ids` takes a list on Neo4j, one joined string on FalkorDB (as probes)."""
-    if dialect == "neo4j":
-        return {"ids": ids}
-    joined = probe_params(ids, dialect)
-    return {"ids": joined["probes"], "separator": joined["separator"]}
 
 
 def entity_mentions(
