@@ -6,6 +6,7 @@ jobs are pruned after 30 days.
 """
 
 import copy
+import json
 import threading
 import time
 from dataclasses import dataclass, field
@@ -32,7 +33,9 @@ from graph.jobs import (
     create_job,
     get_job,
     prune_jobs,
+    recent_jobs,
     save_job_progress,
+    unfinished_jobs,
     update_job,
 )
 
@@ -155,6 +158,49 @@ def test_a_mining_save_writes_the_file_list_once(store: Any, tmp_path: Path) -> 
         3,
     )
     assert stored.state["next"] == 3 and "files" not in stored.state
+
+
+def test_reading_a_checkpoint_job_leaves_its_items_in_the_graph(store: Any) -> None:
+    """Only the claim hands out the items; a poll of a job reads their number (design §4.4)."""
+    job_id = a_job(store, items=3)
+    watch = Statements()
+    observe.subscribe(watch)
+    try:
+        reads = [
+            get_job(store, job_id),
+            next(job for job in recent_jobs(store, 50) if job.id == job_id),
+            next(job for job in unfinished_jobs(store) if job.id == job_id),
+            update_job(store, job_id, progress_total=3),
+        ]
+    finally:
+        observe.unsubscribe(watch)
+    assert [(job.params, job.item_count) for job in reads] == [({"wing": "w", "room": "r"}, 3)] * 4
+    claimed = claim_job(store, job_id, "a", NOW, LATER)
+    assert claimed is not None and claimed.item_count == 3
+    assert claimed.params == {
+        "wing": "w",
+        "room": "r",
+        "items": [{"content": "item 0"}, {"content": "item 1"}, {"content": "item 2"}],
+    }
+
+
+def test_a_checkpoint_stored_with_its_items_among_its_params_still_runs(store: Any) -> None:
+    """Jobs queued before the items were stored apart keep them in `params`."""
+    params = {"wing": "w", "room": "r", "items": [{"content": "old A"}, {"content": "old A"}]}
+    props = {
+        "id": "job-from-before",
+        "kind": "checkpoint",
+        "status": "queued",
+        "params": json.dumps(params),
+        "progress_done": 0,
+        "progress_total": 2,
+        "created_at": NOW,
+    }
+    store.write(lambda tx: tx.run("create_job", props=props), use_case="create_job")
+    read = get_job(store, "job-from-before")
+    assert (read.params, read.item_count) == (params, None)
+    result = run_checkpoint(claimed_context(store, "job-from-before"))
+    assert result == {"items": 2, "stored": 1, "duplicates": 1, "failed": []}
 
 
 def test_a_save_by_an_owner_that_lost_the_job_writes_nothing(store: Any) -> None:
