@@ -131,11 +131,60 @@ def test_a_checkpoint_save_writes_the_position_and_counts_only(
     assert [{k: f[k] for k in failure} for f in result["failed"]] == [failure]
     assert watch.names.count("save_job_progress") == 2
     assert watch.names.count("create_drawers") == 2  # one write statement per batch
+    assert watch.names.count("drawers_by_ids") == 1  # stored before a stop: the first batch only
     assert "update_job" not in watch.names and "job_by_id" not in watch.names
     assert watch.results == [[{"status": "running", "held": True}]] * 2  # never the job
     stored = get_job(store, job_id)
     assert stored.state == {"next": 3, "stored": 2, "duplicates": 0}
     assert [{k: f[k] for k in failure} for f in stored.failures] == [failure]
+
+
+class Crash(Exception):
+    """The service died: after a batch was written, before its progress was saved."""
+
+
+@dataclass
+class CrashingAt(Recording):
+    """Dies at its `at`-th save, before saving: the batch is in the graph, the progress not."""
+
+    at: int = 1
+
+    def checkpoint(self, state: dict[str, Any], done: int, **changes: Any) -> None:
+        if len(self.saves) + 1 == self.at:
+            raise Crash
+        super().checkpoint(state, done, **changes)
+
+
+@pytest.mark.parametrize("at", [1, 2, 3])
+def test_a_checkpoint_resumed_after_a_crash_counts_as_if_never_stopped(
+    store: Any, monkeypatch: pytest.MonkeyPatch, at: int
+) -> None:
+    """Only the batch after the last save can hold items stored before the crash: the resumed
+    run reads which of its ids exist for its first batch alone, and ends as an uninterrupted
+    run would (no drawer stored twice, the same counts)."""
+    monkeypatch.setattr(batches_module, "BATCH_ITEMS", 2)
+    contents = ["alpha one", "beta two", "alpha one", "gamma three", "beta two", "delta four"]
+    params = {"wing": "w", "room": "r", "items": [{"content": c} for c in contents]}
+    job_id = create_job(store, "checkpoint", params, total=len(contents)).id
+    job = claim_job(store, job_id, "t", NOW, LATER)
+    assert job is not None
+    crashing = CrashingAt(store, DedupPolicy(), job, threading.Event(), lambda _: None, at=at)
+    with pytest.raises(Crash):
+        run_checkpoint(crashing)
+    assert drawer_count(store) == [2, 3, 4][at - 1]  # the batch of the crash is stored
+    resumed = claim_job(store, job_id, "t", NOW, LATER)
+    assert resumed is not None and resumed.state.get("next", 0) == 2 * (at - 1)
+    context = Recording(store, DedupPolicy(), resumed, threading.Event(), lambda _: None)
+    watch = Statements()
+    observe.subscribe(watch)
+    try:
+        result = run_checkpoint(context)
+    finally:
+        observe.unsubscribe(watch)
+    assert result == {"items": 6, "stored": 4, "duplicates": 2, "failed": []}
+    assert drawer_count(store) == 4
+    assert watch.names.count("drawers_by_ids") == 1
+    assert [done for _, done, _ in context.saves] == list(range(2 * at, 7, 2))
 
 
 def test_a_mining_save_writes_the_file_list_once(store: Any, tmp_path: Path) -> None:
