@@ -193,7 +193,13 @@ def test_a_mining_save_writes_the_file_list_once(store: Any, tmp_path: Path) -> 
     params = {"path": str(tmp_path), "wing": "docs", "room": "notes"}
     job_id = create_job(store, "mine", params, total=None).id
     context = claimed_context(store, job_id)
-    run_mine(context)
+    watch = Statements()
+    observe.subscribe(watch)
+    try:
+        run_mine(context)
+    finally:
+        observe.unsubscribe(watch)
+    assert watch.names.count("drawers_by_ids") == 1  # stored before a stop: the first file only
     assert [changes for _, _, changes in context.saves] == [
         {"files": ["a.md", "b.md", "c.md"], "progress_total": 3},
         {},
