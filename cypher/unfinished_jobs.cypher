@@ -1,4 +1,6 @@
+// A job as its readers see it: its items (a checkpoint's, up to 10,000) stay in the graph;
+// only `claim_job` hands them out, to the runner (design §4.4).
 MATCH (j:Job)
 WHERE j.status IN ['queued', 'running']
-RETURN properties(j) AS job
+RETURN j {.*, items: null} AS job
 ORDER BY j.created_at, j.id

@@ -3,6 +3,11 @@
 A job keeps its parameters, status, progress, result and error, plus a `state` checkpoint its
 runner writes as it goes. Maps are stored as JSON strings: neither backend stores maps.
 
+A checkpoint's items are stored apart from its other parameters (`items`, with their number in
+`item_count`) and only a claim reads them back: a client polling a job of 10,000 items read and
+parsed megabytes at every poll, and on the embedded database that slowed the job itself by a
+fifth (design §4.4). Jobs stored before keep their items inside `params`, and still run.
+
 A job runs on one instance at a time (design §2.2): the runner that claims it becomes its
 `owner` and holds a lease (`lease_until`) that it renews while it runs. A lease that nobody
 renewed — its owner died — lets another runner claim the job and resume it from its state.
@@ -56,6 +61,9 @@ class Job:
     """A mining job's file list, written once when it is first listed."""
     failures: list[dict[str, Any]] = field(default_factory=list)
     """Items that could not be stored, written only when one is added."""
+    item_count: int | None = None
+    """How many items a checkpoint holds: `params` has the items themselves only in the job
+    `claim_job` returns (the other reads leave them in the graph)."""
 
     @classmethod
     def from_props(cls, props: dict[str, Any]) -> "Job":
@@ -63,11 +71,16 @@ class Job:
             raw = props.get(name)
             return json.loads(raw) if raw else None
 
+        params = load("params") or {}
+        items = load("items")
+        if items is not None:
+            params["items"] = items
+        count = props.get("item_count")
         return cls(
             id=props["id"],
             kind=props["kind"],
             status=props["status"],
-            params=load("params") or {},
+            params=params,
             progress_done=int(props.get("progress_done") or 0),
             progress_total=props.get("progress_total"),
             result=load("result"),
@@ -81,6 +94,7 @@ class Job:
             attempts=int(props.get("attempts") or 0),
             files=load("files"),
             failures=load("failures") or [],
+            item_count=None if count is None else int(count),
         )
 
 
@@ -98,6 +112,11 @@ def create_job(store: GraphStore, kind: str, params: dict[str, Any], total: int 
         "progress_done": 0,
         "created_at": utc_now(),
     }
+    items = params.get("items")
+    if isinstance(items, list):
+        props["params"] = json.dumps({k: v for k, v in params.items() if k != "items"})
+        props["items"] = json.dumps(items)
+        props["item_count"] = len(items)
     if total is not None:
         props["progress_total"] = total
     rows = store.write(lambda tx: tx.run("create_job", props=props), use_case="create_job")

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Literal
 
 from resolver import shingles
-from resolver.similarity import OSA_MAX_LENGTH, at_least, text_similarity
+from resolver.similarity import OSA_MAX_LENGTH, at_least, similarity_at_least
 from resolver.text import content_hash, fingerprint, normalize_text
 
 NEAR_MIN_LENGTH = 12
@@ -77,8 +77,8 @@ def compare(
         return Likeness(other_id, "normalized", 1.0, False, True)
     if min(len(new.normalized), len(other.normalized)) < NEAR_MIN_LENGTH:
         return None
-    similarity = text_similarity(new.normalized, other.normalized)
-    if at_least(similarity, near_threshold):
+    similarity = similarity_at_least(new.normalized, other.normalized, near_threshold)
+    if similarity is not None:
         return Likeness(other_id, "near", similarity, False, False)
     return None
 

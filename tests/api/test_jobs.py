@@ -59,6 +59,17 @@ def test_an_item_repeated_within_a_checkpoint_is_a_duplicate(client: TestClient)
     assert job["progress"] == {"done": 2, "total": 2}
 
 
+def test_a_checkpoint_job_shows_the_number_of_its_items(client: TestClient) -> None:
+    body = {"wing": "agent", "room": "ops", "items": [{"content": "x1"}, {"content": "x2"}]}
+    answer = client.post("/api/checkpoints", json=body)
+    shown = {"wing": "agent", "room": "ops", "items": 2}
+    assert answer.json()["job"]["params"] == shown
+    job = waited(client, answer.json()["job"])
+    assert job["params"] == shown and job["result"]["stored"] == 2
+    listed = next(j for j in client.get("/api/jobs").json()["jobs"] if j["id"] == job["id"])
+    assert listed["params"] == shown
+
+
 def test_named_items_follow_the_named_drawer_rules(client: TestClient) -> None:
     client.post("/api/wings/agent/rooms/ops/drawers", json={"content": "A", "name": "plan"})
     job = checkpoint(client, [{"content": "A", "name": "plan"}, {"content": "B", "name": "plan"}])

@@ -6,6 +6,7 @@ jobs are pruned after 30 days.
 """
 
 import copy
+import json
 import threading
 import time
 from dataclasses import dataclass, field
@@ -32,7 +33,9 @@ from graph.jobs import (
     create_job,
     get_job,
     prune_jobs,
+    recent_jobs,
     save_job_progress,
+    unfinished_jobs,
     update_job,
 )
 
@@ -128,11 +131,60 @@ def test_a_checkpoint_save_writes_the_position_and_counts_only(
     assert [{k: f[k] for k in failure} for f in result["failed"]] == [failure]
     assert watch.names.count("save_job_progress") == 2
     assert watch.names.count("create_drawers") == 2  # one write statement per batch
+    assert watch.names.count("drawers_by_ids") == 1  # stored before a stop: the first batch only
     assert "update_job" not in watch.names and "job_by_id" not in watch.names
     assert watch.results == [[{"status": "running", "held": True}]] * 2  # never the job
     stored = get_job(store, job_id)
     assert stored.state == {"next": 3, "stored": 2, "duplicates": 0}
     assert [{k: f[k] for k in failure} for f in stored.failures] == [failure]
+
+
+class Crash(Exception):
+    """The service died: after a batch was written, before its progress was saved."""
+
+
+@dataclass
+class CrashingAt(Recording):
+    """Dies at its `at`-th save, before saving: the batch is in the graph, the progress not."""
+
+    at: int = 1
+
+    def checkpoint(self, state: dict[str, Any], done: int, **changes: Any) -> None:
+        if len(self.saves) + 1 == self.at:
+            raise Crash
+        super().checkpoint(state, done, **changes)
+
+
+@pytest.mark.parametrize("at", [1, 2, 3])
+def test_a_checkpoint_resumed_after_a_crash_counts_as_if_never_stopped(
+    store: Any, monkeypatch: pytest.MonkeyPatch, at: int
+) -> None:
+    """Only the batch after the last save can hold items stored before the crash: the resumed
+    run reads which of its ids exist for its first batch alone, and ends as an uninterrupted
+    run would (no drawer stored twice, the same counts)."""
+    monkeypatch.setattr(batches_module, "BATCH_ITEMS", 2)
+    contents = ["alpha one", "beta two", "alpha one", "gamma three", "beta two", "delta four"]
+    params = {"wing": "w", "room": "r", "items": [{"content": c} for c in contents]}
+    job_id = create_job(store, "checkpoint", params, total=len(contents)).id
+    job = claim_job(store, job_id, "t", NOW, LATER)
+    assert job is not None
+    crashing = CrashingAt(store, DedupPolicy(), job, threading.Event(), lambda _: None, at=at)
+    with pytest.raises(Crash):
+        run_checkpoint(crashing)
+    assert drawer_count(store) == [2, 3, 4][at - 1]  # the batch of the crash is stored
+    resumed = claim_job(store, job_id, "t", NOW, LATER)
+    assert resumed is not None and resumed.state.get("next", 0) == 2 * (at - 1)
+    context = Recording(store, DedupPolicy(), resumed, threading.Event(), lambda _: None)
+    watch = Statements()
+    observe.subscribe(watch)
+    try:
+        result = run_checkpoint(context)
+    finally:
+        observe.unsubscribe(watch)
+    assert result == {"items": 6, "stored": 4, "duplicates": 2, "failed": []}
+    assert drawer_count(store) == 4
+    assert watch.names.count("drawers_by_ids") == 1
+    assert [done for _, done, _ in context.saves] == list(range(2 * at, 7, 2))
 
 
 def test_a_mining_save_writes_the_file_list_once(store: Any, tmp_path: Path) -> None:
@@ -141,7 +193,13 @@ def test_a_mining_save_writes_the_file_list_once(store: Any, tmp_path: Path) -> 
     params = {"path": str(tmp_path), "wing": "docs", "room": "notes"}
     job_id = create_job(store, "mine", params, total=None).id
     context = claimed_context(store, job_id)
-    run_mine(context)
+    watch = Statements()
+    observe.subscribe(watch)
+    try:
+        run_mine(context)
+    finally:
+        observe.unsubscribe(watch)
+    assert watch.names.count("drawers_by_ids") == 1  # stored before a stop: the first file only
     assert [changes for _, _, changes in context.saves] == [
         {"files": ["a.md", "b.md", "c.md"], "progress_total": 3},
         {},
@@ -155,6 +213,49 @@ def test_a_mining_save_writes_the_file_list_once(store: Any, tmp_path: Path) -> 
         3,
     )
     assert stored.state["next"] == 3 and "files" not in stored.state
+
+
+def test_reading_a_checkpoint_job_leaves_its_items_in_the_graph(store: Any) -> None:
+    """Only the claim hands out the items; a poll of a job reads their number (design §4.4)."""
+    job_id = a_job(store, items=3)
+    watch = Statements()
+    observe.subscribe(watch)
+    try:
+        reads = [
+            get_job(store, job_id),
+            next(job for job in recent_jobs(store, 50) if job.id == job_id),
+            next(job for job in unfinished_jobs(store) if job.id == job_id),
+            update_job(store, job_id, progress_total=3),
+        ]
+    finally:
+        observe.unsubscribe(watch)
+    assert [(job.params, job.item_count) for job in reads] == [({"wing": "w", "room": "r"}, 3)] * 4
+    claimed = claim_job(store, job_id, "a", NOW, LATER)
+    assert claimed is not None and claimed.item_count == 3
+    assert claimed.params == {
+        "wing": "w",
+        "room": "r",
+        "items": [{"content": "item 0"}, {"content": "item 1"}, {"content": "item 2"}],
+    }
+
+
+def test_a_checkpoint_stored_with_its_items_among_its_params_still_runs(store: Any) -> None:
+    """Jobs queued before the items were stored apart keep them in `params`."""
+    params = {"wing": "w", "room": "r", "items": [{"content": "old A"}, {"content": "old A"}]}
+    props = {
+        "id": "job-from-before",
+        "kind": "checkpoint",
+        "status": "queued",
+        "params": json.dumps(params),
+        "progress_done": 0,
+        "progress_total": 2,
+        "created_at": NOW,
+    }
+    store.write(lambda tx: tx.run("create_job", props=props), use_case="create_job")
+    read = get_job(store, "job-from-before")
+    assert (read.params, read.item_count) == (params, None)
+    result = run_checkpoint(claimed_context(store, "job-from-before"))
+    assert result == {"items": 2, "stored": 1, "duplicates": 1, "failed": []}
 
 
 def test_a_save_by_an_owner_that_lost_the_job_writes_nothing(store: Any) -> None:

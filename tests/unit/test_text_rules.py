@@ -1,10 +1,17 @@
 """design §4.1–design §4.2: normal form, fingerprint and similarity, table-driven."""
 
+import random
 import unicodedata
 
 import pytest
 
-from resolver.similarity import at_least, osa_distance, text_similarity, trigram_jaccard
+from resolver.similarity import (
+    at_least,
+    osa_distance,
+    similarity_at_least,
+    text_similarity,
+    trigram_jaccard,
+)
 from resolver.text import content_hash, fingerprint, normalize_text
 
 
@@ -83,6 +90,45 @@ def test_two_edits_in_twenty_chars_is_exactly_near_at_point_nine() -> None:
     score = text_similarity(a, b)
     assert at_least(score, 0.9)
     assert not at_least(score - 2e-9, 0.9)
+
+
+def _edited(rng: random.Random, text: str, edits: int) -> str:
+    """`text` with random swaps of neighbours (one OSA edit, two Levenshtein ones) and
+    substitutions, insertions and deletions."""
+    chars = list(text)
+    for _ in range(edits):
+        at = rng.randrange(max(1, len(chars) - 1))
+        move = rng.choice(["swap", "swap", "sub", "ins", "del"])
+        if move == "swap" and len(chars) > 1:
+            chars[at], chars[at + 1] = chars[at + 1], chars[at]
+        elif move == "sub" and chars:
+            chars[at] = rng.choice("abcxyz ")
+        elif move == "ins":
+            chars.insert(at, rng.choice("abcxyz "))
+        elif chars:
+            del chars[at]
+    return "".join(chars)
+
+
+@pytest.mark.parametrize("threshold", [0.5, 0.8, 0.9, 0.95, 1.0])
+def test_the_cutoff_score_agrees_with_the_full_score_at_every_distance(threshold: float) -> None:
+    """`similarity_at_least` rules pairs out by a Levenshtein bound before scoring them: it must
+    answer exactly as the full score and `at_least`, on both sides of the threshold (edges
+    included: 2 edits in 20 at 0.9), whatever mix of swaps and other edits."""
+    rng = random.Random(f"cutoff:{threshold}")
+    pairs = [("abcdefghijklmnopqrst", "Xbcdefghijklmnopqrs" + "Y"), ("", "abc"), ("abc", "abc")]
+    for _ in range(600):
+        base = "".join(rng.choice("abcdefgh ") for _ in range(rng.randint(1, 300)))
+        pairs.append((base, _edited(rng, base, rng.randint(0, max(1, len(base) // 3)))))
+    long_base = "".join(rng.choice("abcdefgh ") for _ in range(2100))
+    pairs.append((long_base, _edited(rng, long_base, 40)))
+    ruled_out = 0
+    for a, b in pairs:
+        full = text_similarity(a, b)
+        expected = full if at_least(full, threshold) else None
+        assert similarity_at_least(a, b, threshold) == expected, (a, b)
+        ruled_out += expected is None
+    assert ruled_out > 0 and ruled_out < len(pairs)
 
 
 def test_the_switch_to_trigram_jaccard_happens_above_2000_code_points() -> None:

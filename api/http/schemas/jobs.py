@@ -56,6 +56,8 @@ class JobOut(BaseModel):
         params = dict(job.params)
         if "items" in params:  # the items can be large: their number says enough here
             params["items"] = len(params["items"])
+        elif job.item_count is not None:  # read without them (`graph.jobs`)
+            params["items"] = job.item_count
         return cls(
             id=job.id,
             kind=job.kind,

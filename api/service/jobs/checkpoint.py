@@ -3,9 +3,11 @@
 Items are written in batches (`graph.drawer_batch.write_drawers`: the candidate reads and one
 write statement per batch, with the verdicts and links single writes would give, an item
 compared with the items before it too). Item `i` is written with the drawer id derived from
-(job id, i): a batch is read for those ids first, and an item whose drawer exists was stored
-before a crash, so nothing is stored or linked twice and the counts come out as in an
-uninterrupted run.
+(job id, i): the first batch of each run is read for those ids first, and an item whose drawer
+exists was stored before a crash, so nothing is stored or linked twice and the counts come out
+as in an uninterrupted run. Only that batch can hold such items: progress is saved after every
+batch, so a run that stopped (crash, stop, lost lease, database away) wrote at most the batch
+after its last save; later batches skip the read (one round trip each).
 
 The items are read once, from the job as claimed. Progress is saved after each batch: the
 position and two counts; the list of failed items is written only when it grows (design §11).
@@ -87,7 +89,7 @@ def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
             prepared = upcoming.result() if upcoming is not None else _prepare(ctx, batch)
             following = ranges[position + 1] if position + 1 < len(ranges) else None
             upcoming = helper.submit(_prepare, ctx, following) if following else None
-            _write_batch(ctx, batch, prepared, state, failed)
+            _write_batch(ctx, batch, prepared, state, failed, first=position == 0)
     return {
         "items": len(items),
         "stored": state["stored"],
@@ -102,10 +104,13 @@ def _write_batch(
     prepared: list[drawer_batch.PreparedDrawer],
     state: dict[str, Any],
     failed: list[dict[str, Any]],
+    *,
+    first: bool,
 ) -> None:
-    """Store the batch's items not stored before a crash, count them, save the progress."""
+    """Store the batch's items not stored before a crash (only the `first` batch of a run may
+    hold some), count them, save the progress."""
     ids = [item.new.drawer_id or "" for item in prepared]
-    stored_before = drawer_batch.drawers_by_ids(ctx.store, ids)
+    stored_before = drawer_batch.drawers_by_ids(ctx.store, ids) if first else {}
     state["stored"] += len(stored_before)
     todo = [
         (index, item)

@@ -53,12 +53,17 @@ def _read(root: Path, relative: str) -> str | None:
     return read_document(root / relative if root.is_dir() else root, boundary=root)
 
 
-def _store_chunks(ctx: JobContext, state: dict[str, Any], news: list[drawers.NewDrawer]) -> None:
-    """Chunks of one file as batches (`graph.drawer_batch`), each as if stored one by one."""
+def _store_chunks(
+    ctx: JobContext, state: dict[str, Any], news: list[drawers.NewDrawer], *, first: bool
+) -> None:
+    """Chunks of one file as batches (`graph.drawer_batch`), each as if stored one by one.
+    Only the `first` file of a run can hold chunks this job stored before it stopped (progress
+    is saved after each file), so only its batches read which of their ids exist."""
     sizes = [len(new.content.encode("utf-8")) for new in news]
     for batch in batches(sizes, 0):
         part = [news[index] for index in batch]
-        earlier = drawer_batch.drawers_by_ids(ctx.store, [new.drawer_id or "" for new in part])
+        ids = [new.drawer_id or "" for new in part]
+        earlier = drawer_batch.drawers_by_ids(ctx.store, ids) if first else {}
         for drawer in earlier.values():  # stored by this job before an interruption
             state["superseded" if drawer.supersedes else "created"] += 1
             similar = drawers.similar_drawers(ctx.store, drawer.id)
@@ -89,7 +94,7 @@ def root_digest(root: Path) -> str:
 
 
 def _store_file(
-    ctx: JobContext, state: dict[str, Any], relative: str, text: str, index: int
+    ctx: JobContext, state: dict[str, Any], relative: str, text: str, index: int, *, first: bool
 ) -> None:
     params = ctx.job.params
     size = int(params.get("chunk_chars") or DEFAULT_CHUNK_CHARS)
@@ -117,6 +122,7 @@ def _store_file(
             )
             for number, chunk in enumerate(chunks)
         ],
+        first=first,
     )
     state["retired"] += mined.retire_past_end(
         ctx.store, ctx.job.id, params["wing"], params["room"], relative, len(chunks)
@@ -134,7 +140,8 @@ def run_mine(ctx: JobContext) -> dict[str, Any]:
     listed = state.pop("files", None) or ctx.job.files
     files: list[str] = listed if listed is not None else list_documents(root)
     first = ctx.job.files is None
-    for index in range(state["next"], len(files)):
+    start = state["next"]
+    for index in range(start, len(files)):
         relative = files[index]
         grew = False
         try:
@@ -142,7 +149,7 @@ def run_mine(ctx: JobContext) -> dict[str, Any]:
             if text is None:
                 state["skipped"] += 1
             else:
-                _store_file(ctx, state, relative, text, index)
+                _store_file(ctx, state, relative, text, index, first=index == start)
         except (BadFile, CastlegraphError) as error:
             if isinstance(error, GraphError):
                 raise  # the database failed, not the file: stop and resume later
