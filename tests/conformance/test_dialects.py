@@ -8,7 +8,11 @@ from graph.queries import statement
 ROOT = Path(__file__).resolve().parents[2]
 CYPHER = ROOT / "cypher"
 NEO4J_ONLY = {"take_lock", "await_indexes"}  # FalkorDB locks in-process; polls its indexes
-FALKORDB_ONLY = {"drop_vector_index"}  # its schema procedures
+FALKORDB_ONLY = {
+    "drop_vector_index",  # its schema procedures
+    "drop_entity_dkeys_index",  # the candidate indexes its one owner serves from memory
+    "drop_drawer_terms_index",  # (design §5.4); Neo4j keeps them
+}
 
 
 def _literal_names(node: ast.expr) -> list[str]:
