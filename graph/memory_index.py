@@ -55,7 +55,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from graph.entity_index import spellings_keys, stored_key_set
-from graph.memory_segments import BLOCK_BITS, KeyIndex, key_hashes
+from graph.memory_segments import BLOCK_BITS, KeyIndex, PairFilter, key_hashes
 from graph.memory_spellings import Record, RowSpellings
 from graph.queries import FIRST_ENTITY_CURSOR
 from graph.records import Entity
@@ -193,26 +193,7 @@ class MemoryIndex(SequencedIndex):
         decoded: dict[int, tuple[str, ...] | None] = {}
         with self._lock:
             spellings = self._spellings
-
-            def keep(
-                ordered: list[str], rows: NDArray[np.int64], positions: NDArray[np.intp]
-            ) -> NDArray[np.bool_]:
-                hit, pair_probe = np.unique(positions, return_inverse=True)
-                hit_probes = list(map(ordered.__getitem__, hit.tolist()))
-                sent.update(senders(needs, set(hit_probes)))
-                sender = [
-                    keys[0] if len(keys) == 1 else None
-                    for keys in map(sent.__getitem__, hit_probes)
-                ]
-                hit_rows, pair_row = np.unique(rows, return_inverse=True)
-                row_keys = list(map(spellings.of, hit_rows.tolist()))
-                decoded.update(zip(hit_rows.tolist(), row_keys, strict=True))
-                kept = [
-                    _may_use(sender[probe], row_keys[row])
-                    for probe, row in zip(pair_probe.tolist(), pair_row.tolist(), strict=True)
-                ]
-                return np.array(kept, dtype=np.bool_)
-
+            keep = _weighing(needs, spellings, sent, decoded)
             probes = set().union(*needs.values())
             found = self._keys.lookup_rows(probes, keep) if probes else {}
             hits = {
@@ -267,6 +248,36 @@ def senders(needs: Mapping[str, Collection[str]], hit: set[str]) -> dict[str, li
             for probe in hit.intersection(needed):
                 sent.setdefault(probe, []).append(key)
     return sent
+
+
+def _weighing(
+    needs: Mapping[str, Collection[str]],
+    spellings: RowSpellings,
+    sent: dict[str, list[str]],
+    decoded: dict[int, tuple[str, ...] | None],
+) -> PairFilter:
+    """The pair filter of `MemoryIndex.lookup_spelled`: a (row, probe) pair is kept unless the
+    probe's one sender cannot pair with any of the row's keys. As it goes it fills `sent`
+    (probe → the mention keys that sent it, for the probes that hit) and `decoded` (row → its
+    keys, for the rows hit), which the caller reads after the lookup."""
+
+    def keep(
+        ordered: list[str], rows: NDArray[np.int64], positions: NDArray[np.intp]
+    ) -> NDArray[np.bool_]:
+        hit, pair_probe = np.unique(positions, return_inverse=True)
+        hit_probes = list(map(ordered.__getitem__, hit.tolist()))
+        sent.update(senders(needs, set(hit_probes)))
+        sender = [keys[0] if len(keys) == 1 else None for keys in map(sent.__getitem__, hit_probes)]
+        hit_rows, pair_row = np.unique(rows, return_inverse=True)
+        row_keys = list(map(spellings.of, hit_rows.tolist()))
+        decoded.update(zip(hit_rows.tolist(), row_keys, strict=True))
+        kept = [
+            _may_use(sender[probe], row_keys[row])
+            for probe, row in zip(pair_probe.tolist(), pair_row.tolist(), strict=True)
+        ]
+        return np.array(kept, dtype=np.bool_)
+
+    return keep
 
 
 def _may_use(mention_key: str | None, keys: tuple[str, ...] | None) -> bool:
