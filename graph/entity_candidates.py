@@ -17,7 +17,9 @@ unit also weighs each hit against the spelling keys and the kind the index keeps
 those some rule could use for a mention key that probed them: a spelling that may pair with the
 key (`resolver.entity_pairs.may_pair`), and a kind some mention of the key is compared with
 (`resolver.entity_rules.kinds_compatible`, registered per key by `Candidates.expect`); what it
-leaves unread would have decided nothing, so the decisions are the same. Its probes are then
+leaves unread would have decided nothing, so the decisions are the same. The spelling part is
+done first, pair by pair, inside the lookup (`MemoryIndex.lookup_spelled`: a (row, probe) pair
+whose one sender cannot pair with the row is never turned into a hit). Its probes are then
 tracked per mention key, not once per unit: a probe two keys share is looked up for each.
 """
 

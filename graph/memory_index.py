@@ -237,7 +237,7 @@ class MemoryIndex(SequencedIndex):
         self._generation += 1
 
 
-def senders(needs: Mapping[str, Collection[str]], hit: set[str]) -> dict[str, list[str]]:
+def _senders(needs: Mapping[str, Collection[str]], hit: set[str]) -> dict[str, list[str]]:
     """Probe → the mention keys that sent it (`needs`: key → its probes), for the probes that
     hit only: a batch sends tens of thousands of probes and hits a few thousand, so the map is
     built from the hits' side (one set operation per mention key, in C) instead of one Python
@@ -266,7 +266,7 @@ def _weighing(
     ) -> NDArray[np.bool_]:
         hit, pair_probe = np.unique(positions, return_inverse=True)
         hit_probes = list(map(ordered.__getitem__, hit.tolist()))
-        sent.update(senders(needs, set(hit_probes)))
+        sent.update(_senders(needs, set(hit_probes)))
         sender = [keys[0] if len(keys) == 1 else None for keys in map(sent.__getitem__, hit_probes)]
         hit_rows, pair_row = np.unique(rows, return_inverse=True)
         row_keys = list(map(spellings.of, hit_rows.tolist()))
