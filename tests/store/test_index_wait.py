@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from graph import observe
 from graph.drawer_batch import write_drawers
 from graph.drawer_index import DrawerIndex
 from graph.drawers import DedupPolicy, NewDrawer, write_drawer
@@ -22,7 +21,7 @@ from graph.errors import GraphUnavailable
 from graph.memory_index import MemoryIndex
 from resolver.entity_model import make_mention
 from tests.store.test_entities import KNOWN_WORD, new_drawer, resolve
-from tests.store.test_memory_entities import Statements
+from tests.support.statements import recording_statements
 
 POLICY = DedupPolicy()
 BLOCKED_SECONDS = 0.3
@@ -169,14 +168,10 @@ def test_every_part_of_a_batch_searches_memory_where_the_database_keeps_no_index
         NewDrawer("work", "notes", NEAR_COPY),
         NewDrawer("work", "notes", NEAR_COPY + " Again."),
     ]
-    watching = Statements()
-    observe.subscribe(watching)
-    try:
+    with recording_statements() as watching:
         first, taken, near, nearer = write_drawers(
             store, items, POLICY, supersede=True, memory=index
         )
-    finally:
-        observe.unsubscribe(watching)
     assert not isinstance(first, Exception) and not isinstance(taken, Exception)
     assert not isinstance(near, Exception) and not isinstance(nearer, Exception)
     assert taken.superseded == first.drawer.id

@@ -22,7 +22,6 @@ from api.service.jobs.checkpoint import run_checkpoint
 from api.service.jobs.context import JobContext
 from api.service.jobs.mining import run_mine
 from api.service.jobs.runner import JobRunner
-from graph import observe
 from graph.drawers import DedupPolicy
 from graph.errors import JobNotFound
 from graph.jobs import (
@@ -38,6 +37,7 @@ from graph.jobs import (
     unfinished_jobs,
     update_job,
 )
+from tests.support.statements import recording_statements
 
 NOW, LATER = "2026-01-01T00:01:00.000000Z", "2099-01-01T00:00:00.000000Z"
 WAIT_SECONDS = 30.0
@@ -83,19 +83,6 @@ def claimed_context(store: Any, job_id: str) -> Recording:
     return Recording(store, DedupPolicy(), job, threading.Event(), lambda _: None)
 
 
-class Statements:
-    def __init__(self) -> None:
-        self.names: list[str] = []
-        self.results: list[object] = []
-
-    def statement(self, name: str, seconds: float, failed: bool) -> None:
-        self.names.append(name)
-
-    def unit(self, use_case: str, result: object) -> None:
-        if use_case == "save_job_progress":
-            self.results.append(result)
-
-
 def test_a_checkpoint_save_writes_the_position_and_counts_only(
     store: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -112,12 +99,8 @@ def test_a_checkpoint_save_writes_the_position_and_counts_only(
     }
     job_id = create_job(store, "checkpoint", params, total=3).id
     context = claimed_context(store, job_id)
-    watch = Statements()
-    observe.subscribe(watch)
-    try:
+    with recording_statements() as watch:
         result = run_checkpoint(context)
-    finally:
-        observe.unsubscribe(watch)
     failure = {"index": 1, "code": "palace::drawer_name_taken"}
     assert [(state, done) for state, done, _ in context.saves] == [
         ({"next": 2, "stored": 1, "duplicates": 0}, 2),
@@ -133,7 +116,8 @@ def test_a_checkpoint_save_writes_the_position_and_counts_only(
     assert watch.names.count("create_drawers") == 2  # one write statement per batch
     assert watch.names.count("drawers_by_ids") == 1  # stored before a stop: the first batch only
     assert "update_job" not in watch.names and "job_by_id" not in watch.names
-    assert watch.results == [[{"status": "running", "held": True}]] * 2  # never the job
+    saved = watch.results("save_job_progress")
+    assert saved == [[{"status": "running", "held": True}]] * 2  # never the job
     stored = get_job(store, job_id)
     assert stored.state == {"next": 3, "stored": 2, "duplicates": 0}
     assert [{k: f[k] for k in failure} for f in stored.failures] == [failure]
@@ -175,12 +159,8 @@ def test_a_checkpoint_resumed_after_a_crash_counts_as_if_never_stopped(
     resumed = claim_job(store, job_id, "t", NOW, LATER)
     assert resumed is not None and resumed.state.get("next", 0) == 2 * (at - 1)
     context = Recording(store, DedupPolicy(), resumed, threading.Event(), lambda _: None)
-    watch = Statements()
-    observe.subscribe(watch)
-    try:
+    with recording_statements() as watch:
         result = run_checkpoint(context)
-    finally:
-        observe.unsubscribe(watch)
     assert result == {"items": 6, "stored": 4, "duplicates": 2, "failed": []}
     assert drawer_count(store) == 4
     assert watch.names.count("drawers_by_ids") == 1
@@ -193,12 +173,8 @@ def test_a_mining_save_writes_the_file_list_once(store: Any, tmp_path: Path) -> 
     params = {"path": str(tmp_path), "wing": "docs", "room": "notes"}
     job_id = create_job(store, "mine", params, total=None).id
     context = claimed_context(store, job_id)
-    watch = Statements()
-    observe.subscribe(watch)
-    try:
+    with recording_statements() as watch:
         run_mine(context)
-    finally:
-        observe.unsubscribe(watch)
     assert watch.names.count("drawers_by_ids") == 1  # stored before a stop: the first file only
     assert [changes for _, _, changes in context.saves] == [
         {"files": ["a.md", "b.md", "c.md"], "progress_total": 3},
@@ -218,17 +194,12 @@ def test_a_mining_save_writes_the_file_list_once(store: Any, tmp_path: Path) -> 
 def test_reading_a_checkpoint_job_leaves_its_items_in_the_graph(store: Any) -> None:
     """Only the claim hands out the items; a poll of a job reads their number (design §4.4)."""
     job_id = a_job(store, items=3)
-    watch = Statements()
-    observe.subscribe(watch)
-    try:
-        reads = [
-            get_job(store, job_id),
-            next(job for job in recent_jobs(store, 50) if job.id == job_id),
-            next(job for job in unfinished_jobs(store) if job.id == job_id),
-            update_job(store, job_id, progress_total=3),
-        ]
-    finally:
-        observe.unsubscribe(watch)
+    reads = [
+        get_job(store, job_id),
+        next(job for job in recent_jobs(store, 50) if job.id == job_id),
+        next(job for job in unfinished_jobs(store) if job.id == job_id),
+        update_job(store, job_id, progress_total=3),
+    ]
     assert [(job.params, job.item_count) for job in reads] == [({"wing": "w", "room": "r"}, 3)] * 4
     claimed = claim_job(store, job_id, "a", NOW, LATER)
     assert claimed is not None and claimed.item_count == 3

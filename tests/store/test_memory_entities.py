@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graph import migrations, observe
+from graph import migrations
 from graph.bulk import load_entities
 from graph.entities import MentionInput, dry_run, resolve_mentions
 from graph.entity_curation import add_alias, settle_review
@@ -21,6 +21,7 @@ from graph.memory_index import MemoryIndex
 from graph.records import Entity
 from resolver.entity_model import make_mention
 from tests.store.test_entities import KNOWN_WORD, new_drawer
+from tests.support.statements import recording_statements
 
 LETTERS = "aeiknorst 1é-\x1f"
 """`\\x1f` separates a row's keys in memory: an entity named with it is kept keys-less and
@@ -36,19 +37,6 @@ entity_rows = st.lists(
     max_size=12,
     unique_by=lambda row: (row[0], row[1]),
 )
-
-
-class Statements:
-    """The names of the statements run while it listens (`graph.observe`)."""
-
-    def __init__(self) -> None:
-        self.names: list[str] = []
-
-    def statement(self, name: str, seconds: float, failed: bool) -> None:
-        self.names.append(name)
-
-    def unit(self, use_case: str, result: object) -> None:
-        """Units are not counted."""
 
 
 LINK = """MATCH (newer:Entity {id: $newer}), (older:Entity {id: $older})
@@ -128,9 +116,7 @@ def test_a_batch_reads_no_candidate_from_the_database(store: Any) -> None:
     load_entities(store, [("Katarina", "person", ["Kata"]), ("PostgreSQL", "tool", [])])
     index = MemoryIndex()
     assert index.build(store) is not None
-    watching = Statements()
-    observe.subscribe(watching)
-    try:
+    with recording_statements() as watching:
         inputs = [
             MentionInput(drawer, make_mention(name, kind))
             for name, kind in [("Katerina", "person"), ("Postgresql", "tool"), ("Kata", "person")]
@@ -138,8 +124,6 @@ def test_a_batch_reads_no_candidate_from_the_database(store: Any) -> None:
         typo, same, alias = resolve_mentions(
             store, inputs, fuzzy=True, known_word=KNOWN_WORD, memory=index
         )
-    finally:
-        observe.unsubscribe(watching)
     assert (typo.rule, same.rule, alias.rule) == ("typo", "normalized", "alias")
     assert typo.entity.view.aliases == ("Kata", "Katerina")
     assert typo.entity.created_at == alias.entity.created_at != ""
@@ -153,9 +137,7 @@ def test_an_entity_named_with_the_separator_is_read_by_id(store: Any) -> None:
     load_entities(store, [("Tool\x1fKit", "tool", [])])
     index = MemoryIndex()
     assert index.build(store) is not None
-    watching = Statements()
-    observe.subscribe(watching)
-    try:
+    with recording_statements() as watching:
         [again] = resolve_mentions(
             store,
             [MentionInput(drawer, make_mention("Tool\x1fKit", "tool"))],
@@ -163,8 +145,6 @@ def test_an_entity_named_with_the_separator_is_read_by_id(store: Any) -> None:
             known_word=KNOWN_WORD,
             memory=index,
         )
-    finally:
-        observe.unsubscribe(watching)
     assert again.rule == "exact" and not again.created
     assert uuid.UUID(again.entity.view.id)
     assert "entities_by_ids" in watching.names
