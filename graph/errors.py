@@ -84,6 +84,13 @@ class GraphQueryError(GraphError):
     code = ErrorCode.GRAPH_QUERY_FAILED
 
 
+class UnindexedSearch(GraphError):
+    """A candidate search sent to the database while the service's memory serves that index
+    and the database keeps none (design §5.4): answered, it would read every node of the label
+    until the query timed out. A caller that should have passed the in-memory index did not, a
+    bug of castlegraph's and never the client's: refused at once (500 `internal::error`)."""
+
+
 class MigrationFailed(GraphError):
     code = ErrorCode.GRAPH_MIGRATION_FAILED
     status = 503

@@ -8,10 +8,22 @@ from typing import Any, TypeVar
 import redis.exceptions
 from falkordb import FalkorDB
 
-from graph.errors import CONFLICT, ConstraintViolation, GraphQueryError, GraphUnavailable
+from graph.errors import (
+    CONFLICT,
+    ConstraintViolation,
+    GraphQueryError,
+    GraphUnavailable,
+    UnindexedSearch,
+)
 from graph.falkordb_params import params_header
 from graph.observe import observed_write, timed_statement
-from graph.queries import MEMORY_SERVED, Dialect, schema_statements, statement
+from graph.queries import (
+    MEMORY_SERVED,
+    SEARCHES_OF_SERVED,
+    Dialect,
+    schema_statements,
+    statement,
+)
 from graph.store import Row
 
 T = TypeVar("T")
@@ -86,6 +98,11 @@ class _FalkorTx:
 
     @timed_statement
     def run(self, name: str, /, **params: Any) -> list[Row]:
+        if name in self._store.unindexed_searches:
+            raise UnindexedSearch(
+                f"{name} searches a database index that is not there (the service's memory"
+                " serves it instead): refused rather than read every node of its label"
+            )
         return self._store.run_text(statement(name, "falkordb"), params)
 
     def lock(self, scope: str) -> None:
@@ -117,6 +134,9 @@ class FalkorStore:
         self._graph = self._db.select_graph(GRAPH_NAME)
         self._write_lock = threading.RLock()
         self._vector_index = False
+        self.unindexed_searches: frozenset[str] = frozenset()
+        """The candidate searches refused (`UnindexedSearch`): those of the indexes that
+        `apply_schema(memory_indexes=True)` left out, until `restore_index` makes one again."""
 
     def run_text(self, text: str, params: dict[str, Any]) -> list[Row]:
         try:
@@ -179,6 +199,8 @@ class FalkorStore:
             if any(dropped):
                 self._rewrite_file()
             self._wait_until_operational(SCHEMA_WAIT_SECONDS)
+            searches = frozenset().union(*SEARCHES_OF_SERVED.values())
+            self.unindexed_searches = searches if memory_indexes else frozenset()
 
     def restore_index(self, served: str) -> None:
         file_name = MEMORY_SERVED[served]
@@ -186,6 +208,7 @@ class FalkorStore:
         with self._write_lock:
             self._create_index(text)
             self._wait_until_operational(SCHEMA_WAIT_SECONDS)
+            self.unindexed_searches -= SEARCHES_OF_SERVED[served]
 
     def _create_index(self, text: str) -> None:
         try:

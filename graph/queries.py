@@ -24,6 +24,13 @@ MEMORY_SERVED: dict[str, str] = {
 """The database's candidate indexes (schema files, the same names in both dialects) that the
 service's in-memory indexes serve instead, by the in-memory index that does (design §5.4)."""
 
+SEARCHES_OF_SERVED: dict[str, frozenset[str]] = {
+    "entity": frozenset({"entities_by_probe_keys"}),
+    "drawer": frozenset({"drawer_candidates", "drawer_batch_candidates"}),
+}
+"""The statements that search those indexes, by the in-memory index that replaces them: without
+the index under them each would read every entity or drawer (`graph.errors.UnindexedSearch`)."""
+
 
 @cache
 def statement(name: str, dialect: Dialect) -> str:

@@ -154,6 +154,7 @@ def test_a_write_past_the_bound_is_told_503_with_retry_after(building: TestClien
     assert_envelope(refused.json(), "graph::unavailable")
     assert refused.json()["error"]["details"] == {"index": "drawer_index", "state": "building"}
     runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    app_store(client).restore_index("drawer")  # as the runtime does when a build fails:
     runtime.drawer_index.failed()  # the database answers drawer writes from now on
     drawer = client.post(ROOM, json={"content": ORIGINAL})
     assert drawer.status_code == 201, drawer.text

@@ -1,0 +1,90 @@
+"""A candidate search the embedded database has no index for is refused, not run (design §5.4).
+
+While the service's in-memory indexes serve, FalkorDB keeps no `Entity.dkeys` or `Drawer.terms`
+index; a caller that forgot to pass the in-memory index would make the database read every
+entity or drawer for each probe until the query timed out. The store refuses those statements
+at once (`UnindexedSearch`) from `apply_schema(memory_indexes=True)` until `restore_index`.
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from graph.drawer_batch import write_drawers
+from graph.drawers import DedupPolicy, NewDrawer, write_drawer
+from graph.entities import dry_run
+from graph.errors import UnindexedSearch
+from resolver.entity_model import make_mention
+from tests.store.test_entities import KNOWN_WORD, new_drawer, resolve
+
+POLICY = DedupPolicy()
+ORIGINAL = "The storage engine keeps every page of the log in one file on the disk."
+NEAR_COPY = "The sotrage engine keeps every page of the log in one file on the disk."
+
+
+@pytest.fixture
+def store(falkordb_store: Any) -> Iterator[Any]:
+    """The session's FalkorDB, every index created again afterwards for the next test."""
+    try:
+        yield falkordb_store
+    finally:
+        falkordb_store.apply_schema()
+
+
+def counts(store: Any) -> tuple[int, int]:
+    [row] = store.run_text(
+        "MATCH (n) RETURN sum(CASE WHEN n:Entity THEN 1 ELSE 0 END) AS entities,"
+        " sum(CASE WHEN n:Drawer THEN 1 ELSE 0 END) AS drawers",
+        {},
+    )
+    return row["entities"], row["drawers"]
+
+
+def test_entity_searches_without_the_memory_index_are_refused_until_it_is_restored(
+    store: Any,
+) -> None:
+    drawer = new_drawer(store, "notes on the cluster")
+    [seeded] = resolve(store, drawer, ("Kubernetes", "tool"))
+    store.apply_schema(memory_indexes=True)  # as the service leaves it with its memory indexes
+    before = counts(store)
+    with pytest.raises(
+        UnindexedSearch, match="entities_by_probe_keys searches a database index that is not there"
+    ) as caught:
+        resolve(store, drawer, ("Kubernets", "tool"))
+    assert caught.value.status == 500 and not caught.value.is_retryable()
+    with pytest.raises(UnindexedSearch):
+        dry_run(store, make_mention("Kubernets", "tool"), fuzzy=True, known_word=KNOWN_WORD)
+    assert counts(store) == before  # nothing written
+    store.restore_index("entity")
+    [typo] = resolve(store, drawer, ("Kubernets", "tool"))
+    assert (typo.rule, typo.entity.view.id) == ("typo", seeded.entity.view.id)
+
+
+def test_drawer_searches_without_the_memory_index_are_refused_until_it_is_restored(
+    store: Any,
+) -> None:
+    store.apply_schema(memory_indexes=True)
+    before = counts(store)
+    with pytest.raises(UnindexedSearch, match="drawer_candidates"):
+        write_drawer(store, NewDrawer("work", "notes", ORIGINAL), POLICY)
+    with pytest.raises(UnindexedSearch, match=r"drawer_(batch_)?candidates"):
+        write_drawers(store, [NewDrawer("work", "notes", ORIGINAL)] * 2, POLICY)
+    assert counts(store) == before
+    store.restore_index("entity")  # the other index: drawers are still refused
+    with pytest.raises(UnindexedSearch):
+        write_drawer(store, NewDrawer("work", "notes", ORIGINAL), POLICY)
+    store.restore_index("drawer")
+    original = write_drawer(store, NewDrawer("work", "notes", ORIGINAL), POLICY).drawer
+    near = write_drawer(store, NewDrawer("work", "notes", NEAR_COPY), POLICY)
+    assert [entry.drawer for entry in near.similar] == [original.id]
+
+
+def test_with_every_index_applied_nothing_is_refused(store: Any) -> None:
+    store.apply_schema(memory_indexes=True)
+    store.apply_schema()
+    drawer = new_drawer(store, ORIGINAL)
+    [seeded] = resolve(store, drawer, ("Kubernetes", "tool"))
+    [typo] = resolve(store, drawer, ("Kubernets", "tool"))
+    assert (typo.rule, typo.entity.view.id) == ("typo", seeded.entity.view.id)
+    assert store.unindexed_searches == frozenset()
