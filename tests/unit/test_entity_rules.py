@@ -17,7 +17,7 @@ from rapidfuzz.distance import OSA
 
 from resolver import entity_keys
 from resolver.edits import Edit, edited_words, single_edit
-from resolver.entity_pairs import may_pair
+from resolver.entity_pairs import may_pair, may_pair_all
 from resolver.entity_rules import (
     MAX_REVIEW_LINKS,
     REVIEW_MIN_KEY_LEN,
@@ -512,3 +512,23 @@ def test_an_entity_none_of_whose_spellings_may_pair_changes_no_decision(
         return
     alone = decide(wanted, [], fuzzy=True, is_known_word=known)
     assert decide(wanted, [entity], fuzzy=True, is_known_word=known) == alone
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pairs=st.lists(
+        st.tuples(
+            st.text(alphabet="abcé d1", min_size=0, max_size=14),
+            st.text(alphabet="abcé d1", min_size=0, max_size=14),
+        ),
+        max_size=40,
+    )
+)
+def test_may_pair_all_answers_what_may_pair_answers_pair_by_pair(
+    pairs: list[tuple[str, str]],
+) -> None:
+    """The index weighs its hits in bulk (`may_pair_all`): the same answer for every pair,
+    word order (`ad ab` / `ab ad`) and lengths two apart included."""
+    pairs += [("ada lovelace", "lovelace ada"), ("hoper grace", "grace hopper"), ("ab", "abcd")]
+    mention_keys, keys = [a for a, _ in pairs], [b for _, b in pairs]
+    assert may_pair_all(mention_keys, keys) == [may_pair(a, b) for a, b in pairs]

