@@ -289,7 +289,7 @@ def _may_use(
     sender (either unknown: yes): the rows' first keys all at once (`may_pair_all`), then the
     other keys of the few rows with aliases that the first did not keep."""
     sender_of = np.array(senders, dtype=object)[pair_probe]
-    first_of = np.array([keys[0] if keys else None for keys in row_keys], dtype=object)[pair_row]
+    first_of = np.array([k[0] if k is not None else None for k in row_keys], dtype=object)[pair_row]
     known = (
         np.array([k is not None for k in senders], dtype=np.bool_)[pair_probe]
         & np.array([keys is not None for keys in row_keys], dtype=np.bool_)[pair_row]

@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graph.memory_index import MemoryIndex
+from graph.memory_index import MemoryIndex, _may_use
 from graph.memory_segments import KeyIndex, key_hashes
 from graph.memory_spellings import SEPARATOR, Record, RowSpellings
 from graph.records import Entity
@@ -210,3 +210,18 @@ def test_each_row_keeps_its_entity_or_says_it_does_not(
         view = EntityView(f"id{row}", record.name, kind, keys[0], record.aliases, tuple(keys[1:]))
         assert entity == Entity(view, record.created_at, record.same_as)  # type: ignore[arg-type]
         assert spellings.of(row) == tuple(keys)
+
+
+def test_pairs_are_weighed_against_every_key_of_a_row_and_kept_where_a_side_is_unknown() -> None:
+    """The bulk pair filter (`_may_use`): a row's first key in bulk, its aliases after, and a
+    sender or a row whose keys are not known always kept."""
+    senders = ["kubernetes", None, "ada lovelace"]
+    row_keys = [("kubernets",), ("zzzzzz",), None, ("postgres", "kubernetis"), ("lovelace ada",)]
+    pairs = [(0, 0), (0, 1), (1, 1), (0, 2), (0, 3), (2, 3), (2, 0), (2, 4)]
+    kept = _may_use(
+        senders,
+        row_keys,
+        np.array([p for p, _ in pairs], dtype=np.intp),
+        np.array([r for _, r in pairs], dtype=np.intp),
+    )
+    assert kept.tolist() == [True, False, True, True, True, False, False, True]
