@@ -9,6 +9,9 @@ lengths that allow a near copy, then by shared probes and id.
 import random
 import uuid
 
+import pytest
+
+from graph import drawer_index
 from graph.drawer_index import Choice, DrawerIndex, Limits, Probes
 
 CAPS = Limits(per_term=4, rare_terms=3, limit=20, any_len_above=2000)
@@ -76,10 +79,14 @@ def _listed(choice: Choice) -> tuple[list[str], list[str]]:
     return list(choice.terms[: len(choice.terms)]), list(choice.bands[: len(choice.bands)])
 
 
-def test_a_batch_is_ranked_write_by_write_as_the_rules_rank_one_write() -> None:
+def test_a_batch_is_ranked_write_by_write_as_the_rules_rank_one_write(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     rng = random.Random(5)
-    for _ in range(20):
+    for _ in range(40):
         room = _room(rng, rng.randint(0, 40))
+        # The latest rows held by term until a few make a segment, or all of them.
+        monkeypatch.setattr(drawer_index, "RECENT_ROWS", rng.choice([1, 3, 7, 512]))
         index = DrawerIndex()
         _add_in_segments(index, room, rng)
         dead = {d[0] for d in room if rng.random() < 0.15}
