@@ -222,19 +222,22 @@ class DrawerIndex(SequencedIndex):
             kept = np.flatnonzero((rare | (~is_anchor & (counts < caps.per_term)))[found])
             found, rows = _by_probe_and_row(found[kept], rows[kept])
             stored_lengths = np.frombuffer(self._lengths, dtype=np.int64)[rows]
-        item = owner[found]
-        low = np.asarray([write.lengths[0] for write in writes], dtype=np.int64)[item]
-        high = np.asarray([write.lengths[1] for write in writes], dtype=np.int64)[item]
-        near = (stored_lengths >= low) & (
-            (stored_lengths <= high) | (stored_lengths > caps.any_len_above)
-        )
-        # A rare word pair's rows are all kept: its newest `per_term` are the last of them.
-        of_rare = rare[found]
-        kept_counts = np.bincount(found, minlength=len(names))
-        in_rare = of_rare & _newest(found, caps.per_term, kept_counts) & near
-        in_bands = ~of_rare & near
-        terms = _ranked_per_write(keys, item[in_rare], rows[in_rare], len(writes))
-        bands = _ranked_per_write(keys, item[in_bands], rows[in_bands], len(writes))
+            item = owner[found]
+            low = np.asarray([write.lengths[0] for write in writes], dtype=np.int64)[item]
+            high = np.asarray([write.lengths[1] for write in writes], dtype=np.int64)[item]
+            near = (stored_lengths >= low) & (
+                (stored_lengths <= high) | (stored_lengths > caps.any_len_above)
+            )
+            # A rare word pair's rows are all kept: its newest `per_term` are the last of them.
+            of_rare = rare[found]
+            kept_counts = np.bincount(found, minlength=len(names))
+            in_rare = of_rare & _newest(found, caps.per_term, kept_counts) & near
+            in_bands = ~of_rare & near
+            # Under the lock too: the ranking reads the packed ids through a view of their
+            # buffer, which a write adding its row (`written`, after its unit, outside the
+            # store's lock) could not grow meanwhile (`BufferError`, a 500 under 4 writers).
+            terms = _ranked_per_write(keys, item[in_rare], rows[in_rare], len(writes))
+            bands = _ranked_per_write(keys, item[in_bands], rows[in_bands], len(writes))
         return [Choice(t, b) for t, b in zip(terms, bands, strict=True)]
 
     def _add(self, drawers: Sequence[tuple[str, Sequence[str], int]]) -> None:
