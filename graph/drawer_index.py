@@ -30,6 +30,7 @@ entry keeps 34 bits of its term's hash, so about `entries / 2**34` drawers per p
 17.6 M entries, 100 k drawers) are another term's: an over-fetch, which the rules measure away.
 """
 
+import itertools
 import time
 from array import array
 from collections.abc import Callable, Iterable, Sequence
@@ -40,7 +41,14 @@ from typing import overload
 import numpy as np
 from numpy.typing import NDArray
 
-from graph.memory_segments import KeyIndex
+from graph.memory_segments import (
+    SEGMENT_MAX_ENTRIES,
+    Geometry,
+    KeyIndex,
+    Rows,
+    Segment,
+    key_hashes,
+)
 from graph.queries import FIRST_ENTITY_CURSOR
 from graph.sequenced_index import SequencedIndex
 from graph.store import GraphStore, Row, Tx
@@ -96,6 +104,7 @@ class DrawerIndex(SequencedIndex):
     def __init__(self) -> None:
         super().__init__()
         self._keys = KeyIndex()
+        self._recent = _Recent(self._keys)
         self._lengths = array("q")
         """Each row's normal-form length: the length filter runs before the ranking."""
         self._dead_rows = bytearray()
@@ -103,7 +112,7 @@ class DrawerIndex(SequencedIndex):
 
     @property
     def entries(self) -> int:
-        return self._keys.entries
+        return self._keys.entries + self._recent.entries
 
     @property
     def nbytes(self) -> int:
@@ -118,6 +127,7 @@ class DrawerIndex(SequencedIndex):
         started = time.perf_counter()
         epoch, seen = store.read(self.counter, use_case="drawer_index_counter")
         keys, lengths = KeyIndex(), array("q")
+        gathered = _Gathered(keys)
         after = FIRST_ENTITY_CURSOR[store.dialect]
         while True:
             if stopping():
@@ -129,18 +139,18 @@ class DrawerIndex(SequencedIndex):
             live = [r for r in page if r["current"] and r["terms"]]
             if not live:
                 continue
-            # A segment per page, merged as they come (`KeyIndex.push`): a few segments in
-            # the end, where a build in bucket ranges (`Filler`) leaves 64, and a write's
-            # hundred probes paid a search of each (4 ms at 100 k drawers).
-            keys.add([(r["id"], r["terms"]) for r in live])
+            gathered.add([(r["id"], r["terms"]) for r in live])
             lengths.extend(int(r["norm_len"] or 0) for r in live)
+        gathered.close()
         with self._lock:
             self._keys, self._lengths, self._dead_rows = keys, lengths, bytearray(keys.rows)
+            self._recent = _Recent(keys)
             self._built(epoch, seen)
         return BuildStats(keys.rows, keys.entries, time.perf_counter() - started, self.nbytes)
 
     def _start_over(self) -> None:
         self._keys, self._lengths, self._dead_rows = KeyIndex(), array("q"), bytearray()
+        self._recent = _Recent(self._keys)
 
     def _take_since(self, tx: Tx, after: int, upto: int) -> None:
         changed = tx.run("drawers_since", after=after, upto=upto)
@@ -200,39 +210,39 @@ class DrawerIndex(SequencedIndex):
         )
         with self._lock:
             keys = self._keys
-            found, rows = keys.hits(names)
-            if len(rows):
-                if 1 in self._dead_rows:  # a scan of a byte per drawer, not a pick per pair
-                    live = ~np.frombuffer(self._dead_rows, dtype=np.bool_)[rows]
-                    found, rows = found[live], rows[live]
-                pairs = np.sort((found.astype(np.int64) << 32) | rows)
-                pairs = pairs[np.flatnonzero(np.diff(pairs, prepend=-1))]  # each once
-                found, rows = (pairs >> 32).astype(np.intp), pairs & 0xFFFF_FFFF
+            found, rows = _each_once(*self._recent.after(*keys.hits(names), names))
+            if len(rows) and 1 in self._dead_rows:  # a byte per drawer, not a pick per pair
+                live = ~np.frombuffer(self._dead_rows, dtype=np.bool_)[rows]
+                found, rows = found[live], rows[live]
             counts = np.bincount(found, minlength=len(names))
             rare = _rare_pairs(names, owner, is_anchor, counts, caps)
             # Only the pairs of a rare word pair or of a band under the cap can be chosen: the
-            # rest (most of them, at 100 k) go before any more work is done per pair.
+            # rest (most of them, at 100 k) go before any more work is done per pair, the sort
+            # by probe and row included.
             kept = np.flatnonzero((rare | (~is_anchor & (counts < caps.per_term)))[found])
-            found, rows = found[kept], rows[kept]
+            found, rows = _by_probe_and_row(found[kept], rows[kept])
             stored_lengths = np.frombuffer(self._lengths, dtype=np.int64)[rows]
-        item = owner[found]
-        low = np.asarray([write.lengths[0] for write in writes], dtype=np.int64)[item]
-        high = np.asarray([write.lengths[1] for write in writes], dtype=np.int64)[item]
-        near = (stored_lengths >= low) & (
-            (stored_lengths <= high) | (stored_lengths > caps.any_len_above)
-        )
-        # A rare word pair's rows are all kept: its newest `per_term` are the last of them.
-        of_rare = rare[found]
-        kept_counts = np.bincount(found, minlength=len(names))
-        in_rare = of_rare & _newest(found, caps.per_term, kept_counts) & near
-        in_bands = ~of_rare & near
-        terms = _ranked_per_write(keys, item[in_rare], rows[in_rare], len(writes))
-        bands = _ranked_per_write(keys, item[in_bands], rows[in_bands], len(writes))
+            item = owner[found]
+            low = np.asarray([write.lengths[0] for write in writes], dtype=np.int64)[item]
+            high = np.asarray([write.lengths[1] for write in writes], dtype=np.int64)[item]
+            near = (stored_lengths >= low) & (
+                (stored_lengths <= high) | (stored_lengths > caps.any_len_above)
+            )
+            # A rare word pair's rows are all kept: its newest `per_term` are the last of them.
+            of_rare = rare[found]
+            kept_counts = np.bincount(found, minlength=len(names))
+            in_rare = of_rare & _newest(found, caps.per_term, kept_counts) & near
+            in_bands = ~of_rare & near
+            # Under the lock too: the ranking reads the packed ids through a view of their
+            # buffer, which a write adding its row (`written`, after its unit, outside the
+            # store's lock) could not grow meanwhile (`BufferError`, a 500 under 4 writers).
+            terms = _ranked_per_write(keys, item[in_rare], rows[in_rare], len(writes))
+            bands = _ranked_per_write(keys, item[in_bands], rows[in_bands], len(writes))
         return [Choice(t, b) for t, b in zip(terms, bands, strict=True)]
 
     def _add(self, drawers: Sequence[tuple[str, Sequence[str], int]]) -> None:
-        """New rows, one segment (lock held)."""
-        self._keys.add([(drawer_id, terms) for drawer_id, terms, _ in drawers])
+        """New rows, with the latest ones until they make a segment (lock held)."""
+        self._recent.add([(drawer_id, terms) for drawer_id, terms, _ in drawers])
         self._lengths.extend(length for _, _, length in drawers)
         self._dead_rows.extend(bytes(len(drawers)))
 
@@ -242,6 +252,152 @@ class DrawerIndex(SequencedIndex):
         if ids:
             for row in self._keys.rows_of(ids):
                 self._dead_rows[row] = 1
+
+
+RECENT_ROWS = 512
+"""Drawers written since the last segment that are kept by term in a dict (~10 MB at most)."""
+
+
+class _Recent:
+    """The drawers added since the index's last segment, by term, until `RECENT_ROWS` of them
+    make a segment of their own (`KeyIndex.push`).
+
+    A segment per write, merged while the newer is not much the smaller, left an index grown by
+    writes ~11 segments at 100 k drawers, and a write's probes paid ~25 µs of numpy calls in
+    each of the small ones, whatever their size (six under 25,000 entries: ~150 µs of a
+    write's ~700). Here a probe is one dict lookup, with all 64 bits of its hash."""
+
+    def __init__(self, keys: KeyIndex) -> None:
+        self._keys = keys
+        self._first = keys.rows
+        self._rows: dict[str, list[int]] = {}
+        self.entries = 0
+
+    def add(self, drawers: Sequence[tuple[str, Sequence[str]]]) -> None:
+        """Drawers (id, stored terms), after every row the index holds."""
+        for drawer_id, terms in drawers:
+            row = self._keys.row_for(drawer_id)
+            for term in terms:
+                self._rows.setdefault(term, []).append(row)
+            self.entries += len(terms)
+        if self._keys.rows - self._first >= RECENT_ROWS:
+            self._segment()
+
+    def _segment(self) -> None:
+        """The rows gathered as one segment; their rows kept less the first."""
+        terms = list(self._rows)
+        counts = np.fromiter(map(len, self._rows.values()), dtype=np.int64, count=len(terms))
+        hashes = np.repeat(key_hashes(terms), counts)
+        rows = np.fromiter(
+            itertools.chain.from_iterable(self._rows.values()), dtype=np.int64, count=len(hashes)
+        )
+        rows -= self._first
+        geometry = Geometry.for_rows(len(hashes), self._first, self._keys.rows - self._first)
+        if len(hashes):
+            self._keys.push(Segment.of(hashes, rows, geometry))
+        self._rows, self._first, self.entries = {}, self._keys.rows, 0
+
+    def after(
+        self, found: NDArray[np.intp], rows: Rows, names: Sequence[str]
+    ) -> tuple[NDArray[np.intp], Rows]:
+        """The (probe, row) pairs of the segments (`KeyIndex.hits`), then those held here:
+        later rows, each probe's ascending, as a segment after the others gives them."""
+        if not self._rows:
+            return found, rows
+        get = self._rows.get
+        probes: list[int] = []
+        held: list[int] = []
+        for place, name in enumerate(names):
+            hit = get(name)
+            if hit:
+                probes.extend(itertools.repeat(place, len(hit)))
+                held.extend(hit)
+        if not held:
+            return found, rows
+        return (
+            np.concatenate((found, np.asarray(probes, dtype=np.intp))),
+            np.concatenate((rows, np.asarray(held, dtype=np.int64))),
+        )
+
+
+class _Gathered:
+    """A build's (hash, row) pairs, page by page, made into one segment per
+    `SEGMENT_MAX_ENTRIES` pairs (one at 100 k drawers, 15.8 M pairs).
+
+    A segment per page merged as they came (`KeyIndex.push`) made a merge of the whole index
+    so far with each page that doubled it: the last copied both halves as 16-byte pairs, and
+    the build of a room of 100 k peaked at ~700 MB for a 70 MB index. Gathered, the pairs
+    cost 12 bytes each and are sorted once: a write's probes then search one segment, not a
+    few, where a build in bucket ranges (`Filler`) leaves 64 (a search of each cost a write
+    4 ms at 100 k drawers)."""
+
+    def __init__(self, keys: KeyIndex) -> None:
+        self._keys = keys
+        self._first = keys.rows
+        """The first row of the segment being gathered: its rows are kept less it."""
+        self._hashes: list[NDArray[np.uint64]] = []
+        self._rows: list[NDArray[np.uint32]] = []
+        self._size = 0
+
+    def add(self, drawers: Sequence[tuple[str, Sequence[str]]]) -> None:
+        """Drawers (id, stored terms), given in the order their rows are to be."""
+        first = self._keys.rows - self._first
+        for drawer_id, _ in drawers:
+            self._keys.row_for(drawer_id)
+        counts = np.fromiter((len(t) for _, t in drawers), dtype=np.int64, count=len(drawers))
+        self._hashes.append(key_hashes([term for _, terms in drawers for term in terms]))
+        last = self._keys.rows - self._first
+        self._rows.append(np.repeat(np.arange(first, last, dtype=np.uint32), counts))
+        self._size += len(self._hashes[-1])
+        if self._size >= SEGMENT_MAX_ENTRIES:
+            self.close()
+
+    def close(self) -> None:
+        """What was gathered as one segment, each page's arrays freed as they are copied."""
+        if not self._size:
+            return
+        hashes = np.empty(self._size, dtype=np.uint64)
+        rows = np.empty(self._size, dtype=np.uint32)
+        at = 0
+        self._hashes.reverse()
+        self._rows.reverse()
+        while self._hashes:
+            page_hashes, page_rows = self._hashes.pop(), self._rows.pop()
+            hashes[at : at + len(page_hashes)] = page_hashes
+            rows[at : at + len(page_rows)] = page_rows
+            at += len(page_hashes)
+        self._size = 0
+        geometry = Geometry.for_rows(len(hashes), self._first, self._keys.rows - self._first)
+        self._first = self._keys.rows
+        self._keys.push(Segment.of(hashes, rows, geometry))
+
+
+def _each_once(found: NDArray[np.intp], rows: Rows) -> tuple[NDArray[np.intp], Rows]:
+    """The (probe, row) pairs of `KeyIndex.hits` without repeats. A pair comes twice only when
+    two keys of one drawer fall in the probe's bucket with its tag: one segment then holds two
+    equal entries, side by side in its sorted bucket, so the repeat follows its first (no sort
+    of every pair: at 100 k drawers a write's common probes find ~15,000)."""
+    if len(rows) < 2:
+        return found, rows
+    again = np.flatnonzero((found[1:] == found[:-1]) & (rows[1:] == rows[:-1]))
+    if not len(again):
+        return found, rows
+    first = np.ones(len(rows), dtype=np.bool_)
+    first[again + 1] = False
+    return found[first], rows[first]
+
+
+def _by_probe_and_row(found: NDArray[np.intp], rows: Rows) -> tuple[NDArray[np.intp], Rows]:
+    """The pairs sorted by probe, then row. `KeyIndex.hits` gives each probe's rows ascending
+    per segment, and a later segment holds later rows, so a stable sort by probe alone (a radix
+    sort of small integers) is enough; should the rows of a probe not ascend, all are sorted."""
+    small = len(found) == 0 or int(found.max()) < 1 << 16
+    order = np.argsort(found.astype(np.uint16) if small else found, kind="stable")
+    found, rows = found[order], rows[order]
+    if len(rows) > 1 and bool(np.any((found[1:] == found[:-1]) & (rows[1:] < rows[:-1]))):
+        order = np.lexsort((rows, found))
+        found, rows = _each_once(found[order], rows[order])
+    return found, rows
 
 
 def _rare_pairs(

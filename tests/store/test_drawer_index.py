@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 
-from graph import drawer_batch, drawers, observe
+from graph import drawer_batch, drawer_index, drawers, observe
 from graph.drawer_index import DrawerIndex
 from graph.drawers import DedupPolicy, NewDrawer, supersede_drawer, write_drawer
+from graph.memory_segments import HASH_BITS
 from graph.records import WriteOutcome
 from resolver.drawers import DrawerText, write_terms
 
@@ -138,6 +139,22 @@ def test_the_index_finds_exactly_what_the_database_finds(store: Any, seed: int) 
             assert _found(store, memory, new) == expected
             compared += len(expected)
     assert compared > 0  # the writes had candidates to compare
+
+
+def test_a_build_is_one_segment_of_every_hash_bit_whatever_its_pages(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pages are gathered and sorted once (no merge of the index so far with each page: the
+    peak of a build), and the segment keeps all `HASH_BITS`: what a write finds is the same."""
+    rng = random.Random(3)
+    texts = _room(store, rng, "r", 24)
+    monkeypatch.setattr(drawer_index, "BUILD_PAGE", 5)
+    memory = DrawerIndex()
+    assert memory.build(store) is not None
+    assert [s.geometry.hash_bits for s in memory._keys.segments] == [HASH_BITS]
+    for text in texts[:6]:
+        new = NewDrawer("w", "r", _typo(text, rng))
+        assert _found(store, memory, new) == _found(store, None, new)
 
 
 def test_a_batch_reads_through_the_index_what_it_reads_from_the_database(store: Any) -> None:

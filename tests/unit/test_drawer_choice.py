@@ -7,9 +7,16 @@ lengths that allow a near copy, then by shared probes and id.
 """
 
 import random
+import threading
 import uuid
+from typing import Any
 
+import numpy as np
+import pytest
+
+from graph import drawer_index
 from graph.drawer_index import Choice, DrawerIndex, Limits, Probes
+from graph.memory_segments import KeyIndex
 
 CAPS = Limits(per_term=4, rare_terms=3, limit=20, any_len_above=2000)
 TERMS = [f"{n:016x}" for n in range(40)]
@@ -60,16 +67,32 @@ def _expected(
     return ranked(terms), ranked(bands)
 
 
+def _add_in_segments(
+    index: DrawerIndex, room: list[tuple[str, list[str], int]], rng: random.Random
+) -> None:
+    """The room as several segments, as writes add them (a later one holds later rows), some
+    drawers storing a term twice: two equal entries, which count once."""
+    start = 0
+    while start < len(room):
+        end = start + rng.randint(1, 12)
+        index._add([(i, t + t[: rng.randint(0, 2)], n) for i, t, n in room[start:end]])
+        start = end
+
+
 def _listed(choice: Choice) -> tuple[list[str], list[str]]:
     return list(choice.terms[: len(choice.terms)]), list(choice.bands[: len(choice.bands)])
 
 
-def test_a_batch_is_ranked_write_by_write_as_the_rules_rank_one_write() -> None:
+def test_a_batch_is_ranked_write_by_write_as_the_rules_rank_one_write(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     rng = random.Random(5)
-    for _ in range(20):
+    for _ in range(40):
         room = _room(rng, rng.randint(0, 40))
+        # The latest rows held by term until a few make a segment, or all of them.
+        monkeypatch.setattr(drawer_index, "RECENT_ROWS", rng.choice([1, 3, 7, 512]))
         index = DrawerIndex()
-        index._add(room)
+        _add_in_segments(index, room, rng)
         dead = {d[0] for d in room if rng.random() < 0.15}
         index._bury(dead)
         writes = [
@@ -85,3 +108,41 @@ def test_a_batch_is_ranked_write_by_write_as_the_rules_rank_one_write() -> None:
         assert [_listed(index.choose(w.anchors, w.bands, w.lengths, CAPS)) for w in writes] == [
             _listed(c) for c in chosen
         ]
+
+
+def test_a_write_adding_its_row_while_another_ranks_waits_for_the_ranking(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A write adds its row after its unit (`written`), outside the store's lock, while another
+    write may be ranking: the ranking reads the packed ids through a view of their buffer, which
+    the added row must not grow meanwhile (it raised `BufferError`: a 500 under 4 writers)."""
+    index = DrawerIndex()
+    index._add([(str(uuid.UUID(int=n)), [TERMS[0], TERMS[n + 1]], 40) for n in range(3)])
+    errors: list[BaseException] = []
+    writers: list[threading.Thread] = []
+    order_keys = KeyIndex.order_keys
+
+    def add_row() -> None:
+        try:
+            with index._lock:  # as `written` adds a committed write's row
+                index._add([(str(uuid.uuid4()), [TERMS[9]], 40)])
+        except BaseException as error:
+            errors.append(error)
+
+    def ranking_while_a_row_is_added(keys: KeyIndex, rows: Any) -> Any:
+        keys_of_rows = order_keys(keys, rows)
+        view = np.frombuffer(keys._uuids, dtype=np.uint8)  # held as the ranking holds its own
+        writer = threading.Thread(target=add_row)
+        writers.append(writer)
+        writer.start()
+        writer.join(0.5)  # it cannot finish while the ranking holds the index's lock
+        del view
+        return keys_of_rows
+
+    monkeypatch.setattr(KeyIndex, "order_keys", ranking_while_a_row_is_added)
+    [choice] = index.choose_all([Probes([TERMS[0]], [], (30, 55))], CAPS)
+    for writer in writers:
+        writer.join()
+    assert errors == []
+    assert list(choice.terms[:3]) == sorted(str(uuid.UUID(int=n)) for n in range(3))
+    assert index._keys.rows == 4

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from graph.memory_index import MemoryIndex, _may_use
-from graph.memory_segments import KeyIndex, key_hashes
+from graph.memory_segments import HASH_BITS, KeyIndex, key_hashes
 from graph.memory_spellings import SEPARATOR, Record, RowSpellings
 from graph.records import Entity
 from resolver.entity_model import EntityView
@@ -87,6 +87,23 @@ def test_segments_merge_while_the_newer_is_not_much_the_smaller() -> None:
         index.add([(str(uuid.uuid4()), {f"k{n}"})])
     sizes = [len(segment.entries) for segment in index.segments]
     assert sum(sizes) == 100 and len(sizes) <= 7 and sizes == sorted(sizes, reverse=True)
+
+
+def test_an_index_grown_one_row_at_a_time_keeps_every_hash_bit() -> None:
+    """The drawer index of a service that started on an empty room grows by one segment per
+    write: each, and each merge, keeps `HASH_BITS` of a key's hash, so a probe stored nowhere
+    finds next to no row (entries / 2**34), where 17 bits of row in every entry left a write's
+    segment 19 bits and a probe found one row in 2**19 / entries."""
+    index = KeyIndex()
+    for n in range(5_000):
+        index.add([(str(uuid.UUID(int=n)), [f"{n}:{k}" for k in range(145)])])
+    assert {segment.geometry.hash_bits for segment in index.segments} == {HASH_BITS}
+    _, rows = index.hits([f"absent {n}" for n in range(20_000)])
+    assert len(rows) < 10  # 20,000 * 725,000 / 2**34 = 0.84 expected; 1,730 with 23 bits
+    assert index.lookup({"42:7", "4999:144"}) == {
+        str(uuid.UUID(int=42)): ["42:7"],
+        str(uuid.UUID(int=4999)): ["4999:144"],
+    }
 
 
 def test_a_build_holds_four_bytes_a_key_and_merges_nothing() -> None:
