@@ -172,9 +172,10 @@ def may_pair(mention_key: str, key: str) -> bool:
 
 def may_pair_all(mention_keys: Sequence[str], keys: Sequence[str]) -> list[bool]:
     """``may_pair`` of each (mention key, key) pair, the same answers: the edit distances of
-    every pair at once in rapidfuzz's C (`cpdist`), then the sorted words of the few pairs
-    that need them. The in-memory index weighs tens of thousands of pairs a batch at a
-    million entities, where one Python call a pair cost more than the rest of the weighing."""
+    every pair at once in rapidfuzz's C (`cpdist`), then the sorted words of the pairs still
+    out whose lengths allow a reordering (most of them at a million entities, where multi-word
+    names fill the index: the next cost to cut). The in-memory index weighs tens of thousands
+    of pairs a batch there, and one Python call a pair cost more than the rest of the weighing."""
     if not mention_keys:
         return []
     cutoff = MAX_FUZZY_DISTANCE
