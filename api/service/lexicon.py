@@ -51,8 +51,8 @@ import math
 import threading
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache, partial
 from itertools import chain
 from pathlib import Path
 
@@ -61,11 +61,12 @@ MIN_ZIPF = 3.0
 WORDLIST = "small"
 
 
-class Lexicon:
-    """The general words (lower case), loaded on first use and shared by the process."""
+class _LazyWords:
+    """A word list built on first use (or `warm`), shared by every instance of the process
+    asking for the same one (its loader is cached); callable: is the word in it?"""
 
-    def __init__(self, languages: tuple[str, ...] = LANGUAGES, min_zipf: float = MIN_ZIPF) -> None:
-        self._source = (tuple(languages), min_zipf)
+    def __init__(self, load: Callable[[], "HashedWords"]) -> None:
+        self._load = load
         self._words: HashedWords | None = None
         self._lock = threading.Lock()
 
@@ -74,7 +75,7 @@ class Lexicon:
         if self._words is None:
             with self._lock:
                 if self._words is None:
-                    self._words = _load_words(*self._source)
+                    self._words = self._load()
         return self._words
 
     def warm(self) -> None:
@@ -83,6 +84,13 @@ class Lexicon:
 
     def __call__(self, word: str) -> bool:
         return word in self.words
+
+
+class Lexicon(_LazyWords):
+    """The general words (lower case)."""
+
+    def __init__(self, languages: tuple[str, ...] = LANGUAGES, min_zipf: float = MIN_ZIPF) -> None:
+        super().__init__(partial(_load_words, tuple(languages), min_zipf))
 
 
 NAME_LISTS = ("male_names", "female_names", "surnames")
@@ -164,8 +172,8 @@ def _load_words(languages: tuple[str, ...], min_zipf: float) -> HashedWords:
     return HashedWords(_frequent_words(languages, min_zipf, WORDLIST))
 
 
-class PersonNames:
-    """Given names and surnames (lower case), loaded on first use; callable like `Lexicon`."""
+class PersonNames(_LazyWords):
+    """Given names and surnames (lower case)."""
 
     def __init__(
         self,
@@ -173,20 +181,4 @@ class PersonNames:
         languages: Iterable[str] = NAME_LANGUAGES,
         min_zipf: float = NAME_MIN_ZIPF,
     ) -> None:
-        self._source = (tuple(lists), tuple(languages), min_zipf)
-        self._names: HashedWords | None = None
-        self._lock = threading.Lock()
-
-    @property
-    def names(self) -> HashedWords:
-        if self._names is None:
-            with self._lock:
-                if self._names is None:
-                    self._names = _load_names(*self._source)
-        return self._names
-
-    def warm(self) -> None:
-        _ = self.names
-
-    def __call__(self, word: str) -> bool:
-        return word in self.names
+        super().__init__(partial(_load_names, tuple(lists), tuple(languages), min_zipf))
