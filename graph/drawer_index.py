@@ -43,10 +43,8 @@ from numpy.typing import NDArray
 
 from graph.memory_segments import (
     SEGMENT_MAX_ENTRIES,
-    Geometry,
     KeyIndex,
     Rows,
-    Segment,
     key_hashes,
 )
 from graph.queries import FIRST_ENTITY_CURSOR
@@ -292,9 +290,7 @@ class _Recent:
             itertools.chain.from_iterable(self._rows.values()), dtype=np.int64, count=len(hashes)
         )
         rows -= self._first
-        geometry = Geometry.for_rows(len(hashes), self._first, self._keys.rows - self._first)
-        if len(hashes):
-            self._keys.push(Segment.of(hashes, rows, geometry))
+        self._keys.push_since(self._first, hashes, rows)
         self._rows, self._first, self.entries = {}, self._keys.rows, 0
 
     def after(
@@ -367,9 +363,8 @@ class _Gathered:
             rows[at : at + len(page_rows)] = page_rows
             at += len(page_hashes)
         self._size = 0
-        geometry = Geometry.for_rows(len(hashes), self._first, self._keys.rows - self._first)
+        self._keys.push_since(self._first, hashes, rows)
         self._first = self._keys.rows
-        self._keys.push(Segment.of(hashes, rows, geometry))
 
 
 def _each_once(found: NDArray[np.intp], rows: Rows) -> tuple[NDArray[np.intp], Rows]:

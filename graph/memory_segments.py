@@ -272,8 +272,14 @@ class KeyIndex:
             self.row_for(entity_id)
         counts = np.fromiter((len(k) for _, k in entities), dtype=np.int64, count=len(entities))
         hashes = key_hashes([key for _, keys in entities for key in keys])
-        rows = np.repeat(np.arange(self.rows - first, dtype=np.int64), counts)
-        self.push(Segment.of(hashes, rows, Geometry.for_rows(len(hashes), first, len(entities))))
+        self.push_since(first, hashes, np.repeat(np.arange(self.rows - first), counts))
+
+    def push_since(self, first: int, hashes: Hashes, rows: NDArray[np.integer]) -> None:
+        """The pairs (`hashes[i]`, row `first + rows[i]`) of the rows added since `first`, as
+        one segment that keeps every hash bit (`Geometry.for_rows`); `hashes` is consumed."""
+        if len(hashes):
+            geometry = Geometry.for_rows(len(hashes), first, self.rows - first)
+            self.push(Segment.of(hashes, rows, geometry))
 
     def push(self, segment: Segment) -> None:
         """Append a segment; merge the last two while the newer is not much the smaller, so
