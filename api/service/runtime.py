@@ -231,7 +231,7 @@ class Runtime:
         except CastlegraphError as error:
             log.error(
                 "the database's %s candidate index could not be re-created (%s); its searches "
-                "scan until the next start",
+                "are refused until the next start",
                 index.name,
                 scrub(error.log_text(), self.settings),
             )
