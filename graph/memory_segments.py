@@ -29,7 +29,6 @@ are dropped, so the build's peak is the index plus one block's buffer.
 import uuid
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -52,6 +51,8 @@ more the entries a probe reads."""
 MAX_BUCKET_BITS = 22
 SEGMENT_MAX_ENTRIES = 16_000_000
 """Segments added after the build merge up to this size (64 MB): a merge copies both."""
+PAIRS_CHUNK_BUCKETS = 1 << 16
+"""Buckets a merge turns back into pairs at a time (about a million pairs)."""
 BLOCK_BITS = 16
 """Rows per block of a build (65,536): the row's place in its block and the tag share an entry."""
 BLOCK_BUCKET_BITS = 18
@@ -135,17 +136,14 @@ class Segment:
         geometry: Geometry,
         first: int = 0,
         last: int = -1,
-        *,
-        in_runs: bool = False,
     ) -> "Segment":
         """The pairs (`hashes[i]`, row `base + rows[i]`), their buckets `first` to `last` (all
         by default); `hashes` is consumed. Bucket and tag are the hash's top bits, so one
         uint64 per pair, (bucket - first) | tag | row, is made in `hashes`'s own memory and
-        sorted there; the entries are its low 32 bits. `in_runs`: the pairs are runs already
-        in that order (segments' pairs one after the other), which a merge sort joins in a
-        pass or a few: a third of the time a quicksort takes on a merge of 14.6 M pairs."""
+        sorted there; the entries are its low 32 bits."""
         last = (1 << geometry.bucket_bits) - 1 if last < 0 else last
-        keyed = _keyed(hashes, rows, geometry, first, "stable" if in_runs else "quicksort")
+        keyed = _keyed(hashes, rows, geometry, first)
+        keyed.sort()
         return cls.sorted(keyed, geometry, first, last)
 
     @classmethod
@@ -175,6 +173,16 @@ class Segment:
         np.bitwise_and(entries, np.uint32((1 << g.row_bits) - 1), out=rows[: end - start])
         return end - start
 
+    def all_pairs_into(self, hashes: Hashes, rows: NDArray[np.uint32]) -> int:
+        """`pairs_into` of every bucket, `PAIRS_CHUNK_BUCKETS` at a time: its temporaries (8
+        bytes a pair for the bucket numbers alone) stay small, where a merge of 14.6 M pairs
+        peaked at 20 bytes a pair with them made for the whole segment at once."""
+        buckets, written = len(self.offsets) - 1, 0
+        for lo in range(0, buckets, PAIRS_CHUNK_BUCKETS):
+            hi = min(lo + PAIRS_CHUNK_BUCKETS, buckets)
+            written += self.pairs_into(hashes[written:], rows[written:], lo, hi)
+        return written
+
     def find(self, hashes: Hashes) -> tuple[NDArray[np.intp], Rows]:
         """(probe position, row) of every entry in a probe's bucket with the probe's tag;
         `hashes` sorted, so those of the segment's buckets are one slice."""
@@ -201,38 +209,36 @@ class Segment:
         return self.offsets.nbytes + self.entries.nbytes
 
 
-def _keyed(
-    hashes: Hashes,
-    rows: NDArray[np.integer],
-    g: Geometry,
-    first: int,
-    kind: Literal["quicksort", "stable"] = "quicksort",
-) -> Hashes:
-    """(bucket - `first`) | tag | row for each pair, in `hashes`'s memory, sorted."""
+def _keyed(hashes: Hashes, rows: NDArray[np.integer], g: Geometry, first: int) -> Hashes:
+    """(bucket - `first`) | tag | row for each pair, in `hashes`'s memory, to be sorted."""
     keyed = hashes
     keyed >>= np.uint64(64 - g.hash_bits)
     keyed -= np.uint64(first << g.tag_bits)
     keyed <<= np.uint64(g.row_bits)
     keyed |= rows.view(np.uint64) if rows.dtype == np.int64 else rows  # rows are ≥ 0
-    keyed.sort(kind=kind)
     return keyed
 
 
 def _merged(a: Segment, b: Segment, rows: int) -> Segment:
     """Both segments as one, with the hash bits both know. Their pairs are written one after
-    the other into one buffer, 12 bytes a pair (a copy of each apart, then of both, took 32 at
-    the peak and twice the time), and sorted as the two runs they are. `a` is the older,
-    whose rows come first; the merged rows are kept less its first (of `rows` in all)."""
+    the other into one buffer (`all_pairs_into`), the rows go into the keys, and the keys are
+    sorted as the two sorted runs they are, by a merge sort that joins them in one pass: 13
+    bytes a pair at the peak and ~250 ms for 14.6 M pairs, where a copy of each segment's pairs
+    apart, then of both, quicksorted, took 32 bytes and 900 ms. `a` is the older, whose rows
+    come first; the merged rows are kept less its first (of `rows` in all)."""
     hash_bits = min(a.geometry.hash_bits, b.geometry.hash_bits)
     size_a = len(a.entries)
     hashes = np.empty(size_a + len(b.entries), dtype=np.uint64)
     pair_rows = np.empty(len(hashes), dtype=np.uint32)
-    a.pairs_into(hashes, pair_rows, 0, len(a.offsets) - 1)
-    b.pairs_into(hashes[size_a:], pair_rows[size_a:], 0, len(b.offsets) - 1)
+    a.all_pairs_into(hashes, pair_rows)
+    b.all_pairs_into(hashes[size_a:], pair_rows[size_a:])
     first = a.geometry.base
     pair_rows[size_a:] += np.uint32(b.geometry.base - first)
     geometry = Geometry.for_rows(len(hashes), first, rows - first, hash_bits)
-    return Segment.of(hashes, pair_rows, geometry, in_runs=True)
+    keyed = _keyed(hashes, pair_rows, geometry, 0)
+    del pair_rows  # in the keys now: gone before the sort takes its own buffer
+    keyed.sort(kind="stable")
+    return Segment.sorted(keyed, geometry, 0, (1 << geometry.bucket_bits) - 1)
 
 
 class KeyIndex:
@@ -485,6 +491,7 @@ class Filler:
         base = self._block << self._block_bits
         geometry = Geometry(BLOCK_BUCKET_BITS, tag_bits, ENTRY_BITS - tag_bits, base)
         keyed = _keyed(self._hashes[:size], self._rows[:size], geometry, 0)
+        keyed.sort()
         width = (1 << BLOCK_BUCKET_BITS) // BUILD_PARTS
         parts = []
         for n in range(BUILD_PARTS):

@@ -8,11 +8,13 @@ that stores a probe once, with exactly the probes it stores.
 import uuid
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from graph import memory_segments
 from graph.memory_index import MemoryIndex, _may_use
-from graph.memory_segments import HASH_BITS, KeyIndex, key_hashes
+from graph.memory_segments import HASH_BITS, Geometry, KeyIndex, Segment, key_hashes
 from graph.memory_spellings import SEPARATOR, Record, RowSpellings
 from graph.records import Entity
 from resolver.entity_model import EntityView
@@ -87,6 +89,25 @@ def test_segments_merge_while_the_newer_is_not_much_the_smaller() -> None:
         index.add([(str(uuid.uuid4()), {f"k{n}"})])
     sizes = [len(segment.entries) for segment in index.segments]
     assert sum(sizes) == 100 and len(sizes) <= 7 and sizes == sorted(sizes, reverse=True)
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 1 << 16])
+def test_a_merge_is_the_segment_its_pairs_make(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
+    """Two segments merged (their pairs a few buckets at a time, sorted as two runs) hold the
+    very entries and bucket offsets one segment made of all their pairs at once holds."""
+    monkeypatch.setattr(memory_segments, "PAIRS_CHUNK_BUCKETS", chunk)
+    rng = np.random.default_rng(7)
+    hashes = rng.integers(0, 2**63, 3_000, dtype=np.int64).astype(np.uint64) << np.uint64(1)
+    rows = np.concatenate((rng.integers(0, 300, 2_000), rng.integers(300, 400, 1_000)))
+    older = Segment.of(hashes[:2_000].copy(), rows[:2_000], Geometry.for_rows(2_000, 0, 300))
+    newer_rows = rows[2_000:] - 300
+    newer = Segment.of(hashes[2_000:].copy(), newer_rows, Geometry.for_rows(1_000, 300, 100))
+    merged = memory_segments._merged(older, newer, 400)
+    known = min(older.geometry.hash_bits, newer.geometry.hash_bits)
+    whole = Segment.of(hashes.copy(), rows, Geometry.for_rows(3_000, 0, 400, known))
+    assert merged.geometry == whole.geometry
+    assert np.array_equal(merged.offsets, whole.offsets)
+    assert np.array_equal(merged.entries, whole.entries)
 
 
 def test_an_index_grown_one_row_at_a_time_keeps_every_hash_bit() -> None:
