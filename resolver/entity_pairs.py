@@ -164,33 +164,33 @@ def may_pair(mention_key: str, key: str) -> bool:
         return False
     if OSA.distance(mention_key, key, score_cutoff=MAX_FUZZY_DISTANCE) <= MAX_FUZZY_DISTANCE:
         return True
-    if " " not in mention_key and " " not in key:
-        return False  # one word each: sorting the words changes neither
-    reordered = OSA.distance(_sorted_words(mention_key), sorted_words_key(key), score_cutoff=1)
-    return reordered <= 1
+    return _reordered_within_one_edit(mention_key, key)
 
 
 def may_pair_all(mention_keys: Sequence[str], keys: Sequence[str]) -> list[bool]:
     """``may_pair`` of each (mention key, key) pair, the same answers: the edit distances of
-    every pair at once in rapidfuzz's C (`cpdist`), then the sorted words of the pairs still
-    out whose lengths allow a reordering (most of them at a million entities, where multi-word
-    names fill the index: the next cost to cut). The in-memory index weighs tens of thousands
-    of pairs a batch there, and one Python call a pair cost more than the rest of the weighing."""
+    every pair at once in rapidfuzz's C (`cpdist`), then the word order of the pairs still out.
+    The in-memory index weighs tens of thousands of pairs a batch at a million entities, and one
+    Python call a pair cost more than the rest of the weighing. The word-order check of the
+    rest costs little: weighed with one `cpdist` call too, a batch's took as long (2026-12-02)."""
     if not mention_keys:
         return []
     cutoff = MAX_FUZZY_DISTANCE
     distances = cpdist(mention_keys, keys, scorer=OSA.distance, score_cutoff=cutoff).tolist()
-    answers = [distance <= cutoff for distance in distances]
-    for i in [i for i, distance in enumerate(distances) if distance > cutoff]:
-        mention_key, key = mention_keys[i], keys[i]
-        # Words reordered within one edit differ in length by one at most (a gap of more is
-        # out already: OSA's distance is at least the gap).
-        if abs(len(key) - len(mention_key)) <= 1 and (" " in mention_key or " " in key):
-            reordered = OSA.distance(
-                _sorted_words(mention_key), sorted_words_key(key), score_cutoff=1
-            )
-            answers[i] = reordered <= 1
-    return answers
+    return [
+        distance <= cutoff or _reordered_within_one_edit(mention_key, key)
+        for mention_key, key, distance in zip(mention_keys, keys, distances, strict=True)
+    ]
+
+
+def _reordered_within_one_edit(mention_key: str, key: str) -> bool:
+    """Whether the two keys' words, each sorted, are within one edit (a `word_order` pair)."""
+    # Such keys differ in length by one at most (OSA's distance is at least the gap), and
+    # sorting the words of two one-word keys changes neither.
+    if abs(len(key) - len(mention_key)) > 1 or (" " not in mention_key and " " not in key):
+        return False
+    reordered = OSA.distance(_sorted_words(mention_key), sorted_words_key(key), score_cutoff=1)
+    return reordered <= 1
 
 
 def review_reason(
