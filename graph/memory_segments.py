@@ -141,14 +141,15 @@ class Segment:
         by default); `hashes` is consumed. Bucket and tag are the hash's top bits, so one
         uint64 per pair, (bucket - first) | tag | row, is made in `hashes`'s own memory and
         sorted there; the entries are its low 32 bits."""
-        last = (1 << geometry.bucket_bits) - 1 if last < 0 else last
         keyed = _keyed(hashes, rows, geometry, first)
         keyed.sort()
         return cls.sorted(keyed, geometry, first, last)
 
     @classmethod
-    def sorted(cls, keyed: Hashes, geometry: Geometry, first: int, last: int) -> "Segment":
-        """From sorted (bucket - first) | entry values."""
+    def sorted(cls, keyed: Hashes, geometry: Geometry, first: int = 0, last: int = -1) -> "Segment":
+        """From sorted (bucket - first) | entry values, of buckets `first` to `last` (all by
+        default)."""
+        last = (1 << geometry.bucket_bits) - 1 if last < 0 else last
         starts = np.arange(last - first + 2, dtype=np.uint64) << np.uint64(ENTRY_BITS)
         offsets = np.searchsorted(keyed, starts).astype(np.uint32)
         return cls(geometry, first, offsets, keyed.astype(np.uint32))
@@ -238,7 +239,7 @@ def _merged(a: Segment, b: Segment, rows: int) -> Segment:
     keyed = _keyed(hashes, pair_rows, geometry, 0)
     del pair_rows  # in the keys now: gone before the sort takes its own buffer
     keyed.sort(kind="stable")
-    return Segment.sorted(keyed, geometry, 0, (1 << geometry.bucket_bits) - 1)
+    return Segment.sorted(keyed, geometry)
 
 
 class KeyIndex:
@@ -473,7 +474,7 @@ class Filler:
             at = 0
             for parts in blocks:
                 part = parts[n]
-                count = part.pairs_into(hashes[at:], rows[at:], 0, len(part.offsets) - 1)
+                count = part.all_pairs_into(hashes[at:], rows[at:])
                 rows[at : at + count] += np.uint32(part.geometry.base)
                 at += count
                 parts[n] = emptied  # this range's block parts go as its part is made
