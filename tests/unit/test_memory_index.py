@@ -110,6 +110,50 @@ def test_a_merge_is_the_segment_its_pairs_make(monkeypatch: pytest.MonkeyPatch, 
     assert np.array_equal(merged.entries, whole.entries)
 
 
+@pytest.mark.parametrize("most", [1, 3, 32])
+def test_the_newest_hits_are_the_last_rows_each_segment_holds_of_a_probe(most: int) -> None:
+    """`newest_hits` finds by binary search what `hits` finds by reading each bucket whole,
+    cut to each probe's `most` highest rows per segment, and names the probes it cut: keys
+    as common as a whole room's, rare ones, absent ones, in segments built and grown."""
+    rng = np.random.default_rng(most)
+    index = KeyIndex()
+    common = [f"common {k}" for k in range(6)]
+    for start in range(0, 600, 150):  # four segments, later rows in later ones
+        index.add(
+            [
+                (
+                    str(uuid.UUID(int=n)),
+                    [*rng.choice(common, 3, replace=False), f"rare {n % 40}", f"own {n}"],
+                )
+                for n in range(start, start + 150)
+            ]
+        )
+    probes = [*common, *(f"rare {k}" for k in range(45)), "own 7", "absent", "common 2"]
+    whole_found, whole_rows = index.hits(probes)
+    found, rows, cut = index.newest_hits(probes, most)
+    per_segment: list[dict[int, list[int]]] = []
+    start = 0
+    for segment in index.segments:  # `hits` gives the segments' pairs one after another
+        segment_pairs = segment.find(np.sort(key_hashes(probes)))[0]
+        end = start + len(segment_pairs)
+        rows_of: dict[int, list[int]] = {}
+        for probe, row in zip(whole_found[start:end], whole_rows[start:end], strict=True):
+            rows_of.setdefault(int(probe), []).append(int(row))
+        per_segment.append(rows_of)
+        start = end
+    expected = sorted(
+        (probe, row)
+        for rows_of in per_segment
+        for probe, probe_rows in rows_of.items()
+        for row in sorted(probe_rows)[-most:]
+    )
+    assert sorted(zip(found.tolist(), rows.tolist(), strict=True)) == expected
+    assert cut.tolist() == sorted(
+        {probe for rows_of in per_segment for probe, r in rows_of.items() if len(r) > most}
+    )
+    assert len(index.segments) > 1 and len(cut) >= 7  # the six common keys, twice one of them
+
+
 def test_an_index_grown_one_row_at_a_time_keeps_every_hash_bit() -> None:
     """The drawer index of a service that started on an empty room grows by one segment per
     write: each, and each merge, keeps `HASH_BITS` of a key's hash, so a probe stored nowhere
