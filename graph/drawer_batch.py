@@ -23,8 +23,10 @@ computed before the transaction (`prepare_drawers`), so no write of the service 
 lock while a batch is hashed, and a job can prepare its next batch while this one is written.
 """
 
+import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from graph.clock import utc_now
 from graph.drawer_index import DrawerIndex, Probes
@@ -42,7 +44,6 @@ from graph.drawers import (
     chosen_reader,
     drawer_write_props,
     first_ids,
-    gather,
     joined,
     likenesses_among,
     link_evidence,
@@ -311,9 +312,9 @@ def _read_chosen(tx: Tx, part: list[PreparedDrawer], memory: DrawerIndex) -> dic
         for item, choice in zip(part, memory.choose_all(writes, MEMORY_LIMITS), strict=True)
     }
     params = {item.index: by_ids_params(item.new, item.text) for item in part}
+    asked = {index: first_ids(choice) for index, choice in choices.items()}
     probes = [
-        {"item": i, **{k: v for k, v in p.items() if k != "exact_limit"}, "ids": first_ids(c)}
-        for (i, p), c in zip(params.items(), choices.values(), strict=True)
+        {"item": i, **{k: v for k, v in p.items() if k != "exact_limit"}} for i, p in params.items()
     ]
     named = [
         {"item": i.index, "wing": i.new.wing, "room": i.new.room, "name": i.new.name}
@@ -323,25 +324,59 @@ def _read_chosen(tx: Tx, part: list[PreparedDrawer], memory: DrawerIndex) -> dic
     rows = tx.run(
         "drawer_batch_candidates_by_ids",
         probes=probes,
+        ids=list(dict.fromkeys(itertools.chain.from_iterable(asked.values()))),
         named=named,
         exact_limit=EXACT_LOOKUP_LIMIT,
     )
     found = {item.index: _Found({}, []) for item in part}
-    first: dict[int, dict[str, Candidate]] = {item.index: {} for item in part}
+    current: dict[str, _Current] = {}
     for row in rows:
-        item_index = int(row["item"])
         if row["via"] == "ids":
-            gather(row, {}, first[item_index])
+            chosen = _Current(*row["drawer"])
+            current[chosen.id] = chosen
         else:
-            _collect(found[item_index], row)
+            _collect(found[int(row["item"])], row)
     for item in part:
-        entry = found[item.index]
-        more = chosen_reader(tx, params[item.index])
+        entry, item_params = found[item.index], params[item.index]
+        first = {
+            drawer_id: drawer.candidate()
+            for drawer_id in asked[item.index]
+            if (drawer := current.get(drawer_id)) is not None and drawer.found_by(item_params)
+        }
+        more = chosen_reader(tx, item_params)
         whole = dict(entry.candidates)
-        for candidate in settle(choices[item.index], first[item.index], more, whole):
+        for candidate in settle(choices[item.index], first, more, whole):
             entry.candidates.setdefault(candidate.id, candidate)
         entry.holders.sort(key=lambda d: (d.created_at, d.id))
     return found
+
+
+@dataclass(frozen=True, slots=True)
+class _Current:
+    """A current drawer the index chose for a batch (`drawer_batch_candidates_by_ids`), with
+    what tells which items may compare with it."""
+
+    id: str
+    content: str
+    norm_len: int | None
+    wing: str
+    room: str
+    agent: str | None
+    kind: str | None
+
+    def found_by(self, params: dict[str, Any]) -> bool:
+        """Whether a write with these `by_ids_params` reads it: of its room, of its agent where
+        it compares with its own only, and visible to its viewer (design §8.1) — the filter of
+        `drawer_candidates_by_ids`, which the batch's statement leaves to this."""
+        return (
+            self.wing == params["wing"]
+            and self.room == params["room"]
+            and (params["agent"] is None or self.agent == params["agent"])
+            and visible(self.kind or "", self.agent, params["viewer"])
+        )
+
+    def candidate(self) -> Candidate:
+        return Candidate(self.id, self.content, int(self.norm_len or 0), None)
 
 
 def _read_candidates(

@@ -17,8 +17,9 @@ keys anyway.
 
 A lookup reads each probe's bucket (about a dozen entries) and keeps the entries whose tag is
 the probe's; the drawer index asks only for each probe's newest few (`newest_hits`), found by
-a binary search of the bucket, whose entries are sorted by tag, then row. What a batch or a catch-up adds is a segment of its own, sized to it; segments
-merge while the newer is not much the smaller, up to `SEGMENT_MAX_ENTRIES`.
+a binary search of the bucket, whose entries are sorted by tag, then row. What a batch or a
+catch-up adds is a segment of its own, sized to it; segments merge while the newer is not much
+the smaller, up to `SEGMENT_MAX_ENTRIES`.
 
 A build never holds its pairs twice (`Filler`): rows come a block of 65,536 at a time into one
 reused buffer, and each block is sorted into parts by bucket range, 4 bytes a pair (the row's
@@ -211,9 +212,7 @@ class Segment:
         rows = entries[same] & np.uint32((1 << g.row_bits) - 1)
         return probes[same] + lo, rows.astype(np.int64) + g.base
 
-    def newest(
-        self, hashes: Hashes, most: int
-    ) -> tuple[NDArray[np.intp], Rows, NDArray[np.intp]]:
+    def newest(self, hashes: Hashes, most: int) -> tuple[NDArray[np.intp], Rows, NDArray[np.intp]]:
         """`find` of each probe's last `most` entries only, which are its newest rows (a
         bucket holds a tag's entries by row), and the probes that had more (their places in
         `hashes`). A probe's entries are found by a binary search of its bucket, not read

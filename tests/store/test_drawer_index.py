@@ -157,13 +157,31 @@ def test_a_build_is_one_segment_of_every_hash_bit_whatever_its_pages(
         assert _found(store, memory, new) == _found(store, None, new)
 
 
-def test_a_batch_reads_through_the_index_what_it_reads_from_the_database(store: Any) -> None:
-    rng = random.Random(11)
+@pytest.mark.parametrize("seed", range(3))
+def test_a_batch_reads_through_the_index_what_it_reads_from_the_database(
+    store: Any, seed: int
+) -> None:
+    """Items of every kind of reader in one batch: the batch's statement reads each chosen
+    drawer once, and which item may compare with it (its room, its agent, its viewer: other
+    agents' diary entries) is decided in Python, as the database decides it per write."""
+    rng = random.Random(11 + seed)
     texts = _room(store, rng, "r", 24)
+    _room(store, rng, "r2", 6)
     memory = DrawerIndex()
     memory.build(store)
     items = drawer_batch.prepare_drawers(
-        [NewDrawer("w", "r", _typo(rng.choice(texts), rng)) for _ in range(8)], 0.9
+        [
+            NewDrawer(
+                "w",
+                rng.choice(["r", "r", "r2"]),
+                _typo(rng.choice(texts), rng),
+                agent=rng.choice([None, "ann", "bob"]),
+                compare_same_agent_only=rng.random() < 0.3,
+                viewer=rng.choice([None, "ann", "bob"]),
+            )
+            for _ in range(12)
+        ],
+        0.9,
     )
 
     def read(tx: Any, chosen: DrawerIndex | None) -> dict[int, dict[str, bool]]:
