@@ -239,8 +239,8 @@ class DrawerIndex(SequencedIndex):
         """(probe, row) pairs of the live drawers the probes find: each probe's newest `most`
         at least, or all it has if fewer (lock held). That is all a choice reads of a probe
         (its count capped at `most`, the newest `most` of a rare word pair, a band's drawers
-        only under `most`), and at 100 k drawers a batch's common probes find ~400,000 pairs
-        where their newest number ~100,000. Each segment gives a probe's newest `most`
+        only under `most`): at 100 k drawers a batch of 25 finds ~411,000 pairs, ~40,000 of
+        them its probes' newest. Each segment gives a probe's newest `most`
         entries; where it had more and one of those is dead or a repeat, the probe's newest
         live rows may lie further back, so that probe is looked up whole."""
         found, rows, cut = self._keys.newest_hits(names, most)
