@@ -26,7 +26,6 @@ lock while a batch is hashed, and a job can prepare its next batch while this on
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from graph.clock import utc_now
 from graph.drawer_index import DrawerIndex, Probes
@@ -58,7 +57,6 @@ from graph.errors import CastlegraphError, DrawerNameTaken
 from graph.queries import Dialect
 from graph.records import Drawer, WriteOutcome
 from graph.store import GraphStore, Row, Tx
-from graph.visibility import visible
 from resolver.drawers import (
     DrawerText,
     Likeness,
@@ -117,12 +115,8 @@ class PreparedDrawer:
 
     def finds(self, earlier: "_Stored") -> bool:
         """Whether the indexes would give `earlier`, once stored, as this item's candidate."""
-        other = earlier.item
-        if other.place != self.place:
-            return False
-        if self.new.compare_same_agent_only and other.new.agent != self.new.agent:
-            return False
-        if not visible(earlier.drawer.kind, earlier.drawer.agent, self.new.viewer):
+        other, drawer = earlier.item, earlier.drawer
+        if not self.new.compares_with(drawer.wing, drawer.room, drawer.agent, drawer.kind):
             return False
         if other.text.content_hash == self.text.content_hash:
             return True
@@ -341,7 +335,8 @@ def _read_chosen(tx: Tx, part: list[PreparedDrawer], memory: DrawerIndex) -> dic
         first = {
             drawer_id: drawer.candidate()
             for drawer_id in asked[item.index]
-            if (drawer := current.get(drawer_id)) is not None and drawer.found_by(item_params)
+            if (drawer := current.get(drawer_id)) is not None
+            and item.new.compares_with(drawer.wing, drawer.room, drawer.agent, drawer.kind)
         }
         more = chosen_reader(tx, item_params)
         whole = dict(entry.candidates)
@@ -354,7 +349,7 @@ def _read_chosen(tx: Tx, part: list[PreparedDrawer], memory: DrawerIndex) -> dic
 @dataclass(frozen=True, slots=True)
 class _Current:
     """A current drawer the index chose for a batch (`drawer_batch_candidates_by_ids`), with
-    what tells which items may compare with it."""
+    what tells which items may compare with it (`NewDrawer.compares_with`)."""
 
     id: str
     content: str
@@ -363,17 +358,6 @@ class _Current:
     room: str
     agent: str | None
     kind: str | None
-
-    def found_by(self, params: dict[str, Any]) -> bool:
-        """Whether a write with these `by_ids_params` reads it: of its room, of its agent where
-        it compares with its own only, and visible to its viewer (design §8.1) — the filter of
-        `drawer_candidates_by_ids`, which the batch's statement leaves to this."""
-        return (
-            self.wing == params["wing"]
-            and self.room == params["room"]
-            and (params["agent"] is None or self.agent == params["agent"])
-            and visible(self.kind or "", self.agent, params["viewer"])
-        )
 
     def candidate(self) -> Candidate:
         return Candidate(self.id, self.content, int(self.norm_len or 0), None)

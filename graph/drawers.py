@@ -93,6 +93,23 @@ class NewDrawer:
     """The agent whose token asked for the write: it is compared only with drawers that agent
     may see (`graph.visibility`), so no answer or link can name another agent's diary entry."""
 
+    @property
+    def compared_agent(self) -> str | None:
+        """The agent whose drawers alone the write compares with, if only its own."""
+        return self.agent if self.compare_same_agent_only else None
+
+    def compares_with(self, wing: str, room: str, agent: str | None, kind: str | None) -> bool:
+        """Whether the write may compare with a drawer of this room, agent and kind: of its own
+        room, of its own agent where it compares with its own only, and visible to its viewer.
+        The candidate statements filter by this rule; a batch applies it to drawers read
+        without it (`graph.drawer_batch`)."""
+        return (
+            wing == self.wing
+            and room == self.room
+            and (self.compared_agent is None or agent == self.compared_agent)
+            and visible(kind or "", agent, self.viewer)
+        )
+
 
 def write_drawer(
     store: GraphStore,
@@ -331,7 +348,7 @@ def by_ids_params(new: NewDrawer, text: DrawerText) -> dict[str, Any]:
         "fingerprint": text.fingerprint or NO_FINGERPRINT,
         "wing": new.wing,
         "room": new.room,
-        "agent": new.agent if new.compare_same_agent_only else None,
+        "agent": new.compared_agent,
         "viewer": new.viewer,
         "exact_limit": EXACT_LOOKUP_LIMIT,
     }
@@ -411,7 +428,7 @@ def probe_params(
         "bands": joined(bands),
         "wing": new.wing,
         "room": new.room,
-        "agent": new.agent if new.compare_same_agent_only else None,
+        "agent": new.compared_agent,
         "viewer": new.viewer,
     }
 
