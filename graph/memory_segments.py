@@ -186,27 +186,29 @@ class Segment:
             written += self.pairs_into(hashes[written:], rows[written:], lo, hi)
         return written
 
-    def _span(self, hashes: Hashes) -> tuple[int, int]:
-        """The slice of `hashes` (sorted) that falls in the segment's buckets."""
-        shift = 64 - self.geometry.bucket_bits
+    def _buckets(self, hashes: Hashes) -> tuple[int, int, NDArray[np.intp], NDArray[np.intp]]:
+        """The slice `lo:hi` of `hashes` (sorted) that falls in the segment's buckets, and
+        where each of those hashes' buckets starts and ends in `entries`."""
+        g = self.geometry
+        shift = 64 - g.bucket_bits
         lo = int(np.searchsorted(hashes, np.uint64(self.first << shift)))
         end = (self.last + 1) << shift
         hi = int(np.searchsorted(hashes, np.uint64(end))) if end < 1 << 64 else len(hashes)
-        return lo, hi
+        buckets = g.buckets(hashes[lo:hi]) - self.first
+        return (
+            lo,
+            hi,
+            self.offsets[buckets].astype(np.intp),
+            self.offsets[buckets + 1].astype(np.intp),
+        )
 
     def find(self, hashes: Hashes) -> tuple[NDArray[np.intp], Rows]:
         """(probe position, row) of every entry in a probe's bucket with the probe's tag;
         `hashes` sorted, so those of the segment's buckets are one slice."""
         g = self.geometry
-        lo, hi = self._span(hashes)
-        buckets = g.buckets(hashes[lo:hi]) - self.first
-        start = self.offsets[buckets].astype(np.intp)
-        counts = self.offsets[buckets + 1].astype(np.intp) - start
-        hit = np.flatnonzero(counts)
-        counts = counts[hit]
-        probes = np.repeat(hit, counts)
-        starts = np.repeat(start[hit] - np.cumsum(counts) + counts, counts)
-        entries = self.entries[starts + np.arange(len(probes))]
+        lo, hi, start, end = self._buckets(hashes)
+        probes, places = _ranges(start, end - start)
+        entries = self.entries[places]
         tags = g.tags(hashes[lo:hi]).astype(np.uint32)
         same = (entries >> np.uint32(g.row_bits)) == tags[probes]
         rows = entries[same] & np.uint32((1 << g.row_bits) - 1)
@@ -218,23 +220,28 @@ class Segment:
         `hashes`). A probe's entries are found by a binary search of its bucket, not read
         whole: in a room of 100 k drawers a common band's bucket holds thousands."""
         g = self.geometry
-        lo, hi = self._span(hashes)
-        buckets = g.buckets(hashes[lo:hi]) - self.first
-        start = self.offsets[buckets].astype(np.intp)
-        end = self.offsets[buckets + 1].astype(np.intp)
+        lo, hi, start, end = self._buckets(hashes)
         below = g.tags(hashes[lo:hi]) << np.uint64(g.row_bits)
         first = _lower_bounds(self.entries, start, end, below)
         past = _lower_bounds(self.entries, first, end, below + np.uint64(1 << g.row_bits))
         taken = np.maximum(first, past - most)
-        counts = past - taken
-        probes = np.repeat(np.arange(hi - lo), counts)
-        places = np.repeat(taken - np.cumsum(counts) + counts, counts) + np.arange(len(probes))
+        probes, places = _ranges(taken, past - taken)
         rows = self.entries[places] & np.uint32((1 << g.row_bits) - 1)
         return probes + lo, rows.astype(np.int64) + g.base, np.flatnonzero(taken > first) + lo
 
     @property
     def nbytes(self) -> int:
         return self.offsets.nbytes + self.entries.nbytes
+
+
+def _ranges(
+    starts: NDArray[np.intp], counts: NDArray[np.intp]
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Every place of the ranges `starts[i]` to `starts[i] + counts[i] - 1`, in order, with the
+    `i` of its range."""
+    owners = np.repeat(np.arange(len(counts)), counts)
+    places = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(len(owners))
+    return owners, places
 
 
 def _lower_bounds(
@@ -285,6 +292,14 @@ def _merged(a: Segment, b: Segment, rows: int) -> Segment:
     del pair_rows  # in the keys now: gone before the sort takes its own buffer
     keyed.sort(kind="stable")
     return Segment.sorted(keyed, geometry)
+
+
+def _sorted_hashes(probes: Sequence[str]) -> tuple[NDArray[np.intp], Hashes]:
+    """The probes' hashes sorted, and the probe each came from: each segment then reads its
+    buckets in order, and a part of a build only the probes of its bucket range."""
+    hashes = key_hashes(probes)
+    order = np.argsort(hashes)
+    return order, hashes[order]
 
 
 class KeyIndex:
@@ -377,12 +392,7 @@ class KeyIndex:
         ordered = sorted(set(probes))
         if not self.segments or not ordered:
             return {}
-        hashes = key_hashes(ordered)
-        order = np.argsort(hashes)
-        needles = hashes[order]
-        found = [segment.find(needles) for segment in self.segments]
-        positions = order[np.concatenate([p for p, _ in found])]
-        rows = np.concatenate([r for _, r in found])
+        positions, rows = self.hits(ordered)
         if keep is not None and len(rows):
             kept = keep(ordered, rows, positions)
             rows, positions = rows[kept], positions[kept]
@@ -427,13 +437,12 @@ class KeyIndex:
         return ids
 
     def hits(self, probes: Sequence[str]) -> tuple[NDArray[np.intp], Rows]:
-        """(index in `probes`, row) of every entry a probe finds, unsorted and unmerged: the
-        drawer index (`graph.drawer_index`) counts each probe's rows."""
+        """(index in `probes`, row) of every entry a probe finds, unsorted and unmerged:
+        `lookup_rows` groups them by row, the drawer index (`graph.drawer_index`) counts each
+        probe's."""
         if not self.segments or not probes:
             return np.empty(0, dtype=np.intp), np.empty(0, dtype=np.int64)
-        hashes = key_hashes(probes)
-        order = np.argsort(hashes)
-        needles = hashes[order]
+        order, needles = _sorted_hashes(probes)
         found = [segment.find(needles) for segment in self.segments]
         positions = order[np.concatenate([p for p, _ in found])]
         return positions, np.concatenate([r for _, r in found])
@@ -446,9 +455,7 @@ class KeyIndex:
         if not self.segments or not probes:
             empty = np.empty(0, dtype=np.intp)
             return empty, np.empty(0, dtype=np.int64), empty
-        hashes = key_hashes(probes)
-        order = np.argsort(hashes)
-        needles = hashes[order]
+        order, needles = _sorted_hashes(probes)
         found = [segment.newest(needles, most) for segment in self.segments]
         positions = order[np.concatenate([p for p, _, _ in found])]
         cut = np.unique(order[np.concatenate([c for _, _, c in found])])
