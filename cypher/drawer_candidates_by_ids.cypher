@@ -1,10 +1,13 @@
 // A write's dedup candidates when the in-memory index chose them (design §4.5): whole drawers
-// with the same content hash or fingerprint (oldest first), as `drawer_candidates` gives them,
-// then the id, content and normal-form length of the chosen drawers ($ids) that are still
-// current, of the room and visible to the writer's agent (design §8.1): the index may hold a
-// drawer closed or deleted since, and this read is what leaves it out. Last, the drawer
-// sequence (`graph.drawer_index`; no row: no node yet, 0): a single write reads it here, not
-// with a statement of its own, and looks again only if it shows writes the index has not seen.
+// with the same content hash or fingerprint (oldest first), as `drawer_candidates` gives them;
+// then of the chosen drawers those still current (the index may hold a drawer closed or
+// deleted since, and this read is what leaves it out): the ones the service does not know yet
+// ($ids) as a list of their id, content, normal-form length and of what tells whether the
+// writer may compare with them (room, agent, kind: `graph.drawers.CurrentChosen` keeps those
+// of its room and visible to its agent, design §8.1), the ones it knows ($known: it keeps
+// their normal forms, `graph.known_drawers`) by id alone. Last, the drawer sequence
+// (`graph.drawer_index`; no row: no node yet, 0): a single write reads it here, not with a
+// statement of its own, and looks again only if it shows writes the index has not seen.
 MATCH (d:Drawer {content_hash: $content_hash})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
@@ -23,10 +26,13 @@ LIMIT $exact_limit
 UNION ALL
 UNWIND $ids AS id
 MATCH (d:Drawer {id: id})
-WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
-  AND ($agent IS NULL OR d.agent = $agent)
-  AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
-RETURN d {.id, .content, .norm_len} AS drawer, 'ids' AS via
+WHERE d.valid_to IS NULL
+RETURN [d.id, d.content, d.norm_len, d.wing, d.room, d.agent, d.kind] AS drawer, 'ids' AS via
+UNION ALL
+UNWIND $known AS id
+MATCH (d:Drawer {id: id})
+WHERE d.valid_to IS NULL
+RETURN collect(d.id) AS drawer, 'known' AS via
 UNION ALL
 MATCH (c:Meta {name: 'drawer_seq'})
 RETURN c {.value, .epoch} AS drawer, 'seq' AS via

@@ -6,6 +6,7 @@ deletion neighbourhood of a 200-character entity key is ~200 strings of ~200 cha
 (`sys.getsizeof` of the key, the value and, for a set or tuple of strings, its members) and
 evicts the least recently used until the total fits; a single value larger than the whole
 budget is returned without being kept. Thread-safe: request threads share the caches.
+`BytesBoundedMap` is the same bound for values put by hand (`graph.known_drawers`).
 """
 
 import sys
@@ -36,38 +37,41 @@ class CacheInfo:
     max_bytes: int
 
 
-class ByteLRU(Generic[K, V]):
-    """`function` memoised, least recently used first out once `max_bytes` is reached."""
+class BytesBoundedMap(Generic[K, V]):
+    """A map that forgets its least recently used entries once they weigh `max_bytes` (each
+    entry weighs what its `put` says); a single entry heavier than the whole budget is not
+    kept. Thread-safe: request threads share the maps."""
 
-    def __init__(self, function: Callable[[K], V], max_bytes: int) -> None:
-        self.__wrapped__ = function
-        self.__doc__ = function.__doc__
+    def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
         self._entries: OrderedDict[K, tuple[V, int]] = OrderedDict()
         self._bytes = 0
         self._hits = self._misses = 0
         self._lock = threading.Lock()
 
-    def __call__(self, key: K) -> V:
+    def get(self, key: K) -> V | None:
+        """The value kept for `key`, now the most recently used, or None."""
         with self._lock:
             found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
-                self._hits += 1
-                return found[0]
-            self._misses += 1
-        value = self.__wrapped__(key)  # outside the lock: two threads may compute one key
-        cost = size_of(key) + size_of(value)
+            if found is None:
+                self._misses += 1
+                return None
+            self._entries.move_to_end(key)
+            self._hits += 1
+            return found[0]
+
+    def put(self, key: K, value: V, cost: int) -> None:
+        """Keep `value` for `key` (a key kept already keeps its value)."""
         if cost > self.max_bytes:
-            return value
+            return
         with self._lock:
-            if key not in self._entries:
-                self._entries[key] = (value, cost)
-                self._bytes += cost
-                while self._bytes > self.max_bytes:
-                    _, (_, evicted) = self._entries.popitem(last=False)
-                    self._bytes -= evicted
-        return value
+            if key in self._entries:
+                return
+            self._entries[key] = (value, cost)
+            self._bytes += cost
+            while self._bytes > self.max_bytes:
+                _, (_, evicted) = self._entries.popitem(last=False)
+                self._bytes -= evicted
 
     def cache_info(self) -> CacheInfo:
         with self._lock:
@@ -79,6 +83,30 @@ class ByteLRU(Generic[K, V]):
         with self._lock:
             self._entries.clear()
             self._bytes = self._hits = self._misses = 0
+
+
+class ByteLRU(Generic[K, V]):
+    """`function` memoised, least recently used first out once `max_bytes` is reached."""
+
+    def __init__(self, function: Callable[[K], V], max_bytes: int) -> None:
+        self.__wrapped__ = function
+        self.__doc__ = function.__doc__
+        self.max_bytes = max_bytes
+        self._kept: BytesBoundedMap[K, V] = BytesBoundedMap(max_bytes)
+
+    def __call__(self, key: K) -> V:
+        found = self._kept.get(key)
+        if found is not None:
+            return found
+        value = self.__wrapped__(key)  # outside the lock: two threads may compute one key
+        self._kept.put(key, value, size_of(key) + size_of(value))
+        return value
+
+    def cache_info(self) -> CacheInfo:
+        return self._kept.cache_info()
+
+    def cache_clear(self) -> None:
+        self._kept.cache_clear()
 
 
 def byte_lru(max_bytes: int) -> Callable[[Callable[[K], V]], ByteLRU[K, V]]:

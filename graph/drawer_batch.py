@@ -34,12 +34,12 @@ from graph.drawers import (
     EXACT_LOOKUP_LIMIT,
     MEMORY_LIMITS,
     Candidate,
+    CurrentChosen,
     DedupPolicy,
     NewDrawer,
     await_candidates,
     by_ids_params,
     candidate_params,
-    candidate_text,
     chosen_reader,
     drawer_write_props,
     first_ids,
@@ -54,6 +54,7 @@ from graph.drawers import (
     similar_entry,
 )
 from graph.errors import CastlegraphError, DrawerNameTaken
+from graph.known_drawers import KnownDrawer
 from graph.queries import Dialect
 from graph.records import Drawer, WriteOutcome
 from graph.store import GraphStore, Row, Tx
@@ -198,6 +199,9 @@ def write_prepared(
     if memory is not None:
         for stamp in stamped:
             memory.written(stamp.epoch, stamp.seq, stamp.drawers, stamp.closed)
+        for item, outcome in zip(prepared, outcomes, strict=True):
+            if isinstance(outcome, WriteOutcome) and outcome.created:
+                memory.known.put(outcome.drawer.id, KnownDrawer.of(outcome.drawer, item.text))
     return outcomes
 
 
@@ -255,9 +259,8 @@ def _write_part(
     stored: list[_Stored] = []
     closing: list[dict[str, str]] = []
     links: list[dict[str, object]] = []
-    texts: dict[str, DrawerText] = {}
     for item in part:
-        outcome = _decide(item, found[item.index], stored, closing, policy, supersede, texts)
+        outcome = _decide(item, found[item.index], stored, closing, policy, supersede)
         outcomes.append(outcome)
         if isinstance(outcome, WriteOutcome) and outcome.created:
             stored.append(_Stored(item, outcome.drawer))
@@ -315,52 +318,29 @@ def _read_chosen(tx: Tx, part: list[PreparedDrawer], memory: DrawerIndex) -> dic
         for i in part
         if i.new.name is not None
     ]
+    current = CurrentChosen(
+        memory.known, list(dict.fromkeys(itertools.chain.from_iterable(asked.values())))
+    )
     rows = tx.run(
         "drawer_batch_candidates_by_ids",
         probes=probes,
-        ids=list(dict.fromkeys(itertools.chain.from_iterable(asked.values()))),
+        **current.asked,
         named=named,
         exact_limit=EXACT_LOOKUP_LIMIT,
     )
     found = {item.index: _Found({}, []) for item in part}
-    current: dict[str, _Current] = {}
     for row in rows:
-        if row["via"] == "ids":
-            chosen = _Current(*row["drawer"])
-            current[chosen.id] = chosen
-        else:
+        if not current.take(row):
             _collect(found[int(row["item"])], row)
     for item in part:
-        entry, item_params = found[item.index], params[item.index]
-        first = {
-            drawer_id: drawer.candidate()
-            for drawer_id in asked[item.index]
-            if (drawer := current.get(drawer_id)) is not None
-            and item.new.compares_with(drawer.wing, drawer.room, drawer.agent, drawer.kind)
-        }
-        more = chosen_reader(tx, item_params)
+        entry = found[item.index]
+        first = current.comparable(item.new, asked[item.index])
+        more = chosen_reader(tx, params[item.index], item.new, memory.known)
         whole = dict(entry.candidates)
         for candidate in settle(choices[item.index], first, more, whole):
             entry.candidates.setdefault(candidate.id, candidate)
         entry.holders.sort(key=lambda d: (d.created_at, d.id))
     return found
-
-
-@dataclass(frozen=True, slots=True)
-class _Current:
-    """A current drawer the index chose for a batch (`drawer_batch_candidates_by_ids`), with
-    what tells which items may compare with it (`NewDrawer.compares_with`)."""
-
-    id: str
-    content: str
-    norm_len: int | None
-    wing: str
-    room: str
-    agent: str | None
-    kind: str | None
-
-    def candidate(self) -> Candidate:
-        return Candidate(self.id, self.content, int(self.norm_len or 0), None)
 
 
 def _read_candidates(
@@ -416,7 +396,6 @@ def _decide(
     closing: list[dict[str, str]],
     policy: DedupPolicy,
     supersede: bool,
-    texts: dict[str, DrawerText],
 ) -> ItemOutcome:
     """One item, decided as `graph.drawers.write_drawer` decides it after the earlier ones."""
     new = item.new
@@ -431,7 +410,7 @@ def _decide(
     closed = {c["id"] for c in closing} | ({replaced.id} if replaced else set())
     likenesses: list[Likeness] = []
     if policy.enabled:
-        likenesses_or_copy = _likenesses(item, found, stored, closed, policy.near_threshold, texts)
+        likenesses_or_copy = _likenesses(item, found, stored, closed, policy.near_threshold)
         if isinstance(likenesses_or_copy, Drawer):
             return WriteOutcome(created=False, drawer=likenesses_or_copy, similar=[])
         likenesses = likenesses_or_copy
@@ -443,21 +422,12 @@ def _decide(
     )
 
 
-def _text_of(content: str, texts: dict[str, DrawerText]) -> DrawerText:
-    """A candidate's normal form, computed once per batch (items share candidates)."""
-    known = texts.get(content)
-    if known is None:
-        known = texts[content] = candidate_text(content)
-    return known
-
-
 def _likenesses(
     item: PreparedDrawer,
     found: _Found,
     stored: list[_Stored],
     closed: set[str],
     threshold: float,
-    texts: dict[str, DrawerText],
 ) -> list[Likeness] | Drawer:
     """The links of a new item, or the drawer an unnamed exact copy returns."""
     text = item.text
@@ -470,14 +440,8 @@ def _likenesses(
         for earlier in from_batch:  # stored in order: the first is the oldest
             if earlier.drawer.content_hash == text.content_hash:
                 return earlier.drawer
-    for earlier in from_batch:
-        texts.setdefault(earlier.drawer.content, earlier.item.text)
-    whole = [
-        Candidate(s.drawer.id, s.drawer.content, s.drawer.norm_len, s.drawer) for s in from_batch
-    ]
-    return likenesses_among(
-        text, [*from_room, *whole], threshold, lambda content: _text_of(content, texts)
-    )
+    whole = [Candidate(s.drawer.id, s.item.text, s.drawer.norm_len, s.drawer) for s in from_batch]
+    return likenesses_among(text, [*from_room, *whole], threshold)
 
 
 def drawers_by_ids(store: GraphStore, ids: Sequence[str]) -> dict[str, Drawer]:

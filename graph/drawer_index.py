@@ -41,6 +41,7 @@ from typing import overload
 import numpy as np
 from numpy.typing import NDArray
 
+from graph.known_drawers import KnownDrawers
 from graph.memory_segments import (
     SEGMENT_MAX_ENTRIES,
     KeyIndex,
@@ -107,6 +108,9 @@ class DrawerIndex(SequencedIndex):
         """Each row's normal-form length: the length filter runs before the ranking."""
         self._dead_rows = bytearray()
         """1 for each row whose drawer is closed or deleted: it no longer counts."""
+        self.known = KnownDrawers()
+        """The normal forms and places of drawers compared or written lately, by id: the
+        database is asked of them only whether they are current (`graph.known_drawers`)."""
 
     @property
     def entries(self) -> int:
@@ -149,6 +153,7 @@ class DrawerIndex(SequencedIndex):
     def _start_over(self) -> None:
         self._keys, self._lengths, self._dead_rows = KeyIndex(), array("q"), bytearray()
         self._recent = _Recent(self._keys)
+        self.known.clear()
 
     def _take_since(self, tx: Tx, after: int, upto: int) -> None:
         changed = tx.run("drawers_since", after=after, upto=upto)

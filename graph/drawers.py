@@ -6,7 +6,7 @@ written on either backend.
 """
 
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +15,7 @@ from graph.clock import utc_now
 from graph.cursors import decode_cursor, encode_cursor
 from graph.drawer_index import Choice, DrawerIndex, Limits
 from graph.errors import DrawerNameTaken, DrawerNotFound, DrawerSuperseded
+from graph.known_drawers import KnownDrawer, KnownDrawers
 from graph.locks import PENDING_PAIRS
 from graph.queries import Dialect
 from graph.records import Drawer, SimilarDrawer, WriteOutcome
@@ -59,13 +60,20 @@ lookup of null would be planned as a scan of every drawer on FalkorDB."""
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A drawer a new one is compared with; `drawer` is whole when it came by hash or
-    fingerprint (it may be the exact copy the write returns)."""
+    """A drawer a new one is compared with, by its content or, where the service knew the
+    drawer already, its normal form (`graph.known_drawers`); `drawer` is whole when it came by
+    hash or fingerprint (it may be the exact copy the write returns)."""
 
     id: str
-    content: str
+    content: str | DrawerText
     norm_len: int
     drawer: Drawer | None
+
+    @property
+    def text(self) -> DrawerText:
+        if isinstance(self.content, DrawerText):
+            return self.content
+        return candidate_text(self.content)
 
 
 EXCERPT_LENGTH = 60
@@ -210,9 +218,13 @@ class _Sequenced:
     def stamped(self, rows: list[Row]) -> None:
         self.epoch, self.seq = rows[0]["epoch"], int(rows[0]["seq"])
 
+    text: DrawerText | None = None
+
     def done(self, memory: DrawerIndex | None, outcome: WriteOutcome) -> WriteOutcome:
         if memory is not None and outcome.created and self.seq:
             memory.written(self.epoch, self.seq, self.drawers, self.closed)
+            if self.text is not None:
+                memory.known.put(outcome.drawer.id, KnownDrawer.of(outcome.drawer, self.text))
         return outcome
 
 
@@ -255,6 +267,7 @@ def _store(
     )
     stored.stamped(rows)
     stored.drawers = [(drawer.id, terms.stored, drawer.norm_len)]
+    stored.text = text
     stored.closed = [replaced.id] if replaced else []
     return WriteOutcome(
         created=True, drawer=drawer, similar=similar, superseded=replaced.id if replaced else None
@@ -301,44 +314,86 @@ def _chosen_candidates(
     lengths = near_lengths(len(text.normalized), near_threshold)
     params = by_ids_params(new, text)
     choice = memory.choose(terms.anchors, terms.bands, lengths, MEMORY_LIMITS)
-    whole, first, counter = _read_chosen(tx, params, choice)
+    whole, first, counter = _read_chosen(tx, params, choice, new, memory.known)
     # Every earlier write of the room committed before this unit took its lock, so once the
     # index holds what this read's counter shows, its choice is exact, whatever a writer of
     # another room stamps meanwhile: a second read need not look at the counter again.
     if memory.catch_up_to(tx, *counter):
         choice = memory.choose(terms.anchors, terms.bands, lengths, MEMORY_LIMITS)
-        whole, first, _ = _read_chosen(tx, params, choice)
-    return [*whole.values(), *settle(choice, first, chosen_reader(tx, params), whole)]
+        whole, first, _ = _read_chosen(tx, params, choice, new, memory.known)
+    more = chosen_reader(tx, params, new, memory.known)
+    return [*whole.values(), *settle(choice, first, more, whole)]
 
 
 def _read_chosen(
-    tx: Tx, params: dict[str, Any], choice: Choice
+    tx: Tx, params: dict[str, Any], choice: Choice, new: NewDrawer, known: KnownDrawers
 ) -> tuple[dict[str, Candidate], dict[str, Candidate], tuple[str | None, int]]:
     """One `drawer_candidates_by_ids` read of a write: the drawers that came whole, the chosen
-    ones and the drawer sequence's epoch and value (no node yet: none and 0)."""
+    ones it may compare with and the drawer sequence's epoch and value (no node yet: none
+    and 0)."""
     whole: dict[str, Candidate] = {}
-    first: dict[str, Candidate] = {}
+    current = CurrentChosen(known, first_ids(choice))
     counter: tuple[str | None, int] = (None, 0)
-    for row in tx.run("drawer_candidates_by_ids", **params, ids=first_ids(choice)):
+    for row in tx.run("drawer_candidates_by_ids", **params, **current.asked):
         if row["via"] == "seq":
             counter = row["drawer"]["epoch"], int(row["drawer"]["value"])
-        else:
-            gather(row, whole, first)
-    return whole, first, counter
+        elif not current.take(row):
+            gather(row, whole)
+    return whole, current.comparable(new), counter
 
 
-def chosen_reader(tx: Tx, params: dict[str, Any]) -> Callable[[list[str]], dict[str, Candidate]]:
+def chosen_reader(
+    tx: Tx, params: dict[str, Any], new: NewDrawer, known: KnownDrawers
+) -> Callable[[list[str]], dict[str, Candidate]]:
     """Reads more chosen drawers of one write (`drawer_candidates_by_ids` with `params`, from
     `by_ids_params`), for `settle` when its first read left a branch short."""
 
     def more(ids: list[str]) -> dict[str, Candidate]:
-        found: dict[str, Candidate] = {}
-        for row in tx.run("drawer_candidates_by_ids", **params, ids=ids):
-            if row["via"] != "seq":
-                gather(row, {}, found)
-        return found
+        current = CurrentChosen(known, ids)
+        for row in tx.run("drawer_candidates_by_ids", **params, **current.asked):
+            current.take(row)
+        return current.comparable(new)
 
     return more
+
+
+class CurrentChosen:
+    """The chosen drawers of a by-ids read (`drawer_candidates_by_ids`, and a batch's
+    `drawer_batch_candidates_by_ids`): those the service knows (`KnownDrawers`) are asked only
+    whether they are current (`$known`), the others are read whole (`$ids`) and remembered.
+    Which of them a write may compare with is decided here (`NewDrawer.compares_with`): the
+    statements read each once, whoever asks."""
+
+    def __init__(self, known: KnownDrawers, ids: Sequence[str]) -> None:
+        self._known = known
+        self._ids = ids
+        unknown, self._remembered = known.split(ids)
+        self.asked = {"ids": unknown, "known": list(self._remembered)}
+        self._current: dict[str, KnownDrawer] = {}
+
+    def take(self, row: Row) -> bool:
+        """A row of the chosen drawers' branches, taken in; False for another branch's."""
+        if row["via"] == "ids":
+            drawer_id, drawer = KnownDrawer.read(row["drawer"])
+            self._known.put(drawer_id, drawer)
+            self._current[drawer_id] = drawer
+        elif row["via"] == "known":
+            self._current.update((i, self._remembered[i]) for i in row["drawer"])
+        else:
+            return False
+        return True
+
+    def comparable(self, new: NewDrawer, ids: Iterable[str] | None = None) -> dict[str, Candidate]:
+        """The current ones among `ids` (all asked, by default) that `new` may compare with,
+        in the order asked."""
+        found: dict[str, Candidate] = {}
+        for drawer_id in self._ids if ids is None else ids:
+            drawer = self._current.get(drawer_id)
+            if drawer is not None and new.compares_with(
+                drawer.wing, drawer.room, drawer.agent, drawer.kind
+            ):
+                found[drawer_id] = Candidate(drawer_id, drawer.text, drawer.norm_len, None)
+        return found
 
 
 def by_ids_params(new: NewDrawer, text: DrawerText) -> dict[str, Any]:
@@ -359,17 +414,13 @@ def first_ids(choice: Choice) -> list[str]:
     return list(dict.fromkeys([*choice.terms[:TERM_CANDIDATES], *choice.bands[:TERM_CANDIDATES]]))
 
 
-def gather(row: Row, whole: dict[str, Candidate], by_id: dict[str, Candidate]) -> None:
-    """A row of `drawer_candidates_by_ids`: a whole drawer (hash, fingerprint) or a chosen one."""
+def gather(row: Row, whole: dict[str, Candidate]) -> None:
+    """A whole drawer of `drawer_candidates_by_ids` (hash, fingerprint)."""
     props = row["drawer"]
     norm_len = int(props.get("norm_len") or 0)
-    if row["via"] in ("hash", "fingerprint"):
-        whole.setdefault(
-            props["id"],
-            Candidate(props["id"], props["content"], norm_len, Drawer.from_props(props)),
-        )
-    else:
-        by_id[props["id"]] = Candidate(props["id"], props["content"], norm_len, None)
+    whole.setdefault(
+        props["id"], Candidate(props["id"], props["content"], norm_len, Drawer.from_props(props))
+    )
 
 
 def settle(
@@ -532,16 +583,13 @@ def candidate_text(content: str) -> DrawerText:
 
 
 def likenesses_among(
-    text: DrawerText,
-    candidates: Iterable[Candidate],
-    threshold: float,
-    text_of: Callable[[str], DrawerText] = candidate_text,
+    text: DrawerText, candidates: Iterable[Candidate], threshold: float
 ) -> list[Likeness]:
     """The links a new drawer earns with its candidates: each compared (a candidate that came
     whole always, one known by length only when the lengths allow a near copy)."""
     length = len(text.normalized)
     found = (
-        compare(text, c.id, text_of(c.content), threshold)
+        compare(text, c.id, c.text, threshold)
         for c in candidates
         if c.drawer is not None or may_be_near(length, c.norm_len, threshold)
     )

@@ -101,8 +101,11 @@ def _room(store: Any, rng: random.Random, room: str, size: int) -> list[str]:
     return texts
 
 
-def _found(store: Any, memory: DrawerIndex | None, new: NewDrawer) -> dict[str, bool]:
-    """Candidate id → whether it came whole, as one write of `new` reads them."""
+def _found(
+    store: Any, memory: DrawerIndex | None, new: NewDrawer
+) -> dict[str, tuple[bool, DrawerText]]:
+    """Candidate id → whether it came whole, and its normal form, as one write of `new` reads
+    them (through the index, a drawer it read before comes by its remembered normal form)."""
     text = DrawerText.of(new.content)
     terms = write_terms(new.wing, new.room, text.normalized, POLICY.near_threshold)
 
@@ -112,7 +115,7 @@ def _found(store: Any, memory: DrawerIndex | None, new: NewDrawer) -> dict[str, 
         assert memory.catch_up(tx)
         return drawers._chosen_candidates(tx, memory, new, text, terms, POLICY.near_threshold)
 
-    return {c.id: c.drawer is not None for c in store.read(read, use_case="test")}
+    return {c.id: (c.drawer is not None, c.text) for c in store.read(read, use_case="test")}
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -139,6 +142,7 @@ def test_the_index_finds_exactly_what_the_database_finds(store: Any, seed: int) 
             assert _found(store, memory, new) == expected
             compared += len(expected)
     assert compared > 0  # the writes had candidates to compare
+    assert memory.known.cache_info().hits > 0  # and read some of them as known drawers
 
 
 def test_a_build_is_one_segment_of_every_hash_bit_whatever_its_pages(
@@ -197,6 +201,11 @@ def test_a_batch_reads_through_the_index_what_it_reads_from_the_database(
     expected = store.read(lambda tx: read(tx, None), use_case="test")
     assert any(expected.values())
     assert store.read(lambda tx: read(tx, memory), use_case="test") == expected
+    # Read again, every chosen drawer is known (asked only whether current), and filtered by
+    # the place, agent and kind remembered with it.
+    misses = memory.known.cache_info().misses
+    assert store.read(lambda tx: read(tx, memory), use_case="test") == expected
+    assert memory.known.cache_info().misses == misses
 
 
 def test_another_instances_writes_and_closes_are_caught_up_before_a_decision(store: Any) -> None:
@@ -219,6 +228,23 @@ def test_another_instances_writes_and_closes_are_caught_up_before_a_decision(sto
     assert {s.drawer for s in again.similar} == {near.drawer.id}
     assert not here.counts(first.id) and here.counts(near.drawer.id)
     assert replaced.superseded == first.id
+
+
+def test_a_known_drawer_deleted_by_another_instance_is_no_candidate(store: Any) -> None:
+    """A delete stamps no sequence value: the instance that remembers the drawer learns it is
+    gone from the read that asks whether its known drawers are current."""
+    here, there = DrawerIndex(), DrawerIndex()
+    here.build(store)
+    there.build(store)
+    original = "rotate the staging certificates before the audit on friday"
+    first = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=here).drawer
+    assert here.known.get(first.id) is not None
+    drawers.delete_drawer(store, first.id, memory=there)
+    copy = original.replace("audit", "audti")
+    with _round_trips() as names:
+        near = write_drawer(store, NewDrawer("w", "r", copy), POLICY, memory=here)
+    assert near.created and not near.similar
+    assert names == ["drawer_candidates_by_ids", "create_drawer"]
 
 
 def test_a_batch_through_the_index_decides_as_single_writes_do(store: Any) -> None:

@@ -1,0 +1,95 @@
+"""What the service remembers of drawers it compared or wrote lately: their normal forms and
+the place, agent and kind that tell who may compare with them (design §4.5).
+
+Why: a checkpoint batch of 25 items in a room of 100 k drawers compares with ~590 drawers the
+in-memory index chose (`graph.drawer_index`). Reading their content, length, room, agent and
+kind took 7.5 of the batch's ~41 ms (the client parses each value of each row), and their
+normal forms ~6.6 ms more, though three in four of them had been read by an earlier batch of
+the same job. None of these facts changes once a drawer exists (no statement sets them: a
+new version is a new drawer), so they are kept by drawer id, and a write asks the database of
+a known drawer only whether it is still current.
+
+Bounded by bytes, least recently used first out (`graph.bounded_cache`); an entry weighs
+~1 KB for a 300-character drawer.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from graph.bounded_cache import MIB, BytesBoundedMap, CacheInfo, size_of
+from graph.records import Drawer
+from resolver.drawers import DrawerText
+
+KNOWN_DRAWERS_BYTES = 32 * MIB
+"""~32,000 drawers of 300 characters: at 100 k drawers in a room, 59 % of a checkpoint's reads
+(against 38 % for the 16 MB content-keyed cache of normal forms alone)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KnownDrawer:
+    """A drawer's facts a write compares with: its normal form and who may compare with it
+    (`NewDrawer.compares_with`)."""
+
+    text: DrawerText
+    norm_len: int
+    wing: str
+    room: str
+    agent: str | None
+    kind: str | None
+
+    @classmethod
+    def of(cls, drawer: Drawer, text: DrawerText) -> "KnownDrawer":
+        """A drawer just written, with the normal form its write computed."""
+        return cls(text, drawer.norm_len, drawer.wing, drawer.room, drawer.agent, drawer.kind)
+
+    @classmethod
+    def read(cls, values: Sequence[Any]) -> tuple[str, "KnownDrawer"]:
+        """A drawer as the by-ids statements give one they were asked to read whole:
+        `[id, content, norm_len, wing, room, agent, kind]`."""
+        drawer_id, content, norm_len, wing, room, agent, kind = values
+        return drawer_id, cls(DrawerText.of(content), int(norm_len or 0), wing, room, agent, kind)
+
+    @property
+    def bytes(self) -> int:
+        """What the entry holds, its strings counted whole."""
+        text = self.text
+        return size_of(self) + sum(
+            map(
+                size_of,
+                (text.content_hash, text.fingerprint, text.normalized, self.wing, self.room),
+            )
+        )
+
+
+class KnownDrawers:
+    """Known drawers by id, shared by the writes of one service instance."""
+
+    def __init__(self, max_bytes: int = KNOWN_DRAWERS_BYTES) -> None:
+        self._kept: BytesBoundedMap[str, KnownDrawer] = BytesBoundedMap(max_bytes)
+
+    def get(self, drawer_id: str) -> KnownDrawer | None:
+        return self._kept.get(drawer_id)
+
+    def split(self, ids: Sequence[str]) -> tuple[list[str], dict[str, KnownDrawer]]:
+        """The ids of drawers not known (to read whole), and the known drawers among `ids`
+        (to ask only whether they are current)."""
+        unknown: list[str] = []
+        known: dict[str, KnownDrawer] = {}
+        for drawer_id in ids:
+            found = self._kept.get(drawer_id)
+            if found is None:
+                unknown.append(drawer_id)
+            else:
+                known[drawer_id] = found
+        return unknown, known
+
+    def put(self, drawer_id: str, known: KnownDrawer) -> None:
+        self._kept.put(drawer_id, known, size_of(drawer_id) + known.bytes)
+
+    def cache_info(self) -> CacheInfo:
+        return self._kept.cache_info()
+
+    def clear(self) -> None:
+        """Forget every drawer (the graph was wiped: ids may come back with other content)."""
+        self._kept.cache_clear()
