@@ -33,6 +33,7 @@ entry keeps 34 bits of its term's hash, so about `entries / 2**34` drawers per p
 import itertools
 import time
 from array import array
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -300,15 +301,16 @@ class _Recent:
     def __init__(self, keys: KeyIndex) -> None:
         self._keys = keys
         self._first = keys.rows
-        self._rows: dict[str, list[int]] = {}
+        self._rows: defaultdict[str, list[int]] = defaultdict(list)
         self.entries = 0
 
     def add(self, drawers: Sequence[tuple[str, Sequence[str]]]) -> None:
         """Drawers (id, stored terms), after every row the index holds."""
+        by_term = self._rows
         for drawer_id, terms in drawers:
             row = self._keys.row_for(drawer_id)
             for term in terms:
-                self._rows.setdefault(term, []).append(row)
+                by_term[term].append(row)
             self.entries += len(terms)
         if self._keys.rows - self._first >= RECENT_ROWS:
             self._segment()
@@ -323,7 +325,7 @@ class _Recent:
         )
         rows -= self._first
         self._keys.push_since(self._first, hashes, rows)
-        self._rows, self._first, self.entries = {}, self._keys.rows, 0
+        self._rows, self._first, self.entries = defaultdict(list), self._keys.rows, 0
 
     def after(
         self, found: NDArray[np.intp], rows: Rows, names: Sequence[str]

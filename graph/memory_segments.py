@@ -222,8 +222,14 @@ class Segment:
         g = self.geometry
         lo, hi, start, end = self._buckets(hashes)
         below = g.tags(hashes[lo:hi]) << np.uint64(g.row_bits)
-        first = _lower_bounds(self.entries, start, end, below)
-        past = _lower_bounds(self.entries, first, end, below + np.uint64(1 << g.row_bits))
+        # Where each probe's entries start and end, in one search of twice the ranges.
+        bounds = _lower_bounds(
+            self.entries,
+            np.concatenate((start, start)),
+            np.concatenate((end, end)),
+            np.concatenate((below, below + np.uint64(1 << g.row_bits))),
+        )
+        first, past = bounds[: len(start)], bounds[len(start) :]
         taken = np.maximum(first, past - most)
         probes, places = _ranges(taken, past - taken)
         rows = self.entries[places] & np.uint32((1 << g.row_bits) - 1)
