@@ -7,7 +7,8 @@ service as packed 32-bit entries (`graph.memory_segments.KeyIndex`, as the entit
 `graph.memory_index`); a write looks its probes up in memory, ranks the drawers they give
 exactly as `drawer_candidates` ranks them (`choose`), and the database only reads the chosen
 drawers by id, with the content-hash and fingerprint lookups, in one round trip
-(`drawer_candidates_by_ids`).
+(`drawer_candidates_by_ids`; of a drawer the service read or wrote lately it asks only whether
+it is current: `known`, `graph.known_drawers`).
 
 Exactness across writers and instances: every statement that creates or closes a drawer
 (`create_drawer`, `create_drawer_replacing`, `create_drawers`, `retire_mined_chunks`) advances

@@ -71,6 +71,7 @@ class Candidate:
 
     @property
     def text(self) -> DrawerText:
+        """Its normal form: known, or computed from its content (`candidate_text`)."""
         if isinstance(self.content, DrawerText):
             return self.content
         return candidate_text(self.content)
@@ -214,11 +215,11 @@ class _Sequenced:
     seq: int = 0
     drawers: list[tuple[str, list[str], int]] = field(default_factory=list)
     closed: list[str] = field(default_factory=list)
+    text: DrawerText | None = None
+    """The drawer's normal form, which the index's known drawers keep once it committed."""
 
     def stamped(self, rows: list[Row]) -> None:
         self.epoch, self.seq = rows[0]["epoch"], int(rows[0]["seq"])
-
-    text: DrawerText | None = None
 
     def done(self, memory: DrawerIndex | None, outcome: WriteOutcome) -> WriteOutcome:
         if memory is not None and outcome.created and self.seq:
