@@ -1,0 +1,28 @@
+"""Known drawers: how a drawer read whole is taken in, and the bound on what is kept."""
+
+import sys
+
+from graph.known_drawers import ENTRY_BYTES, KnownDrawer, KnownDrawers
+from resolver.drawers import DrawerText
+
+
+def test_a_drawer_read_whole_is_kept_by_its_normal_form() -> None:
+    content = "Rotate the keys, before Friday!"
+    drawer_id, known = KnownDrawer.read(["d1", content, 29, "ops", "certs", None, None])
+    assert drawer_id == "d1"
+    assert known == KnownDrawer(DrawerText.of(content), 29, "ops", "certs", None, None)
+    assert known.text.normalized == "rotate the keys before friday"
+
+
+def test_the_least_recently_used_drawers_go_first_once_the_bytes_are_spent() -> None:
+    text = DrawerText.of("x" * 100)
+    entry = KnownDrawer(text, 100, "w", "r", None, "manual")
+    assert entry.bytes == sys.getsizeof(text.normalized) + ENTRY_BYTES
+    known = KnownDrawers(max_bytes=3 * entry.bytes)
+    for drawer_id in ("a", "b", "c"):
+        known.put(drawer_id, entry)
+    assert known.get("a") is entry  # now the most recently used
+    known.put("d", entry)
+    assert known.split(["a", "b", "c", "d"]) == (["b"], {"a": entry, "c": entry, "d": entry})
+    known.clear()
+    assert known.split(["a"]) == (["a"], {})
