@@ -40,7 +40,8 @@ class CacheInfo:
 class BytesBoundedMap(Generic[K, V]):
     """A map that forgets its least recently used entries once they weigh `max_bytes` (each
     entry weighs what its `put` says); a single entry heavier than the whole budget is not
-    kept. Thread-safe: request threads share the maps."""
+    kept. Values are never None: `get` answers None for a key not kept. Thread-safe: request
+    threads share the maps."""
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
