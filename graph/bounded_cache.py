@@ -92,7 +92,6 @@ class ByteLRU(Generic[K, V]):
     def __init__(self, function: Callable[[K], V], max_bytes: int) -> None:
         self.__wrapped__ = function
         self.__doc__ = function.__doc__
-        self.max_bytes = max_bytes
         self._kept: BytesBoundedMap[K, V] = BytesBoundedMap(max_bytes)
 
     def __call__(self, key: K) -> V:

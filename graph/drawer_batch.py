@@ -199,9 +199,6 @@ def write_prepared(
     if memory is not None:
         for stamp in stamped:
             memory.written(stamp.epoch, stamp.seq, stamp.drawers, stamp.closed)
-        for item, outcome in zip(prepared, outcomes, strict=True):
-            if isinstance(outcome, WriteOutcome) and outcome.created:
-                memory.known.put(outcome.drawer.id, KnownDrawer.of(outcome.drawer, item.text))
     return outcomes
 
 
@@ -222,7 +219,7 @@ class _Stamp:
 
     epoch: str | None
     seq: int
-    drawers: list[tuple[str, list[str], int]]
+    drawers: list[tuple[str, list[str], KnownDrawer]]
     closed: list[str]
 
 
@@ -291,7 +288,10 @@ def _write_part(
             _Stamp(
                 rows[0]["epoch"],
                 int(rows[0]["seq"]),
-                [(s.drawer.id, s.item.stored_terms, s.drawer.norm_len) for s in stored],
+                [
+                    (s.drawer.id, s.item.stored_terms, KnownDrawer.of(s.drawer, s.item.text))
+                    for s in stored
+                ],
                 [c["id"] for c in closing],
             )
         )

@@ -43,7 +43,7 @@ from typing import overload
 import numpy as np
 from numpy.typing import NDArray
 
-from graph.known_drawers import KnownDrawers
+from graph.known_drawers import KnownDrawer, KnownDrawers
 from graph.memory_segments import (
     SEGMENT_MAX_ENTRIES,
     KeyIndex,
@@ -166,14 +166,18 @@ class DrawerIndex(SequencedIndex):
         self,
         epoch: str | None,
         seq: int,
-        drawers: Sequence[tuple[str, Sequence[str], int]],
+        drawers: Sequence[tuple[str, Sequence[str], KnownDrawer]],
         closed: Iterable[str] = (),
     ) -> None:
-        """After a unit's statement committed: its own drawers (id, stored terms, normal-form
-        length) and those it closed, if nothing else was stamped in between."""
+        """After a unit's statement committed: its own drawers (id, stored terms, what a later
+        write compares with) and those it closed. The drawers become known whatever happened
+        meanwhile; the index takes them and the closes in if nothing else was stamped in
+        between (otherwise the next catch-up reads them)."""
+        for drawer_id, _, known in drawers:
+            self.known.put(drawer_id, known)
 
         def take() -> None:
-            self._add([d for d in drawers if d[1]])
+            self._add([(i, terms, known.norm_len) for i, terms, known in drawers if terms])
             self._bury(closed)
 
         self._take_written(epoch, seq, take)

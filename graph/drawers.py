@@ -213,10 +213,8 @@ class _Sequenced:
 
     epoch: str | None = None
     seq: int = 0
-    drawers: list[tuple[str, list[str], int]] = field(default_factory=list)
+    drawers: list[tuple[str, list[str], KnownDrawer]] = field(default_factory=list)
     closed: list[str] = field(default_factory=list)
-    text: DrawerText | None = None
-    """The drawer's normal form, which the index's known drawers keep once it committed."""
 
     def stamped(self, rows: list[Row]) -> None:
         self.epoch, self.seq = rows[0]["epoch"], int(rows[0]["seq"])
@@ -224,8 +222,6 @@ class _Sequenced:
     def done(self, memory: DrawerIndex | None, outcome: WriteOutcome) -> WriteOutcome:
         if memory is not None and outcome.created and self.seq:
             memory.written(self.epoch, self.seq, self.drawers, self.closed)
-            if self.text is not None:
-                memory.known.put(outcome.drawer.id, KnownDrawer.of(outcome.drawer, self.text))
         return outcome
 
 
@@ -267,8 +263,7 @@ def _store(
         links=links,
     )
     stored.stamped(rows)
-    stored.drawers = [(drawer.id, terms.stored, drawer.norm_len)]
-    stored.text = text
+    stored.drawers = [(drawer.id, terms.stored, KnownDrawer.of(drawer, text))]
     stored.closed = [replaced.id] if replaced else []
     return WriteOutcome(
         created=True, drawer=drawer, similar=similar, superseded=replaced.id if replaced else None
