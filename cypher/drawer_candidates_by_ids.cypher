@@ -1,13 +1,13 @@
 // A write's dedup candidates when the in-memory index chose them (design §4.5): whole drawers
 // with the same content hash or fingerprint (oldest first), as `drawer_candidates` gives them;
-// then of the chosen drawers those still current (the index may hold a drawer closed or
-// deleted since, and this read is what leaves it out): the ones the service does not know yet
-// ($ids) as a list of their id, content, normal-form length and of what tells whether the
-// writer may compare with them (room, agent, kind: `graph.drawers.CurrentChosen` keeps those
-// of its room and visible to its agent, design §8.1), the ones it knows ($known: it keeps
-// their normal forms, `graph.known_drawers`) by id alone. Last, the drawer sequence
+// then of the chosen drawers the service does not know yet ($ids: it keeps the normal forms of
+// those it knows, `graph.known_drawers`) those still current (one deleted by another instance
+// is left out here), as a list of their id, content, normal-form length and of what tells
+// whether the writer may compare with them (room, agent, kind: `graph.drawers.CurrentChosen`
+// keeps those of its room and visible to its agent, design §8.1). Last, the drawer sequence
 // (`graph.drawer_index`; no row: no node yet, 0): a single write reads it here, not with a
-// statement of its own, and looks again only if it shows writes the index has not seen.
+// statement of its own, and looks again only if it shows writes or deletes the index has not
+// seen.
 MATCH (d:Drawer {content_hash: $content_hash})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR d.agent = $agent)
@@ -29,10 +29,5 @@ MATCH (d:Drawer {id: id})
 WHERE d.valid_to IS NULL
 RETURN [d.id, d.content, d.norm_len, d.wing, d.room, d.agent, d.kind] AS drawer, 'ids' AS via
 UNION ALL
-UNWIND $known AS id
-MATCH (d:Drawer {id: id})
-WHERE d.valid_to IS NULL
-RETURN collect(d.id) AS drawer, 'known' AS via
-UNION ALL
 MATCH (c:Meta {name: 'drawer_seq'})
-RETURN c {.value, .epoch} AS drawer, 'seq' AS via
+RETURN c {.value, .epoch, .deletes} AS drawer, 'seq' AS via

@@ -74,6 +74,13 @@ class BytesBoundedMap(Generic[K, V]):
                 _, (_, evicted) = self._entries.popitem(last=False)
                 self._bytes -= evicted
 
+    def pop(self, key: K) -> None:
+        """Forget `key`, if kept."""
+        with self._lock:
+            found = self._entries.pop(key, None)
+            if found is not None:
+                self._bytes -= found[1]
+
     def cache_info(self) -> CacheInfo:
         with self._lock:
             return CacheInfo(

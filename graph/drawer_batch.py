@@ -20,7 +20,7 @@ transaction. Each part is one candidate read (on Neo4j) and one write statement.
 
 Everything an item's decision needs from its own text (normal form, sketch, terms, probes) is
 computed before the transaction (`prepare_drawers`), so no write of the service waits on the
-lock while a batch is hashed, and a job can prepare its next batch while this one is written.
+lock while a batch is hashed.
 """
 
 import itertools
@@ -72,8 +72,8 @@ ItemOutcome = WriteOutcome | CastlegraphError
 @dataclass(frozen=True, slots=True)
 class PreparedDrawer:
     """One item with everything its decision needs, computed once and before the write: it
-    reads nothing, so a job prepares its next batch while the database serves this one, and
-    no write waits on the lock while an item is sketched (`prepare_drawers`)."""
+    reads nothing, so no write waits on the lock while an item is sketched
+    (`prepare_drawers`)."""
 
     index: int
     new: NewDrawer

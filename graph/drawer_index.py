@@ -7,8 +7,8 @@ service as packed 32-bit entries (`graph.memory_segments.KeyIndex`, as the entit
 `graph.memory_index`); a write looks its probes up in memory, ranks the drawers they give
 exactly as `drawer_candidates` ranks them (`choose`), and the database only reads the chosen
 drawers by id, with the content-hash and fingerprint lookups, in one round trip
-(`drawer_candidates_by_ids`; of a drawer the service read or wrote lately it asks only whether
-it is current: `known`, `graph.known_drawers`).
+(`drawer_candidates_by_ids`; a drawer the service read or wrote lately it does not ask for:
+`known`, `graph.known_drawers`).
 
 Exactness across writers and instances: every statement that creates or closes a drawer
 (`create_drawer`, `create_drawer_replacing`, `create_drawers`, `retire_mined_chunks`) advances
@@ -24,9 +24,14 @@ graph, and the index starts over. The protocol is `graph.sequenced_index`'s, sha
 in-memory indexes.
 
 A closed drawer that the index learns of (by a catch-up, or this instance's own supersede,
-retire or delete) is dead: it no longer counts in any term's postings. One deleted by another
-instance stays counted until a restart — the database read of the chosen drawers leaves it out,
-so it is never a candidate; it can only make a term look one drawer more common than it is. An
+retire or delete) is dead: it no longer counts in any term's postings. A delete stamps nothing
+(nothing is left to stamp); it adds one to the counter's `deletes`. A unit that finds that count
+moved by a delete this instance did not make forgets every known drawer, so the read of the
+chosen drawers asks for each whole again, and leaves out the one deleted: it is never a
+candidate. It stays counted in the postings until a restart, where it can only make a term look
+one drawer more common than it is. A known drawer is therefore compared with as it is, without
+asking the database whether it is still current: the index has it live, so no close stamped
+before this unit's lock, and no delete counted, touched it. An
 entry keeps 34 bits of its term's hash, so about `entries / 2**34` drawers per probe (0.001 at
 17.6 M entries, 100 k drawers) are another term's: an over-fetch, which the rules measure away.
 """
@@ -112,7 +117,7 @@ class DrawerIndex(SequencedIndex):
         """1 for each row whose drawer is closed or deleted: it no longer counts."""
         self.known = KnownDrawers()
         """The normal forms and places of drawers compared or written lately, by id: the
-        database is asked of them only whether they are current (`graph.known_drawers`)."""
+        database is not asked for them (`graph.known_drawers`)."""
 
     @property
     def entries(self) -> int:
@@ -129,7 +134,7 @@ class DrawerIndex(SequencedIndex):
         said so first. The counter is read before the first page: whatever changes after it
         carries a later value, so the first catch-up reads it even if a page saw it already."""
         started = time.perf_counter()
-        epoch, seen = store.read(self.counter, use_case="drawer_index_counter")
+        counter = store.read(self.counter, use_case="drawer_index_counter")
         keys, lengths = KeyIndex(), array("q")
         gathered = _Gathered(keys)
         after = FIRST_ENTITY_CURSOR[store.dialect]
@@ -149,7 +154,7 @@ class DrawerIndex(SequencedIndex):
         with self._lock:
             self._keys, self._lengths, self._dead_rows = keys, lengths, bytearray(keys.rows)
             self._recent = _Recent(keys)
-            self._built(epoch, seen)
+            self._built(counter)
         return BuildStats(keys.rows, keys.entries, time.perf_counter() - started, self.nbytes)
 
     def _start_over(self) -> None:
@@ -182,10 +187,20 @@ class DrawerIndex(SequencedIndex):
 
         self._take_written(epoch, seq, take)
 
-    def forget(self, ids: Iterable[str]) -> None:
-        """Drawers this instance deleted (a delete leaves nothing a catch-up could read)."""
-        with self._lock:
+    def forget(self, ids: Sequence[str], epoch: str | None, deletes: int) -> None:
+        """Drawers this instance deleted, the counter's deletes then at `deletes` (a delete
+        leaves nothing a catch-up could read): they stop counting and are no longer known."""
+
+        def take() -> None:
             self._bury(ids)
+            self.known.drop(ids)
+
+        self._took_deletes(epoch, deletes, take)
+
+    def _deleted_elsewhere(self) -> None:
+        """Another unit deleted drawers: which, nothing tells, so no drawer stays known (each
+        is read whole again, and one deleted is not found)."""
+        self.known.clear()
 
     def counts(self, drawer_id: str) -> bool:
         """Whether the drawer counts in its terms' postings (known, and not closed or deleted)."""

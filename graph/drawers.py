@@ -19,6 +19,7 @@ from graph.known_drawers import KnownDrawer, KnownDrawers
 from graph.locks import PENDING_PAIRS
 from graph.queries import Dialect
 from graph.records import Drawer, SimilarDrawer, WriteOutcome
+from graph.sequenced_index import Counter
 from graph.store import GraphStore, Row, Tx
 from graph.visibility import visible
 from resolver.drawers import (
@@ -314,7 +315,7 @@ def _chosen_candidates(
     # Every earlier write of the room committed before this unit took its lock, so once the
     # index holds what this read's counter shows, its choice is exact, whatever a writer of
     # another room stamps meanwhile: a second read need not look at the counter again.
-    if memory.catch_up_to(tx, *counter):
+    if memory.catch_up_to(tx, counter):
         choice = memory.choose(terms.anchors, terms.bands, lengths, MEMORY_LIMITS)
         whole, first, _ = _read_chosen(tx, params, choice, new, memory.known)
     more = chosen_reader(tx, params, new, memory.known)
@@ -323,16 +324,15 @@ def _chosen_candidates(
 
 def _read_chosen(
     tx: Tx, params: dict[str, Any], choice: Choice, new: NewDrawer, known: KnownDrawers
-) -> tuple[dict[str, Candidate], dict[str, Candidate], tuple[str | None, int]]:
+) -> tuple[dict[str, Candidate], dict[str, Candidate], Counter]:
     """One `drawer_candidates_by_ids` read of a write: the drawers that came whole, the chosen
-    ones it may compare with and the drawer sequence's epoch and value (no node yet: none
-    and 0)."""
+    ones it may compare with and where the drawer sequence stands (no node yet: none and 0)."""
     whole: dict[str, Candidate] = {}
     current = CurrentChosen(known, first_ids(choice))
-    counter: tuple[str | None, int] = (None, 0)
+    counter = Counter(None, 0)
     for row in tx.run("drawer_candidates_by_ids", **params, **current.asked):
         if row["via"] == "seq":
-            counter = row["drawer"]["epoch"], int(row["drawer"]["value"])
+            counter = Counter.of(row["drawer"])
         elif not current.take(row):
             gather(row, whole)
     return whole, current.comparable(new), counter
@@ -355,28 +355,24 @@ def chosen_reader(
 
 class CurrentChosen:
     """The chosen drawers of a by-ids read (`drawer_candidates_by_ids`, and a batch's
-    `drawer_batch_candidates_by_ids`): those the service knows (`KnownDrawers`) are asked only
-    whether they are current (`$known`), the others are read whole (`$ids`) and remembered.
-    Which of them a write may compare with is decided here (`NewDrawer.compares_with`): the
-    statements read each once, whoever asks."""
+    `drawer_batch_candidates_by_ids`): those the service knows (`KnownDrawers`) are current
+    as they are (the index, caught up, has them live: `graph.drawer_index`), the others are
+    read whole (`$ids`) and remembered. Which of them a write may compare with is decided here
+    (`NewDrawer.compares_with`): the statements read each once, whoever asks."""
 
     def __init__(self, known: KnownDrawers, ids: Sequence[str]) -> None:
         self._known = known
         self._ids = ids
-        unknown, self._remembered = known.split(ids)
-        self.asked = {"ids": unknown, "known": list(self._remembered)}
-        self._current: dict[str, KnownDrawer] = {}
+        unknown, self._current = known.split(ids)
+        self.asked = {"ids": unknown}
 
     def take(self, row: Row) -> bool:
-        """A row of the chosen drawers' branches, taken in; False for another branch's."""
-        if row["via"] == "ids":
-            drawer_id, drawer = KnownDrawer.read(row["drawer"])
-            self._known.put(drawer_id, drawer)
-            self._current[drawer_id] = drawer
-        elif row["via"] == "known":
-            self._current.update((i, self._remembered[i]) for i in row["drawer"])
-        else:
+        """A row of the chosen drawers' branch, taken in; False for another branch's."""
+        if row["via"] != "ids":
             return False
+        drawer_id, drawer = KnownDrawer.read(row["drawer"])
+        self._known.put(drawer_id, drawer)
+        self._current[drawer_id] = drawer
         return True
 
     def comparable(self, new: NewDrawer, ids: Iterable[str] | None = None) -> dict[str, Candidate]:
@@ -668,17 +664,20 @@ def delete_drawer(
 ) -> None:
     """Delete the drawer with its edges, pending duplicate pairs included. Under the lock
     vectors take: a vector stored at the same moment never pairs with a drawer half deleted.
-    The in-memory index (`memory`) stops counting it (`graph.drawer_index`)."""
+    The drawer sequence counts the delete, so that other instances forget the drawers they
+    know; the in-memory index (`memory`) stops counting it (`graph.drawer_index`)."""
 
-    def work(tx: Tx) -> None:
+    def work(tx: Tx) -> Counter:
         _get(tx, drawer_id, viewer)
         tx.lock(PENDING_PAIRS)
         if tx.run("delete_drawer", id=drawer_id)[0]["deleted"] == 0:
             raise DrawerNotFound(drawer_id)
+        [counted] = tx.run("count_drawer_delete")
+        return Counter.of(counted)
 
-    store.write(work, use_case="delete_drawer")
+    counter = store.write(work, use_case="delete_drawer")
     if memory is not None:
-        memory.forget([drawer_id])
+        memory.forget([drawer_id], counter.epoch, counter.deletes)
 
 
 def delete_similar(

@@ -6,8 +6,9 @@ in-memory index chose (`graph.drawer_index`). Reading their content, length, roo
 kind took 7.5 of the batch's ~41 ms (the client parses each value of each row), and their
 normal forms ~6.6 ms more, though three in four of them had been read by an earlier batch of
 the same job. None of these facts changes once a drawer exists (no statement sets them: a
-new version is a new drawer), so they are kept by drawer id, and a write asks the database of
-a known drawer only whether it is still current.
+new version is a new drawer), so they are kept by drawer id. Whether a known drawer is still
+current the in-memory index tells: closes reach it through the drawer sequence, deletes through
+the sequence's count of them (`graph.drawer_index`), so the database is not asked.
 
 Bounded by bytes, least recently used first out (`graph.bounded_cache`); an entry weighs
 ~1 KB for a 300-character drawer.
@@ -72,8 +73,7 @@ class KnownDrawers:
         return self._kept.get(drawer_id)
 
     def split(self, ids: Sequence[str]) -> tuple[list[str], dict[str, KnownDrawer]]:
-        """The ids of drawers not known (to read whole), and the known drawers among `ids`
-        (to ask only whether they are current)."""
+        """The ids of drawers not known (to read whole), and the known drawers among `ids`."""
         unknown: list[str] = []
         known: dict[str, KnownDrawer] = {}
         for drawer_id in ids:
@@ -90,6 +90,12 @@ class KnownDrawers:
     def cache_info(self) -> CacheInfo:
         return self._kept.cache_info()
 
+    def drop(self, ids: Sequence[str]) -> None:
+        """Forget these drawers (deleted)."""
+        for drawer_id in ids:
+            self._kept.pop(drawer_id)
+
     def clear(self) -> None:
-        """Forget every drawer (the graph was wiped: ids may come back with other content)."""
+        """Forget every drawer (the graph was wiped, ids may come back with other content; or
+        another unit deleted some)."""
         self._kept.cache_clear()

@@ -116,7 +116,7 @@ class MemoryIndex(SequencedIndex):
         twice is answered once).
         """
         started = time.perf_counter()
-        epoch, seen = store.read(self.counter, use_case="entity_index_counter")
+        counter = store.read(self.counter, use_case="entity_index_counter")
         keys, spellings = KeyIndex(), RowSpellings()
         filler = keys.filler(self._block_bits)
         after = FIRST_ENTITY_CURSOR[store.dialect]
@@ -140,7 +140,7 @@ class MemoryIndex(SequencedIndex):
         del filler
         with self._lock:
             self._keys, self._spellings = keys, spellings
-            self._built(epoch, seen)
+            self._built(counter)
         return BuildStats(keys.rows, keys.entries, time.perf_counter() - started)
 
     def _start_over(self) -> None:

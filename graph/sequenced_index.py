@@ -8,6 +8,11 @@ after the value the index has seen (`catch_up`). Once its statement has committe
 its own changes (`_take_written`) when nothing came in between. The counter's epoch, drawn
 when the node is created, tells a wiped graph: the index then starts over.
 
+A delete leaves nothing to stamp. Where deletes happen (drawers), the counter node also counts
+them (`deletes`): an index that keeps anything about the deleted items beside the rows it
+stamps (the drawer index's known drawers) drops it when the count shows a delete it did not
+make (`_deleted_elsewhere`); its own deletes it takes in as it makes them (`_took_deletes`).
+
 Subclasses say what starting over (`_start_over`) and taking in stamped changes
 (`_take_since`) mean for their data; this class keeps the counter, the epoch and the lock.
 
@@ -20,15 +25,31 @@ searches on the database, whose index the service re-creates first (`failed`).
 
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Literal
 
 from graph.errors import GraphUnavailable
-from graph.store import Tx
+from graph.store import Row, Tx
 
 WAIT_SECONDS = 10.0
 """How long a search waits for a build by default (`dedup.memory_index_wait_seconds`)."""
 
 IndexState = Literal["building", "ready", "failed"]
+
+
+@dataclass(frozen=True, slots=True)
+class Counter:
+    """Where a counter node stands: its epoch, its value and the deletes it counted (none
+    where nothing is deleted). No node yet reads as no epoch, 0 and 0."""
+
+    epoch: str | None
+    value: int
+    deletes: int = 0
+
+    @classmethod
+    def of(cls, row: Row) -> "Counter":
+        """From a row (or map) with `epoch`, `value` and, where deletes are counted, `deletes`."""
+        return cls(row["epoch"], int(row["value"] or 0), int(row.get("deletes") or 0))
 
 
 class SequencedIndex:
@@ -44,6 +65,7 @@ class SequencedIndex:
         self._lock = threading.Lock()
         self._seen = 0
         self._epoch: str | None = None
+        self._deletes = 0
         self._ready = threading.Event()
         self._settled = threading.Event()
         """Set once the build ended: ready, or failed."""
@@ -97,14 +119,14 @@ class SequencedIndex:
     def seen(self) -> int:
         return self._seen
 
-    def counter(self, tx: Tx) -> tuple[str | None, int]:
-        """The counter's epoch and value, as this transaction sees them."""
+    def counter(self, tx: Tx) -> Counter:
+        """Where the counter stands, as this transaction sees it."""
         [row] = tx.run(self.counter_statement)
-        return row["epoch"], int(row["value"])
+        return Counter.of(row)
 
-    def _built(self, epoch: str | None, seen: int) -> None:
+    def _built(self, counter: Counter) -> None:
         """A build finished, from the counter it read before its first page (lock held)."""
-        self._epoch, self._seen = epoch, seen
+        self._epoch, self._seen, self._deletes = counter.epoch, counter.value, counter.deletes
         self._ready.set()
         self._settled.set()
 
@@ -114,26 +136,38 @@ class SequencedIndex:
         between this read and the unit's decisions."""
         if not self._ready.is_set():
             return False
-        epoch, value = self.counter(tx)
-        self.catch_up_to(tx, epoch, value)
+        self.catch_up_to(tx, self.counter(tx))
         return True
 
-    def catch_up_to(self, tx: Tx, epoch: str | None, value: int) -> bool:
-        """`catch_up` to the counter's epoch and value as another statement of `tx` read them
-        (under the unit's lock, like the counter statement); whether that changed the index, so
-        that whatever was looked up in it before must be looked up again. A write folds the
-        counter into its first read this way: one round trip less when nothing came in between,
-        which is what a single service sees (design §4.5)."""
+    def catch_up_to(self, tx: Tx, counter: Counter) -> bool:
+        """`catch_up` to the counter as another statement of `tx` read it (under the unit's
+        lock, like the counter statement); whether that changed the index, so that whatever was
+        looked up in it before must be looked up again. A write folds the counter into its
+        first read this way: one round trip less when nothing came in between, which is what a
+        single service sees (design §4.5)."""
         with self._lock:
-            changed = epoch != self._epoch
+            changed = counter.epoch != self._epoch
             if changed:
                 self._start_over()
-                self._epoch, self._seen = epoch, 0
-            if value > self._seen:
-                self._take_since(tx, self._seen, value)
-                self._seen = value
+                self._epoch, self._seen, self._deletes = counter.epoch, 0, 0
+            if counter.value > self._seen:
+                self._take_since(tx, self._seen, counter.value)
+                self._seen = counter.value
+                changed = True
+            if counter.deletes != self._deletes:
+                self._deleted_elsewhere()
+                self._deletes = counter.deletes
                 changed = True
         return changed
+
+    def _took_deletes(self, epoch: str | None, deletes: int, take: Callable[[], None]) -> None:
+        """After a unit's delete committed, the counter's count at `deletes`: `take` it in
+        (always: the unit knows what it deleted), and count it as seen if no other delete came
+        in between (else the next catch-up finds the count moved)."""
+        with self._lock:
+            take()
+            if epoch == self._epoch and deletes == self._deletes + 1:
+                self._deletes = deletes
 
     def _take_written(self, epoch: str | None, seq: int, take: Callable[[], None]) -> None:
         """After a unit's statement committed with the value `seq`: `take` its own changes, if
@@ -147,6 +181,10 @@ class SequencedIndex:
                 self._epoch = epoch
             take()
             self._seen = seq
+
+    def _deleted_elsewhere(self) -> None:
+        """Another unit deleted something this index did not take in (lock held): drop what
+        is kept beside the stamped rows. Nothing, unless a subclass keeps such things."""
 
     def _start_over(self) -> None:
         """Drop everything: the graph was wiped (lock held)."""

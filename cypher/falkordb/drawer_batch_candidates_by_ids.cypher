@@ -1,9 +1,9 @@
 // The dedup candidates of a batch of writes when the in-memory index chose them (design §4.5),
 // in one round trip: for each probe (one item of the batch) the hash and fingerprint lookups
 // of `drawer_candidates_by_ids`, tagged with the item's index; every chosen drawer of the batch
-// that is still current, each once, as `drawer_candidates_by_ids` reads them (those the service
-// does not know yet, $ids, with what each item's filter needs: room, agent, kind; those it
-// knows, $known, by id alone); and the name holders of the named items. The filter runs in
+// the service does not know yet that is still current ($ids), each once, as
+// `drawer_candidates_by_ids` reads them, with what each item's filter needs (room, agent,
+// kind); and the name holders of the named items. The filter runs in
 // Python: on FalkorDB, per item and per id in the statement, it cost 6 µs a drawer, 600
 // drawers a batch of 25 at 100 k.
 UNWIND $probes AS p
@@ -39,11 +39,6 @@ MATCH (d:Drawer {id: id})
 WHERE d.valid_to IS NULL
 RETURN null AS item, [d.id, d.content, d.norm_len, d.wing, d.room, d.agent, d.kind] AS drawer,
   'ids' AS via
-UNION ALL
-UNWIND $known AS id
-MATCH (d:Drawer {id: id})
-WHERE d.valid_to IS NULL
-RETURN null AS item, collect(d.id) AS drawer, 'known' AS via
 UNION ALL
 UNWIND $named AS p
 MATCH (d:Drawer {name: p.name})

@@ -201,7 +201,7 @@ def test_a_batch_reads_through_the_index_what_it_reads_from_the_database(
     expected = store.read(lambda tx: read(tx, None), use_case="test")
     assert any(expected.values())
     assert store.read(lambda tx: read(tx, memory), use_case="test") == expected
-    # Read again, every chosen drawer is known (asked only whether current), and filtered by
+    # Read again, every chosen drawer is known (not asked for), and filtered by
     # the place, agent and kind remembered with it.
     misses = memory.known.cache_info().misses
     assert store.read(lambda tx: read(tx, memory), use_case="test") == expected
@@ -231,8 +231,9 @@ def test_another_instances_writes_and_closes_are_caught_up_before_a_decision(sto
 
 
 def test_a_known_drawer_deleted_by_another_instance_is_no_candidate(store: Any) -> None:
-    """A delete stamps no sequence value: the instance that remembers the drawer learns it is
-    gone from the read that asks whether its known drawers are current."""
+    """A delete stamps nothing; the sequence counts it. The instance that remembers the drawer
+    sees the count move, forgets what it knows and reads the chosen drawers whole again: the
+    deleted one is not found."""
     here, there = DrawerIndex(), DrawerIndex()
     here.build(store)
     there.build(store)
@@ -244,7 +245,50 @@ def test_a_known_drawer_deleted_by_another_instance_is_no_candidate(store: Any) 
     with _round_trips() as names:
         near = write_drawer(store, NewDrawer("w", "r", copy), POLICY, memory=here)
     assert near.created and not near.similar
+    assert names == ["drawer_candidates_by_ids", "drawer_candidates_by_ids", "create_drawer"]
+    assert here.known.get(first.id) is None
+
+
+def test_a_batch_after_another_instances_delete_does_not_compare_with_the_deleted(
+    store: Any,
+) -> None:
+    here, there = DrawerIndex(), DrawerIndex()
+    here.build(store)
+    there.build(store)
+    original = "the storage engine keeps a weekly backup of every cluster"
+    kept_text = "rotate the staging certificates before the audit on friday"
+    gone = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=here).drawer
+    kept = write_drawer(store, NewDrawer("w", "r", kept_text), POLICY, memory=here).drawer
+    drawers.delete_drawer(store, gone.id, memory=there)
+    items = [
+        NewDrawer("w", "r", original.replace("weekly", "weelky")),
+        NewDrawer("w", "r", kept_text.replace("audit", "audti")),
+    ]
+    near_gone, near_kept = drawer_batch.write_drawers(store, items, POLICY, memory=here)
+    assert isinstance(near_gone, WriteOutcome) and near_gone.created and not near_gone.similar
+    assert isinstance(near_kept, WriteOutcome) and near_kept.created
+    assert [s.drawer for s in near_kept.similar] == [kept.id]
+    assert here.known.get(gone.id) is None
+
+
+def test_an_own_delete_keeps_what_the_instance_knows(store: Any) -> None:
+    """The instance that deletes takes its own delete in: the drawer stops counting and is no
+    longer known; the other drawers it knows stay known, and its next write reads once."""
+    memory = DrawerIndex()
+    memory.build(store)
+    original = "the storage engine keeps a weekly backup of every cluster"
+    kept_text = "rotate the staging certificates before the audit on friday"
+    gone = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=memory).drawer
+    kept = write_drawer(store, NewDrawer("w", "r", kept_text), POLICY, memory=memory).drawer
+    drawers.delete_drawer(store, gone.id, memory=memory)
+    assert memory.known.get(gone.id) is None and not memory.counts(gone.id)
+    with _round_trips() as names:
+        near = write_drawer(
+            store, NewDrawer("w", "r", kept_text.replace("audit", "audti")), POLICY, memory=memory
+        )
     assert names == ["drawer_candidates_by_ids", "create_drawer"]
+    assert [s.drawer for s in near.similar] == [kept.id]
+    assert memory.known.get(kept.id) is not None
 
 
 def test_a_batch_through_the_index_decides_as_single_writes_do(store: Any) -> None:

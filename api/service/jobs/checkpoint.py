@@ -12,13 +12,13 @@ after its last save; later batches skip the read (one round trip each).
 The items are read once, from the job as claimed. Progress is saved after each batch: the
 position and two counts; the list of failed items is written only when it grows (design §11).
 
-While one batch is in the database, a helper thread prepares the next (normal forms, MinHash
-sketches, index terms: `graph.drawer_batch.prepare_drawers`, which reads nothing): the
-preparation was a fifth of a batch's time, and it now runs while this thread waits on the
-database's answers.
+Each batch is prepared (normal forms, MinHash sketches, index terms:
+`graph.drawer_batch.prepare_drawers`, which reads nothing) just before it is written, on the
+job's own thread. A helper thread that prepared the next batch while this one waited on the
+database bought nothing on two cores, and then cost 2-3 %: the two threads took turns with
+the interpreter, so the database's answers waited for the helper (design §4.4).
 """
 
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from api.service.jobs.batches import batches
@@ -82,14 +82,8 @@ def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
     state = ctx.job.state or {"next": 0, "stored": 0, "duplicates": 0}
     failed: list[dict[str, Any]] = state.pop("failed", None) or list(ctx.job.failures)
     sizes = [len(item["content"].encode("utf-8")) for item in items]
-    ranges = list(batches(sizes, state["next"]))
-    with ThreadPoolExecutor(1, thread_name_prefix="checkpoint-prepare") as helper:
-        upcoming: Future[list[drawer_batch.PreparedDrawer]] | None = None
-        for position, batch in enumerate(ranges):
-            prepared = upcoming.result() if upcoming is not None else _prepare(ctx, batch)
-            following = ranges[position + 1] if position + 1 < len(ranges) else None
-            upcoming = helper.submit(_prepare, ctx, following) if following else None
-            _write_batch(ctx, batch, prepared, state, failed, first=position == 0)
+    for position, batch in enumerate(batches(sizes, state["next"])):
+        _write_batch(ctx, batch, _prepare(ctx, batch), state, failed, first=position == 0)
     return {
         "items": len(items),
         "stored": state["stored"],
