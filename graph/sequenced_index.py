@@ -166,21 +166,28 @@ class SequencedIndex:
         in between (else the next catch-up finds the count moved)."""
         with self._lock:
             take()
-            if epoch == self._epoch and deletes == self._deletes + 1:
+            if self._same_graph(epoch) and deletes == self._deletes + 1:
                 self._deletes = deletes
 
     def _take_written(self, epoch: str | None, seq: int, take: Callable[[], None]) -> None:
         """After a unit's statement committed with the value `seq`: `take` its own changes, if
         nothing else was stamped in between (else the next catch-up reads them)."""
         with self._lock:
-            if not self._ready.is_set() or seq != self._seen + 1:
+            if not self._ready.is_set() or seq != self._seen + 1 or not self._same_graph(epoch):
                 return
-            if epoch != self._epoch:
-                if self._seen != 0 or self._epoch is not None:
-                    return  # another graph than the one seen: the next catch-up starts over
-                self._epoch = epoch
             take()
             self._seen = seq
+
+    def _same_graph(self, epoch: str | None) -> bool:
+        """Whether a unit's statement ran on the graph this index has seen: the same epoch, or
+        the counter node that statement created where none was seen yet, whose epoch the index
+        takes (lock held). Otherwise the next catch-up starts over."""
+        if epoch == self._epoch:
+            return True
+        if self._seen != 0 or self._epoch is not None:
+            return False
+        self._epoch = epoch
+        return True
 
     def _deleted_elsewhere(self) -> None:
         """Another unit deleted something this index did not take in (lock held): drop what
