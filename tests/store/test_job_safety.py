@@ -6,6 +6,7 @@ jobs are pruned after 30 days.
 """
 
 import copy
+import dataclasses
 import json
 import threading
 import time
@@ -22,6 +23,7 @@ from api.service.jobs.checkpoint import run_checkpoint
 from api.service.jobs.context import JobContext
 from api.service.jobs.mining import run_mine
 from api.service.jobs.runner import JobRunner
+from graph import jobs as jobs_module
 from graph.drawers import DedupPolicy
 from graph.errors import JobNotFound
 from graph.jobs import (
@@ -378,3 +380,34 @@ def test_the_runner_prunes_at_start_and_periodically(
     finally:
         runner.stop()
     assert at_start not in remaining(store) and later not in remaining(store)
+
+
+def test_a_job_read_torn_by_the_statement_that_finished_it_is_read_again(store: Any) -> None:
+    """Neo4j may show a reader part of a statement's changes to one node (`graph.jobs._whole`):
+    a job `succeeded` without its result is read again, until the read is whole."""
+    job = create_job(store, "checkpoint", {"wing": "w", "room": "r"}, None)
+    update_job(store, job.id, status="succeeded", result={"stored": 1}, finished_at="now")
+    reads: list[Job] = []
+
+    def torn_once(tx: Any) -> list[Job]:
+        whole = jobs_module._get(tx, job.id)
+        reads.append(whole)
+        return [dataclasses.replace(whole, result=None)] if len(reads) == 1 else [whole]
+
+    [seen] = jobs_module._whole(store, torn_once, "test")
+    assert seen.result == {"stored": 1} and len(reads) == 2
+    assert jobs_module._whole(store, lambda tx: [jobs_module._get(tx, job.id)], "test") == [
+        get_job(store, job.id)
+    ]
+
+
+def test_a_finished_job_is_taken_whole_only_with_what_finished_it() -> None:
+    base = Job("j", "mine", "succeeded", {}, 0, None, {"files": 1}, None, {}, "t0", "t1", "t2")
+    assert jobs_module._finished_whole(base)
+    assert not jobs_module._finished_whole(dataclasses.replace(base, result=None))
+    assert not jobs_module._finished_whole(dataclasses.replace(base, finished_at=None))
+    failed = dataclasses.replace(base, status="failed", result=None, error={"code": "x"})
+    assert jobs_module._finished_whole(failed)
+    assert not jobs_module._finished_whole(dataclasses.replace(failed, error=None))
+    running = dataclasses.replace(base, status="running", result=None, finished_at=None)
+    assert jobs_module._finished_whole(running)
