@@ -54,6 +54,14 @@ def _text(rng: random.Random) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 14)))
 
 
+def _two_instances(store: Any) -> tuple[DrawerIndex, DrawerIndex]:
+    """Two indexes built on one store: two service instances."""
+    here, there = DrawerIndex(), DrawerIndex()
+    here.build(store)
+    there.build(store)
+    return here, there
+
+
 def _typo(text: str, rng: random.Random) -> str:
     at = rng.randrange(len(text) - 1)
     return text[:at] + text[at + 1] + text[at] + text[at + 2 :]
@@ -209,9 +217,7 @@ def test_a_batch_reads_through_the_index_what_it_reads_from_the_database(
 
 
 def test_another_instances_writes_and_closes_are_caught_up_before_a_decision(store: Any) -> None:
-    here, there = DrawerIndex(), DrawerIndex()
-    here.build(store)
-    there.build(store)
+    here, there = _two_instances(store)
     original = "rotate the staging certificates before the audit on friday"
     first = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=there).drawer
     assert there.seen == 1 and here.seen == 0
@@ -234,9 +240,7 @@ def test_a_known_drawer_deleted_by_another_instance_is_no_candidate(store: Any) 
     """A delete stamps nothing; the sequence counts it. The instance that remembers the drawer
     sees the count move, forgets what it knows and reads the chosen drawers whole again: the
     deleted one is not found."""
-    here, there = DrawerIndex(), DrawerIndex()
-    here.build(store)
-    there.build(store)
+    here, there = _two_instances(store)
     original = "rotate the staging certificates before the audit on friday"
     first = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=here).drawer
     assert here.known.get(first.id) is not None
@@ -252,9 +256,7 @@ def test_a_known_drawer_deleted_by_another_instance_is_no_candidate(store: Any) 
 def test_a_batch_after_another_instances_delete_does_not_compare_with_the_deleted(
     store: Any,
 ) -> None:
-    here, there = DrawerIndex(), DrawerIndex()
-    here.build(store)
-    there.build(store)
+    here, there = _two_instances(store)
     original = "the storage engine keeps a weekly backup of every cluster"
     kept_text = "rotate the staging certificates before the audit on friday"
     gone = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=here).drawer
@@ -351,9 +353,7 @@ def test_a_single_write_reads_the_drawer_sequence_with_its_candidates(store: Any
 def test_a_write_that_meets_another_instances_writes_takes_them_in_and_chooses_again(
     store: Any,
 ) -> None:
-    here, there = DrawerIndex(), DrawerIndex()
-    here.build(store)
-    there.build(store)
+    here, there = _two_instances(store)
     original = "the storage engine keeps a weekly backup of every cluster"
     first = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=there).drawer
     with _round_trips() as names:
