@@ -132,8 +132,8 @@ def _get(tx: Tx, job_id: str) -> Job:
 
 
 WHOLE_READ_ATTEMPTS = 5
-"""Reads of a job list that showed a job finished without what finishes it, before the last
-is taken as it is (`_whole`)."""
+"""How many times `_whole` reads while a read shows a job finished without what finished it;
+the last read is taken as it is."""
 
 
 def _finished_whole(job: Job) -> bool:

@@ -26,3 +26,14 @@ def test_the_least_recently_used_drawers_go_first_once_the_bytes_are_spent() -> 
     assert known.split(["a", "b", "c", "d"]) == (["b"], {"a": entry, "c": entry, "d": entry})
     known.clear()
     assert known.split(["a"]) == (["a"], {})
+
+
+def test_dropped_drawers_give_their_bytes_back() -> None:
+    entry = KnownDrawer(DrawerText.of("y" * 100), 100, "w", "r", None, None)
+    known = KnownDrawers(max_bytes=2 * entry.bytes)
+    known.put("a", entry)
+    known.put("b", entry)
+    known.drop(["a", "gone-already"])
+    assert known.get("a") is None and known.cache_info().bytes == entry.bytes
+    known.put("c", entry)  # fits beside b: a's bytes came back
+    assert known.split(["b", "c"]) == ([], {"b": entry, "c": entry})

@@ -15,7 +15,7 @@ position and two counts; the list of failed items is written only when it grows 
 Each batch is prepared (normal forms, MinHash sketches, index terms:
 `graph.drawer_batch.prepare_drawers`, which reads nothing) just before it is written, on the
 job's own thread. A helper thread that prepared the next batch while this one waited on the
-database bought nothing on two cores, and then cost 2-3 %: the two threads took turns with
+database bought nothing on two cores, and then cost ~2 %: the two threads took turns with
 the interpreter, so the database's answers waited for the helper (design §4.4).
 """
 
