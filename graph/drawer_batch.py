@@ -145,7 +145,7 @@ class _Found:
 
 
 def prepare_drawers(items: Sequence[NewDrawer], near_threshold: float) -> list[PreparedDrawer]:
-    """The items with their normal forms, index terms and probes, for `write_prepared`."""
+    """The items with their normal forms, index terms and probes, for `write_drawers`."""
     return [PreparedDrawer.of(i, new, near_threshold) for i, new in enumerate(items)]
 
 
@@ -158,26 +158,15 @@ def write_drawers(
     memory: DrawerIndex | None = None,
 ) -> list[ItemOutcome]:
     """Write `items` in order, as `graph.drawers.write_drawer` would one by one; one outcome
-    per item (a refused name is an outcome, not an exception: the rest are written)."""
-    prepared = prepare_drawers(items, policy.near_threshold)
-    return write_prepared(store, prepared, policy, supersede=supersede, memory=memory)
-
-
-def write_prepared(
-    store: GraphStore,
-    prepared: Sequence[PreparedDrawer],
-    policy: DedupPolicy,
-    *,
-    supersede: bool = False,
-    memory: DrawerIndex | None = None,
-) -> list[ItemOutcome]:
-    """`write_drawers` of items prepared beforehand with `policy.near_threshold` (any subset
-    of one `prepare_drawers` answer, in its order). With `memory` (built), the first part's
-    candidates come from it (`graph.drawer_index`); a later part's from the database's term
-    index, which holds the parts before it (the index learns of them only once they commit),
-    or, where the database keeps none, from the index caught up on them (`_for_next_part`)."""
-    if not prepared:
+    per item (a refused name is an outcome, not an exception: the rest are written). The items
+    are prepared before the transaction (`prepare_drawers`). With `memory` (built), the first
+    part's candidates come from it (`graph.drawer_index`); a later part's from the database's
+    term index, which holds the parts before it (the index learns of them only once they
+    commit), or, where the database keeps none, from the index caught up on them
+    (`_for_next_part`)."""
+    if not items:
         return []
+    prepared = prepare_drawers(items, policy.near_threshold)
     await_candidates(memory, policy)
     stamped: list[_Stamp] = []
 

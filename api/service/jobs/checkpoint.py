@@ -12,10 +12,9 @@ after its last save; later batches skip the read (one round trip each).
 The items are read once, from the job as claimed. Progress is saved after each batch: the
 position and two counts; the list of failed items is written only when it grows (design §11).
 
-Each batch is prepared (normal forms, MinHash sketches, index terms:
-`graph.drawer_batch.prepare_drawers`, which reads nothing) just before it is written, on the
-job's own thread. A helper thread that prepared the next batch while this one waited on the
-database bought nothing on two cores, and then cost ~2 %: the two threads took turns with
+Each batch is prepared (normal forms, MinHash sketches, index terms) by `write_drawers` itself,
+on the job's own thread. A helper thread that prepared the next batch while this one waited on
+the database bought nothing on two cores, and then cost ~2 %: the two threads took turns with
 the interpreter, so the database's answers waited for the helper (design §4.4).
 """
 
@@ -49,26 +48,19 @@ def _new(ctx: JobContext, index: int) -> drawers.NewDrawer:
     )
 
 
-def _prepare(ctx: JobContext, batch: range) -> list[drawer_batch.PreparedDrawer]:
-    news = [_new(ctx, index) for index in batch]
-    return drawer_batch.prepare_drawers(news, ctx.policy.near_threshold)
-
-
-def _write(
-    ctx: JobContext, prepared: list[drawer_batch.PreparedDrawer]
-) -> list[drawer_batch.ItemOutcome]:
+def _write(ctx: JobContext, news: list[drawers.NewDrawer]) -> list[drawer_batch.ItemOutcome]:
     """The batch at once; should it be refused as a whole for a reason of its items (not the
     database's), item by item as before, so one bad item fails alone."""
     try:
-        return drawer_batch.write_prepared(ctx.store, prepared, ctx.policy, memory=ctx.drawer_index)
+        return drawer_batch.write_drawers(ctx.store, news, ctx.policy, memory=ctx.drawer_index)
     except CastlegraphError as error:
         if isinstance(error, GraphError):
             raise  # the database failed, not the items: stop and resume later
     outcomes: list[drawer_batch.ItemOutcome] = []
-    for item in prepared:
+    for new in news:
         try:
             outcomes.append(
-                drawers.write_drawer(ctx.store, item.new, ctx.policy, memory=ctx.drawer_index)
+                drawers.write_drawer(ctx.store, new, ctx.policy, memory=ctx.drawer_index)
             )
         except CastlegraphError as error:
             if isinstance(error, GraphError):
@@ -83,7 +75,8 @@ def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
     failed: list[dict[str, Any]] = state.pop("failed", None) or list(ctx.job.failures)
     sizes = [len(item["content"].encode("utf-8")) for item in items]
     for position, batch in enumerate(batches(sizes, state["next"])):
-        _write_batch(ctx, batch, _prepare(ctx, batch), state, failed, first=position == 0)
+        news = [_new(ctx, index) for index in batch]
+        _write_batch(ctx, batch, news, state, failed, first=position == 0)
     return {
         "items": len(items),
         "stored": state["stored"],
@@ -95,7 +88,7 @@ def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
 def _write_batch(
     ctx: JobContext,
     batch: range,
-    prepared: list[drawer_batch.PreparedDrawer],
+    news: list[drawers.NewDrawer],
     state: dict[str, Any],
     failed: list[dict[str, Any]],
     *,
@@ -103,16 +96,16 @@ def _write_batch(
 ) -> None:
     """Store the batch's items not stored before a crash (only the `first` batch of a run may
     hold some), count them, save the progress."""
-    ids = [item.new.drawer_id or "" for item in prepared]
+    ids = [new.drawer_id or "" for new in news]
     stored_before = drawer_batch.drawers_by_ids(ctx.store, ids) if first else {}
     state["stored"] += len(stored_before)
     todo = [
-        (index, item)
-        for index, item in zip(batch, prepared, strict=True)
-        if item.new.drawer_id not in stored_before
+        (index, new)
+        for index, new in zip(batch, news, strict=True)
+        if new.drawer_id not in stored_before
     ]
     grew = False
-    outcomes = _write(ctx, [item for _, item in todo]) if todo else []
+    outcomes = _write(ctx, [new for _, new in todo]) if todo else []
     for (index, _), outcome in zip(todo, outcomes, strict=True):
         if isinstance(outcome, CastlegraphError):
             failed.append({"index": index, "code": outcome.code, "message": outcome.message})
