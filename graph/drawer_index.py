@@ -56,7 +56,7 @@ from graph.memory_segments import (
     key_hashes,
 )
 from graph.queries import FIRST_ENTITY_CURSOR
-from graph.sequenced_index import SequencedIndex
+from graph.sequenced_index import Counter, SequencedIndex
 from graph.store import GraphStore, Row, Tx
 
 BUILD_PAGE = 2_000
@@ -187,15 +187,15 @@ class DrawerIndex(SequencedIndex):
 
         self._take_written(epoch, seq, take)
 
-    def forget(self, ids: Sequence[str], epoch: str | None, deletes: int) -> None:
-        """Drawers this instance deleted, the counter's deletes then at `deletes` (a delete
-        leaves nothing a catch-up could read): they stop counting and are no longer known."""
+    def forget(self, ids: Sequence[str], counter: Counter) -> None:
+        """Drawers this instance deleted, the counter as the delete left it (a delete leaves
+        nothing a catch-up could read): they stop counting and are no longer known."""
 
         def take() -> None:
             self._bury(ids)
             self.known.drop(ids)
 
-        self._took_deletes(epoch, deletes, take)
+        self._took_deletes(counter, take)
 
     def _deleted_elsewhere(self) -> None:
         """Another unit deleted drawers: which, nothing tells, so no drawer stays known (each

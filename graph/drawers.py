@@ -677,7 +677,7 @@ def delete_drawer(
 
     counter = store.write(work, use_case="delete_drawer")
     if memory is not None:
-        memory.forget([drawer_id], counter.epoch, counter.deletes)
+        memory.forget([drawer_id], counter)
 
 
 def delete_similar(

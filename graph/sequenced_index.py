@@ -160,14 +160,14 @@ class SequencedIndex:
                 changed = True
         return changed
 
-    def _took_deletes(self, epoch: str | None, deletes: int, take: Callable[[], None]) -> None:
-        """After a unit's delete committed, the counter's count at `deletes`: `take` it in
-        (always: the unit knows what it deleted), and count it as seen if no other delete came
-        in between (else the next catch-up finds the count moved)."""
+    def _took_deletes(self, counter: Counter, take: Callable[[], None]) -> None:
+        """After a unit's delete committed, the counter as it left it: `take` it in (always:
+        the unit knows what it deleted), and count it as seen if no other delete came in
+        between (else the next catch-up finds the count moved)."""
         with self._lock:
             take()
-            if self._same_graph(epoch) and deletes == self._deletes + 1:
-                self._deletes = deletes
+            if self._same_graph(counter.epoch) and counter.deletes == self._deletes + 1:
+                self._deletes = counter.deletes
 
     def _take_written(self, epoch: str | None, seq: int, take: Callable[[], None]) -> None:
         """After a unit's statement committed with the value `seq`: `take` its own changes, if
