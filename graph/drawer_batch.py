@@ -58,12 +58,7 @@ from graph.known_drawers import KnownDrawer
 from graph.queries import Dialect
 from graph.records import Drawer, WriteOutcome
 from graph.store import GraphStore, Row, Tx
-from resolver.drawers import (
-    DrawerText,
-    Likeness,
-    near_lengths,
-    write_terms,
-)
+from resolver.drawers import DrawerText, Likeness, PreparedText, prepare_text
 
 ItemOutcome = WriteOutcome | CastlegraphError
 """What one item of a batch came to: written (or found), or refused (for its name)."""
@@ -87,18 +82,21 @@ class PreparedDrawer:
     indexed: frozenset[str]
 
     @classmethod
-    def of(cls, index: int, new: NewDrawer, near_threshold: float) -> "PreparedDrawer":
-        text = DrawerText.of(new.content)
-        terms = write_terms(new.wing, new.room, text.normalized, near_threshold)
+    def of(
+        cls, index: int, new: NewDrawer, near_threshold: float, ready: PreparedText | None = None
+    ) -> "PreparedDrawer":
+        """The item, its text prepared here unless `ready` (computed elsewhere from the same
+        text and room: `prepare_text`)."""
+        prepared = ready or prepare_text(new.wing, new.room, new.content, near_threshold)
         return cls(
             index=index,
             new=new,
-            text=text,
-            anchors=terms.anchors,
-            bands=terms.bands,
-            lengths=near_lengths(len(text.normalized), near_threshold),
-            stored_terms=terms.stored,
-            indexed=frozenset(terms.stored),
+            text=prepared.text,
+            anchors=prepared.terms.anchors,
+            bands=prepared.terms.bands,
+            lengths=prepared.lengths,
+            stored_terms=prepared.terms.stored,
+            indexed=frozenset(prepared.terms.stored),
         )
 
     @property
@@ -144,9 +142,20 @@ class _Found:
     holders: list[Drawer]
 
 
-def prepare_drawers(items: Sequence[NewDrawer], near_threshold: float) -> list[PreparedDrawer]:
-    """The items with their normal forms, index terms and probes, for `write_drawers`."""
-    return [PreparedDrawer.of(i, new, near_threshold) for i, new in enumerate(items)]
+def prepare_drawers(
+    items: Sequence[NewDrawer],
+    near_threshold: float,
+    ready: Sequence[PreparedText] | None = None,
+) -> list[PreparedDrawer]:
+    """The items with their normal forms, index terms and probes, for `write_drawers`; those
+    of `ready` (one per item, in order) where given."""
+    texts = ready if ready is not None else [None] * len(items)
+    if len(texts) != len(items):
+        raise ValueError(f"{len(texts)} prepared texts for {len(items)} items")
+    return [
+        PreparedDrawer.of(i, new, near_threshold, text)
+        for i, (new, text) in enumerate(zip(items, texts, strict=True))
+    ]
 
 
 def write_drawers(
@@ -156,17 +165,18 @@ def write_drawers(
     *,
     supersede: bool = False,
     memory: DrawerIndex | None = None,
+    ready: Sequence[PreparedText] | None = None,
 ) -> list[ItemOutcome]:
     """Write `items` in order, as `graph.drawers.write_drawer` would one by one; one outcome
     per item (a refused name is an outcome, not an exception: the rest are written). The items
-    are prepared before the transaction (`prepare_drawers`). With `memory` (built), the first
-    part's candidates come from it (`graph.drawer_index`); a later part's from the database's
-    term index, which holds the parts before it (the index learns of them only once they
-    commit), or, where the database keeps none, from the index caught up on them
-    (`_for_next_part`)."""
+    are prepared before the transaction (`prepare_drawers`), or were (`ready`). With `memory`
+    (built), the first part's candidates come from it (`graph.drawer_index`); a later part's
+    from the database's term index, which holds the parts before it (the index learns of them
+    only once they commit), or, where the database keeps none, from the index caught up on
+    them (`_for_next_part`)."""
     if not items:
         return []
-    prepared = prepare_drawers(items, policy.near_threshold)
+    prepared = prepare_drawers(items, policy.near_threshold, ready)
     await_candidates(memory, policy)
     stamped: list[_Stamp] = []
 

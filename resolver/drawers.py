@@ -8,7 +8,7 @@ shared anchor terms); `compare` names the likeness of each, cheapest signal firs
 import hashlib
 import itertools
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -161,6 +161,36 @@ def write_terms(wing: str, room: str, normalized: str, near_threshold: float) ->
     bands = [term for bucket in probed for term in by_bucket[bucket]]
     stored = anchors + [term for bucket in own for term in by_bucket[bucket]]
     return WriteTerms(anchors, bands, stored)
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedText:
+    """Everything a write's decision needs from its own text, and from nothing else: so it can
+    be computed before the write, anywhere — on the job's thread or in a worker process
+    (`api.service.jobs.ahead`)."""
+
+    text: DrawerText
+    terms: WriteTerms
+    lengths: tuple[int, int]
+    """The candidates' normal-form lengths that allow a near copy (`near_lengths`)."""
+
+
+def prepare_text(wing: str, room: str, content: str, near_threshold: float) -> PreparedText:
+    """The normal form, hashes, index terms and near lengths of a text for its room."""
+    text = DrawerText.of(content)
+    length = len(text.normalized)
+    return PreparedText(
+        text,
+        write_terms(wing, room, text.normalized, near_threshold),
+        near_lengths(length, near_threshold),
+    )
+
+
+def prepare_texts(
+    places: Sequence[tuple[str, str, str]], near_threshold: float
+) -> list[PreparedText]:
+    """`prepare_text` of each (wing, room, content), in order."""
+    return [prepare_text(wing, room, content, near_threshold) for wing, room, content in places]
 
 
 def band_probes(wing: str, room: str, normalized: str, near_threshold: float) -> list[str]:

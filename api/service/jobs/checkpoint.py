@@ -12,12 +12,15 @@ after its last save; later batches skip the read (one round trip each).
 The items are read once, from the job as claimed. Progress is saved after each batch: the
 position and two counts; the list of failed items is written only when it grows (design §11).
 
-Each batch is prepared (normal forms, MinHash sketches, index terms) by `write_drawers` itself,
-on the job's own thread. A helper thread that prepared the next batch while this one waited on
-the database bought nothing on two cores, and then cost ~2 %: the two threads took turns with
-the interpreter, so the database's answers waited for the helper (design §4.4).
+Each batch's texts are prepared (normal forms, MinHash sketches, index terms) a few batches
+ahead by a worker process (`api.service.jobs.ahead`); a small job, or one whose worker is gone,
+prepares them on its own thread (`write_drawers` does). A helper *thread* bought nothing on two
+cores: it took turns with the job's thread for the interpreter (design §4.4).
 """
 
+import contextlib
+import itertools
+from collections.abc import Generator
 from typing import Any
 
 from api.service.jobs.batches import batches
@@ -25,6 +28,7 @@ from api.service.jobs.context import JobContext
 from graph import drawer_batch, drawers
 from graph.errors import CastlegraphError, GraphError
 from graph.jobs import item_id
+from resolver.drawers import PreparedText
 
 
 def _target(params: dict[str, Any], item: dict[str, Any]) -> tuple[str, str]:
@@ -48,11 +52,16 @@ def _new(ctx: JobContext, index: int) -> drawers.NewDrawer:
     )
 
 
-def _write(ctx: JobContext, news: list[drawers.NewDrawer]) -> list[drawer_batch.ItemOutcome]:
-    """The batch at once; should it be refused as a whole for a reason of its items (not the
-    database's), item by item as before, so one bad item fails alone."""
+def _write(
+    ctx: JobContext, news: list[drawers.NewDrawer], ready: list[PreparedText] | None
+) -> list[drawer_batch.ItemOutcome]:
+    """The batch at once (its texts `ready` if prepared ahead); should it be refused as a whole
+    for a reason of its items (not the database's), item by item as before, so one bad item
+    fails alone."""
     try:
-        return drawer_batch.write_drawers(ctx.store, news, ctx.policy, memory=ctx.drawer_index)
+        return drawer_batch.write_drawers(
+            ctx.store, news, ctx.policy, memory=ctx.drawer_index, ready=ready
+        )
     except CastlegraphError as error:
         if isinstance(error, GraphError):
             raise  # the database failed, not the items: stop and resume later
@@ -74,9 +83,11 @@ def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
     state = ctx.job.state or {"next": 0, "stored": 0, "duplicates": 0}
     failed: list[dict[str, Any]] = state.pop("failed", None) or list(ctx.job.failures)
     sizes = [len(item["content"].encode("utf-8")) for item in items]
-    for position, batch in enumerate(batches(sizes, state["next"])):
-        news = [_new(ctx, index) for index in batch]
-        _write_batch(ctx, batch, news, state, failed, first=position == 0)
+    ranges = list(batches(sizes, state["next"]))
+    with contextlib.closing(_prepared_ahead(ctx, ranges)) as ready:
+        for position, (batch, texts) in enumerate(zip(ranges, ready, strict=True)):
+            news = [_new(ctx, index) for index in batch]
+            _write_batch(ctx, batch, news, texts, state, failed, first=position == 0)
     return {
         "items": len(items),
         "stored": state["stored"],
@@ -85,10 +96,27 @@ def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
     }
 
 
+def _prepared_ahead(
+    ctx: JobContext, ranges: list[range]
+) -> Generator[list[PreparedText] | None, None, None]:
+    """Each batch's prepared texts, from the worker, or None where the job prepares them."""
+    if ctx.preparer is None:
+        yield from itertools.repeat(None, len(ranges))
+        return
+    params = ctx.job.params
+    items = params["items"]
+    places = [
+        [(*_target(params, items[index]), items[index]["content"]) for index in batch]
+        for batch in ranges
+    ]
+    yield from ctx.preparer.batches(places)
+
+
 def _write_batch(
     ctx: JobContext,
     batch: range,
     news: list[drawers.NewDrawer],
+    texts: list[PreparedText] | None,
     state: dict[str, Any],
     failed: list[dict[str, Any]],
     *,
@@ -100,13 +128,14 @@ def _write_batch(
     stored_before = drawer_batch.drawers_by_ids(ctx.store, ids) if first else {}
     state["stored"] += len(stored_before)
     todo = [
-        (index, new)
-        for index, new in zip(batch, news, strict=True)
+        (index, new, text)
+        for index, new, text in zip(batch, news, texts or itertools.repeat(None), strict=False)
         if new.drawer_id not in stored_before
     ]
     grew = False
-    outcomes = _write(ctx, [new for _, new in todo]) if todo else []
-    for (index, _), outcome in zip(todo, outcomes, strict=True):
+    ready = [text for _, _, text in todo if text is not None] if texts is not None else None
+    outcomes = _write(ctx, [new for _, new, _ in todo], ready) if todo else []
+    for (index, _, _), outcome in zip(todo, outcomes, strict=True):
         if isinstance(outcome, CastlegraphError):
             failed.append({"index": index, "code": outcome.code, "message": outcome.message})
             grew = True

@@ -5,6 +5,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from api.service.jobs.ahead import AheadPreparer
 from graph.drawer_index import DrawerIndex
 from graph.drawers import DedupPolicy
 from graph.jobs import Job, save_job_progress
@@ -36,6 +37,8 @@ class JobContext:
     """Set when this runner no longer holds the job's lease."""
     drawer_index: DrawerIndex | None = None
     """The service's in-memory drawer candidate index (`graph.drawer_index`), if any."""
+    preparer: AheadPreparer | None = None
+    """Prepares the job's texts ahead in a worker process (`api.service.jobs.ahead`), if any."""
 
     def checkpoint(self, state: dict[str, Any], done: int, **changes: Any) -> None:
         """Record progress — `state` (keep it small: it is written at every item), `done`, and

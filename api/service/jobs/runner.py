@@ -26,6 +26,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from api.errors import ApiError
+from api.service.jobs.ahead import AheadPreparer
 from api.service.jobs.checkpoint import run_checkpoint
 from api.service.jobs.context import JobCancelled, JobContext, JobInterrupted, JobLost
 from api.service.jobs.mining import run_mine
@@ -77,6 +78,7 @@ class JobRunner:
         self._store = store
         self._drawer_index = drawer_index
         self._policy = policy
+        self._preparer = AheadPreparer(policy.near_threshold)
         self._written = written
         self.owner = owner
         self._queue: queue.Queue[str] = queue.Queue()
@@ -101,6 +103,7 @@ class JobRunner:
         self._stopping.set()
         if self._thread.is_alive():
             self._thread.join(STOP_SECONDS)
+        self._preparer.close()
 
     def _queue_claimable(self, *, resuming: bool = False) -> None:
         """Queue the unfinished jobs nobody holds (the claim decides for sure)."""
@@ -169,6 +172,7 @@ class JobRunner:
                 self._stopping,
                 self._written,
                 drawer_index=self._drawer_index,
+                preparer=self._preparer,
             )
             with _Heartbeat(store, job_id, self.owner, context.lost):
                 result = EXECUTORS[job.kind](context)

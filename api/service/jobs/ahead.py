@@ -1,0 +1,174 @@
+"""Jobs' texts prepared one batch ahead, in a worker process (design §4.4).
+
+Preparing an item (its normal form, MinHash sketch, index terms: `resolver.drawers.
+prepare_text`) is about a sixth of what a checkpoint's thread does per batch, and it needs
+nothing but the item's text and room. A thread could not take it off the job's thread: the two
+would take turns with the interpreter. A process can: on the machine's other core it prepares
+the next batch while the job's thread decides and writes this one, and the job's thread only
+reads the answer (a tenth of the cost of computing it).
+
+The worker is this module run as a program (`python -m api.service.jobs.ahead`): a loop that
+reads a batch from its standard input and writes the batch prepared to its standard output,
+each a length-prefixed pickle. Only one batch is ever asked for and not yet read, so neither
+side can block the other on a full pipe. It is started on the first job large enough to need
+it and kept until the service stops; it ends when its input closes (the service stopped or
+died). Should it fail, the job prepares its batches itself, as small jobs always do, and the
+next job starts a new worker: the answer is the same either way (`prepare_text` is a pure
+function of the text and the room).
+"""
+
+import contextlib
+import logging
+import pickle
+import struct
+import subprocess
+import sys
+import threading
+from collections.abc import Generator, Sequence
+from typing import IO, Any
+
+from resolver.drawers import PreparedText, prepare_texts
+
+log = logging.getLogger("castlegraph.jobs")
+
+Place = tuple[str, str, str]
+"""An item to prepare: (wing, room, content)."""
+
+MIN_BATCHES = 4
+"""Jobs of fewer batches prepare them on their own thread: starting the worker (~0.1 s) would
+cost them more than it saves."""
+STOP_SECONDS = 5.0
+_LENGTH = struct.Struct(">I")
+
+
+class AheadPreparer:
+    """One worker process, shared by the jobs of a runner (it runs one job at a time)."""
+
+    def __init__(self, near_threshold: float) -> None:
+        self._near_threshold = near_threshold
+        self._worker: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    @property
+    def worker_pid(self) -> int | None:
+        """The worker's process id, while one runs."""
+        worker = self._worker
+        return worker.pid if worker is not None else None
+
+    def batches(
+        self, batches: Sequence[Sequence[Place]]
+    ) -> Generator[list[PreparedText] | None, None, None]:
+        """Each batch's prepared texts, in order, or None for a batch the job is to prepare
+        itself (a small job, or a worker that failed). The worker prepares the next batch
+        while the job writes this one."""
+        worker = self._started() if len(batches) >= MIN_BATCHES else None
+        if worker is None:
+            yield from (None for _ in batches)
+            return
+        pending = self._ask(worker, batches[0])
+        """Whether an answer is on its way: a failed worker leaves the rest to the job."""
+        try:
+            for number in range(len(batches)):
+                answer = self._answer(worker) if pending else None
+                pending = answer is not None and number + 1 < len(batches)
+                if pending:
+                    pending = self._ask(worker, batches[number + 1])
+                yield answer
+        finally:
+            if pending:  # closed early: the answer asked for is read, not left for the next job
+                self._answer(worker)
+
+    def _ask(self, worker: subprocess.Popen[bytes], batch: Sequence[Place]) -> bool:
+        try:
+            _send(worker.stdin, (list(batch), self._near_threshold))
+            return True
+        except (OSError, ValueError) as error:  # ValueError: its pipe was closed
+            self._failed(worker, error)
+            return False
+
+    def _answer(self, worker: subprocess.Popen[bytes]) -> list[PreparedText] | None:
+        try:
+            answer: list[PreparedText] = _receive(worker.stdout)
+            return answer
+        except (OSError, EOFError, ValueError, pickle.UnpicklingError) as error:
+            self._failed(worker, error)
+            return None
+
+    def _started(self) -> subprocess.Popen[bytes] | None:
+        with self._lock:
+            if self._worker is None and not self._closed:
+                try:
+                    self._worker = subprocess.Popen(
+                        [sys.executable, "-m", __name__],
+                        stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE,
+                        start_new_session=True,  # a terminal's Ctrl-C is the service's to handle
+                    )
+                except OSError as error:
+                    log.warning("jobs prepare their items themselves: %s", error)
+            return self._worker
+
+    def _failed(self, worker: subprocess.Popen[bytes], error: BaseException) -> None:
+        """The worker is of no more use: stopped; the next job starts another."""
+        log.warning("the jobs' preparing worker failed (%s); the job prepares its items", error)
+        with self._lock:
+            if self._worker is worker:
+                self._worker = None
+        _stop(worker)
+
+    def close(self) -> None:
+        """Stop the worker (the service is stopping)."""
+        with self._lock:
+            worker, self._worker, self._closed = self._worker, None, True
+        if worker is not None:
+            _stop(worker)
+
+
+def _stop(worker: subprocess.Popen[bytes]) -> None:
+    """Close its input (it ends at once), then wait for it, and kill it if it does not end."""
+    for pipe in (worker.stdin, worker.stdout):
+        if pipe is not None:
+            with contextlib.suppress(OSError):  # a pipe to a dead worker: nothing to flush
+                pipe.close()
+    try:
+        worker.wait(STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.wait()
+
+
+def _send(pipe: IO[bytes] | None, message: Any) -> None:
+    if pipe is None:
+        raise ValueError("no pipe")
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    pipe.write(_LENGTH.pack(len(data)) + data)
+    pipe.flush()
+
+
+def _receive(pipe: IO[bytes] | None) -> Any:
+    if pipe is None:
+        raise ValueError("no pipe")
+    head = pipe.read(_LENGTH.size)
+    if len(head) < _LENGTH.size:
+        raise EOFError("the worker's output ended")
+    (length,) = _LENGTH.unpack(head)
+    data = pipe.read(length)
+    if len(data) < length:
+        raise EOFError("the worker's output ended")
+    return pickle.loads(data)  # noqa: S301 - a pipe between this service and its own worker
+
+
+def serve(source: IO[bytes], sink: IO[bytes]) -> None:
+    """The worker's loop: each batch read from `source` prepared onto `sink`, until `source`
+    ends."""
+    while True:
+        try:
+            places, near_threshold = _receive(source)
+        except EOFError:
+            return
+        _send(sink, prepare_texts(places, near_threshold))
+
+
+if __name__ == "__main__":
+    serve(sys.stdin.buffer, sys.stdout.buffer)

@@ -1,0 +1,76 @@
+"""Jobs' texts prepared ahead by a worker process: the same answers as on the job's thread, and
+the job's own preparation wherever the worker cannot answer (`api.service.jobs.ahead`)."""
+
+import os
+import signal
+from collections.abc import Iterator
+
+import pytest
+
+from api.service.jobs.ahead import MIN_BATCHES, AheadPreparer
+from resolver.drawers import prepare_texts
+
+THRESHOLD = 0.9
+Batches = list[list[tuple[str, str, str]]]
+
+
+def _batches(count: int, size: int = 3) -> Batches:
+    texts = [
+        f"note {n}: the storage engine flushes its write-ahead log every {n % 7} seconds"
+        for n in range(count * size)
+    ]
+    return [[("wing", f"room-{n % 2}", text) for text in texts[n : n + size]]
+            for n in range(0, len(texts), size)]  # fmt: skip
+
+
+@pytest.fixture
+def preparer() -> Iterator[AheadPreparer]:
+    ahead = AheadPreparer(THRESHOLD)
+    yield ahead
+    ahead.close()
+
+
+def test_the_worker_answers_what_the_job_would_compute(preparer: AheadPreparer) -> None:
+    batches = _batches(MIN_BATCHES + 2)
+    answers = list(preparer.batches(batches))
+    assert answers == [prepare_texts(batch, THRESHOLD) for batch in batches]
+    assert preparer.worker_pid is not None
+
+
+def test_a_small_job_prepares_its_batches_itself(preparer: AheadPreparer) -> None:
+    assert list(preparer.batches(_batches(MIN_BATCHES - 1))) == [None] * (MIN_BATCHES - 1)
+    assert preparer.worker_pid is None
+
+
+def test_a_job_stopped_early_leaves_no_answer_to_the_next(preparer: AheadPreparer) -> None:
+    stopped = preparer.batches(_batches(MIN_BATCHES + 3))
+    next(stopped)
+    next(stopped)
+    stopped.close()  # the worker was asked for the third batch
+    batches = _batches(MIN_BATCHES + 1, size=2)
+    assert list(preparer.batches(batches)) == [prepare_texts(b, THRESHOLD) for b in batches]
+
+
+def test_a_worker_that_dies_leaves_the_rest_to_the_job_and_the_next_job_gets_a_new_one(
+    preparer: AheadPreparer, caplog: pytest.LogCaptureFixture
+) -> None:
+    batches = _batches(MIN_BATCHES + 2)
+    running = preparer.batches(batches)
+    assert next(running) == prepare_texts(batches[0], THRESHOLD)
+    first = preparer.worker_pid
+    assert first is not None
+    os.kill(first, signal.SIGKILL)
+    rest = list(running)
+    # The second batch may have been answered before the kill; nothing after it is.
+    assert rest[0] in (None, prepare_texts(batches[1], THRESHOLD))
+    assert rest[1:] == [None] * (len(batches) - 2)
+    assert "preparing worker failed" in caplog.text
+    again = list(preparer.batches(batches))
+    assert again == [prepare_texts(batch, THRESHOLD) for batch in batches]
+    assert preparer.worker_pid not in (None, first)
+
+
+def test_a_closed_preparer_starts_no_worker(preparer: AheadPreparer) -> None:
+    preparer.close()
+    assert list(preparer.batches(_batches(MIN_BATCHES))) == [None] * MIN_BATCHES
+    assert preparer.worker_pid is None
