@@ -26,9 +26,10 @@ lock while a batch is hashed.
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from graph.clock import utc_now
-from graph.drawer_index import DrawerIndex, Probes
+from graph.drawer_index import Choice, DrawerIndex, Probes
 from graph.drawers import (
     CANDIDATE_LIMITS,
     EXACT_LOOKUP_LIMIT,
@@ -57,6 +58,7 @@ from graph.errors import CastlegraphError, DrawerNameTaken
 from graph.known_drawers import KnownDrawer
 from graph.queries import Dialect
 from graph.records import Drawer, WriteOutcome
+from graph.sequenced_index import Counter
 from graph.store import GraphStore, Row, Tx
 from resolver.drawers import DrawerText, Likeness, PreparedText, prepare_text
 
@@ -184,7 +186,8 @@ def write_drawers(
         stamped.clear()
         for wing, room in sorted({item.place for item in prepared}):
             tx.lock(f"room\x1f{wing}\x1f{room}")
-        chosen = memory if memory is not None and policy.enabled and memory.catch_up(tx) else None
+        # The index catches up in the part's first read, which reads the drawer sequence too.
+        chosen = memory if memory is not None and policy.enabled and memory.ready else None
         outcomes: list[ItemOutcome] = []
         for number, part in enumerate(_parts(list(prepared))):
             if number:
@@ -299,47 +302,79 @@ def _write_part(
 
 def _read_chosen(tx: Tx, part: list[PreparedDrawer], memory: DrawerIndex) -> dict[int, _Found]:
     """`_read_candidates` with each item's word pairs and bands looked up in memory: the
-    hash and fingerprint lookups, the chosen drawers and the name holders of every item in one
-    round trip (`drawer_batch_candidates_by_ids`; another per item only when closed or hidden
-    drawers left a branch short: `graph.drawers.settle`)."""
-    writes = [Probes(item.anchors, item.bands, item.lengths) for item in part]
-    choices = {
-        item.index: choice
-        for item, choice in zip(part, memory.choose_all(writes, MEMORY_LIMITS), strict=True)
-    }
+    hash and fingerprint lookups, the chosen drawers, the name holders of every item and the
+    drawer sequence in one round trip (`drawer_batch_candidates_by_ids`; another per item only
+    when closed or hidden drawers left a branch short: `graph.drawers.settle`). When the
+    sequence shows writes or deletes the index had not seen, it takes them in and the part is
+    chosen and read again (`SequencedIndex.catch_up_to`): the rare path, another writer's."""
     params = {item.index: by_ids_params(item.new, item.text) for item in part}
-    asked = {index: first_ids(choice) for index, choice in choices.items()}
-    probes = [
-        {"item": i, **{k: v for k, v in p.items() if k != "exact_limit"}} for i, p in params.items()
-    ]
-    named = [
-        {"item": i.index, "wing": i.new.wing, "room": i.new.room, "name": i.new.name}
-        for i in part
-        if i.new.name is not None
-    ]
-    current = CurrentChosen(
-        memory.known, list(dict.fromkeys(itertools.chain.from_iterable(asked.values())))
-    )
-    rows = tx.run(
-        "drawer_batch_candidates_by_ids",
-        probes=probes,
-        **current.asked,
-        named=named,
-        exact_limit=EXACT_LOOKUP_LIMIT,
-    )
-    found = {item.index: _Found({}, []) for item in part}
-    for row in rows:
-        if not current.take(row):
-            _collect(found[int(row["item"])], row)
+    read = _ChosenRead.of(tx, part, memory, params)
+    if memory.catch_up_to(tx, read.counter):
+        read = _ChosenRead.of(tx, part, memory, params)
     for item in part:
-        entry = found[item.index]
-        first = current.comparable(item.new, asked[item.index])
+        entry = read.found[item.index]
+        first = read.current.comparable(item.new, read.asked[item.index])
         more = chosen_reader(tx, params[item.index], item.new, memory.known)
         whole = dict(entry.candidates)
-        for candidate in settle(choices[item.index], first, more, whole):
+        for candidate in settle(read.choices[item.index], first, more, whole):
             entry.candidates.setdefault(candidate.id, candidate)
         entry.holders.sort(key=lambda d: (d.created_at, d.id))
-    return found
+    return read.found
+
+
+@dataclass
+class _ChosenRead:
+    """A part's choice from the index and what one `drawer_batch_candidates_by_ids` gave."""
+
+    choices: dict[int, Choice]
+    asked: dict[int, list[str]]
+    """Each item's chosen drawers read in this round trip (`first_ids`)."""
+    current: CurrentChosen
+    found: dict[int, _Found]
+    counter: Counter
+    """Where the drawer sequence stood (no node yet: none and 0)."""
+
+    @classmethod
+    def of(
+        cls,
+        tx: Tx,
+        part: list[PreparedDrawer],
+        memory: DrawerIndex,
+        params: dict[int, dict[str, Any]],
+    ) -> "_ChosenRead":
+        writes = [Probes(item.anchors, item.bands, item.lengths) for item in part]
+        choices = {
+            item.index: choice
+            for item, choice in zip(part, memory.choose_all(writes, MEMORY_LIMITS), strict=True)
+        }
+        asked = {index: first_ids(choice) for index, choice in choices.items()}
+        probes = [
+            {"item": i, **{k: v for k, v in p.items() if k != "exact_limit"}}
+            for i, p in params.items()
+        ]
+        named = [
+            {"item": i.index, "wing": i.new.wing, "room": i.new.room, "name": i.new.name}
+            for i in part
+            if i.new.name is not None
+        ]
+        current = CurrentChosen(
+            memory.known, list(dict.fromkeys(itertools.chain.from_iterable(asked.values())))
+        )
+        rows = tx.run(
+            "drawer_batch_candidates_by_ids",
+            probes=probes,
+            **current.asked,
+            named=named,
+            exact_limit=EXACT_LOOKUP_LIMIT,
+        )
+        found = {item.index: _Found({}, []) for item in part}
+        counter = Counter(None, 0)
+        for row in rows:
+            if row["via"] == "seq":
+                counter = Counter.of(row["drawer"])
+            elif not current.take(row):
+                _collect(found[int(row["item"])], row)
+        return cls(choices, asked, current, found, counter)
 
 
 def _read_candidates(

@@ -273,6 +273,32 @@ def test_a_batch_after_another_instances_delete_does_not_compare_with_the_delete
     assert here.known.get(gone.id) is None
 
 
+def test_a_batch_reads_the_sequence_with_its_candidates_and_catches_up_only_when_it_moved(
+    store: Any,
+) -> None:
+    """One round trip before the write when no other instance wrote since; when one did, the
+    read shows it, the index takes it in, and the batch is chosen and read again: the drawer
+    the other instance wrote is a candidate."""
+    here, there = _two_instances(store)
+    original = "rotate the staging certificates before the audit on friday"
+    mine = "the storage engine keeps a weekly backup of every cluster"
+    with _round_trips() as names:
+        [own] = drawer_batch.write_drawers(store, [NewDrawer("w", "r", mine)], POLICY, memory=here)
+    assert names == ["drawer_batch_candidates_by_ids", "create_drawers"]
+    assert isinstance(own, WriteOutcome) and own.created
+    first = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=there).drawer
+    items = [NewDrawer("w", "r", original.replace("audit", "audti"))]
+    with _round_trips() as names:
+        [near] = drawer_batch.write_drawers(store, items, POLICY, memory=here)
+    assert names == [
+        "drawer_batch_candidates_by_ids",
+        "drawers_since",  # the index takes in what `there` wrote
+        "drawer_batch_candidates_by_ids",
+        "create_drawers",
+    ]
+    assert isinstance(near, WriteOutcome) and [s.drawer for s in near.similar] == [first.id]
+
+
 def test_an_own_delete_keeps_what_the_instance_knows(store: Any) -> None:
     """The instance that deletes takes its own delete in: the drawer stops counting and is no
     longer known; the other drawers it knows stay known, and its next write reads once."""
