@@ -89,7 +89,11 @@ class PreparedDrawer:
     ) -> "PreparedDrawer":
         """The item, its text prepared here unless `ready` (computed elsewhere from the same
         text and room: `prepare_text`)."""
-        prepared = ready or prepare_text(new.wing, new.room, new.content, near_threshold)
+        prepared = (
+            ready
+            if ready is not None
+            else prepare_text(new.wing, new.room, new.content, near_threshold)
+        )
         return cls(
             index=index,
             new=new,

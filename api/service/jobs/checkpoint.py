@@ -12,7 +12,7 @@ after its last save; later batches skip the read (one round trip each).
 The items are read once, from the job as claimed. Progress is saved after each batch: the
 position and two counts; the list of failed items is written only when it grows (design §11).
 
-Each batch's texts are prepared (normal forms, MinHash sketches, index terms) a few batches
+Each batch's texts are prepared (normal forms, MinHash sketches, index terms) one batch
 ahead by a worker process (`api.service.jobs.ahead`); a small job, or one whose worker is gone,
 prepares them on its own thread (`write_drawers` does). A helper *thread* bought nothing on two
 cores: it took turns with the job's thread for the interpreter (design §4.4).
