@@ -166,8 +166,7 @@ def write_terms(wing: str, room: str, normalized: str, near_threshold: float) ->
 @dataclass(frozen=True, slots=True)
 class PreparedText:
     """Everything a write's decision needs from its own text, and from nothing else: so it can
-    be computed before the write, anywhere — on the job's thread or in a worker process
-    (`api.service.jobs.ahead`)."""
+    be computed before the write, anywhere: on the writer's thread or in another process."""
 
     text: DrawerText
     terms: WriteTerms

@@ -11,10 +11,10 @@ The worker is this module run as a program (`python -m api.service.jobs.ahead`):
 reads a batch from its standard input and writes the batch prepared to its standard output,
 each a length-prefixed pickle. Only one batch is ever asked for and not yet read, so neither
 side can block the other on a full pipe. It is started on the first job large enough to need
-it and kept until the service stops; it ends when its input closes (the service stopped or
-died). Should it fail, the job prepares its batches itself, as small jobs always do, and the
-next job starts a new worker: the answer is the same either way (`prepare_text` is a pure
-function of the text and the room).
+it and kept until the service stops (which ends it); should the service die, it ends when its
+input closes. Should it fail, the job prepares its batches itself, as small jobs always do,
+and the next job starts a new worker: the answer is the same either way (`prepare_text` is a
+pure function of the text and the room).
 """
 
 import contextlib
@@ -37,7 +37,6 @@ Place = tuple[str, str, str]
 MIN_BATCHES = 4
 """Jobs of fewer batches prepare them on their own thread: starting the worker (~0.1 s) would
 cost them more than it saves."""
-STOP_SECONDS = 5.0
 _LENGTH = struct.Struct(">I")
 
 
@@ -126,16 +125,14 @@ class AheadPreparer:
 
 
 def _stop(worker: subprocess.Popen[bytes]) -> None:
-    """Close its input (it ends at once), then wait for it, and kill it if it does not end."""
+    """End it — it holds nothing worth a goodbye — then close its pipes: a read or a write
+    still waiting on one of them (a job's, should the worker hang) ends with it."""
+    worker.kill()
+    worker.wait()
     for pipe in (worker.stdin, worker.stdout):
         if pipe is not None:
-            with contextlib.suppress(OSError):  # a pipe to a dead worker: nothing to flush
+            with contextlib.suppress(OSError):  # what was left to flush to a dead worker
                 pipe.close()
-    try:
-        worker.wait(STOP_SECONDS)
-    except subprocess.TimeoutExpired:
-        worker.kill()
-        worker.wait()
 
 
 def _send(pipe: IO[bytes] | None, message: Any) -> None:
