@@ -65,7 +65,7 @@ class Service:
         """The Neo4j JVM, else the service's embedded database child (None once it is gone)."""
         if self.neo4j is not None:
             return self.neo4j.pid
-        children = child_pids(self.pid)
+        children = database_children(self.pid)
         return children[0] if children else None
 
     def database_disk_mb(self) -> float | None:
@@ -219,18 +219,40 @@ def child_pids(pid: int) -> list[int]:
     return found
 
 
-def children_rss_mb(pid: int) -> float | None:
-    """Resident memory of the process's direct children: the embedded database, reported apart."""
-    sizes = [rss_mb(child) for child in child_pids(pid)]
+DATABASE_COMMAND = "redis-server"
+"""The embedded database's process name; the service's other children (the worker that
+prepares a job's texts, `api.service.jobs.ahead`) are the service's own."""
+
+
+def _is_database(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip() == DATABASE_COMMAND
+    except OSError:
+        return False  # it ended meanwhile
+
+
+def database_children(pid: int) -> list[int]:
+    """The process's direct children that are the embedded database."""
+    return [child for child in child_pids(pid) if _is_database(child)]
+
+
+def _total_rss_mb(pids: list[int]) -> float | None:
+    sizes = [rss_mb(pid) for pid in pids]
     known = [size for size in sizes if size is not None]
     return sum(known) if known else None
 
 
+def service_rss_mb(pid: int) -> float | None:
+    """Resident memory of the service and of its children that are not the database."""
+    own = [child for child in child_pids(pid) if not _is_database(child)]
+    return _total_rss_mb([pid, *own])
+
+
 def database_rss_mb(service: Service) -> float | None:
-    """The Neo4j JVM's resident memory, else the embedded database's (the service's children)."""
+    """The Neo4j JVM's resident memory, else the embedded database's (a child of the service)."""
     if service.neo4j is not None:
         return rss_mb(service.neo4j.pid)
-    return children_rss_mb(service.pid)
+    return _total_rss_mb(database_children(service.pid))
 
 
 def disk_mb(path: Path) -> float | None:
@@ -250,7 +272,7 @@ def disk_mb(path: Path) -> float | None:
 def memory_facts(service: Service) -> dict[str, float | None]:
     """Both memories at once (and the database's files), with the names the report and JSON use."""
     return {
-        "service_rss_mb": rss_mb(service.pid),
+        "service_rss_mb": service_rss_mb(service.pid),
         "database_rss_mb": database_rss_mb(service),
         "database_disk_mb": service.database_disk_mb(),
     }

@@ -1,6 +1,7 @@
 """`bench.service.child_pids`: the service's embedded database is found whichever thread
 started it (the service starts it from a worker thread, and Linux lists a child under the
-thread that forked it, in `/proc/PID/task/TID/children`)."""
+thread that forked it, in `/proc/PID/task/TID/children`); its other children (the worker that
+prepares a job's texts) count as the service's memory, not the database's."""
 
 import os
 import subprocess
@@ -8,7 +9,7 @@ import sys
 import threading
 from pathlib import Path
 
-from bench.service import child_pids
+from bench.service import child_pids, database_children, rss_mb, service_rss_mb
 
 WAIT_SECONDS = 30.0
 
@@ -36,3 +37,17 @@ def test_a_child_started_from_a_worker_thread_is_found() -> None:
         thread.join()
         for process in started:
             process.communicate(b"")
+
+
+def test_a_child_that_is_not_the_database_counts_as_the_service() -> None:
+    command = [sys.executable, "-c", "import sys; sys.stdin.read()"]
+    worker = subprocess.Popen(command, stdin=subprocess.PIPE)
+    try:
+        own, child = rss_mb(os.getpid()), rss_mb(worker.pid)
+        assert own is not None and child is not None
+        assert worker.pid in child_pids(os.getpid())
+        assert worker.pid not in database_children(os.getpid())
+        total = service_rss_mb(os.getpid())
+        assert total is not None and total >= 0.95 * (own + child)  # both, read a moment apart
+    finally:
+        worker.communicate(b"")
