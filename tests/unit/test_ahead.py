@@ -17,6 +17,8 @@ Batches = list[list[tuple[str, str, str]]]
 def _batches(count: int, size: int = 3) -> Batches:
     texts = [
         f"note {n}: the storage engine flushes its write-ahead log every {n % 7} seconds"
+        if n % 3
+        else f"Größe {n}: la journalisation écrit avant — naïve café, 東京 {n % 5}"
         for n in range(count * size)
     ]
     return [[("wing", f"room-{n % 2}", text) for text in texts[n : n + size]]
