@@ -168,4 +168,6 @@ def serve(source: IO[bytes], sink: IO[bytes]) -> None:
 
 
 if __name__ == "__main__":
-    serve(sys.stdin.buffer, sys.stdout.buffer)
+    answers = sys.stdout.buffer
+    sys.stdout = sys.stderr  # a stray print must not land among the answers
+    serve(sys.stdin.buffer, answers)
