@@ -26,13 +26,12 @@ from resolver.drawers import (
     TERMS_SCHEME,
     DrawerText,
     Likeness,
-    WriteTerms,
+    PreparedText,
     compare,
     index_terms,
     may_be_near,
-    near_lengths,
+    prepare_text,
     strongest,
-    write_terms,
 )
 from resolver.similarity import OSA_MAX_LENGTH
 
@@ -235,14 +234,14 @@ def _store(
     memory: DrawerIndex | None,
     stored: _Sequenced,
 ) -> WriteOutcome:
-    text = DrawerText.of(new.content)
-    terms = write_terms(new.wing, new.room, text.normalized, policy.near_threshold)
+    prepared = prepare_text(new.wing, new.room, new.content, policy.near_threshold)
+    text, terms = prepared.text, prepared.terms
     likenesses: list[Likeness] = []
     if policy.enabled:
         if memory is not None and memory.ready:
-            found = _chosen_candidates(tx, memory, new, text, terms, policy.near_threshold)
+            found = _chosen_candidates(tx, memory, new, prepared)
         else:
-            found = _candidates(tx, new, text, terms, policy.near_threshold)
+            found = _candidates(tx, new, prepared)
         candidates = [c for c in found if not replaced or c.id != replaced.id]
         exact = oldest_exact_copy(text, candidates)
         if exact is not None and new.name is None:
@@ -271,9 +270,7 @@ def _store(
     )
 
 
-def _candidates(
-    tx: Tx, new: NewDrawer, text: DrawerText, terms: WriteTerms, near_threshold: float
-) -> list[Candidate]:
+def _candidates(tx: Tx, new: NewDrawer, prepared: PreparedText) -> list[Candidate]:
     """Current drawers of the room found through the hash, fingerprint and term indexes.
 
     One round trip: same-hash and same-fingerprint drawers come whole (an exact copy is
@@ -281,9 +278,10 @@ def _candidates(
     content, all a comparison needs. Only drawers the writer's agent may see are candidates
     (`NewDrawer.viewer`).
     """
-    lengths = near_lengths(len(text.normalized), near_threshold)
+    terms = prepared.terms
     rows = tx.run(
-        "drawer_candidates", **candidate_params(new, text, terms.anchors, terms.bands, lengths)
+        "drawer_candidates",
+        **candidate_params(new, prepared.text, terms.anchors, terms.bands, prepared.lengths),
     )
     unique: dict[str, Candidate] = {}
     for row in rows:
@@ -296,20 +294,15 @@ def _candidates(
 
 
 def _chosen_candidates(
-    tx: Tx,
-    memory: DrawerIndex,
-    new: NewDrawer,
-    text: DrawerText,
-    terms: WriteTerms,
-    near_threshold: float,
+    tx: Tx, memory: DrawerIndex, new: NewDrawer, prepared: PreparedText
 ) -> list[Candidate]:
     """What `_candidates` finds, the word pairs and bands looked up in memory (`memory`, built):
     the database reads the chosen drawers by id with the hash and fingerprint lookups and the
     drawer sequence, in one round trip (another only when closed or hidden drawers left a
     branch short: `settle`). When the sequence shows writes the index had not seen, it takes
     them in and chooses again (`SequencedIndex.catch_up_to`): the rare path, another writer's."""
-    lengths = near_lengths(len(text.normalized), near_threshold)
-    params = by_ids_params(new, text)
+    terms, lengths = prepared.terms, prepared.lengths
+    params = by_ids_params(new, prepared.text)
     choice = memory.choose(terms.anchors, terms.bands, lengths, MEMORY_LIMITS)
     whole, first, counter = _read_chosen(tx, params, choice, new, memory.known)
     # Every earlier write of the room committed before this unit took its lock, so once the

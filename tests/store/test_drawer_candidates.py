@@ -10,7 +10,7 @@ from typing import Any
 
 from graph import drawer_batch, drawers
 from graph.drawers import DedupPolicy, NewDrawer, write_drawer
-from resolver.drawers import DrawerText, write_terms
+from resolver.drawers import prepare_text
 
 TEXT = "rotate the staging certificates before the audit on friday morning"
 LONGER = TEXT + " and then " + " ".join(f"note{i} of the weekly review" for i in range(12))
@@ -26,9 +26,8 @@ def _room(store: Any) -> tuple[str, str]:
 
 def test_a_single_write_reads_no_candidate_its_length_rules_out(store: Any) -> None:
     longer, copy = _room(store)
-    new, text = NewDrawer("w", "r", TEXT), DrawerText.of(TEXT)
-    terms = write_terms("w", "r", text.normalized, 0.9)
-    found = store.read(lambda tx: drawers._candidates(tx, new, text, terms, 0.9), use_case="test")
+    new, prepared = NewDrawer("w", "r", TEXT), prepare_text("w", "r", TEXT, 0.9)
+    found = store.read(lambda tx: drawers._candidates(tx, new, prepared), use_case="test")
     assert {c.id for c in found} == {copy}
     assert longer not in {c.id for c in found}
 

@@ -21,7 +21,7 @@ from graph.drawer_index import DrawerIndex
 from graph.drawers import DedupPolicy, NewDrawer, supersede_drawer, write_drawer
 from graph.memory_segments import HASH_BITS
 from graph.records import WriteOutcome
-from resolver.drawers import DrawerText, write_terms
+from resolver.drawers import DrawerText, prepare_text
 
 WORDS = [
     "rotate",
@@ -114,14 +114,13 @@ def _found(
 ) -> dict[str, tuple[bool, DrawerText]]:
     """Candidate id → whether it came whole, and its normal form, as one write of `new` reads
     them (through the index, a drawer it read before comes by its remembered normal form)."""
-    text = DrawerText.of(new.content)
-    terms = write_terms(new.wing, new.room, text.normalized, POLICY.near_threshold)
+    prepared = prepare_text(new.wing, new.room, new.content, POLICY.near_threshold)
 
     def read(tx: Any) -> list[drawers.Candidate]:
         if memory is None:
-            return drawers._candidates(tx, new, text, terms, POLICY.near_threshold)
+            return drawers._candidates(tx, new, prepared)
         assert memory.catch_up(tx)
-        return drawers._chosen_candidates(tx, memory, new, text, terms, POLICY.near_threshold)
+        return drawers._chosen_candidates(tx, memory, new, prepared)
 
     return {c.id: (c.drawer is not None, c.text) for c in store.read(read, use_case="test")}
 
