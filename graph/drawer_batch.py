@@ -156,8 +156,6 @@ def prepare_drawers(
     """The items with their normal forms, index terms and probes, for `write_drawers`; those
     of `ready` (one per item, in order) where given."""
     texts = ready if ready is not None else [None] * len(items)
-    if len(texts) != len(items):
-        raise ValueError(f"{len(texts)} prepared texts for {len(items)} items")
     return [
         PreparedDrawer.of(i, new, near_threshold, text)
         for i, (new, text) in enumerate(zip(items, texts, strict=True))

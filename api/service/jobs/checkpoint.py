@@ -84,10 +84,10 @@ def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
     failed: list[dict[str, Any]] = state.pop("failed", None) or list(ctx.job.failures)
     sizes = [len(item["content"].encode("utf-8")) for item in items]
     ranges = list(batches(sizes, state["next"]))
-    with contextlib.closing(_prepared_ahead(ctx, ranges)) as ready:
+    news = [[_new(ctx, index) for index in batch] for batch in ranges]
+    with contextlib.closing(_prepared_ahead(ctx, news)) as ready:
         for position, (batch, texts) in enumerate(zip(ranges, ready, strict=True)):
-            news = [_new(ctx, index) for index in batch]
-            _write_batch(ctx, batch, news, texts, state, failed, first=position == 0)
+            _write_batch(ctx, batch, news[position], texts, state, failed, first=position == 0)
     return {
         "items": len(items),
         "stored": state["stored"],
@@ -97,19 +97,15 @@ def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
 
 
 def _prepared_ahead(
-    ctx: JobContext, ranges: list[range]
+    ctx: JobContext, news: list[list[drawers.NewDrawer]]
 ) -> Generator[list[PreparedText] | None, None, None]:
     """Each batch's prepared texts, from the worker, or None where the job prepares them."""
     if ctx.preparer is None:
-        yield from itertools.repeat(None, len(ranges))
+        yield from itertools.repeat(None, len(news))
         return
-    params = ctx.job.params
-    items = params["items"]
-    places = [
-        [(*_target(params, items[index]), items[index]["content"]) for index in batch]
-        for batch in ranges
-    ]
-    yield from ctx.preparer.batches(places)
+    yield from ctx.preparer.batches(
+        [[(new.wing, new.room, new.content) for new in batch] for batch in news]
+    )
 
 
 def _write_batch(
@@ -127,15 +123,11 @@ def _write_batch(
     ids = [new.drawer_id or "" for new in news]
     stored_before = drawer_batch.drawers_by_ids(ctx.store, ids) if first else {}
     state["stored"] += len(stored_before)
-    todo = [
-        (index, new, text)
-        for index, new, text in zip(batch, news, texts or itertools.repeat(None), strict=False)
-        if new.drawer_id not in stored_before
-    ]
+    todo = [place for place, new in enumerate(news) if new.drawer_id not in stored_before]
     grew = False
-    ready = [text for _, _, text in todo if text is not None] if texts is not None else None
-    outcomes = _write(ctx, [new for _, new, _ in todo], ready) if todo else []
-    for (index, _, _), outcome in zip(todo, outcomes, strict=True):
+    ready = [texts[place] for place in todo] if texts is not None else None
+    outcomes = _write(ctx, [news[place] for place in todo], ready) if todo else []
+    for index, outcome in zip((batch[place] for place in todo), outcomes, strict=True):
         if isinstance(outcome, CastlegraphError):
             failed.append({"index": index, "code": outcome.code, "message": outcome.message})
             grew = True
