@@ -27,7 +27,7 @@ import httpx
 from bench.corpus import Corpus, Kind, Text
 from bench.planted import planted
 from bench.report import Cell, print_table
-from bench.service import Backend, Service, memory_facts, running_service
+from bench.service import Backend, Service, memory_facts, running_service, statement_counts
 from bench.targets import bound
 
 WING = "bench"
@@ -58,6 +58,9 @@ class SizeResult:
     memory: dict[str, float | None] = field(default_factory=dict)
     database_start_seconds: float | None = None
     """The Neo4j server's start (the embedded database starts within the service's start)."""
+    round_trips: Counter[str] = field(default_factory=Counter)
+    """The database statements the timed writes made, by name (the service's `/metrics`): a
+    write whose candidates the service knows is one, `create_drawer_unless_moved`."""
 
     @property
     def fill_rate(self) -> float:
@@ -86,6 +89,7 @@ class SizeResult:
             "outcomes": {kind: dict(counts) for kind, counts in self.outcomes.items()},
             "planted_recall": {kind: dict(counts) for kind, counts in self.recall.items()},
             "latencies_ms": [round(x, 3) for x in self.latencies_ms],
+            "round_trips": dict(sorted(self.round_trips.items())),
             "database_start_seconds": (
                 None
                 if self.database_start_seconds is None
@@ -154,6 +158,7 @@ def measure(service: Service, size: int, texts: Sequence[Text], result: SizeResu
     with httpx.Client(base_url=service.base_url, timeout=REQUEST_TIMEOUT_SECONDS) as client:
         for text in texts[:WARMUP_WRITES]:
             _post(client, url, text.content)
+        before = statement_counts(client)
         for text in texts[WARMUP_WRITES:]:
             started = time.perf_counter()
             response = _post(client, url, text.content)
@@ -162,6 +167,7 @@ def measure(service: Service, size: int, texts: Sequence[Text], result: SizeResu
             tally["writes"] += 1
             tally[str(response.status_code)] += 1
             tally["with_similar"] += bool(response.json().get("similar"))
+        result.round_trips = statement_counts(client) - before
 
 
 def measure_recall(
@@ -257,6 +263,16 @@ def _print(results: Sequence[SizeResult], backend: Backend) -> None:
         "(exact → 200; near → 201 with similar)",
         ["room size", "kind", "writes", "201 created", "200 existing", "with similar"],
         outcome_rows,
+    )
+    trip_rows: list[list[Cell]] = [
+        [r.size, name, count, count / len(r.latencies_ms)]
+        for r in results
+        for name, count in sorted(r.round_trips.items())
+    ]
+    print_table(
+        f"Database round trips of the timed writes on {backend}, by statement",
+        ["room size", "statement", "count", "per write"],
+        trip_rows,
     )
     recall_rows: list[list[Cell]] = [
         [r.size, kind, c["planted"], c["linked"], c["linked"] / c["planted"]]

@@ -12,12 +12,14 @@ and CPU time the results report as the database's.
 """
 
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -276,3 +278,25 @@ def memory_facts(service: Service) -> dict[str, float | None]:
         "database_rss_mb": database_rss_mb(service),
         "database_disk_mb": service.database_disk_mb(),
     }
+
+
+_STATEMENT_COUNT = re.compile(
+    r'^castlegraph_graph_statement_duration_seconds_count\{statement="([^"]+)"\} (\S+)$', re.M
+)
+
+
+SCRAPE_STATEMENTS = frozenset({"job_status_counts"})
+"""What a scrape of `/metrics` runs itself (the jobs by status): left out of the counts."""
+
+
+def statement_counts(client: httpx.Client) -> Counter[str]:
+    """The database round trips the service made so far, by statement (its `/metrics`), but
+    those of the scrapes themselves."""
+    text = client.get("/metrics").raise_for_status().text
+    return Counter(
+        {
+            name: int(float(count))
+            for name, count in _STATEMENT_COUNT.findall(text)
+            if name not in SCRAPE_STATEMENTS
+        }
+    )

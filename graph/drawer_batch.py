@@ -311,7 +311,7 @@ def _read_chosen(tx: Tx, part: list[PreparedDrawer], memory: DrawerIndex) -> dic
     chosen and read again (`SequencedIndex.catch_up_to`): the rare path, another writer's."""
     params = {item.index: by_ids_params(item.new, item.text) for item in part}
     read = _ChosenRead.of(tx, part, memory, params)
-    if memory.catch_up_to(tx, read.counter):
+    if memory.catch_up_to(tx, read.counter) or read.counter != read.seen:
         read = _ChosenRead.of(tx, part, memory, params)
     for item in part:
         entry = read.found[item.index]
@@ -335,6 +335,9 @@ class _ChosenRead:
     found: dict[int, _Found]
     counter: Counter
     """Where the drawer sequence stood (no node yet: none and 0)."""
+    seen: Counter
+    """Where the index stood for the choice (`SequencedIndex.position`, read first): a counter
+    found anywhere else means the choice may miss a drawer, even one taken in since."""
 
     @classmethod
     def of(
@@ -345,6 +348,7 @@ class _ChosenRead:
         params: dict[int, dict[str, Any]],
     ) -> "_ChosenRead":
         writes = [Probes(item.anchors, item.bands, item.lengths) for item in part]
+        seen = memory.position()
         choices = {
             item.index: choice
             for item, choice in zip(part, memory.choose_all(writes, MEMORY_LIMITS), strict=True)
@@ -376,7 +380,7 @@ class _ChosenRead:
                 counter = Counter.of(row["drawer"])
             elif not current.take(row):
                 _collect(found[int(row["item"])], row)
-        return cls(choices, asked, current, found, counter)
+        return cls(choices, asked, current, found, counter, seen)
 
 
 def _read_candidates(

@@ -17,7 +17,10 @@ one counter node, `(:Meta {name: 'drawer_seq'})`, and stamps those drawers with 
 is committed too. A write unit reads the counter after taking its room's lock and, before it
 decides, reads the drawers stamped after the value this index has seen (`catch_up`): another
 instance's writes are caught that way. A single write reads the counter with its candidates
-(`catch_up_to`), and looks again only when it shows something new. After its statement
+(`catch_up_to`), and looks again only when it shows the counter elsewhere than the index stood
+for its choice (`position`, read before it). A write whose chosen drawers are all known reads
+nothing: its create statement writes only if the counter still stands at that position
+(`graph.drawers._store_unread`). After its statement
 commits, the unit adds its own drawers (`written`) when nothing came in between; otherwise the
 next catch-up reads them. The counter's `epoch` (drawn when the node is created) tells a wiped
 graph, and the index starts over. The protocol is `graph.sequenced_index`'s, shared by both

@@ -2,7 +2,8 @@
 
 Each write reads its candidates from indexes, lets `resolver.drawers` name the likenesses and
 makes every change in one final statement (`create_drawer`), so a failure leaves nothing half
-written on either backend.
+written on either backend. Where the service knows every candidate the in-memory index chose,
+the write reads nothing: its statement checks that nothing changed since (`_store_unread`).
 """
 
 import uuid
@@ -235,11 +236,18 @@ def _store(
     stored: _Sequenced,
 ) -> WriteOutcome:
     prepared = prepare_text(new.wing, new.room, new.content, policy.near_threshold)
-    text, terms = prepared.text, prepared.terms
+    lookup = None
+    if policy.enabled and memory is not None and memory.ready:
+        lookup = Lookup.of(memory, prepared)
+    if memory is not None and lookup is not None and replaced is None:
+        outcome = _store_unread(tx, new, policy, memory, prepared, lookup, dialect, stored)
+        if outcome is not None:
+            return outcome
+    text = prepared.text
     likenesses: list[Likeness] = []
     if policy.enabled:
-        if memory is not None and memory.ready:
-            found = _chosen_candidates(tx, memory, new, prepared)
+        if memory is not None and lookup is not None:
+            found = _chosen_candidates(tx, memory, new, prepared, lookup)
         else:
             found = _candidates(tx, new, prepared)
         candidates = [c for c in found if not replaced or c.id != replaced.id]
@@ -247,27 +255,100 @@ def _store(
         if exact is not None and new.name is None:
             return WriteOutcome(created=False, drawer=exact, similar=[])
         likenesses = likenesses_among(text, candidates, policy.near_threshold)
-    now = utc_now()
-    drawer = new_drawer_record(new, text, now, replaced)
-    similar = [similar_entry(link, policy.near_threshold, now) for link in likenesses]
-    links = [{"other": entry.drawer, "evidence": link_evidence(entry)} for entry in similar]
-    # Two statements, not one with an optional match: FalkorDB plans `{id: null}` as a scan.
-    replacing = {"supersedes": replaced.id, "now": now} if replaced else {}
+    creation = _Creation.of(new, prepared, likenesses, replaced, policy, dialect)
+    rows = tx.run("create_drawer_replacing" if replaced else "create_drawer", **creation.params)
+    return creation.written(rows, stored)
+
+
+def _store_unread(
+    tx: Tx,
+    new: NewDrawer,
+    policy: DedupPolicy,
+    memory: DrawerIndex,
+    prepared: PreparedText,
+    lookup: "Lookup",
+    dialect: Dialect,
+    stored: _Sequenced,
+) -> WriteOutcome | None:
+    """A write decided without reading the database, in one round trip (design §4.5): when
+    the service knows every drawer the in-memory index chose (`known_candidates`), it compares
+    with them and sends `create_drawer_unless_moved`, which creates the drawer only if the
+    drawer sequence still stands where the index has seen it and no drawer of the room has the
+    same content hash or fingerprint. None when the service does not know them all, or the
+    statement wrote nothing: the write then reads its candidates (`_chosen_candidates`)."""
+    seen = lookup.seen
+    if seen.epoch is None:
+        return None
+    candidates = known_candidates(tx, memory, new, prepared, lookup.choice)
+    if candidates is None:
+        return None
+    likenesses = likenesses_among(prepared.text, candidates, policy.near_threshold)
+    creation = _Creation.of(new, prepared, likenesses, None, policy, dialect)
     rows = tx.run(
-        "create_drawer_replacing" if replaced else "create_drawer",
-        **replacing,
-        wing=new.wing,
-        room=new.room,
-        props=drawer_write_props(drawer, terms.stored, dialect),
-        terms=joined(terms.stored),
-        links=links,
+        "create_drawer_unless_moved",
+        **creation.params,
+        seen_epoch=seen.epoch,
+        seen_value=seen.value,
+        seen_deletes=seen.deletes,
+        content_hash=prepared.text.content_hash,
+        fingerprint=prepared.text.fingerprint or NO_FINGERPRINT,
+        token=str(uuid.uuid4()),
     )
-    stored.stamped(rows)
-    stored.drawers = [(drawer.id, terms.stored, KnownDrawer.of(drawer, text))]
-    stored.closed = [replaced.id] if replaced else []
-    return WriteOutcome(
-        created=True, drawer=drawer, similar=similar, superseded=replaced.id if replaced else None
-    )
+    # No row: the counter node is gone (a wiped graph), so nothing was written either.
+    return creation.written(rows, stored) if rows and rows[0]["written"] else None
+
+
+@dataclass(frozen=True, slots=True)
+class _Creation:
+    """The drawer a write stores, the links it answers with and its statement's parameters."""
+
+    drawer: Drawer
+    prepared: PreparedText
+    similar: list[SimilarDrawer]
+    replaced: Drawer | None
+    params: dict[str, Any]
+
+    @classmethod
+    def of(
+        cls,
+        new: NewDrawer,
+        prepared: PreparedText,
+        likenesses: Sequence[Likeness],
+        replaced: Drawer | None,
+        policy: DedupPolicy,
+        dialect: Dialect,
+    ) -> "_Creation":
+        now = utc_now()
+        drawer = new_drawer_record(new, prepared.text, now, replaced)
+        similar = [similar_entry(link, policy.near_threshold, now) for link in likenesses]
+        links = [{"other": entry.drawer, "evidence": link_evidence(entry)} for entry in similar]
+        # Two statements, not one with an optional match: FalkorDB plans `{id: null}` as a scan.
+        replacing = {"supersedes": replaced.id, "now": now} if replaced else {}
+        stored_terms = prepared.terms.stored
+        params = {
+            **replacing,
+            "wing": new.wing,
+            "room": new.room,
+            "props": drawer_write_props(drawer, stored_terms, dialect),
+            "terms": joined(stored_terms),
+            "links": links,
+        }
+        return cls(drawer, prepared, similar, replaced, params)
+
+    def written(self, rows: list[Row], stored: _Sequenced) -> WriteOutcome:
+        """The outcome, once its statement created the drawer (`rows`: what it returned)."""
+        drawer, replaced = self.drawer, self.replaced
+        stored.stamped(rows)
+        stored.drawers = [
+            (drawer.id, self.prepared.terms.stored, KnownDrawer.of(drawer, self.prepared.text))
+        ]
+        stored.closed = [replaced.id] if replaced else []
+        return WriteOutcome(
+            created=True,
+            drawer=drawer,
+            similar=self.similar,
+            superseded=replaced.id if replaced else None,
+        )
 
 
 def _candidates(tx: Tx, new: NewDrawer, prepared: PreparedText) -> list[Candidate]:
@@ -293,26 +374,57 @@ def _candidates(tx: Tx, new: NewDrawer, prepared: PreparedText) -> list[Candidat
     return list(unique.values())
 
 
+@dataclass(frozen=True, slots=True)
+class Lookup:
+    """A write's choice from the in-memory index, and where the index stood when it was made
+    (`SequencedIndex.position`, read first): a counter found anywhere else means the choice
+    may miss a drawer, even one the index took in since (another unit's own, `written`)."""
+
+    seen: Counter
+    choice: Choice
+
+    @classmethod
+    def of(cls, memory: DrawerIndex, prepared: PreparedText) -> "Lookup":
+        seen = memory.position()
+        terms = prepared.terms
+        return cls(seen, memory.choose(terms.anchors, terms.bands, prepared.lengths, MEMORY_LIMITS))
+
+
 def _chosen_candidates(
-    tx: Tx, memory: DrawerIndex, new: NewDrawer, prepared: PreparedText
+    tx: Tx, memory: DrawerIndex, new: NewDrawer, prepared: PreparedText, lookup: Lookup
 ) -> list[Candidate]:
-    """What `_candidates` finds, the word pairs and bands looked up in memory (`memory`, built):
-    the database reads the chosen drawers by id with the hash and fingerprint lookups and the
+    """What `_candidates` finds, the word pairs and bands looked up in memory (`lookup`): the
+    database reads the chosen drawers by id with the hash and fingerprint lookups and the
     drawer sequence, in one round trip (another only when closed or hidden drawers left a
-    branch short: `settle`). When the sequence shows writes the index had not seen, it takes
-    them in and chooses again (`SequencedIndex.catch_up_to`): the rare path, another writer's."""
-    terms, lengths = prepared.terms, prepared.lengths
+    branch short: `settle`). When the sequence stands elsewhere than the index stood for the
+    choice, the index catches up and chooses again (`SequencedIndex.catch_up_to`): the rare
+    path, another writer's."""
     params = by_ids_params(new, prepared.text)
-    choice = memory.choose(terms.anchors, terms.bands, lengths, MEMORY_LIMITS)
+    choice = lookup.choice
     whole, first, counter = _read_chosen(tx, params, choice, new, memory.known)
     # Every earlier write of the room committed before this unit took its lock, so once the
     # index holds what this read's counter shows, its choice is exact, whatever a writer of
     # another room stamps meanwhile: a second read need not look at the counter again.
-    if memory.catch_up_to(tx, counter):
-        choice = memory.choose(terms.anchors, terms.bands, lengths, MEMORY_LIMITS)
+    if memory.catch_up_to(tx, counter) or counter != lookup.seen:
+        choice = Lookup.of(memory, prepared).choice
         whole, first, _ = _read_chosen(tx, params, choice, new, memory.known)
     more = chosen_reader(tx, params, new, memory.known)
     return [*whole.values(), *settle(choice, first, more, whole)]
+
+
+def known_candidates(
+    tx: Tx, memory: DrawerIndex, new: NewDrawer, prepared: PreparedText, choice: Choice
+) -> list[Candidate] | None:
+    """What `_chosen_candidates` finds for `choice` but the same-hash and same-fingerprint
+    drawers, when the service knows each drawer of its first read (`first_ids`): then nothing
+    is read, but where closed or hidden drawers leave a branch short (`settle`). None when it
+    does not know them all. Exact only while the drawer sequence stands where the index stood
+    for the choice (`Lookup`), which the write's statement checks."""
+    current = CurrentChosen(memory.known, first_ids(choice))
+    if current.asked["ids"]:
+        return None
+    more = chosen_reader(tx, by_ids_params(new, prepared.text), new, memory.known)
+    return settle(choice, current.comparable(new), more, {})
 
 
 def _read_chosen(

@@ -23,11 +23,13 @@ from graph.bounded_cache import MIB, BytesBoundedMap, CacheInfo
 from graph.records import Drawer
 from resolver.drawers import DrawerText
 
-KNOWN_DRAWERS_BYTES = 64 * MIB
-"""~70,000 drawers of ~320 characters: a checkpoint of 10 k items into a room of 100 k found
-73 % of the drawers it compared with known, against 61 % with 32 MiB (and 38 % with the
-content-keyed cache of normal forms it used before, `graph.drawers.candidate_text`, 16 MB);
-128 MiB found no more: the job compared with ~74,000 distinct drawers, 71 MB of entries."""
+KNOWN_DRAWERS_BYTES = 128 * MIB
+"""~130,000 drawers of ~320 characters: a room of 100 k written through the service stays
+known whole, so a single write into it finds every drawer its index chose known and reads
+nothing (`graph.drawers._store_unread`); with 64 MiB (~70,000) nearly every write into that
+room had one chosen drawer to read. A checkpoint of 10 k items into a room of 100 k found 73 %
+of the drawers it compared with known at 64 MiB and at 128 MiB (it compared with ~74,000
+distinct drawers), 61 % with 32 MiB."""
 
 ENTRY_BYTES = 600
 """What an entry holds besides its normal form: the id, the two hashes, the objects and the
@@ -49,19 +51,35 @@ class KnownDrawer:
     @classmethod
     def of(cls, drawer: Drawer, text: DrawerText) -> "KnownDrawer":
         """A drawer just written, with the normal form its write computed."""
-        return cls(text, drawer.norm_len, drawer.wing, drawer.room, drawer.agent, drawer.kind)
+        return cls(
+            text, drawer.norm_len, *_place(drawer.wing, drawer.room, drawer.agent, drawer.kind)
+        )
 
     @classmethod
     def read(cls, values: Sequence[Any]) -> tuple[str, "KnownDrawer"]:
         """A drawer as the by-ids statements give one they were asked to read whole:
         `[id, content, norm_len, wing, room, agent, kind]`."""
         drawer_id, content, norm_len, wing, room, agent, kind = values
-        return drawer_id, cls(DrawerText.of(content), int(norm_len or 0), wing, room, agent, kind)
+        return drawer_id, cls(
+            DrawerText.of(content), int(norm_len or 0), *_place(wing, room, agent, kind)
+        )
 
     @property
     def bytes(self) -> int:
         """What the entry holds: its normal form and `ENTRY_BYTES`."""
         return sys.getsizeof(self.text.normalized) + ENTRY_BYTES
+
+
+def _place(
+    wing: str, room: str, agent: str | None, kind: str | None
+) -> tuple[str, str, str | None, str | None]:
+    """A drawer's place, agent and kind as shared strings: a room's drawers have the same, so
+    its entries keep one copy each, not one per entry (~160 bytes less an entry)."""
+    return sys.intern(wing), sys.intern(room), _interned(agent), _interned(kind)
+
+
+def _interned(value: str | None) -> str | None:
+    return None if value is None else sys.intern(value)
 
 
 class KnownDrawers:

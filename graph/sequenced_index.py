@@ -119,6 +119,13 @@ class SequencedIndex:
     def seen(self) -> int:
         return self._seen
 
+    def position(self) -> Counter:
+        """Where the counter stood when this index last took something in: what it holds is
+        exact for as long as the counter still stands there. Read before a lookup, so that a
+        change taken in meanwhile shows as a counter that moved."""
+        with self._lock:
+            return Counter(self._epoch, self._seen, self._deletes)
+
     def counter(self, tx: Tx) -> Counter:
         """Where the counter stands, as this transaction sees it."""
         [row] = tx.run(self.counter_statement)

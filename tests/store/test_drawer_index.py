@@ -21,7 +21,7 @@ from graph.drawer_index import DrawerIndex
 from graph.drawers import DedupPolicy, NewDrawer, supersede_drawer, write_drawer
 from graph.memory_segments import HASH_BITS
 from graph.records import WriteOutcome
-from resolver.drawers import DrawerText, prepare_text
+from resolver.drawers import MAX_LINKS, DrawerText, prepare_text
 
 WORDS = [
     "rotate",
@@ -60,6 +60,23 @@ def _two_instances(store: Any) -> tuple[DrawerIndex, DrawerIndex]:
     here.build(store)
     there.build(store)
     return here, there
+
+
+def _drawers_in(store: Any, room: str) -> int:
+    """How many current drawers the room holds."""
+    rows = store.read(
+        lambda tx: tx.run(
+            "room_drawers_page",
+            wing="w",
+            room=room,
+            limit=1000,
+            after_created=None,
+            after_id=None,
+            viewer=None,
+        ),
+        use_case="test",
+    )
+    return len(rows)
 
 
 def _typo(text: str, rng: random.Random) -> str:
@@ -120,7 +137,9 @@ def _found(
         if memory is None:
             return drawers._candidates(tx, new, prepared)
         assert memory.catch_up(tx)
-        return drawers._chosen_candidates(tx, memory, new, prepared)
+        return drawers._chosen_candidates(
+            tx, memory, new, prepared, drawers.Lookup.of(memory, prepared)
+        )
 
     return {c.id: (c.drawer is not None, c.text) for c in store.read(read, use_case="test")}
 
@@ -150,6 +169,68 @@ def test_the_index_finds_exactly_what_the_database_finds(store: Any, seed: int) 
             compared += len(expected)
     assert compared > 0  # the writes had candidates to compare
     assert memory.known.cache_info().hits > 0  # and read some of them as known drawers
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_writes_decided_unread_decide_as_writes_that_read(store: Any, seed: int) -> None:
+    """Twin rooms, one history: each write goes into one through the in-memory index (unread
+    where the instance knows every chosen drawer) and into the other through the database's
+    index. Every verdict and every link is the same, drawers compared by their place in the
+    history (exact and near copies, other agents' diary entries, supersedes)."""
+    rng = random.Random(50 + seed)
+    memory = DrawerIndex()
+    memory.build(store)
+    places: tuple[dict[str, int], dict[str, int]] = ({}, {})
+    """Each room's drawers by the order they were stored in: the twins have the same place."""
+    texts: list[str] = []
+    unread = 0
+
+    def answer(outcome: WriteOutcome, room: int) -> tuple[bool, int, list[Any], set[int]]:
+        """The verdict, the drawer's place, its links' kinds and similarities, and the places
+        of the links it keeps whatever the order of ids: those above the weakest kept when
+        `MAX_LINKS` cut some (ties there go by id, which differs between the rooms)."""
+        mine = places[room]
+        links = sorted(((s.kind, round(s.similarity, 9)) for s in outcome.similar), reverse=True)
+        weakest = min((s.similarity for s in outcome.similar), default=0.0)
+        cut = len(outcome.similar) == MAX_LINKS
+        linked = {mine[s.drawer] for s in outcome.similar if not cut or s.similarity > weakest}
+        return outcome.created, mine.setdefault(outcome.drawer.id, len(mine)), links, linked
+
+    for step in range(40):
+        roll = rng.random()
+        text = _typo(rng.choice(texts), rng) if texts and roll < 0.4 else _text(rng)
+        text = rng.choice(texts) if texts and roll > 0.85 else text
+        texts.append(text)
+        agent = rng.choice(["ann", "bob"]) if rng.random() < 0.2 else None
+        viewer = rng.choice([None, "ann", "bob"])
+        own_only = rng.random() < 0.1
+        twins = [
+            NewDrawer(
+                "w",
+                room,
+                text,
+                kind="diary" if agent else "manual",
+                agent=agent,
+                viewer=viewer,
+                compare_same_agent_only=own_only,
+            )
+            for room in ("a", "b")
+        ]
+        with _round_trips() as names:
+            through_index = write_drawer(store, twins[0], POLICY, memory=memory)
+        unread += names == ["create_drawer_unless_moved"]
+        through_database = write_drawer(store, twins[1], POLICY)
+        # The write into the twin room moved the drawer sequence: caught up here, as this
+        # instance would be by its next read, so that the next write may be decided unread.
+        store.read(memory.catch_up, use_case="test")
+        assert answer(through_index, 0) == answer(through_database, 1), step
+        if through_index.created and rng.random() < 0.1:
+            replacement = _text(rng)
+            a = supersede_drawer(store, through_index.drawer.id, replacement, POLICY, memory=memory)
+            b = supersede_drawer(store, through_database.drawer.id, replacement, POLICY)
+            store.read(memory.catch_up, use_case="test")
+            assert answer(a, 0) == answer(b, 1)
+    assert unread > 20  # most writes were decided without a read
 
 
 def test_a_build_is_one_segment_of_every_hash_bit_whatever_its_pages(
@@ -248,7 +329,12 @@ def test_a_known_drawer_deleted_by_another_instance_is_no_candidate(store: Any) 
     with _round_trips() as names:
         near = write_drawer(store, NewDrawer("w", "r", copy), POLICY, memory=here)
     assert near.created and not near.similar
-    assert names == ["drawer_candidates_by_ids", "drawer_candidates_by_ids", "create_drawer"]
+    assert names == [
+        "create_drawer_unless_moved",  # refused: the sequence counted a delete
+        "drawer_candidates_by_ids",
+        "drawer_candidates_by_ids",
+        "create_drawer",
+    ]
     assert here.known.get(first.id) is None
 
 
@@ -300,7 +386,7 @@ def test_a_batch_reads_the_sequence_with_its_candidates_and_catches_up_only_when
 
 def test_an_own_delete_keeps_what_the_instance_knows(store: Any) -> None:
     """The instance that deletes takes its own delete in: the drawer stops counting and is no
-    longer known; the other drawers it knows stay known, and its next write reads once."""
+    longer known; the other drawers it knows stay known, and its next write reads nothing."""
     memory = DrawerIndex()
     memory.build(store)
     original = "the storage engine keeps a weekly backup of every cluster"
@@ -313,7 +399,7 @@ def test_an_own_delete_keeps_what_the_instance_knows(store: Any) -> None:
         near = write_drawer(
             store, NewDrawer("w", "r", kept_text.replace("audit", "audti")), POLICY, memory=memory
         )
-    assert names == ["drawer_candidates_by_ids", "create_drawer"]
+    assert names == ["create_drawer_unless_moved"]
     assert [s.drawer for s in near.similar] == [kept.id]
     assert memory.known.get(kept.id) is not None
 
@@ -362,6 +448,24 @@ def test_a_write_whose_every_hit_is_closed_finds_nothing(store: Any) -> None:
 
 
 def test_a_single_write_reads_the_drawer_sequence_with_its_candidates(store: Any) -> None:
+    """A write whose chosen drawers the instance does not know (another instance wrote
+    them, read by this one's build) reads them with the drawer sequence, in one round trip."""
+    original = "rotate the staging certificates before the audit on friday"
+    first = write_drawer(store, NewDrawer("w", "r", original), POLICY).drawer
+    memory = DrawerIndex()
+    memory.build(store)
+    with _round_trips() as names:
+        near = write_drawer(
+            store, NewDrawer("w", "r", original.replace("audit", "audti")), POLICY, memory=memory
+        )
+    assert names == ["drawer_candidates_by_ids", "create_drawer"]
+    assert [s.drawer for s in near.similar] == [first.id]
+    assert memory.seen == 2
+
+
+def test_a_write_whose_candidates_are_known_is_one_round_trip(store: Any) -> None:
+    """The instance knows every drawer its index chose: it decides without reading, and its
+    statement checks that the sequence did not move and that the room holds no copy."""
     memory = DrawerIndex()
     memory.build(store)
     original = "rotate the staging certificates before the audit on friday"
@@ -370,9 +474,104 @@ def test_a_single_write_reads_the_drawer_sequence_with_its_candidates(store: Any
         near = write_drawer(
             store, NewDrawer("w", "r", original.replace("audit", "audti")), POLICY, memory=memory
         )
-    assert names == ["drawer_candidates_by_ids", "create_drawer"]
-    assert [s.drawer for s in near.similar] == [first.id]
+    assert names == ["create_drawer_unless_moved"]
+    assert [(s.drawer, s.kind) for s in near.similar] == [(first.id, "near")]
     assert memory.seen == 2
+    assert _drawers_in(store, "r") == 2
+
+
+def test_a_copy_the_index_does_not_keep_is_read_before_the_write(store: Any) -> None:
+    """Same content or same normal form: the unread statement writes nothing (the in-memory
+    index keeps no hashes), the write reads the copy and answers as it always did."""
+    memory = DrawerIndex()
+    memory.build(store)
+    original = "rotate the staging certificates before the audit on friday"
+    first = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=memory).drawer
+    with _round_trips() as names:
+        exact = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=memory)
+    assert names == ["create_drawer_unless_moved", "drawer_candidates_by_ids"]
+    assert not exact.created and exact.drawer.id == first.id
+    with _round_trips() as names:
+        twin = write_drawer(store, NewDrawer("w", "r", original.upper()), POLICY, memory=memory)
+    assert names == ["create_drawer_unless_moved", "drawer_candidates_by_ids", "create_drawer"]
+    assert [(s.drawer, s.kind) for s in twin.similar] == [(first.id, "normalized")]
+    assert _drawers_in(store, "r") == 2
+    assert memory.seen == 2
+
+
+def test_a_write_after_another_instances_write_is_refused_unread_then_reads(store: Any) -> None:
+    """The sequence moved since this instance's index last looked: the unread statement writes
+    nothing, and the write reads, takes the other instance's drawer in and links to it."""
+    write_drawer(
+        store, NewDrawer("w", "elsewhere", "a first drawer so the sequence exists"), POLICY
+    )
+    here, there = _two_instances(store)
+    original = "the storage engine keeps a weekly backup of every cluster"
+    first = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=there).drawer
+    with _round_trips() as names:
+        near = write_drawer(
+            store, NewDrawer("w", "r", original.replace("weekly", "weelky")), POLICY, memory=here
+        )
+    assert names == [
+        "create_drawer_unless_moved",
+        "drawer_candidates_by_ids",
+        "drawers_since",
+        "drawer_candidates_by_ids",
+        "create_drawer",
+    ]
+    assert [s.drawer for s in near.similar] == [first.id]
+    assert _drawers_in(store, "r") == 2
+    assert here.seen == 3
+
+
+def _taken_in_after_the_next_choice(
+    store: Any, memory: DrawerIndex, monkeypatch: pytest.MonkeyPatch, text: str
+) -> str:
+    """`text` written by a unit of this instance whose own drawer reaches the index
+    (`written`) only once the next write has chosen from it: the unit that commits just
+    before another takes the store's lock. The written drawer's id."""
+    deferred: list[Any] = []
+    with monkeypatch.context() as patched:
+        patched.setattr(memory, "written", lambda *args: deferred.append(args))
+        written = write_drawer(store, NewDrawer("w", "r", text), POLICY, memory=memory).drawer
+    choose_all = memory.choose_all
+
+    def choose_then_take_in(*args: Any) -> Any:
+        choices = choose_all(*args)
+        while deferred:
+            memory.written(*deferred.pop())
+        return choices
+
+    monkeypatch.setattr(memory, "choose_all", choose_then_take_in)
+    return written.id
+
+
+def test_a_drawer_taken_in_after_the_choice_is_chosen_again(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The read finds the sequence where the index stands now, not where it stood for the
+    choice: the write chooses again and links to the drawer taken in between."""
+    memory = DrawerIndex()
+    memory.build(store)
+    write_drawer(store, NewDrawer("w", "elsewhere", "the sequence exists"), POLICY, memory=memory)
+    original = "the storage engine keeps a weekly backup of every cluster"
+    first = _taken_in_after_the_next_choice(store, memory, monkeypatch, original)
+    copy = NewDrawer("w", "r", original.replace("weekly", "weelky"))
+    near = write_drawer(store, copy, POLICY, memory=memory)
+    assert [s.drawer for s in near.similar] == [first]
+
+
+def test_a_batch_chooses_again_when_a_drawer_was_taken_in_after_its_choice(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory = DrawerIndex()
+    memory.build(store)
+    write_drawer(store, NewDrawer("w", "elsewhere", "the sequence exists"), POLICY, memory=memory)
+    original = "the storage engine keeps a weekly backup of every cluster"
+    first = _taken_in_after_the_next_choice(store, memory, monkeypatch, original)
+    items = [NewDrawer("w", "r", original.replace("weekly", "weelky"))]
+    [near] = drawer_batch.write_drawers(store, items, POLICY, memory=memory)
+    assert isinstance(near, WriteOutcome) and [s.drawer for s in near.similar] == [first]
 
 
 def test_a_write_that_meets_another_instances_writes_takes_them_in_and_chooses_again(

@@ -9,7 +9,15 @@ import sys
 import threading
 from pathlib import Path
 
-from bench.service import child_pids, database_children, rss_mb, service_rss_mb
+import httpx
+
+from bench.service import (
+    child_pids,
+    database_children,
+    rss_mb,
+    service_rss_mb,
+    statement_counts,
+)
 
 WAIT_SECONDS = 30.0
 
@@ -51,3 +59,19 @@ def test_a_child_that_is_not_the_database_counts_as_the_service() -> None:
         assert total is not None and total >= 0.95 * (own + child)  # both, read a moment apart
     finally:
         worker.communicate(b"")
+
+
+def test_statement_counts_read_the_services_metrics_without_the_scrapes_own() -> None:
+    exposition = "\n".join(
+        [
+            "# TYPE castlegraph_graph_statement_duration_seconds histogram",
+            'castlegraph_graph_statement_duration_seconds_bucket{le="0.001",statement="x"} 1.0',
+            'castlegraph_graph_statement_duration_seconds_count{statement="create_drawer"} 12.0',
+            'castlegraph_graph_statement_duration_seconds_sum{statement="create_drawer"} 0.02',
+            'castlegraph_graph_statement_duration_seconds_count{statement="job_status_counts"} 3.0',
+            'castlegraph_http_requests_total{method="POST",route="/x",status="201"} 7.0',
+        ]
+    )
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, text=exposition))
+    with httpx.Client(transport=transport, base_url="http://service") as client:
+        assert statement_counts(client) == {"create_drawer": 12}
