@@ -271,15 +271,16 @@ def _store_unread(
     stored: _Sequenced,
 ) -> WriteOutcome | None:
     """A write decided without reading the database, in one round trip (design §4.5): when
-    the service knows every drawer the in-memory index chose (`known_candidates`), it compares
+    the service knows every drawer the in-memory index chose (`_known_candidates`), it compares
     with them and sends `create_drawer_unless_moved`, which creates the drawer only if the
-    drawer sequence still stands where the index has seen it and no drawer of the room has the
-    same content hash or fingerprint. None when the service does not know them all, or the
-    statement wrote nothing: the write then reads its candidates (`_chosen_candidates`)."""
+    drawer sequence still stands where the index stood for the choice (`Lookup`) and no drawer
+    of the room has the same content hash or fingerprint. None when the service does not know
+    them all, or the statement wrote nothing: the write then reads its candidates
+    (`_chosen_candidates`)."""
     seen = lookup.seen
     if seen.epoch is None:
         return None
-    candidates = known_candidates(tx, memory, new, prepared, lookup.choice)
+    candidates = _known_candidates(tx, memory, new, prepared, lookup.choice)
     if candidates is None:
         return None
     likenesses = likenesses_among(prepared.text, candidates, policy.near_threshold)
@@ -412,7 +413,7 @@ def _chosen_candidates(
     return [*whole.values(), *settle(choice, first, more, whole)]
 
 
-def known_candidates(
+def _known_candidates(
     tx: Tx, memory: DrawerIndex, new: NewDrawer, prepared: PreparedText, choice: Choice
 ) -> list[Candidate] | None:
     """What `_chosen_candidates` finds for `choice` but the same-hash and same-fingerprint
