@@ -499,12 +499,14 @@ def test_a_copy_the_index_does_not_keep_is_read_before_the_write(store: Any) -> 
     assert memory.seen == 2
 
 
-def test_a_write_after_another_instances_write_is_refused_unread_then_reads(store: Any) -> None:
-    """The sequence moved since this instance's index last looked: the unread statement writes
-    nothing, and the write reads, takes the other instance's drawer in and links to it."""
-    write_drawer(
-        store, NewDrawer("w", "elsewhere", "a first drawer so the sequence exists"), POLICY
-    )
+@pytest.mark.parametrize("sequence_before", [False, True])
+def test_a_write_that_meets_another_instances_writes_takes_them_in_and_chooses_again(
+    store: Any, sequence_before: bool
+) -> None:
+    """Where the instance's index saw the drawer sequence (it existed at the build), the write
+    first tries unread: its statement finds the sequence moved and writes nothing."""
+    if sequence_before:
+        write_drawer(store, NewDrawer("w", "elsewhere", "the sequence exists"), POLICY)
     here, there = _two_instances(store)
     original = "the storage engine keeps a weekly backup of every cluster"
     first = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=there).drawer
@@ -512,8 +514,9 @@ def test_a_write_after_another_instances_write_is_refused_unread_then_reads(stor
         near = write_drawer(
             store, NewDrawer("w", "r", original.replace("weekly", "weelky")), POLICY, memory=here
         )
+    unread = ["create_drawer_unless_moved"] if sequence_before else []
     assert names == [
-        "create_drawer_unless_moved",
+        *unread,
         "drawer_candidates_by_ids",
         "drawers_since",
         "drawer_candidates_by_ids",
@@ -521,77 +524,7 @@ def test_a_write_after_another_instances_write_is_refused_unread_then_reads(stor
     ]
     assert [s.drawer for s in near.similar] == [first.id]
     assert _drawers_in(store, "r") == 2
-    assert here.seen == 3
-
-
-def _taken_in_after_the_next_choice(
-    store: Any, memory: DrawerIndex, monkeypatch: pytest.MonkeyPatch, text: str
-) -> str:
-    """`text` written by a unit of this instance whose own drawer reaches the index
-    (`written`) only once the next write has chosen from it: the unit that commits just
-    before another takes the store's lock. The written drawer's id."""
-    deferred: list[Any] = []
-    with monkeypatch.context() as patched:
-        patched.setattr(memory, "written", lambda *args: deferred.append(args))
-        written = write_drawer(store, NewDrawer("w", "r", text), POLICY, memory=memory).drawer
-    choose_all = memory.choose_all
-
-    def choose_then_take_in(*args: Any) -> Any:
-        choices = choose_all(*args)
-        while deferred:
-            memory.written(*deferred.pop())
-        return choices
-
-    monkeypatch.setattr(memory, "choose_all", choose_then_take_in)
-    return written.id
-
-
-def test_a_drawer_taken_in_after_the_choice_is_chosen_again(
-    store: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The read finds the sequence where the index stands now, not where it stood for the
-    choice: the write chooses again and links to the drawer taken in between."""
-    memory = DrawerIndex()
-    memory.build(store)
-    write_drawer(store, NewDrawer("w", "elsewhere", "the sequence exists"), POLICY, memory=memory)
-    original = "the storage engine keeps a weekly backup of every cluster"
-    first = _taken_in_after_the_next_choice(store, memory, monkeypatch, original)
-    copy = NewDrawer("w", "r", original.replace("weekly", "weelky"))
-    near = write_drawer(store, copy, POLICY, memory=memory)
-    assert [s.drawer for s in near.similar] == [first]
-
-
-def test_a_batch_chooses_again_when_a_drawer_was_taken_in_after_its_choice(
-    store: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    memory = DrawerIndex()
-    memory.build(store)
-    write_drawer(store, NewDrawer("w", "elsewhere", "the sequence exists"), POLICY, memory=memory)
-    original = "the storage engine keeps a weekly backup of every cluster"
-    first = _taken_in_after_the_next_choice(store, memory, monkeypatch, original)
-    items = [NewDrawer("w", "r", original.replace("weekly", "weelky"))]
-    [near] = drawer_batch.write_drawers(store, items, POLICY, memory=memory)
-    assert isinstance(near, WriteOutcome) and [s.drawer for s in near.similar] == [first]
-
-
-def test_a_write_that_meets_another_instances_writes_takes_them_in_and_chooses_again(
-    store: Any,
-) -> None:
-    here, there = _two_instances(store)
-    original = "the storage engine keeps a weekly backup of every cluster"
-    first = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=there).drawer
-    with _round_trips() as names:
-        near = write_drawer(
-            store, NewDrawer("w", "r", original.replace("weekly", "weelky")), POLICY, memory=here
-        )
-    assert names == [
-        "drawer_candidates_by_ids",
-        "drawers_since",
-        "drawer_candidates_by_ids",
-        "create_drawer",
-    ]
-    assert [s.drawer for s in near.similar] == [first.id]
-    assert here.seen == 2
+    assert here.seen == 2 + sequence_before
 
 
 def test_a_delete_in_a_palace_whose_drawers_predate_the_sequence(store: Any) -> None:
