@@ -180,8 +180,8 @@ def test_writes_decided_unread_decide_as_writes_that_read(store: Any, seed: int)
     rng = random.Random(50 + seed)
     memory = DrawerIndex()
     memory.build(store)
+    # Each room's drawers by the order they were stored in: twins have the same place.
     places: tuple[dict[str, int], dict[str, int]] = ({}, {})
-    """Each room's drawers by the order they were stored in: the twins have the same place."""
     texts: list[str] = []
     unread = 0
 
