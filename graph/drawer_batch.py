@@ -307,11 +307,12 @@ def _read_chosen(tx: Tx, part: list[PreparedDrawer], memory: DrawerIndex) -> dic
     hash and fingerprint lookups, the chosen drawers, the name holders of every item and the
     drawer sequence in one round trip (`drawer_batch_candidates_by_ids`; another per item only
     when closed or hidden drawers left a branch short: `graph.drawers.settle`). When the
-    sequence shows writes or deletes the index had not seen, it takes them in and the part is
-    chosen and read again (`SequencedIndex.catch_up_to`): the rare path, another writer's."""
+    sequence stands elsewhere than the index stood for the choice, the index takes in what it
+    had not seen and the part is chosen and read again (`SequencedIndex.catch_up_to`): the
+    rare path, another writer's."""
     params = {item.index: by_ids_params(item.new, item.text) for item in part}
     read = _ChosenRead.of(tx, part, memory, params)
-    if memory.catch_up_to(tx, read.counter) or read.counter != read.seen:
+    if memory.catch_up_to(tx, read.counter, read.seen):
         read = _ChosenRead.of(tx, part, memory, params)
     for item in part:
         entry = read.found[item.index]

@@ -406,7 +406,7 @@ def _chosen_candidates(
     # Every earlier write of the room committed before this unit took its lock, so once the
     # index holds what this read's counter shows, its choice is exact, whatever a writer of
     # another room stamps meanwhile: a second read need not look at the counter again.
-    if memory.catch_up_to(tx, counter) or counter != lookup.seen:
+    if memory.catch_up_to(tx, counter, lookup.seen):
         choice = Lookup.of(memory, prepared).choice
         whole, first, _ = _read_chosen(tx, params, choice, new, memory.known)
     more = chosen_reader(tx, params, new, memory.known)

@@ -143,29 +143,33 @@ class SequencedIndex:
         between this read and the unit's decisions."""
         if not self._ready.is_set():
             return False
-        self.catch_up_to(tx, self.counter(tx))
+        self._take_in(tx, self.counter(tx))
         return True
 
-    def catch_up_to(self, tx: Tx, counter: Counter) -> bool:
+    def catch_up_to(self, tx: Tx, counter: Counter, looked_at: Counter) -> bool:
         """`catch_up` to the counter as another statement of `tx` read it (under the unit's
-        lock, like the counter statement); whether that changed the index, so that whatever was
-        looked up in it before must be looked up again. A write folds the counter into its
-        first read this way: one round trip less when nothing came in between, which is what a
-        single service sees (design §4.5)."""
+        lock, like the counter statement); whether what was looked up in the index when it
+        stood at `looked_at` (its `position`, read before the lookup) must be looked up again:
+        the counter stands elsewhere, so the index took something in, here or since that
+        lookup (another unit's own drawer, `_take_written`). A write folds the counter into
+        its first read this way: one round trip less when nothing came in between, which is
+        what a single service sees (design §4.5)."""
+        self._take_in(tx, counter)
+        return counter != looked_at
+
+    def _take_in(self, tx: Tx, counter: Counter) -> None:
+        """Whatever the counter shows that the index has not seen: a wiped graph, stamped
+        changes, deletes made elsewhere."""
         with self._lock:
-            changed = counter.epoch != self._epoch
-            if changed:
+            if counter.epoch != self._epoch:
                 self._start_over()
                 self._epoch, self._seen, self._deletes = counter.epoch, 0, 0
             if counter.value > self._seen:
                 self._take_since(tx, self._seen, counter.value)
                 self._seen = counter.value
-                changed = True
             if counter.deletes != self._deletes:
                 self._deleted_elsewhere()
                 self._deletes = counter.deletes
-                changed = True
-        return changed
 
     def _took_deletes(self, counter: Counter, take: Callable[[], None]) -> None:
         """After a unit's delete committed, the counter as it left it: `take` it in (always:
