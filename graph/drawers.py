@@ -239,15 +239,15 @@ def _store(
     lookup = None
     if policy.enabled and memory is not None and memory.ready:
         lookup = Lookup.of(memory, prepared)
-    if memory is not None and lookup is not None and replaced is None:
-        outcome = _store_unread(tx, new, policy, memory, prepared, lookup, dialect, stored)
-        if outcome is not None:
-            return outcome
+        if replaced is None:
+            outcome = _store_unread(tx, new, policy, prepared, lookup, dialect, stored)
+            if outcome is not None:
+                return outcome
     text = prepared.text
     likenesses: list[Likeness] = []
     if policy.enabled:
-        if memory is not None and lookup is not None:
-            found = _chosen_candidates(tx, memory, new, prepared, lookup)
+        if lookup is not None:
+            found = _chosen_candidates(tx, new, prepared, lookup)
         else:
             found = _candidates(tx, new, prepared)
         candidates = [c for c in found if not replaced or c.id != replaced.id]
@@ -264,7 +264,6 @@ def _store_unread(
     tx: Tx,
     new: NewDrawer,
     policy: DedupPolicy,
-    memory: DrawerIndex,
     prepared: PreparedText,
     lookup: "Lookup",
     dialect: Dialect,
@@ -280,7 +279,7 @@ def _store_unread(
     seen = lookup.seen
     if seen.epoch is None:
         return None
-    candidates = _known_candidates(tx, memory, new, prepared, lookup.choice)
+    candidates = _known_candidates(tx, new, prepared, lookup)
     if candidates is None:
         return None
     likenesses = likenesses_among(prepared.text, candidates, policy.near_threshold)
@@ -377,22 +376,27 @@ def _candidates(tx: Tx, new: NewDrawer, prepared: PreparedText) -> list[Candidat
 
 @dataclass(frozen=True, slots=True)
 class Lookup:
-    """A write's choice from the in-memory index, and where the index stood when it was made
-    (`SequencedIndex.position`, read first): a counter found anywhere else means the choice
-    may miss a drawer, even one the index took in since (another unit's own, `written`)."""
+    """A write's choice from the in-memory index (`memory`), where the index stood when it was
+    made (`SequencedIndex.position`, read first: a counter found anywhere else means the
+    choice may miss a drawer, even one the index took in since, another unit's own) and the
+    drawers of its first read (`first_ids`) split into those the service knows and the others,
+    once, whether the write then reads or not."""
 
+    memory: DrawerIndex
     seen: Counter
     choice: Choice
+    first: "CurrentChosen"
 
     @classmethod
     def of(cls, memory: DrawerIndex, prepared: PreparedText) -> "Lookup":
         seen = memory.position()
         terms = prepared.terms
-        return cls(seen, memory.choose(terms.anchors, terms.bands, prepared.lengths, MEMORY_LIMITS))
+        choice = memory.choose(terms.anchors, terms.bands, prepared.lengths, MEMORY_LIMITS)
+        return cls(memory, seen, choice, CurrentChosen(memory.known, first_ids(choice)))
 
 
 def _chosen_candidates(
-    tx: Tx, memory: DrawerIndex, new: NewDrawer, prepared: PreparedText, lookup: Lookup
+    tx: Tx, new: NewDrawer, prepared: PreparedText, lookup: Lookup
 ) -> list[Candidate]:
     """What `_candidates` finds, the word pairs and bands looked up in memory (`lookup`): the
     database reads the chosen drawers by id with the hash and fingerprint lookups and the
@@ -400,41 +404,39 @@ def _chosen_candidates(
     branch short: `settle`). When the sequence stands elsewhere than the index stood for the
     choice, the index catches up and chooses again (`SequencedIndex.catch_up_to`): the rare
     path, another writer's."""
-    params = by_ids_params(new, prepared.text)
-    choice = lookup.choice
-    whole, first, counter = _read_chosen(tx, params, choice, new, memory.known)
+    memory, params = lookup.memory, by_ids_params(new, prepared.text)
+    whole, first, counter = _read_chosen(tx, params, lookup.first, new)
     # Every earlier write of the room committed before this unit took its lock, so once the
     # index holds what this read's counter shows, its choice is exact, whatever a writer of
     # another room stamps meanwhile: a second read need not look at the counter again.
     if memory.catch_up_to(tx, counter, lookup.seen):
-        choice = Lookup.of(memory, prepared).choice
-        whole, first, _ = _read_chosen(tx, params, choice, new, memory.known)
+        lookup = Lookup.of(memory, prepared)
+        whole, first, _ = _read_chosen(tx, params, lookup.first, new)
     more = chosen_reader(tx, params, new, memory.known)
-    return [*whole.values(), *settle(choice, first, more, whole)]
+    return [*whole.values(), *settle(lookup.choice, first, more, whole)]
 
 
 def _known_candidates(
-    tx: Tx, memory: DrawerIndex, new: NewDrawer, prepared: PreparedText, choice: Choice
+    tx: Tx, new: NewDrawer, prepared: PreparedText, lookup: Lookup
 ) -> list[Candidate] | None:
-    """What `_chosen_candidates` finds for `choice` but the same-hash and same-fingerprint
-    drawers, when the service knows each drawer of its first read (`first_ids`): then nothing
-    is read, but where closed or hidden drawers leave a branch short (`settle`). None when it
-    does not know them all. Exact only while the drawer sequence stands where the index stood
-    for the choice (`Lookup`), which the write's statement checks."""
-    current = CurrentChosen(memory.known, first_ids(choice))
-    if current.asked["ids"]:
+    """What `_chosen_candidates` finds but the same-hash and same-fingerprint drawers, when
+    the service knows each drawer of its first read: then nothing is read, but where closed or
+    hidden drawers leave a branch short (`settle`). None when it does not know them all.
+    Exact only while the drawer sequence stands where the index stood for the choice
+    (`Lookup`), which the write's statement checks."""
+    if lookup.first.asked["ids"]:
         return None
-    more = chosen_reader(tx, by_ids_params(new, prepared.text), new, memory.known)
-    return settle(choice, current.comparable(new), more, {})
+    more = chosen_reader(tx, by_ids_params(new, prepared.text), new, lookup.memory.known)
+    return settle(lookup.choice, lookup.first.comparable(new), more, {})
 
 
 def _read_chosen(
-    tx: Tx, params: dict[str, Any], choice: Choice, new: NewDrawer, known: KnownDrawers
+    tx: Tx, params: dict[str, Any], current: "CurrentChosen", new: NewDrawer
 ) -> tuple[dict[str, Candidate], dict[str, Candidate], Counter]:
-    """One `drawer_candidates_by_ids` read of a write: the drawers that came whole, the chosen
-    ones it may compare with and where the drawer sequence stands (no node yet: none and 0)."""
+    """One `drawer_candidates_by_ids` read of a write (`current`: its first read's drawers,
+    known or to read): the drawers that came whole, the chosen ones it may compare with and
+    where the drawer sequence stands (no node yet: none and 0)."""
     whole: dict[str, Candidate] = {}
-    current = CurrentChosen(known, first_ids(choice))
     counter = Counter(None, 0)
     for row in tx.run("drawer_candidates_by_ids", **params, **current.asked):
         if row["via"] == "seq":

@@ -137,9 +137,7 @@ def _found(
         if memory is None:
             return drawers._candidates(tx, new, prepared)
         assert memory.catch_up(tx)
-        return drawers._chosen_candidates(
-            tx, memory, new, prepared, drawers.Lookup.of(memory, prepared)
-        )
+        return drawers._chosen_candidates(tx, new, prepared, drawers.Lookup.of(memory, prepared))
 
     return {c.id: (c.drawer is not None, c.text) for c in store.read(read, use_case="test")}
 
