@@ -60,7 +60,7 @@ from graph.queries import Dialect
 from graph.records import Drawer, WriteOutcome
 from graph.sequenced_index import Counter
 from graph.store import GraphStore, Row, Tx
-from resolver.drawers import DrawerText, Likeness, PreparedText, prepare_text
+from resolver.drawers import DrawerText, Likeness, PreparedText, prepare_texts
 
 ItemOutcome = WriteOutcome | CastlegraphError
 """What one item of a batch came to: written (or found), or refused (for its name)."""
@@ -84,16 +84,8 @@ class PreparedDrawer:
     indexed: frozenset[str]
 
     @classmethod
-    def of(
-        cls, index: int, new: NewDrawer, near_threshold: float, ready: PreparedText | None = None
-    ) -> "PreparedDrawer":
-        """The item, its text prepared here unless `ready` (computed elsewhere from the same
-        text and room: `prepare_text`)."""
-        prepared = (
-            ready
-            if ready is not None
-            else prepare_text(new.wing, new.room, new.content, near_threshold)
-        )
+    def of(cls, index: int, new: NewDrawer, prepared: PreparedText) -> "PreparedDrawer":
+        """The item with its text prepared for its room (`prepare_text`)."""
         return cls(
             index=index,
             new=new,
@@ -154,11 +146,13 @@ def prepare_drawers(
     ready: Sequence[PreparedText] | None = None,
 ) -> list[PreparedDrawer]:
     """The items with their normal forms, index terms and probes, for `write_drawers`; those
-    of `ready` (one per item, in order) where given."""
-    texts = ready if ready is not None else [None] * len(items)
+    of `ready` (one per item, in order) where given, else prepared here (`prepare_texts`)."""
+    if ready is None:
+        places = [(new.wing, new.room, new.content) for new in items]
+        ready = prepare_texts(places, near_threshold)
     return [
-        PreparedDrawer.of(i, new, near_threshold, text)
-        for i, (new, text) in enumerate(zip(items, texts, strict=True))
+        PreparedDrawer.of(i, new, text)
+        for i, (new, text) in enumerate(zip(items, ready, strict=True))
     ]
 
 

@@ -34,7 +34,9 @@ def test_a_single_write_reads_no_candidate_its_length_rules_out(store: Any) -> N
 
 def test_a_batch_reads_no_candidate_its_length_rules_out(store: Any) -> None:
     _, copy = _room(store)
-    item = drawer_batch.PreparedDrawer.of(0, NewDrawer("w", "r", TEXT), 0.9)
+    item = drawer_batch.PreparedDrawer.of(
+        0, NewDrawer("w", "r", TEXT), prepare_text("w", "r", TEXT, 0.9)
+    )
     found = store.read(
         lambda tx: drawer_batch._read_candidates(tx, [item], True, store.dialect), use_case="test"
     )
