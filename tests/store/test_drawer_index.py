@@ -497,6 +497,56 @@ def test_a_copy_the_index_does_not_keep_is_read_before_the_write(store: Any) -> 
     assert memory.seen == 2
 
 
+def _taken_in_after_the_next_choice(
+    store: Any, memory: DrawerIndex, monkeypatch: pytest.MonkeyPatch, text: str
+) -> str:
+    """`text` written by a unit of this instance whose own drawer reaches the index
+    (`written`) only once the next write has chosen from it: the unit that commits just
+    before another takes the store's lock. The written drawer's id."""
+    deferred: list[Any] = []
+    with monkeypatch.context() as patched:
+        patched.setattr(memory, "written", lambda *args: deferred.append(args))
+        written = write_drawer(store, NewDrawer("w", "r", text), POLICY, memory=memory).drawer
+    choose_all = memory.choose_all
+
+    def choose_then_take_in(*args: Any) -> Any:
+        choices = choose_all(*args)
+        while deferred:
+            memory.written(*deferred.pop())
+        return choices
+
+    monkeypatch.setattr(memory, "choose_all", choose_then_take_in)
+    return written.id
+
+
+def test_a_drawer_taken_in_after_the_choice_is_chosen_again(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The read finds the sequence where the index stands now, not where it stood for the
+    choice: the write chooses again and links to the drawer taken in between."""
+    memory = DrawerIndex()
+    memory.build(store)
+    write_drawer(store, NewDrawer("w", "elsewhere", "the sequence exists"), POLICY, memory=memory)
+    original = "the storage engine keeps a weekly backup of every cluster"
+    first = _taken_in_after_the_next_choice(store, memory, monkeypatch, original)
+    copy = NewDrawer("w", "r", original.replace("weekly", "weelky"))
+    near = write_drawer(store, copy, POLICY, memory=memory)
+    assert [s.drawer for s in near.similar] == [first]
+
+
+def test_a_batch_chooses_again_when_a_drawer_was_taken_in_after_its_choice(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory = DrawerIndex()
+    memory.build(store)
+    write_drawer(store, NewDrawer("w", "elsewhere", "the sequence exists"), POLICY, memory=memory)
+    original = "the storage engine keeps a weekly backup of every cluster"
+    first = _taken_in_after_the_next_choice(store, memory, monkeypatch, original)
+    items = [NewDrawer("w", "r", original.replace("weekly", "weelky"))]
+    [near] = drawer_batch.write_drawers(store, items, POLICY, memory=memory)
+    assert isinstance(near, WriteOutcome) and [s.drawer for s in near.similar] == [first]
+
+
 @pytest.mark.parametrize("sequence_before", [False, True])
 def test_a_write_that_meets_another_instances_writes_takes_them_in_and_chooses_again(
     store: Any, sequence_before: bool
