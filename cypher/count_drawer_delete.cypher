@@ -3,6 +3,7 @@
 // forgets the drawers it knows (`graph.drawer_index`). The node is created as the statements
 // that stamp create it, for drawers stored before the sequence existed.
 MERGE (c:Meta {name: 'drawer_seq'})
-ON CREATE SET c.value = 0, c.epoch = randomUUID()
-SET c.deletes = coalesce(c.deletes, 0) + 1
-RETURN c.value AS value, c.epoch AS epoch, c.deletes AS deletes
+MERGE (c)-[n:SEQUENCE]->(c)
+ON CREATE SET n.value = 0, n.epoch = randomUUID()
+SET n.deletes = coalesce(n.deletes, 0) + 1
+RETURN n.value AS value, n.epoch AS epoch, n.deletes AS deletes

@@ -2,9 +2,10 @@
 // new value, and the counter stays locked to commit, so a committed value means every lower
 // one is committed too.
 MERGE (c:Meta {name: 'drawer_seq'})
-ON CREATE SET c.value = 0, c.epoch = randomUUID()
-SET c.value = c.value + 1
-WITH c.value AS seq
+MERGE (c)-[n:SEQUENCE]->(c)
+ON CREATE SET n.value = 0, n.epoch = randomUUID()
+SET n.value = n.value + 1
+WITH n.value AS seq
 MATCH (old:Drawer {id: $supersedes})
 // A closed drawer is never a candidate again: it leaves the vector and anchor-term indexes.
 SET old.valid_to = $now, old.seq = seq, old.embedding = null, old.terms = null, old.terms_text = null
@@ -16,13 +17,22 @@ WITH seq, count(*) AS cleared
 MERGE (w:Wing {name: $wing})
 MERGE (r:Room {wing: $wing, name: $room})
 MERGE (w)-[:HAS_ROOM]->(r)
-CREATE (r)-[:HAS_DRAWER]->(d:Drawer)
-SET d += $props, d.seq = seq, d.terms = CASE $terms WHEN '' THEN [] ELSE split($terms, ' ') END
+CREATE (r)-[:HAS_DRAWER]->(d:Drawer {
+  id: $props.id, wing: $props.wing, room: $props.room, content: $props.content,
+  content_hash: $props.content_hash, fingerprint: $props.fingerprint,
+  norm_len: $props.norm_len, excerpt: $props.excerpt, kind: $props.kind, name: $props.name,
+  agent: $props.agent, source_uri: $props.source_uri, created_at: $props.created_at,
+  valid_from: $props.valid_from, supersedes: $props.supersedes,
+  origin_document: $props.origin_document, origin_chunk: $props.origin_chunk,
+  origin_revision: $props.origin_revision, origin_root: $props.origin_root,
+  terms_scheme: $props.terms_scheme, terms_text: $props.terms_text,
+  seq: seq, terms: CASE $terms WHEN '' THEN [] ELSE split($terms, ' ') END
+})
 WITH d
 UNWIND $links AS link
 MATCH (other:Drawer {id: link.other})
 CREATE (d)-[s:SIMILAR_TO]->(other)
 SET s += link.evidence
 WITH count(s) AS linked
-MATCH (c:Meta {name: 'drawer_seq'})
-RETURN linked, c.value AS seq, c.epoch AS epoch
+MATCH (:Meta {name: 'drawer_seq'})-[n:SEQUENCE]->()
+RETURN linked, n.value AS seq, n.epoch AS epoch

@@ -6,9 +6,10 @@
 // new value, and the counter stays locked to commit, so a committed value means every lower
 // one is committed too.
 MERGE (c:Meta {name: 'drawer_seq'})
-ON CREATE SET c.value = 0, c.epoch = randomUUID()
-SET c.value = c.value + 1
-WITH c.value AS seq
+MERGE (c)-[n:SEQUENCE]->(c)
+ON CREATE SET n.value = 0, n.epoch = randomUUID()
+SET n.value = n.value + 1
+WITH n.value AS seq
 OPTIONAL MATCH (old:Drawer)
 WHERE old.id IN $closing_ids
 // A closed drawer is never a candidate again: it leaves the vector and anchor-term indexes.
@@ -26,9 +27,18 @@ MERGE (w)-[:HAS_ROOM]->(r)
 WITH seq, count(r) AS rooms
 UNWIND $drawers AS item
 MATCH (r:Room {wing: item.wing, name: item.room})
-CREATE (r)-[:HAS_DRAWER]->(d:Drawer)
 // Its index terms come as one string (design §4.5): the client quotes one string, not 176.
-SET d += item.props, d.seq = seq, d.terms = CASE item.terms WHEN '' THEN [] ELSE split(item.terms, ' ') END
+CREATE (r)-[:HAS_DRAWER]->(d:Drawer {
+  id: item.props.id, wing: item.props.wing, room: item.props.room, content: item.props.content,
+  content_hash: item.props.content_hash, fingerprint: item.props.fingerprint,
+  norm_len: item.props.norm_len, excerpt: item.props.excerpt, kind: item.props.kind, name: item.props.name,
+  agent: item.props.agent, source_uri: item.props.source_uri, created_at: item.props.created_at,
+  valid_from: item.props.valid_from, supersedes: item.props.supersedes,
+  origin_document: item.props.origin_document, origin_chunk: item.props.origin_chunk,
+  origin_revision: item.props.origin_revision, origin_root: item.props.origin_root,
+  terms_scheme: item.props.terms_scheme, terms_text: item.props.terms_text,
+  seq: seq, terms: CASE item.terms WHEN '' THEN [] ELSE split(item.terms, ' ') END
+})
 WITH count(d) AS created
 UNWIND $links AS link
 MATCH (new:Drawer {id: link.from})
@@ -36,5 +46,5 @@ MATCH (other:Drawer {id: link.to})
 CREATE (new)-[s:SIMILAR_TO]->(other)
 SET s += link.evidence
 WITH count(s) AS linked
-MATCH (c:Meta {name: 'drawer_seq'})
-RETURN linked, c.value AS seq, c.epoch AS epoch
+MATCH (:Meta {name: 'drawer_seq'})-[n:SEQUENCE]->()
+RETURN linked, n.value AS seq, n.epoch AS epoch

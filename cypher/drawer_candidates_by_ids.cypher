@@ -29,5 +29,5 @@ MATCH (d:Drawer {id: id})
 WHERE d.valid_to IS NULL
 RETURN [d.id, d.content, d.norm_len, d.wing, d.room, d.agent, d.kind] AS drawer, 'ids' AS via
 UNION ALL
-MATCH (c:Meta {name: 'drawer_seq'})
-RETURN c {.value, .epoch, .deletes} AS drawer, 'seq' AS via
+MATCH (:Meta {name: 'drawer_seq'})-[n:SEQUENCE]->()
+RETURN n {.value, .epoch, .deletes} AS drawer, 'seq' AS via

@@ -1,4 +1,4 @@
 // Where the drawer sequence stands (`graph.drawer_index`): no node yet reads as 0, and so do
 // the deletes it counted.
-OPTIONAL MATCH (c:Meta {name: 'drawer_seq'})
-RETURN coalesce(c.value, 0) AS value, c.epoch AS epoch, coalesce(c.deletes, 0) AS deletes
+OPTIONAL MATCH (:Meta {name: 'drawer_seq'})-[n:SEQUENCE]->()
+RETURN coalesce(n.value, 0) AS value, n.epoch AS epoch, coalesce(n.deletes, 0) AS deletes

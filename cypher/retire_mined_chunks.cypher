@@ -6,9 +6,10 @@
 // new value, and the counter stays locked to commit, so a committed value means every lower
 // one is committed too.
 MERGE (c:Meta {name: 'drawer_seq'})
-ON CREATE SET c.value = 0, c.epoch = randomUUID()
-SET c.value = c.value + 1
-WITH c.value AS seq
+MERGE (c)-[n:SEQUENCE]->(c)
+ON CREATE SET n.value = 0, n.epoch = randomUUID()
+SET n.value = n.value + 1
+WITH n.value AS seq
 UNWIND $names AS name
 MATCH (d:Drawer {name: name})
 WHERE d.wing = $wing AND d.room = $room AND d.kind = 'file'

@@ -19,7 +19,7 @@ from graph.errors import DrawerNameTaken, DrawerNotFound, DrawerSuperseded
 from graph.known_drawers import KnownDrawer, KnownDrawers
 from graph.locks import PENDING_PAIRS
 from graph.queries import Dialect
-from graph.records import Drawer, SimilarDrawer, WriteOutcome
+from graph.records import ORIGIN_PREFIX, Drawer, SimilarDrawer, WriteOutcome
 from graph.sequenced_index import Counter
 from graph.store import GraphStore, Row, Tx
 from graph.visibility import visible
@@ -637,6 +637,20 @@ def _term_props(terms: list[str], dialect: Dialect) -> dict[str, Any]:
     return props
 
 
+STORED_PROPERTIES = frozenset(
+    {
+        *("id", "wing", "room", "content", "content_hash", "fingerprint", "norm_len", "excerpt"),
+        *("kind", "name", "agent", "source_uri", "created_at", "valid_from", "supersedes"),
+        *(f"{ORIGIN_PREFIX}{key}" for key in ("document", "chunk", "revision", "root")),
+        *("terms_scheme", "terms_text"),
+    }
+)
+"""The properties the statements that create drawers write (`drawer_write_props`), each named
+in the CREATE: FalkorDB makes a statement that creates a node and sets a node's property pay
+a cost that grows with the graph (`cypher/create_drawer.cypher`). Provenance keys are those
+of mined chunks (`api.service.jobs.mining`)."""
+
+
 def drawer_write_props(drawer: Drawer, terms: list[str], dialect: Dialect) -> dict[str, Any]:
     """The record's properties and those the indexes read, derived from its content, but its
     index terms themselves: the write statements take them `joined` and split them."""
@@ -644,6 +658,9 @@ def drawer_write_props(drawer: Drawer, terms: list[str], dialect: Dialect) -> di
     props.update(_term_props(terms, dialect))
     del props["terms"]
     props["excerpt"] = _excerpt(drawer.content)  # the caption Neo4j Browser shows
+    unknown = props.keys() - STORED_PROPERTIES
+    if unknown:  # a new field or provenance key the statements would drop without a word
+        raise ValueError(f"no statement stores these drawer properties: {sorted(unknown)}")
     return props
 
 

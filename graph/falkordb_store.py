@@ -191,6 +191,7 @@ class FalkorStore:
         with self._write_lock:
             for _, text in schema_statements("falkordb", without=served):
                 self._create_index(text)
+            self.run_text(statement("know_relationship_types", "falkordb"), {})
             existing = self._constraints()
             for label, properties in UNIQUE_CONSTRAINTS:
                 if (label, tuple(sorted(properties))) not in existing:

@@ -20,6 +20,7 @@ from graph.migration_steps import (
     complete_entity_index_keys,
     derive_keys,
     drop_closed_drawer_terms,
+    move_drawer_sequence,
     number_entities,
     refresh_entity_index_keys,
     reindex_anchor_terms,
@@ -64,6 +65,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "pending duplicate pairs of the vectors stored so far", rebuild_pending_pairs),
     Migration(10, "entity sequence for the in-memory candidate index", number_entities),
     Migration(11, "drawer bands in two length buckets, looked up in one", reindex_anchor_terms),
+    Migration(12, "drawer sequence kept on a relationship of its node", move_drawer_sequence),
 )
 
 

@@ -46,5 +46,5 @@ WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
 RETURN p.item AS item, d {.*, embedding: null, terms: null, terms_text: null} AS drawer,
   'name' AS via
 UNION ALL
-MATCH (c:Meta {name: 'drawer_seq'})
-RETURN null AS item, c {.value, .epoch, .deletes} AS drawer, 'seq' AS via
+MATCH (:Meta {name: 'drawer_seq'})-[n:SEQUENCE]->()
+RETURN null AS item, n {.value, .epoch, .deletes} AS drawer, 'seq' AS via

@@ -576,14 +576,14 @@ def test_a_write_that_meets_another_instances_writes_takes_them_in_and_chooses_a
 
 
 def test_a_delete_in_a_palace_whose_drawers_predate_the_sequence(store: Any) -> None:
-    """Drawers stored before the drawer sequence existed have no counter node: a delete creates
+    """Drawers stored before the drawer sequence existed have no drawer sequence: a delete creates
     it, as a write would, and the instance's index keeps the drawers it built from."""
     original = "the storage engine keeps a weekly backup of every cluster"
     kept_text = "rotate the staging certificates before the audit on friday"
     gone = write_drawer(store, NewDrawer("w", "r", original), POLICY).drawer
     kept = write_drawer(store, NewDrawer("w", "r", kept_text), POLICY).drawer
     store.run_text("MATCH (d:Drawer) REMOVE d.seq", {})
-    store.run_text("MATCH (c:Meta {name: 'drawer_seq'}) DELETE c", {})
+    store.run_text("MATCH (c:Meta {name: 'drawer_seq'}) DETACH DELETE c", {})
     memory = DrawerIndex()
     memory.build(store)
     assert memory.seen == 0

@@ -9,6 +9,7 @@ import pytest
 
 from api.service.lexicon import Lexicon
 from graph import migrations
+from graph.drawer_index import DrawerIndex
 from graph.drawers import DedupPolicy, NewDrawer, write_drawer
 from graph.duplicate_pairs import rebuild_pending_pairs
 from graph.duplicates import record_verdict
@@ -20,6 +21,7 @@ from graph.migration_steps import (
     complete_entity_index_keys,
     derive_keys,
     drop_closed_drawer_terms,
+    move_drawer_sequence,
     number_entities,
     refresh_entity_index_keys,
     reindex_anchor_terms,
@@ -49,9 +51,9 @@ def rows(store: Any, text: str) -> list[dict[str, Any]]:
 
 def test_migrations_are_recorded_once(store: Any) -> None:
     first = migrations.migrate(store)
-    assert [m.version for m in first] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+    assert [m.version for m in first] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
     assert migrations.migrate(store) == []
-    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
     assert migrations.pending(store) == []
 
 
@@ -59,7 +61,7 @@ def test_version_3_derives_keys_and_merges_nothing(store: Any) -> None:
     rows(store, LEGACY)
     applied = {m.version: m.changed for m in migrations.migrate(store)}
     # 3 already derives today's keys
-    assert applied == {1: 0, 2: 2, 3: 4, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0, 11: 0}
+    assert applied == {1: 0, 2: 2, 3: 4, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0, 11: 0, 12: 0}
     drawer = rows(store, "MATCH (d:Drawer {id: 'd1'}) RETURN properties(d) AS p")[0]["p"]
     normal = normalize_text("Legacy note about Ada")
     assert drawer["content_hash"] == content_hash("Legacy note about Ada")
@@ -295,3 +297,27 @@ def test_version_10_numbers_the_entities_stored_before_the_sequence(store: Any) 
     [counter] = rows(store, "MATCH (c:Meta {name: 'entity_seq'}) RETURN c.value AS value")
     assert seqs == {counter["value"]} and counter["value"] >= 1
     assert number_entities(store) == 0
+
+
+def test_version_12_moves_the_drawer_sequence_onto_a_relationship(store: Any) -> None:
+    """A palace whose drawer sequence stands on its node's properties, as versions before 12
+    kept it: the value, epoch and deletes move to the relationship, and writes go on from them."""
+    migrations.migrate(store)
+    rows(store, "MATCH (c:Meta {name: 'drawer_seq'}) DETACH DELETE c")
+    rows(store, "CREATE (:Meta {name: 'drawer_seq', value: 41, epoch: 'e-old', deletes: 3})")
+    assert move_drawer_sequence(store) == 1
+    assert move_drawer_sequence(store) == 0
+    [counter] = rows(
+        store,
+        "MATCH (c:Meta {name: 'drawer_seq'})-[n:SEQUENCE]->(c)"
+        " RETURN n.value AS value, n.epoch AS epoch, n.deletes AS deletes, c.value AS old",
+    )
+    assert counter == {"value": 41, "epoch": "e-old", "deletes": 3, "old": None}
+    memory = DrawerIndex()
+    memory.build(store)
+    assert (memory.position().epoch, memory.seen) == ("e-old", 41)
+    written = write_drawer(store, NewDrawer("w", "r", "rotate the certificates"), DedupPolicy())
+    stored = store.run_text(
+        "MATCH (d:Drawer {id: $id}) RETURN d.seq AS seq", {"id": written.drawer.id}
+    )
+    assert stored == [{"seq": 42}]

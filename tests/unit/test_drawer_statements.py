@@ -1,0 +1,55 @@
+"""The statements that create drawers name each stored property in their CREATE
+(`graph.drawers.STORED_PROPERTIES`), and a property outside that list is refused before a
+statement could drop it."""
+
+import re
+
+import pytest
+
+from graph.drawers import STORED_PROPERTIES, NewDrawer, drawer_write_props, new_drawer_record
+from graph.queries import statement
+from graph.records import Drawer
+from resolver.drawers import DrawerText
+
+CREATORS = [
+    "create_drawer",
+    "create_drawer_replacing",
+    "create_drawer_unless_moved",
+    "create_drawers",
+]
+
+
+@pytest.mark.parametrize("dialect", ["falkordb", "neo4j"])
+@pytest.mark.parametrize("name", CREATORS)
+def test_a_drawer_create_names_every_stored_property(name: str, dialect: str) -> None:
+    text = statement(name, dialect)  # type: ignore[arg-type]
+    [written] = re.findall(r"CREATE \(r\)-\[:HAS_DRAWER\]->\(d:Drawer \{(.*?)\n\}\)", text, re.S)
+    named = dict(re.findall(r"(\w+): ([^,]+?)(?:,|$)", " ".join(written.split())))
+    assert set(named) == STORED_PROPERTIES | {"seq", "terms"}
+    source = "$props" if name != "create_drawers" else "item.props"
+    assert all(named[key] == f"{source}.{key}" for key in STORED_PROPERTIES)
+
+
+def test_a_mined_chunk_s_properties_are_all_stored() -> None:
+    new = NewDrawer(
+        "w",
+        "r",
+        "the backup runs nightly",
+        name="notes.md#0",
+        kind="file",
+        agent="scribe",
+        source_uri="notes.md",
+        origin={"document": "notes.md", "chunk": 0, "revision": "abc", "root": "/docs"},
+    )
+    drawer = new_drawer_record(new, DrawerText.of(new.content), "2026-12-03T00:00:00Z", None)
+    props = drawer_write_props(drawer, ["t1", "t2"], "neo4j")
+    assert set(props) == STORED_PROPERTIES - {"supersedes"}
+
+
+def test_a_property_no_statement_stores_is_refused() -> None:
+    new = NewDrawer("w", "r", "the backup runs nightly", origin={"page": 3})
+    drawer: Drawer = new_drawer_record(
+        new, DrawerText.of(new.content), "2026-12-03T00:00:00Z", None
+    )
+    with pytest.raises(ValueError, match="origin_page"):
+        drawer_write_props(drawer, [], "falkordb")
