@@ -74,6 +74,18 @@ class BytesBoundedMap(Generic[K, V]):
                 _, (_, evicted) = self._entries.popitem(last=False)
                 self._bytes -= evicted
 
+    def put_if_room(self, key: K, value: V, cost: int) -> bool:
+        """Keep `value` for `key` only if it fits beside what is kept, evicting nothing;
+        whether it is kept now (a key kept already is)."""
+        with self._lock:
+            if key in self._entries:
+                return True
+            if self._bytes + cost > self.max_bytes:
+                return False
+            self._entries[key] = (value, cost)
+            self._bytes += cost
+            return True
+
     def pop(self, key: K) -> None:
         """Forget `key`, if kept."""
         with self._lock:

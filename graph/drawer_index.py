@@ -12,19 +12,18 @@ drawers by id, with the content-hash and fingerprint lookups, in one round trip
 
 Exactness across writers and instances: every statement that creates or closes a drawer
 (`create_drawer`, `create_drawer_replacing`, `create_drawers`, `retire_mined_chunks`) advances
-one counter node, `(:Meta {name: 'drawer_seq'})`, and stamps those drawers with the new value
-(`seq`, indexed). The counter is locked to commit, so a committed value means every lower one
-is committed too. A write unit reads the counter after taking its room's lock and, before it
-decides, reads the drawers stamped after the value this index has seen (`catch_up`): another
-instance's writes are caught that way. A single write reads the counter with its candidates
-(`catch_up_to`), and looks again only when it shows the counter elsewhere than the index stood
-for its choice (`position`, read before it). A write whose chosen drawers are all known reads
-nothing: its create statement writes only if the counter still stands at that position
-(`graph.drawers._store_unread`). After its statement
-commits, the unit adds its own drawers (`written`) when nothing came in between; otherwise the
-next catch-up reads them. The counter's `epoch` (drawn when the node is created) tells a wiped
-graph, and the index starts over. The protocol is `graph.sequenced_index`'s, shared by both
-in-memory indexes.
+one counter, `(:Meta {name: 'drawer_seq'})-[:SEQUENCE]->()`, and stamps those drawers with the
+new value (`seq`, indexed). The counter is locked to commit, so a committed value means every
+lower one is committed too. A write unit reads the counter after taking its room's lock and,
+before it decides, reads the drawers stamped after the value this index has seen (`catch_up`):
+another instance's writes are caught that way. A single write reads the counter with its
+candidates (`catch_up_to`), and looks again only when it shows the counter elsewhere than the
+index stood for its choice (`position`, read before it). A write whose chosen drawers are all
+known reads nothing: its create statement writes only if the counter still stands at that
+position (`graph.drawers._store_unread`). After its statement commits, the unit adds its own
+drawers (`written`) when nothing came in between; otherwise the next catch-up reads them. The
+counter's `epoch` (drawn when the node is created) tells a wiped graph, and the index starts
+over. The protocol is `graph.sequenced_index`'s, shared by both in-memory indexes.
 
 A closed drawer that the index learns of (by a catch-up, or this instance's own supersede,
 retire or delete) is dead: it no longer counts in any term's postings. A delete stamps nothing
@@ -62,6 +61,9 @@ from graph.sequenced_index import Counter, SequencedIndex
 from graph.store import GraphStore, Row, Tx
 
 BUILD_PAGE = 2_000
+WARM_SPAN = 1_000
+"""Values of the drawer sequence whose drawers one page of `DrawerIndex.warm` reads: 1,000
+drawers written one by one, 25,000 written by checkpoint batches of 25."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +160,31 @@ class DrawerIndex(SequencedIndex):
             self._recent = _Recent(keys)
             self._built(counter)
         return BuildStats(keys.rows, keys.entries, time.perf_counter() - started, self.nbytes)
+
+    def warm(self, store: GraphStore, stopping: Callable[[], bool] = lambda: False) -> int:
+        """After the build, make the newest current drawers known, down the drawer sequence,
+        until the known drawers are full or every stamped drawer is known; how many were made
+        known. A service just started then decides writes into a room it did not write itself
+        in one round trip (`graph.drawers._store_unread`), as it does once its writes have read
+        the drawers they chose. A page read while a delete or a wipe came in is dropped, and
+        the warming stops: the drawer deleted may be on it."""
+        made_known = 0
+        high = self.position().value
+        while high > 0 and not stopping():
+            low = max(0, high - WARM_SPAN)
+            looked_at = self.position()
+            page = store.read(partial(_known_page, low, high), use_case="drawer_index_warm")
+            page.sort(key=lambda row: -int(row["seq"]))
+            drawers = [KnownDrawer.read(row["drawer"]) for row in page]
+            with self._lock:
+                if (self._epoch, self._deletes) != (looked_at.epoch, looked_at.deletes):
+                    return made_known
+                for drawer_id, known in drawers:
+                    if not self.known.put_if_room(drawer_id, known):
+                        return made_known
+                    made_known += 1
+            high = low
+        return made_known
 
     def _start_over(self) -> None:
         self._keys, self._lengths, self._dead_rows = KeyIndex(), array("q"), bytearray()
@@ -549,3 +576,7 @@ def _live(row: Row) -> bool:
 
 def _page(after: object, tx: Tx) -> list[Row]:
     return tx.run("drawer_terms_page", after=after, limit=BUILD_PAGE)
+
+
+def _known_page(low: int, high: int, tx: Tx) -> list[Row]:
+    return tx.run("known_drawers_page", low=low, high=high)

@@ -107,6 +107,10 @@ class KnownDrawers:
     def put(self, drawer_id: str, known: KnownDrawer) -> None:
         self._kept.put(drawer_id, known, known.bytes)
 
+    def put_if_room(self, drawer_id: str, known: KnownDrawer) -> bool:
+        """Keep the drawer only if it fits without another going (warming); whether it did."""
+        return self._kept.put_if_room(drawer_id, known, known.bytes)
+
     def cache_info(self) -> CacheInfo:
         return self._kept.cache_info()
 

@@ -9,6 +9,7 @@ import logging
 import os
 import socket
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -186,10 +187,20 @@ class Runtime:
                 return None
             return (
                 f"{stats.drawers} drawers, {stats.entries} terms, {stats.nbytes / 1e6:.1f} MB, "
-                f"built in {stats.seconds:.1f} s"
+                f"built in {stats.seconds:.1f} s; {self._warm(index, store)}"
             )
 
         self._build_in_background(index, store, build)
+
+    def _warm(self, index: DrawerIndex, store: GraphStore) -> str:
+        """Make the newest drawers known once the index is ready (`DrawerIndex.warm`); a
+        failure only leaves them to be read by the writes that choose them."""
+        started = time.perf_counter()
+        try:
+            known = index.warm(store, stopping=self._stopping.is_set)
+        except CastlegraphError as error:
+            return f"no drawers known ({scrub(error.log_text(), self.settings)})"
+        return f"{known} drawers known in {time.perf_counter() - started:.1f} s"
 
     def _build_in_background(
         self, index: SequencedIndex, store: GraphStore, build: Callable[[], str | None]

@@ -10,6 +10,7 @@ Two `DrawerIndex` objects on one store stand for two service instances.
 """
 
 import random
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,6 +20,7 @@ import pytest
 from graph import drawer_batch, drawer_index, drawers, observe
 from graph.drawer_index import DrawerIndex
 from graph.drawers import DedupPolicy, NewDrawer, supersede_drawer, write_drawer
+from graph.known_drawers import ENTRY_BYTES, KnownDrawers
 from graph.memory_segments import HASH_BITS
 from graph.records import WriteOutcome
 from resolver.drawers import MAX_LINKS, DrawerText, prepare_text
@@ -594,3 +596,57 @@ def test_a_delete_in_a_palace_whose_drawers_predate_the_sequence(store: Any) -> 
     )
     assert [s.drawer for s in near.similar] == [kept.id]
     assert memory.seen == 1
+
+
+def test_a_warmed_index_decides_writes_into_a_room_it_did_not_write_in_one_round_trip(
+    store: Any,
+) -> None:
+    """A service just started knows no drawer; warming after the build makes the current ones
+    known, newest first (a closed one is not), so a near copy of a drawer another instance
+    wrote is decided unread."""
+    writer = DrawerIndex()
+    writer.build(store)
+    original = "rotate the staging certificates before the audit on friday"
+    first = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=writer).drawer
+    old = write_drawer(store, NewDrawer("w", "r", "the backup runs nightly"), POLICY).drawer
+    supersede_drawer(store, old.id, "the backup runs every hour", POLICY)
+    started = DrawerIndex()
+    started.build(store)
+    assert started.known.get(first.id) is None
+    assert started.warm(store) == 2
+    assert started.known.get(first.id) is not None and started.known.get(old.id) is None
+    with _round_trips() as names:
+        near = write_drawer(
+            store, NewDrawer("w", "r", original.replace("audit", "audti")), POLICY, memory=started
+        )
+    assert names == ["create_drawer_unless_moved"]
+    assert [(s.drawer, s.kind) for s in near.similar] == [(first.id, "near")]
+
+
+def test_warming_stops_when_the_known_drawers_are_full_keeping_the_newest(store: Any) -> None:
+    texts = [f"note {n}: rotate the staging certificates of cluster {n}" for n in range(6)]
+    ids = [write_drawer(store, NewDrawer("w", "r", text), POLICY).drawer.id for text in texts]
+    memory = DrawerIndex()
+    memory.build(store)
+    entry = sys.getsizeof(DrawerText.of(texts[0]).normalized) + ENTRY_BYTES  # all one size
+    memory.known = KnownDrawers(max_bytes=3 * entry + entry // 2)  # room for three and a half
+    assert memory.warm(store) == 3
+    assert [memory.known.get(i) is not None for i in ids] == [False] * 3 + [True] * 3
+
+
+def test_warming_stops_at_a_delete_made_while_it_reads(store: Any) -> None:
+    """The page read beside a delete may hold the drawer deleted: it is dropped, and the
+    warming ends there."""
+    kept = write_drawer(store, NewDrawer("w", "r", "the backup runs nightly"), POLICY).drawer
+    gone = write_drawer(store, NewDrawer("w", "r", "rotate the certificates"), POLICY).drawer
+    memory = DrawerIndex()
+    memory.build(store)
+
+    class DeletingOnFirstPage:
+        def read(self, work: Any, *, use_case: str) -> Any:
+            rows = store.read(work, use_case=use_case)
+            drawers.delete_drawer(store, gone.id, memory=memory)
+            return rows
+
+    assert memory.warm(DeletingOnFirstPage()) == 0  # type: ignore[arg-type]
+    assert memory.known.get(gone.id) is None and memory.known.get(kept.id) is None

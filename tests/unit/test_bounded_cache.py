@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from graph import entity_index
-from graph.bounded_cache import ByteLRU
+from graph.bounded_cache import ByteLRU, BytesBoundedMap
 
 SLACK = 1.15
 """What tracemalloc sees beyond the counted bytes: the dict and the entries' tuples."""
@@ -77,3 +77,13 @@ def test_a_value_larger_than_the_budget_is_returned_not_kept() -> None:
     cache = ByteLRU(lambda key: key * 10_000, max_bytes=10_000)
     assert cache("ab") == "ab" * 10_000
     assert cache.cache_info().entries == 0
+
+
+def test_put_if_room_keeps_only_what_fits_and_evicts_nothing() -> None:
+    kept: BytesBoundedMap[str, int] = BytesBoundedMap(max_bytes=250)
+    assert kept.put_if_room("a", 1, 100) and kept.put_if_room("b", 2, 100)
+    assert not kept.put_if_room("c", 3, 100)  # 300 > 250: c is refused, a and b stay
+    assert kept.put_if_room("a", 9, 100)  # kept already, with its first value
+    assert (kept.get("a"), kept.get("b"), kept.get("c")) == (1, 2, None)
+    assert kept.put_if_room("d", 4, 50)
+    assert kept.cache_info().bytes == 250
