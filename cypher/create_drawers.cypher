@@ -28,17 +28,10 @@ WITH seq, count(r) AS rooms
 UNWIND $drawers AS item
 MATCH (r:Room {wing: item.wing, name: item.room})
 // Its index terms come as one string (design §4.5): the client quotes one string, not 176.
-CREATE (r)-[:HAS_DRAWER]->(d:Drawer {
-  id: item.props.id, wing: item.props.wing, room: item.props.room, content: item.props.content,
-  content_hash: item.props.content_hash, fingerprint: item.props.fingerprint,
-  norm_len: item.props.norm_len, excerpt: item.props.excerpt, kind: item.props.kind, name: item.props.name,
-  agent: item.props.agent, source_uri: item.props.source_uri, created_at: item.props.created_at,
-  valid_from: item.props.valid_from, supersedes: item.props.supersedes,
-  origin_document: item.props.origin_document, origin_chunk: item.props.origin_chunk,
-  origin_revision: item.props.origin_revision, origin_root: item.props.origin_root,
-  terms_scheme: item.props.terms_scheme, terms_text: item.props.terms_text,
-  seq: seq, terms: CASE item.terms WHEN '' THEN [] ELSE split(item.terms, ' ') END
-})
+// Set, not written in the CREATE as `create_drawer` writes one drawer's: 21 map lookups per
+// item cost a batch of 25 more (~0.45 ms) than the set costs it once (~0.35 ms at 100 k).
+CREATE (r)-[:HAS_DRAWER]->(d:Drawer)
+SET d += item.props, d.seq = seq, d.terms = CASE item.terms WHEN '' THEN [] ELSE split(item.terms, ' ') END
 WITH count(d) AS created
 UNWIND $links AS link
 MATCH (new:Drawer {id: link.from})

@@ -645,10 +645,10 @@ STORED_PROPERTIES = frozenset(
         *("terms_scheme", "terms_text"),
     }
 )
-"""The properties the statements that create drawers write (`drawer_write_props`), each named
-in the CREATE: FalkorDB makes a statement that creates a node and sets a node's property pay
-a cost that grows with the graph (`cypher/create_drawer.cypher`). Provenance keys are those
-of mined chunks (`api.service.jobs.mining`)."""
+"""The properties a drawer is stored with (`drawer_write_props`), each named in the CREATE of
+the statements that create one drawer: FalkorDB makes a statement that creates a node and
+sets a node's property pay a cost that grows with the graph (`cypher/create_drawer.cypher`).
+Provenance keys are those of mined chunks (`api.service.jobs.mining`)."""
 
 
 def drawer_write_props(drawer: Drawer, terms: list[str], dialect: Dialect) -> dict[str, Any]:
