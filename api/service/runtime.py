@@ -198,8 +198,9 @@ class Runtime:
         started = time.perf_counter()
         try:
             known = index.warm(store, stopping=self._stopping.is_set)
-        except CastlegraphError as error:
-            return f"no drawers known ({scrub(error.log_text(), self.settings)})"
+        except Exception as error:  # the index is ready: nothing here may undo that
+            reason = error.log_text() if isinstance(error, CastlegraphError) else repr(error)
+            return f"no drawers known ({scrub(reason, self.settings)})"
         return f"{known} drawers known in {time.perf_counter() - started:.1f} s"
 
     def _build_in_background(

@@ -7,6 +7,7 @@ which several instances share, keeps its own. A write that needs an index still 
 waits for it, and past `dedup.memory_index_wait_seconds` gets `503 graph::unavailable`.
 """
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ CANDIDATE_INDEXES = {("Entity", "dkeys"), ("Drawer", "terms")}
 ROOM = "/api/wings/infra/rooms/ops/drawers"
 ORIGINAL = "The storage engine keeps every page of the log in one file on the disk."
 NEAR_COPY = "The sotrage engine keeps every page of the log in one file on the disk."
+WARM_SECONDS = 10.0
 WATCHED_SECONDS = 0.5
 """How long a job is watched while the index builds: it must still be queued (a job that
 went ahead would have been claimed at once; nothing passes by waiting longer)."""
@@ -87,6 +89,36 @@ def test_a_palace_that_had_the_candidate_indexes_loses_them_at_start(tmp_path: P
         assert falkordb_indexed(app_store(client)) == CANDIDATE_INDEXES
         assert schema_state(app_store(client)).complete
         resolves_a_typo_and_links_a_near_copy(client)
+
+
+def test_a_restarted_service_knows_the_drawers_it_finds_and_writes_in_one_statement(
+    tmp_path: Path,
+) -> None:
+    """After its drawer index is built, a service just started reads the newest drawers in
+    (`DrawerIndex.warm`): a near copy of a drawer written before the restart is decided with
+    no read (one `create_drawer_unless_moved`)."""
+    settings = app_settings(tmp_path)
+    with running_app(settings) as client:
+        first = client.post(ROOM, json={"content": ORIGINAL}).json()["drawer"]["id"]
+        other = client.post(ROOM, json={"content": "Rotate the certificates on Friday."})
+    with running_app(settings) as client:
+        known = client.app.state.runtime.drawer_index.known  # type: ignore[attr-defined]
+        deadline = time.monotonic() + WARM_SECONDS
+        while known.cache_info().entries < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert known.get(first) is not None and known.get(other.json()["drawer"]["id"])
+        before = statement_count(client, "create_drawer_unless_moved")
+        near = client.post(ROOM, json={"content": NEAR_COPY})
+        assert [entry["drawer"] for entry in near.json()["similar"]] == [first]
+        assert statement_count(client, "create_drawer_unless_moved") == before + 1
+        assert statement_count(client, "drawer_candidates_by_ids") == 0
+
+
+def statement_count(client: TestClient, name: str) -> int:
+    """How many times the service ran a statement, from `/metrics`."""
+    prefix = f'castlegraph_graph_statement_duration_seconds_count{{statement="{name}"}} '
+    lines = [line for line in client.get("/metrics").text.splitlines() if line.startswith(prefix)]
+    return int(float(lines[0].removeprefix(prefix))) if lines else 0
 
 
 @pytest.mark.neo4j
