@@ -199,9 +199,13 @@ class Runtime:
         try:
             known = index.warm(store, stopping=self._stopping.is_set)
         except Exception as error:  # the index is ready: nothing here may undo that
-            reason = error.log_text() if isinstance(error, CastlegraphError) else repr(error)
-            return f"no drawers known ({scrub(reason, self.settings)})"
+            return f"no drawers known ({self._reason(error)})"
         return f"{known} drawers known in {time.perf_counter() - started:.1f} s"
+
+    def _reason(self, error: Exception) -> str:
+        """What any error that stopped a background step says, fit for the log (scrubbed)."""
+        reason = error.log_text() if isinstance(error, CastlegraphError) else repr(error)
+        return scrub(reason, self.settings)
 
     def _build_in_background(
         self, index: SequencedIndex, store: GraphStore, build: Callable[[], str | None]
@@ -215,12 +219,11 @@ class Runtime:
             try:
                 built = build()
             except Exception as error:  # whatever stops a build, the searches must go on
-                reason = error.log_text() if isinstance(error, CastlegraphError) else repr(error)
                 log.warning(
                     "the in-memory %s index could not be built (%s); its candidate searches "
                     "go to the database",
                     index.name,
-                    scrub(reason, self.settings),
+                    self._reason(error),
                 )
                 self._fall_back(index, store)
                 return

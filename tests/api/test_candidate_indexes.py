@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.service import runtime as runtime_module
+from bench.service import statement_counts
 from graph.errors import GraphUnavailable
 from graph.inspection import schema_state
 from tests.api.test_jobs import waited
@@ -107,18 +108,12 @@ def test_a_restarted_service_knows_the_drawers_it_finds_and_writes_in_one_statem
         while known.cache_info().entries < 2 and time.monotonic() < deadline:
             time.sleep(0.02)
         assert known.get(first) is not None and known.get(other.json()["drawer"]["id"])
-        before = statement_count(client, "create_drawer_unless_moved")
+        before = statement_counts(client)["create_drawer_unless_moved"]
         near = client.post(ROOM, json={"content": NEAR_COPY})
         assert [entry["drawer"] for entry in near.json()["similar"]] == [first]
-        assert statement_count(client, "create_drawer_unless_moved") == before + 1
-        assert statement_count(client, "drawer_candidates_by_ids") == 0
-
-
-def statement_count(client: TestClient, name: str) -> int:
-    """How many times the service ran a statement, from `/metrics`."""
-    prefix = f'castlegraph_graph_statement_duration_seconds_count{{statement="{name}"}} '
-    lines = [line for line in client.get("/metrics").text.splitlines() if line.startswith(prefix)]
-    return int(float(lines[0].removeprefix(prefix))) if lines else 0
+        after = statement_counts(client)
+        assert after["create_drawer_unless_moved"] == before + 1
+        assert after["drawer_candidates_by_ids"] == 0
 
 
 @pytest.mark.neo4j
