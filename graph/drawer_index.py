@@ -22,7 +22,7 @@ index stood for its choice (`position`, read before it). A write whose chosen dr
 known reads nothing: its create statement writes only if the counter still stands at that
 position (`graph.drawers._store_unread`). After its statement commits, the unit adds its own
 drawers (`written`) when nothing came in between; otherwise the next catch-up reads them. The
-counter's `epoch` (drawn when the node is created) tells a wiped graph, and the index starts
+counter's `epoch` (drawn when it is created) tells a wiped graph, and the index starts
 over. The protocol is `graph.sequenced_index`'s, shared by both in-memory indexes.
 
 A closed drawer that the index learns of (by a catch-up, or this instance's own supersede,

@@ -294,7 +294,7 @@ def _store_unread(
         fingerprint=prepared.text.fingerprint or NO_FINGERPRINT,
         token=str(uuid.uuid4()),
     )
-    # No row: the counter node is gone (a wiped graph), so nothing was written either.
+    # No row: the counter is gone (a wiped graph), so nothing was written either.
     return creation.written(rows, stored) if rows and rows[0]["written"] else None
 
 

@@ -1,14 +1,15 @@
 """What an in-memory candidate index shares: being kept exact by a sequence (design §2.2).
 
 The entity index (`graph.memory_index`) and the drawer index (`graph.drawer_index`) follow
-the same protocol. Every statement that changes what they index advances a counter node
-(`(:Meta {name: ...})`), locked to commit, and stamps what it changed with the new value. A
+the same protocol. Every statement that changes what they index advances a counter (the
+properties of `(:Meta {name: 'entity_seq'})`, of `(:Meta {name: 'drawer_seq'})-[:SEQUENCE]->()`
+for drawers), locked to commit, and stamps what it changed with the new value. A
 write unit reads the counter under its lock and, before it decides, takes in what was stamped
 after the value the index has seen (`catch_up`). Once its statement has committed, it adds
 its own changes (`_take_written`) when nothing came in between. The counter's epoch, drawn
-when the node is created, tells a wiped graph: the index then starts over.
+when the counter is created, tells a wiped graph: the index then starts over.
 
-A delete leaves nothing to stamp. Where deletes happen (drawers), the counter node also counts
+A delete leaves nothing to stamp. Where deletes happen (drawers), the counter also counts
 them (`deletes`): an index that keeps anything about the deleted items beside the rows it
 stamps (the drawer index's known drawers) drops it when the count shows a delete it did not
 make (`_deleted_elsewhere`); its own deletes it takes in as it makes them (`_took_deletes`).
@@ -39,8 +40,8 @@ IndexState = Literal["building", "ready", "failed"]
 
 @dataclass(frozen=True, slots=True)
 class Counter:
-    """Where a counter node stands: its epoch, its value and the deletes it counted (none
-    where nothing is deleted). No node yet reads as no epoch, 0 and 0."""
+    """Where a counter stands: its epoch, its value and the deletes it counted (none where
+    nothing is deleted). No counter yet reads as no epoch, 0 and 0."""
 
     epoch: str | None
     value: int
@@ -191,7 +192,7 @@ class SequencedIndex:
 
     def _same_graph(self, epoch: str | None) -> bool:
         """Whether a unit's statement ran on the graph this index has seen: the same epoch, or
-        the counter node that statement created where none was seen yet, whose epoch the index
+        the counter that statement created where none was seen yet, whose epoch the index
         takes (lock held). Otherwise the next catch-up starts over."""
         if epoch == self._epoch:
             return True
