@@ -177,7 +177,8 @@ class MemoryIndex(SequencedIndex):
             return self._keys.lookup(probes)
 
     def lookup_rows(self, probes: Collection[str]) -> dict[str, tuple[list[str], int]]:
-        """What `lookup` answers, each entity with its latest row (for `entities`)."""
+        """What `lookup` answers, each entity's probes in no particular order and with its
+        latest row (for `entities`)."""
         with self._lock:
             return self._keys.lookup_rows(probes)
 
