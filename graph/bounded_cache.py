@@ -20,10 +20,25 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
+_EMPTY_TEXT_BYTES = sys.getsizeof("")
+"""What an ASCII string weighs besides its characters (one byte each)."""
+
+
 def size_of(value: object) -> int:
-    """Bytes of a value and, for the collections the caches hold, of their members."""
+    """Bytes of a value and, for the collections the caches hold, of their members.
+
+    A collection of ASCII strings, what the key caches hold, is weighed from its members'
+    joined length: as exact as `sys.getsizeof` of each, and a few microseconds instead of 25
+    for the ~270 review probes of a key (about 15 ms a batch of 1,000 mentions).
+    """
     size = sys.getsizeof(value)
     if isinstance(value, frozenset | set | tuple | list):
+        try:
+            joined = "".join(value)
+        except TypeError:  # not all strings
+            joined = None
+        if joined is not None and joined.isascii():
+            return size + _EMPTY_TEXT_BYTES * len(value) + len(joined)
         size += sum(map(sys.getsizeof, value))  # in C: a miss sized hundreds of keys
     return size
 

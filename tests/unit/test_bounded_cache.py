@@ -6,17 +6,37 @@ entry-bounded caches hold 1.8 GB (spelling keys) and 390 MB (two-edit neighbourh
 
 import random
 import string
+import sys
 import tracemalloc
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from graph import entity_index
-from graph.bounded_cache import ByteLRU, BytesBoundedMap
+from graph.bounded_cache import ByteLRU, BytesBoundedMap, size_of
 
 SLACK = 1.15
 """What tracemalloc sees beyond the counted bytes: the dict and the entries' tuples."""
+
+
+MEMBERS = st.one_of(st.text(max_size=30), st.integers(), st.binary(max_size=8))
+
+
+@given(st.lists(MEMBERS, max_size=20), st.sampled_from([frozenset, tuple, list]))
+def test_a_collection_weighs_what_its_members_weigh_one_by_one(
+    members: list[object], collection: Callable[[list[object]], object]
+) -> None:
+    """ASCII strings are weighed from their joined length; anything else one by one: the two
+    ways give the same bytes."""
+    value = collection(members)
+    assert size_of(value) == sys.getsizeof(value) + sum(map(sys.getsizeof, value))
+
+
+def test_a_string_weighs_what_sys_getsizeof_says() -> None:
+    assert size_of("café") == sys.getsizeof("café")
 
 
 def _keys(count: int, length: int) -> list[str]:
