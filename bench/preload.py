@@ -71,7 +71,7 @@ def _load(store: GraphStore, entities: Sequence[Named]) -> tuple[int, float]:
     candidate indexes its memory serves (design §5.4), so neither the load nor the service's
     start builds them. The migrations are recorded on the empty graph, as a service started on
     it first would: loaded entities are in the current form, and a service that found no
-    migration recorded would page through them all at its start (100 s at a million)."""
+    migration recorded would page through them all at its start (two minutes at a million)."""
     try:
         store.apply_schema(memory_indexes=True)
         migrate(store)

@@ -11,7 +11,7 @@ from graph.falkordb_store import FalkorStore
 
 def test_a_preloaded_palace_has_every_migration_recorded(tmp_path: Path) -> None:
     """Recorded on the empty graph, before the load: a service that found none recorded would
-    page through every loaded entity at its start (100 s at a million)."""
+    page through every loaded entity at its start (two minutes at a million)."""
     loaded = preload(tmp_path, [Named("Ada Lovelace", "person"), Named("Terraform", "tool")])
     assert loaded.entities == 2
     embedded = EmbeddedFalkorDB(tmp_path)
