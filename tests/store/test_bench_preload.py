@@ -5,8 +5,7 @@ from pathlib import Path
 from bench.names import Named
 from bench.preload import preload
 from graph import migrations
-from graph.embedded import HOST, EmbeddedFalkorDB
-from graph.falkordb_store import FalkorStore
+from tests.support.seeding import opened_graph
 
 
 def test_a_preloaded_palace_has_every_migration_recorded(tmp_path: Path) -> None:
@@ -14,16 +13,8 @@ def test_a_preloaded_palace_has_every_migration_recorded(tmp_path: Path) -> None
     page through every loaded entity at its start (two minutes at a million)."""
     loaded = preload(tmp_path, [Named("Ada Lovelace", "person"), Named("Terraform", "tool")])
     assert loaded.entities == 2
-    embedded = EmbeddedFalkorDB(tmp_path)
-    embedded.start()
-    try:
-        store = FalkorStore(HOST, embedded.port, embedded.password)
-        try:
-            assert migrations.pending(store) == []
-            done = migrations.applied(store)
-            assert [m.version for m in done] == [m.version for m in migrations.MIGRATIONS]
-            assert all(m.changed == 0 for m in done)  # the graph was empty
-        finally:
-            store.close()
-    finally:
-        embedded.stop()
+    with opened_graph(tmp_path) as store:
+        assert migrations.pending(store) == []
+        done = migrations.applied(store)
+        assert [m.version for m in done] == [m.version for m in migrations.MIGRATIONS]
+        assert all(m.changed == 0 for m in done)  # the graph was empty
