@@ -87,7 +87,9 @@ def main() -> None:
 @app.command()
 def drawers(
     sizes: Annotated[str, typer.Option(help="Room sizes, comma-separated.")] = "1000,10000,100000",
-    samples: Annotated[int, typer.Option(min=10, help="Timed writes per room size.")] = 300,
+    samples: Annotated[
+        int, typer.Option(min=10, help="Timed writes per room size, half on each client.")
+    ] = 600,
     seed: Seed = 7,
     backend: BackendOption = Backends.EMBEDDED,
     out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/drawers.json"),
