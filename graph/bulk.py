@@ -1,15 +1,15 @@
 """Bulk loading of entities that come from elsewhere (imports, benchmarks).
 
 Each entity gets the same derived properties resolution writes (key, alias keys, candidate
-index keys), so it resolves exactly like one castlegraph created. Rows go in `UNWIND` batches,
-one write unit each. Nothing is compared or linked: the caller vouches for the data.
+index keys where the store keeps them), so it resolves exactly like one castlegraph created.
+Rows go in `UNWIND` batches, one write unit each. Nothing is compared or linked: the caller
+vouches for the data.
 """
 
 import uuid
 from collections.abc import Iterable, Iterator
 from functools import partial
 from itertools import islice
-from typing import Any
 
 from graph.clock import utc_now
 from graph.records import Entity
@@ -25,13 +25,13 @@ def _chunks(items: Iterable[EntityView], size: int) -> Iterator[list[EntityView]
         yield chunk
 
 
-def _create(rows: list[dict[str, Any]], tx: Tx) -> list[Row]:
-    return tx.run("bulk_create_entities", rows=rows)
-
-
-def _rows(store: GraphStore, chunk: list[EntityView]) -> list[dict[str, Any]]:
+def _create(store: GraphStore, chunk: list[EntityView], tx: Tx) -> list[Row]:
+    """The rows are made inside the write unit, where whether the store keeps the keys
+    (`GraphStore.stores_entity_keys`) cannot change under them."""
     now = utc_now()
-    return [Entity(view, now).to_props(store.dialect) for view in chunk]
+    keys = store.stores_entity_keys
+    rows = [Entity(view, now).to_props(store.dialect, keys=keys) for view in chunk]
+    return tx.run("bulk_create_entities", rows=rows)
 
 
 def load_entities(store: GraphStore, entities: Iterable[tuple[str, str, list[str]]]) -> int:
@@ -46,6 +46,6 @@ def load_entities(store: GraphStore, entities: Iterable[tuple[str, str, list[str
     )
     created = 0
     for chunk in _chunks(views, BATCH):
-        result = store.write(partial(_create, _rows(store, chunk)), use_case="bulk_load")
+        result = store.write(partial(_create, store, chunk), use_case="bulk_load")
         created += int(result[0]["created"]) if result else 0
     return created

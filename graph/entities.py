@@ -122,11 +122,15 @@ def resolve_mentions(
             "write_resolutions",
             bump=int(bool(changed)),
             new_entities=[
-                Entity(v, now).to_props(store.dialect, cached=True)
+                Entity(v, now).to_props(store.dialect, cached=True, keys=store.stores_entity_keys)
                 for v in batch.new_entities.values()
             ],
             spelling_updates=[
-                {"id": v.id, **spelling_props(v, store.dialect, cached=True)} for v in respelled
+                {
+                    "id": v.id,
+                    **spelling_props(v, store.dialect, cached=True, keys=store.stores_entity_keys),
+                }
+                for v in respelled
             ],
             mentions=mention_rows,
             links=_link_rows(inputs, decisions, now),

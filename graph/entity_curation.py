@@ -143,7 +143,7 @@ def _respelled(store: GraphStore, entity: Entity, spelling: str) -> dict[str, An
         aliases=(*entity.view.aliases, spelling),
         alias_keys=(*entity.view.alias_keys, entity_key(spelling)),
     )
-    return spelling_props(view, store.dialect)
+    return spelling_props(view, store.dialect, keys=store.stores_entity_keys)
 
 
 def settle_review(store: GraphStore, entity_id: str, other_id: str, verdict: str) -> Entity:

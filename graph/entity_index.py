@@ -19,7 +19,9 @@ than `a` (the depth-1 probes already find every other pair they can), so such a 
 key is `a`; a two-edit review link needs `1 - 2/L ≥ 0.75`, hence `a` of ≥ 8 code points. Shorter
 mention keys probe one edit only: what depth 2 would add could never qualify for anything.
 
-FalkorDB indexes the keys as an array property (`dkeys`, a range index answers `k IN e.dkeys`).
+FalkorDB indexes the keys as an array property (`dkeys`, a range index answers `k IN e.dkeys`),
+and stores them only while it keeps that index: while the service's memory index serves
+instead, entities are written without them (`GraphStore.stores_entity_keys`).
 Neo4j cannot index list elements, so it keeps them as one whitespace-separated string
 (`dkeys_text`) under a whitespace-analysed full-text index. FalkorDB receives the probe keys as
 one string joined by a control character that no probe contains, split back in the statement:
@@ -137,11 +139,19 @@ def stored_key_set(view: EntityView) -> frozenset[str]:
     return frozenset().union(*map(spelling_keys, (view.key, *view.alias_keys)))
 
 
-def index_props(view: EntityView, dialect: Dialect, *, cached: bool = False) -> dict[str, object]:
+def index_props(
+    view: EntityView, dialect: Dialect, *, cached: bool = False, stored: bool = True
+) -> dict[str, object]:
+    """The entity's keys as its dialect stores them; with `stored=False` (the database keeps
+    no index of them, `GraphStore.stores_entity_keys`) the property set to null, which drops
+    the keys of its former spellings."""
+    name = "dkeys_text" if dialect == "neo4j" else "dkeys"
+    if not stored:
+        return {name: None}
     keys = stored_keys(view, cached=cached)
     if dialect == "neo4j":
-        return {"dkeys_text": " ".join(_token(key) for key in keys)}
-    return {"dkeys": keys}
+        return {name: " ".join(_token(key) for key in keys)}
+    return {name: keys}
 
 
 TWO_EDIT_PROBE_MAX_LEN = 40

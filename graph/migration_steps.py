@@ -92,16 +92,35 @@ def derive_keys(store: GraphStore) -> int:
     """Version 3."""
     drawer_rows = partial(_drawer_key_rows, store.dialect)
     drawers = _in_batches(store, "drawers_without_keys", "set_drawer_keys", drawer_rows)
+    return drawers + fill_entity_keys(store)
 
-    def entity_rows(rows: list[Row]) -> list[dict[str, Any]]:
-        updates = []
-        for row in rows:
-            view = EntityView.of(row["id"], row["name"], row["kind"], row.get("aliases") or ())
-            props = {"key": view.key, **spelling_props(view, store.dialect)}
-            updates.append({"id": row["id"], "props": props})
-        return updates
 
-    return drawers + _in_batches(store, "entities_without_keys", "set_entity_keys", entity_rows)
+def fill_entity_keys(store: GraphStore) -> int:
+    """Entities without their keys, alias keys or candidate-index keys get them, a page of
+    all entities at a time (by a cursor: a search for the keyless would walk the filled ones
+    again on every page, a million times a thousand of them at a million).
+
+    Version 3 runs it, and the service before the database's entity index answers again
+    after entities were written without their index keys (`GraphStore.stores_entity_keys`):
+    a start with the in-memory index off, or the fallback of a failed build. Nothing else
+    needs to be found: an entity holds the index keys of its current spellings or none.
+    """
+    filled = 0
+    after: int | str = FIRST_ENTITY_CURSOR[store.dialect]
+    while True:
+        page = store.read(partial(_keys_page, after), use_case="entity_keys_page")
+        if not page:
+            return filled
+        updates = [_entity_keys(store.dialect, row) for row in page if row["keyless"]]
+        if updates:
+            store.write(partial(_write, "set_entity_keys", updates), use_case="set_entity_keys")
+        filled += len(updates)
+        after = page[-1]["cursor"]
+
+
+def _entity_keys(dialect: Dialect, row: Row) -> dict[str, Any]:
+    view = EntityView.of(row["id"], row["name"], row["kind"], row.get("aliases") or ())
+    return {"id": row["id"], "props": {"key": view.key, **spelling_props(view, dialect)}}
 
 
 def reindex_anchor_terms(store: GraphStore) -> int:
@@ -187,6 +206,10 @@ def move_drawer_sequence(store: GraphStore) -> int:
 
 def _entities_page(after: int | str, tx: Tx) -> list[Row]:
     return tx.run("entities_page", after=after, limit=BATCH)
+
+
+def _keys_page(after: int | str, tx: Tx) -> list[Row]:
+    return tx.run("entity_keys_page", after=after, limit=BATCH)
 
 
 def _index_keys(ids: list[str], tx: Tx) -> list[Row]:

@@ -114,6 +114,7 @@ class Neo4jStore:
     memory_replaces_indexes = False
     """Several instances share one Neo4j (design §2.2): the database's candidate indexes stay
     whatever one instance keeps in its memory."""
+    stores_entity_keys = True
 
     def apply_schema(self, *, memory_indexes: bool = False) -> None:
         """Every constraint and index, whatever `memory_indexes` says (see above)."""

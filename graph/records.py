@@ -136,31 +136,39 @@ class Entity:
         )
         return cls(view, props.get("created_at", ""), props.get("same_as"))
 
-    def to_props(self, dialect: Dialect, *, cached: bool = False) -> dict[str, Any]:
-        """Every stored property, the candidate-index keys included (`spelling_props`)."""
+    def to_props(
+        self, dialect: Dialect, *, cached: bool = False, keys: bool = True
+    ) -> dict[str, Any]:
+        """Every stored property, the candidate-index keys included unless `keys` is false
+        (`spelling_props`)."""
         view = self.view
+        spellings = spelling_props(view, dialect, cached=cached, keys=keys)
         props: dict[str, Any] = {
             "id": view.id,
             "name": view.name,
             "kind": view.kind,
             "key": view.key,
             "created_at": self.created_at,
-            **spelling_props(view, dialect, cached=cached),
+            **{name: value for name, value in spellings.items() if value is not None},
         }
         if self.same_as is not None:
             props["same_as"] = self.same_as
         return props
 
 
-def spelling_props(view: EntityView, dialect: Dialect, *, cached: bool = False) -> dict[str, Any]:
+def spelling_props(
+    view: EntityView, dialect: Dialect, *, cached: bool = False, keys: bool = True
+) -> dict[str, Any]:
     """The properties that change when an entity gains a spelling: its aliases, their keys and
     the index keys derived from all its spellings (`graph.entity_index`), written together so
     the index never lags behind the spellings. `cached` where the keys were just derived for
-    the same spellings (resolution: `graph.entity_index.spelling_keys` has them)."""
+    the same spellings (resolution: `graph.entity_index.spelling_keys` has them); `keys` false
+    where the store keeps none (`GraphStore.stores_entity_keys`): the index keys are null, so
+    the keys of the former spellings go."""
     return {
         "aliases": list(view.aliases),
         "alias_keys": list(view.alias_keys),
-        **index_props(view, dialect, cached=cached),
+        **index_props(view, dialect, cached=cached, stored=keys),
     }
 
 

@@ -30,6 +30,7 @@ from graph.errors import CastlegraphError, GraphUnavailable
 from graph.idempotency import purge_expired
 from graph.jobs import Job
 from graph.memory_index import MemoryIndex
+from graph.migration_steps import fill_entity_keys
 from graph.migrations import migrate
 from graph.sequenced_index import SequencedIndex
 from graph.store import GraphStore
@@ -130,6 +131,7 @@ class Runtime:
             backend.store.ping()
             backend.store.apply_schema(memory_indexes=self.settings.dedup.memory_index)
             self.migrations_applied = len(migrate(backend.store))
+            self._fill_entity_keys(backend.store)
             purge_expired(backend.store, self.clock())
         except Exception:
             backend.close()
@@ -148,6 +150,15 @@ class Runtime:
         self.jobs.start()
         self._ready.set()
         log.info("graph ready: %s", backend.description)
+
+    def _fill_entity_keys(self, store: GraphStore) -> None:
+        """Where the database's entity index is back after a run that kept it in memory
+        (FalkorDB with `dedup.memory_index` off), the entities written meanwhile get their
+        keys before any search needs them (design §5.4)."""
+        if store.memory_replaces_indexes and store.stores_entity_keys:
+            filled = fill_entity_keys(store)
+            if filled:
+                log.info("the database's entity index keys written for %d entities", filled)
 
     def _waited_for(self, index: Indexed, store: GraphStore) -> Indexed:
         """Where the database keeps no candidate index of its own while the in-memory ones
@@ -236,12 +247,14 @@ class Runtime:
         self._threads.append(thread)
 
     def _fall_back(self, index: SequencedIndex, store: GraphStore) -> None:
-        """Searches of a failed build go to the database: re-create its index first (FalkorDB
-        builds it from the arrays every node still stores), then let the waiting writes go."""
+        """Searches of a failed build go to the database: re-create its index (FalkorDB
+        builds it from the arrays the nodes store) and write the entities' keys that were not
+        stored while the memory index was to serve, then let the waiting writes go."""
         try:
             if not index.database_answers:
                 log.warning("re-creating the database's %s candidate index", index.name)
                 store.restore_index(index.name)
+                self._fill_entity_keys(store)
                 log.info("the database's %s candidate index answers again", index.name)
         except CastlegraphError as error:
             log.error(

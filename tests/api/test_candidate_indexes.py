@@ -127,7 +127,6 @@ def test_neo4j_keeps_its_candidate_indexes_with_the_memory_indexes_on(
         assert health(client)["entity_index"] == "ready"
 
 
-@pytest.fixture
 def failing_builds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Both in-memory indexes fail to build, as a database lost mid-build would make them."""
 
@@ -136,6 +135,59 @@ def failing_builds(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(runtime_module.MemoryIndex, "build", fail)
     monkeypatch.setattr(runtime_module.DrawerIndex, "build", fail)
+
+
+@pytest.fixture(name="failing_builds")
+def failing_builds_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
+    failing_builds(monkeypatch)
+
+
+def mention(client: TestClient, drawer: str, name: str) -> dict[str, Any]:
+    posted = client.post(
+        "/api/mentions", json={"mentions": [{"drawer": drawer, "name": name, "kind": "tool"}]}
+    )
+    assert posted.status_code == 200, posted.text
+    result: dict[str, Any] = posted.json()["results"][0]
+    return result
+
+
+@pytest.mark.parametrize("later", ["memory index off", "failed build"])
+def test_entities_written_while_memory_served_are_found_by_the_database_index_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, later: str
+) -> None:
+    """FalkorDB stores no index keys while the memory index serves; the service that needs
+    its database's index again fills them in first."""
+    with running_app(app_settings(tmp_path)) as client:
+        drawer = client.post(ROOM, json={"content": ORIGINAL}).json()["drawer"]["id"]
+        first = mention(client, drawer, "Kubernetes")
+        alias = client.post(
+            f"/api/entities/{first['entity']['id']}/aliases", json={"alias": "Kubernetes Operator"}
+        )
+        assert alias.status_code == 200, alias.text
+        keys = app_store(client).run_text("MATCH (e:Entity) RETURN e.dkeys AS keys", {})
+        assert keys == [{"keys": None}]
+    if later == "failed build":
+        failing_builds(monkeypatch)
+        settings = app_settings(tmp_path)
+    else:
+        settings = app_settings(tmp_path, dedup={"memory_index": False})
+    with running_app(settings) as client:
+        if later == "failed build":
+            waited_for_failure(client)
+        assert falkordb_indexed(app_store(client)) == CANDIDATE_INDEXES
+        for typo in ("Kubernets", "Kubernetes Operatr"):
+            found = mention(client, drawer, typo)
+            assert (found["observation"]["rule"], found["entity"]["id"]) == (
+                "typo",
+                first["entity"]["id"],
+            )
+
+
+def waited_for_failure(client: TestClient) -> None:
+    deadline = time.monotonic() + WARM_SECONDS
+    while health(client)["entity_index"] != "failed" and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert health(client)["entity_index"] == "failed"
 
 
 @pytest.mark.usefixtures("failing_builds")

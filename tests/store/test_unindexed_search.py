@@ -13,8 +13,13 @@ import pytest
 
 from graph.drawer_batch import write_drawers
 from graph.drawers import DedupPolicy, NewDrawer, write_drawer
-from graph.entities import dry_run
+from graph.entities import MentionInput, dry_run, resolve_mentions
+from graph.entity_curation import add_alias
+from graph.entity_index import stored_keys
 from graph.errors import UnindexedSearch
+from graph.memory_index import MemoryIndex
+from graph.migration_steps import fill_entity_keys
+from graph.records import Entity
 from resolver.entity_model import make_mention
 from tests.store.test_entities import KNOWN_WORD, new_drawer, resolve
 
@@ -88,3 +93,36 @@ def test_with_every_index_applied_nothing_is_refused(store: Any) -> None:
     [typo] = resolve(store, drawer, ("Kubernets", "tool"))
     assert (typo.rule, typo.entity.view.id) == ("typo", seeded.entity.view.id)
     assert store.unindexed_searches == frozenset()
+
+
+def stored_index_keys(store: Any) -> dict[str, list[str] | None]:
+    rows = store.run_text("MATCH (e:Entity) RETURN e.id AS id, e.dkeys AS keys", {})
+    return {row["id"]: row["keys"] for row in rows}
+
+
+def test_entities_written_while_memory_serves_keep_no_index_keys_until_filled(
+    store: Any,
+) -> None:
+    """The keys are not stored while the memory index serves, and a respelled entity loses
+    the ones it had; `fill_entity_keys` gives back exactly what the database index needs."""
+    drawer = new_drawer(store, "notes on the cluster")
+    [operator] = resolve(store, drawer, ("Kubernetes Operator", "tool"))
+    store.apply_schema(memory_indexes=True)
+    assert not store.stores_entity_keys
+    index = MemoryIndex()
+    index.build(store)
+    inputs = [MentionInput(drawer, make_mention("Grafana Loki", "tool"))]
+    [loki] = resolve_mentions(store, inputs, fuzzy=True, known_word=KNOWN_WORD, memory=index)
+    assert loki.created
+    add_alias(store, operator.entity.view.id, "kube operator")
+    assert stored_index_keys(store) == {operator.entity.view.id: None, loki.entity.view.id: None}
+    store.restore_index("entity")
+    assert store.stores_entity_keys
+    assert fill_entity_keys(store) == 2
+    assert fill_entity_keys(store) == 0
+    rows = store.run_text("MATCH (e:Entity) RETURN properties(e) AS props", {})
+    views = [Entity.from_props(row["props"]).view for row in rows]
+    assert "kube operator" in {alias for view in views for alias in view.aliases}
+    assert stored_index_keys(store) == {view.id: stored_keys(view) for view in views}
+    [typo] = resolve(store, drawer, ("Grafana Lokki", "tool"))  # on the database's index
+    assert (typo.rule, typo.entity.view.id) == ("typo", loki.entity.view.id)
