@@ -26,7 +26,7 @@
 Each works in batches until a lookup finds nothing left, so a second run changes nothing.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
@@ -106,16 +106,12 @@ def fill_entity_keys(store: GraphStore) -> int:
     needs to be found: an entity holds the index keys of its current spellings or none.
     """
     filled = 0
-    after: int | str = FIRST_ENTITY_CURSOR[store.dialect]
-    while True:
-        page = store.read(partial(_keys_page, after), use_case="entity_keys_page")
-        if not page:
-            return filled
+    for page in _pages(store, _keys_page, "entity_keys_page"):
         updates = [_entity_keys(store.dialect, row) for row in page if row["keyless"]]
         if updates:
             store.write(partial(_write, "set_entity_keys", updates), use_case="set_entity_keys")
         filled += len(updates)
-        after = page[-1]["cursor"]
+    return filled
 
 
 def _entity_keys(dialect: Dialect, row: Row) -> dict[str, Any]:
@@ -164,11 +160,7 @@ def _refresh_index_keys(store: GraphStore, wanted: Callable[[dict[str, Any]], bo
     """Pages through every entity by a cursor; rewrites the index keys of the `wanted` ones
     whose stored keys differ from what `graph.entity_index` derives now."""
     changed = 0
-    after: int | str = FIRST_ENTITY_CURSOR[store.dialect]
-    while True:
-        found = store.read(partial(_entities_page, after), use_case="entities_page")
-        if not found:
-            return changed
+    for found in _pages(store, _entities_page, "entities_page"):
         chosen = {
             entity["id"]: EntityView.of(
                 entity["id"], entity["name"], entity["kind"], entity.get("aliases") or ()
@@ -185,7 +177,7 @@ def _refresh_index_keys(store: GraphStore, wanted: Callable[[dict[str, Any]], bo
         if updates:
             store.write(partial(_write, "set_entity_keys", updates), use_case="set_entity_keys")
         changed += len(updates)
-        after = found[-1]["cursor"]
+    return changed
 
 
 def number_entities(store: GraphStore) -> int:
@@ -202,6 +194,16 @@ def move_drawer_sequence(store: GraphStore) -> int:
     """Version 12: one statement, as the sequence is one node."""
     rows = store.write(lambda tx: tx.run("move_drawer_sequence"), use_case="move_drawer_sequence")
     return int(rows[0]["moved"]) if rows else 0
+
+
+def _pages(
+    store: GraphStore, read_page: Callable[[int | str, Tx], list[Row]], use_case: str
+) -> Iterator[list[Row]]:
+    """Every entity, a page at a time after a cursor (`graph.queries.FIRST_ENTITY_CURSOR`)."""
+    after: int | str = FIRST_ENTITY_CURSOR[store.dialect]
+    while page := store.read(partial(read_page, after), use_case=use_case):
+        yield page
+        after = page[-1]["cursor"]
 
 
 def _entities_page(after: int | str, tx: Tx) -> list[Row]:
