@@ -158,7 +158,7 @@ class Runtime:
         if store.memory_replaces_indexes and store.stores_entity_keys:
             filled = fill_entity_keys(store)
             if filled:
-                log.info("the database's entity index keys written for %d entities", filled)
+                log.info("entities given their database index keys: %d", filled)
 
     def _waited_for(self, index: Indexed, store: GraphStore) -> Indexed:
         """Where the database keeps no candidate index of its own while the in-memory ones
