@@ -137,10 +137,6 @@ class FalkorStore:
         self.unindexed_searches: frozenset[str] = frozenset()
         """The candidate searches refused (`UnindexedSearch`): those of the indexes that
         `apply_schema(memory_indexes=True)` left out, until `restore_index` makes one again."""
-        self.stores_entity_keys = True
-        """False while the entity index is left out: an entity's 48 or so keys were two
-        thirds of the database's memory (2.6 GB at a million entities, 0.8 without), and
-        storing them a third of the time of a statement that creates entities."""
 
     def run_text(self, text: str, params: dict[str, Any]) -> list[Row]:
         try:
@@ -195,7 +191,6 @@ class FalkorStore:
         in-memory entity index derives from the spellings."""
         served = set(MEMORY_SERVED.values()) if memory_indexes else set()
         with self._write_lock:
-            self.stores_entity_keys = MEMORY_SERVED["entity"] not in served
             for _, text in schema_statements("falkordb", without=served):
                 self._create_index(text)
             self.run_text(statement("know_relationship_types", "falkordb"), {})
@@ -210,12 +205,19 @@ class FalkorStore:
             searches = frozenset().union(*SEARCHES_OF_SERVED.values())
             self.unindexed_searches = searches if memory_indexes else frozenset()
 
+    @property
+    def stores_entity_keys(self) -> bool:
+        """False while the entity index is left out (its searches refused): an entity's 48 or
+        so keys were two thirds of the database's memory (2.6 GB at a million entities, 0.8
+        without), and storing them a third of the time of a statement that creates entities.
+        Read by write units, under the write lock that `apply_schema` and `restore_index`
+        change it under."""
+        return SEARCHES_OF_SERVED["entity"].isdisjoint(self.unindexed_searches)
+
     def restore_index(self, served: str) -> None:
         file_name = MEMORY_SERVED[served]
         [(_, text)] = [entry for entry in schema_statements("falkordb") if entry[0] == file_name]
         with self._write_lock:
-            if served == "entity":
-                self.stores_entity_keys = True
             self._create_index(text)
             self._wait_until_operational(SCHEMA_WAIT_SECONDS)
             self.unindexed_searches -= SEARCHES_OF_SERVED[served]

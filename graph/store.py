@@ -37,12 +37,14 @@ class GraphStore(Protocol):
     """Whether `apply_schema(memory_indexes=True)` leaves out the database's candidate
     indexes (`graph.queries.MEMORY_SERVED`): true where one service owns the database."""
 
-    stores_entity_keys: bool
-    """Whether entity writes store the candidate-index keys (`graph.entity_index.index_props`);
-    false only while the in-memory index serves a database that keeps no index of them. An
-    entity's stored keys are then dropped when its spellings change, so every entity holds
-    either the keys of its current spellings or none (`graph.migration_steps.store_entity_keys`
-    gives them back)."""
+    @property
+    def stores_entity_keys(self) -> bool:
+        """Whether entity writes store the candidate-index keys (`graph.entity_index`);
+        false only while the in-memory index serves a database that keeps no index of them.
+        An entity's stored keys are then dropped when its spellings change, so every entity
+        holds either the keys of its current spellings or none
+        (`graph.migration_steps.fill_entity_keys` gives them back)."""
+        ...
 
     def apply_schema(self, *, memory_indexes: bool = False) -> None:
         """Create every constraint and index that is missing, then wait until usable;
@@ -53,7 +55,7 @@ class GraphStore(Protocol):
         """Create again the database's candidate index that the in-memory index `served`
         ("entity", "drawer") replaced, and wait until it answers: that one failed to build.
         Entity writes store their keys from then on; those written without are the caller's
-        to fill in (`graph.migration_steps.store_entity_keys`)."""
+        to fill in (`graph.migration_steps.fill_entity_keys`)."""
         ...
 
     def ensure_vector_index(self, dimension: int) -> None:
