@@ -254,7 +254,8 @@ class Runtime:
             if not index.database_answers:
                 log.warning("re-creating the database's %s candidate index", index.name)
                 store.restore_index(index.name)
-                self._fill_entity_keys(store)
+                if index is self.entity_index:  # the drawer index's arrays were kept
+                    self._fill_entity_keys(store)
                 log.info("the database's %s candidate index answers again", index.name)
         except CastlegraphError as error:
             log.error(
