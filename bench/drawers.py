@@ -25,9 +25,10 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -122,6 +123,10 @@ def _stat(latencies_ms: Sequence[float], name: str) -> float:
     return statistics.quantiles(latencies_ms, n=100, method="inclusive")[percentile - 1]
 
 
+Post = Callable[[str, bytes], tuple[int, bytes]]
+"""Send a JSON body to a URL; the reply's status and body, unparsed."""
+
+
 class BareClient:
     """One keep-alive HTTP/1.1 connection through the standard library, for timed writes."""
 
@@ -200,17 +205,15 @@ def measure(service: Service, size: int, texts: Sequence[Text], result: SizeResu
     url = _url(size)
     bare = BareClient(service.base_url)
     with httpx.Client(base_url=service.base_url, timeout=REQUEST_TIMEOUT_SECONDS) as client:
+        clients: tuple[tuple[Post, list[float]], ...] = (
+            (bare.post, result.latencies_ms),
+            (partial(_httpx_post, client), result.httpx_latencies_ms),
+        )
         for n, text in enumerate(texts[:WARMUP_WRITES]):
-            if n % 2:
-                bare.post(url, json.dumps({"content": text.content}).encode())
-            else:
-                _post(client, url, text.content)
+            _timed(clients[n % 2][0], [], url, text.content)
         before = statement_counts(client)
         for n, text in enumerate(texts[WARMUP_WRITES:]):
-            if n % 2:
-                status, reply = _timed_httpx(client, url, text.content, result.httpx_latencies_ms)
-            else:
-                status, reply = _timed_bare(bare, url, text.content, result.latencies_ms)
+            status, reply = _timed(*clients[n % 2], url, text.content)
             tally = result.outcomes.setdefault(text.kind.value, Counter())
             tally["writes"] += 1
             tally[str(status)] += 1
@@ -219,27 +222,24 @@ def measure(service: Service, size: int, texts: Sequence[Text], result: SizeResu
     bare.close()
 
 
-def _timed_bare(
-    bare: BareClient, url: str, content: str, latencies_ms: list[float]
+def _httpx_post(client: httpx.Client, url: str, body: bytes) -> tuple[int, bytes]:
+    response = client.post(url, content=body, headers={"content-type": "application/json"})
+    return response.status_code, response.content
+
+
+def _timed(
+    post: Post, latencies_ms: list[float], url: str, content: str
 ) -> tuple[int, dict[str, Any]]:
+    """One write through `post`, its time (body encoded before, reply parsed after) added to
+    `latencies_ms`; the status and the parsed reply."""
     body = json.dumps({"content": content}).encode()
     started = time.perf_counter()
-    status, reply = bare.post(url, body)
+    status, reply = post(url, body)
     latencies_ms.append((time.perf_counter() - started) * 1000)
     if status not in (200, 201):
         raise RuntimeError(f"POST {url} → {status}: {reply[:500]!r}")
     parsed: dict[str, Any] = json.loads(reply)
     return status, parsed
-
-
-def _timed_httpx(
-    client: httpx.Client, url: str, content: str, latencies_ms: list[float]
-) -> tuple[int, dict[str, Any]]:
-    started = time.perf_counter()
-    response = _post(client, url, content)
-    latencies_ms.append((time.perf_counter() - started) * 1000)
-    parsed: dict[str, Any] = response.json()
-    return response.status_code, parsed
 
 
 def measure_recall(
