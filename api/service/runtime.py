@@ -118,10 +118,9 @@ class Runtime:
             self._retry.start()
 
     def _warm_lexicons(self) -> None:
-        """One after the other (they peak at 113 MB together), then their garbage goes back."""
+        """One after the other: each is a child process's work on the other core."""
         self.lexicon.warm()
         self.person_names.warm()
-        heap.trim()
 
     def _connect(self) -> None:
         backend = open_backend(

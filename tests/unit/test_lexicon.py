@@ -1,8 +1,15 @@
 """The general word list of the word guard (`api.service.lexicon.Lexicon`), as installed."""
 
+import logging
+import sys
+from pathlib import Path
+
+import pytest
 import wordfreq
 
+from api.service import lexicon
 from api.service.lexicon import LANGUAGES, MIN_ZIPF, WORDLIST, Lexicon
+from api.service.word_lists import ListSpec
 
 LEXICON = Lexicon()
 
@@ -23,3 +30,51 @@ def test_it_knows_every_word_of_the_lists_at_the_floor_and_no_other() -> None:
 def test_names_people_write_are_known_misspellings_are_not() -> None:
     assert all(LEXICON(word) for word in ("maria", "mario", "jon", "marian", "lopez"))
     assert not any(LEXICON(word) for word in ("kubernets", "surealdb", "maeia"))
+
+
+SMALL = ListSpec((), ("en",), 5.0, WORDLIST)
+"""English words at Zipf ≥ 5: a list a child builds in a fraction of a second."""
+
+
+def test_a_child_process_builds_the_list_this_process_would(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.WARNING, logger=lexicon.__name__):
+        from_child = lexicon._built(SMALL)
+    assert caplog.records == []  # the child built it: no fallback
+    assert from_child.to_bytes() == SMALL.build().to_bytes()
+    assert len(from_child) > 100
+    assert ("the" in from_child, "kubernets" in from_child) == (True, False)
+
+
+def test_without_a_child_the_list_is_built_here(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(sys, "executable", "/nonexistent/python")
+    with caplog.at_level(logging.WARNING, logger=lexicon.__name__):
+        built = lexicon._built(SMALL)
+    assert built.to_bytes() == SMALL.build().to_bytes()
+    assert "built in the service's own process" in caplog.text
+
+
+def test_a_failing_child_is_reported_and_the_list_built_here(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A list the child cannot build (no such language) fails here too, with the same error."""
+    unknown = ListSpec((), ("xx-nowhere",), 5.0, WORDLIST)
+    with caplog.at_level(logging.WARNING, logger=lexicon.__name__), pytest.raises(LookupError):
+        lexicon._built(unknown)
+    assert "its child failed" in caplog.text
+
+
+def test_a_package_of_the_same_name_where_the_service_runs_is_not_the_childs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`python -m` looks in its working directory first: a user's `api` package there must not
+    stand in for the service's own in the child."""
+    (tmp_path / "api").mkdir()
+    (tmp_path / "api" / "__init__.py").write_text("raise SystemExit('the wrong api')\n")
+    monkeypatch.chdir(tmp_path)
+    with caplog.at_level(logging.WARNING, logger=lexicon.__name__):
+        built = lexicon._built(SMALL)
+    assert (caplog.records, "the" in built) == ([], True)

