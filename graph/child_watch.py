@@ -17,9 +17,14 @@ that never answers). Where a process's CPU time cannot be read (no /proc), the f
 applies to the whole start.
 """
 
+import ctypes
 import os
+import signal
+import sys
 from dataclasses import dataclass, field
 from enum import Enum
+
+_PR_SET_PDEATHSIG = 1
 
 
 class Answer(Enum):
@@ -112,3 +117,14 @@ def cpu_seconds(pid: int) -> float | None:
     # After the command's closing parenthesis: state is field 3 of stat(5), utime 14, stime 15.
     ticks = int(fields[11]) + int(fields[12])
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def die_with_parent(parent: int) -> None:
+    """In a child of the service: be killed (SIGKILL) when the service's thread that started it
+    ends, which the service's death ends too (Linux's `PR_SET_PDEATHSIG`; elsewhere nothing).
+    A parent that died before this took effect is caught by comparing the parent's pid."""
+    if not sys.platform.startswith("linux"):
+        return
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGKILL)

@@ -11,7 +11,6 @@ mode 0700, the child runs with umask 077, and the password reaches redis-server 
 mode-0600 config file, never its command line (which `ps` shows every local user).
 """
 
-import ctypes
 import functools
 import logging
 import os
@@ -19,7 +18,6 @@ import secrets
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -31,7 +29,7 @@ from filelock import FileLock, Timeout
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from graph.child_watch import Answer, Silence, StartWait, cpu_seconds
+from graph.child_watch import Answer, Silence, StartWait, cpu_seconds, die_with_parent
 from graph.errors import DataDirInUse, GraphUnavailable
 
 HOST = "127.0.0.1"
@@ -56,7 +54,6 @@ HUNG_SECONDS = 15.0
 """How long the child may leave PINGs unanswered without using the CPU before the watchdog kills
 it; a busy child (a large write holding redis-server's main thread) uses the CPU and is left to
 finish. A hung process never comes back by itself."""
-_PR_SET_PDEATHSIG = 1
 log = logging.getLogger("castlegraph.embedded")
 
 
@@ -99,11 +96,7 @@ def _die_with_parent(parent: int) -> None:
     the *thread* that forked the child ends, hence `EmbeddedFalkorDB`'s own spawning thread. A
     parent that died before `prctl` took effect is caught by comparing the parent's pid.
     """
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.getppid() != parent:
-            os.kill(os.getpid(), signal.SIGKILL)
+    die_with_parent(parent)
     os.umask(0o077)  # the append-only files and any directory redis-server makes: owner only
     # Ctrl-C in a terminal reaches the whole process group; the service stops the child itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -47,6 +47,7 @@ itself, as it did before.
 """
 
 import logging
+import os
 import subprocess
 import threading
 from collections.abc import Callable, Iterable
@@ -110,7 +111,7 @@ def _built(spec: ListSpec) -> HashedWords:
     """`spec`'s hashes from a child process (`api.service.word_lists`), or built here when no
     child could (it could not start, failed or hung): the same list, at the price of the memory
     the child would have taken away with it."""
-    command = module_command(word_lists.__name__, spec.to_json())
+    command = module_command(word_lists.__name__, str(os.getpid()), spec.to_json())
     try:
         child = subprocess.run(
             command, cwd=PACKAGES_ROOT, capture_output=True, timeout=BUILD_TIMEOUT_S, check=False

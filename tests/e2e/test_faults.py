@@ -12,14 +12,14 @@ import pytest
 
 from graph.embedded import free_port
 from tests.support.polling import eventually
-from tests.support.processes import Service, children, wait_dead
+from tests.support.processes import Service, database_children, wait_dead
 
 pytestmark = pytest.mark.slow
 
 
 def restarted(service: Service, killed: int) -> bool:
     """A new database child answers: the service's health is 200 again."""
-    pids = children(service.process.pid)
+    pids = database_children(service.process.pid)
     if not pids or pids == [killed]:
         return False
     try:
@@ -88,7 +88,7 @@ def test_a_database_restarted_by_the_watchdog_dies_with_the_service(
     first = service.database_pid()
     os.kill(first, signal.SIGKILL)
     eventually(lambda: restarted(service, first), "the database restarted by the service")
-    [again] = children(service.process.pid)
+    [again] = database_children(service.process.pid)
     assert again != first
     written = httpx.post(f"{service.url}/api/wings/w/rooms/r/drawers", json={"content": "x"})
     assert written.status_code == 201

@@ -32,8 +32,26 @@ def children(pid: int) -> list[int]:
     return found
 
 
+DATABASE_COMMAND = "redis-server"
+
+
+def database_children(pid: int) -> list[int]:
+    """The children of a process that are an embedded database: a service also starts a
+    word-list builder for a few seconds at start (`api.service.word_lists`), and a checkpoint's
+    preparing worker."""
+    return [child for child in children(pid) if _command(child) == DATABASE_COMMAND]
+
+
+def _command(pid: int) -> str:
+    """The name of a process's program (what `ps` shows; empty once it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
 def server_processes(data_dir: Path) -> list[int]:
-    """The `castlegraph mcp` process serving `data_dir`, and its database child."""
+    """The `castlegraph mcp` process serving `data_dir`, and its children."""
     for entry in Path("/proc").iterdir():
         try:
             argv = (entry / "cmdline").read_bytes().split(b"\0")
@@ -101,7 +119,7 @@ class Service:
         raise AssertionError(f"service not healthy in {START_SECONDS} s")
 
     def database_pid(self) -> int:
-        [pid] = children(self.process.pid)
+        [pid] = database_children(self.process.pid)
         return pid
 
     def stop(self, sig: int) -> None:

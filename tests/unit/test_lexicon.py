@@ -1,6 +1,7 @@
 """The general word list of the word guard (`api.service.lexicon.Lexicon`), as installed."""
 
 import logging
+import subprocess
 import sys
 from pathlib import Path
 
@@ -8,8 +9,16 @@ import pytest
 import wordfreq
 
 from api.service import lexicon
-from api.service.lexicon import LANGUAGES, MIN_ZIPF, WORDLIST, Lexicon
+from api.service.lexicon import (
+    LANGUAGES,
+    MIN_ZIPF,
+    NAME_LANGUAGES,
+    NAME_WORDLIST,
+    WORDLIST,
+    Lexicon,
+)
 from api.service.word_lists import ListSpec
+from tests.support.processes import alive, wait_dead
 
 LEXICON = Lexicon()
 
@@ -78,3 +87,22 @@ def test_a_package_of_the_same_name_where_the_service_runs_is_not_the_childs(
     with caplog.at_level(logging.WARNING, logger=lexicon.__name__):
         built = lexicon._built(SMALL)
     assert (caplog.records, "the" in built) == ([], True)
+
+
+def test_a_child_dies_with_its_parent() -> None:
+    """A service killed while a child builds its list leaves no child behind."""
+    slow = ListSpec((), NAME_LANGUAGES, 1.0, NAME_WORDLIST)  # every word: several seconds
+    code = (
+        "import os, subprocess, sys, time;"
+        " from api.service.children import PACKAGES_ROOT, module_command;"
+        f" child = subprocess.Popen(module_command('api.service.word_lists', str(os.getpid()),"
+        f" {slow.to_json()!r}), cwd=PACKAGES_ROOT, stdout=subprocess.DEVNULL);"
+        " print(child.pid, flush=True); time.sleep(60)"
+    )
+    started = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    with started as parent:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        assert alive(child)
+        parent.kill()
+    assert wait_dead(child, seconds=1.0)  # a kill takes milliseconds, the build seconds
