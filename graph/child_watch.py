@@ -15,6 +15,9 @@ Once it listens, it is given as long as reading its file takes, provided it keep
 CPU time must advance within `stalled_seconds`, else it is stuck (stopped, or waiting on a disk
 that never answers). Where a process's CPU time cannot be read (no /proc), the fixed deadline
 applies to the whole start.
+
+A child of the service, the database or a helper, is killed when the service dies
+(`die_with_parent`).
 """
 
 import ctypes
