@@ -63,6 +63,8 @@ class StartWait:
     first_sign_seconds: float
     stalled_seconds: float
     listening_since: float | None = None
+    stalled: bool = False
+    """Whether the verdict given was a stall (it listened, then stopped using the CPU)."""
     _idle: Idle = field(default_factory=Idle)
 
     def verdict(self, now: float, answer: Answer, cpu_seconds: float | None) -> str | None:
@@ -79,6 +81,7 @@ class StartWait:
                 return f"did not answer within {self.first_sign_seconds:.0f} s"
             return None
         if idle > self.stalled_seconds:
+            self.stalled = True
             return (
                 f"stopped making progress reading its data: no CPU time used for "
                 f"{self.stalled_seconds:.0f} s, {now - self.listening_since:.0f} s after it "

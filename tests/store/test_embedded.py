@@ -2,6 +2,7 @@
 child restarted by the watchdog, and a restarted child still owned by the service (design §8.1,
 §7). Real redis-server children, each on a data directory of its own."""
 
+import logging
 import os
 import signal
 import stat
@@ -11,8 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 
 from graph import embedded as embedded_module
+from graph.child_watch import Answer
 from graph.embedded import CONFIG_FILE, DATABASE_DIR, HOST, LOG_FILE, EmbeddedFalkorDB
 from graph.errors import GraphUnavailable
 from graph.falkordb_store import FalkorStore
@@ -246,4 +249,34 @@ def test_a_busy_database_that_answers_late_is_left_to_finish(embedded: EmbeddedF
     finally:
         stopping.set()
         thread.join(DEADLINE_SECONDS)
+        store.close()
+
+
+def test_a_database_that_stalls_at_start_is_started_once_more(
+    embedded: EmbeddedFalkorDB, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The first child answers LOADING and is stopped, as a load that deadlocked looks (it
+    listens, then uses no CPU); the second loads: the start succeeds on it."""
+    monkeypatch.setattr(embedded_module, "STALLED_SECONDS", 1.0)
+    first: list[int] = []
+    real_ping = EmbeddedFalkorDB._ping
+
+    def ping(client: redis.Redis) -> Answer | None:
+        pid = embedded.pid
+        assert pid is not None
+        if not first:
+            first.append(pid)
+            os.kill(pid, signal.SIGSTOP)
+        return Answer.LOADING if pid == first[0] else real_ping(client)
+
+    monkeypatch.setattr(EmbeddedFalkorDB, "_ping", staticmethod(ping))
+    with caplog.at_level(logging.WARNING, logger="castlegraph.embedded"):
+        embedded.start()
+    assert embedded.pid not in (None, first[0])
+    assert wait_dead(first[0])
+    assert "stopped making progress" in caplog.text and "starting it once more" in caplog.text
+    store = FalkorStore(HOST, embedded.port, embedded.password)
+    try:
+        assert store.run_text("RETURN 1 AS one", {}) == [{"one": 1}]
+    finally:
         store.close()
