@@ -1,4 +1,5 @@
-"""The general word list of the word guard (`api.service.lexicon.Lexicon`), as installed."""
+"""The general word list of the word guard (`api.service.lexicon.Lexicon`), as installed, and
+how every list is built: by a child process (`api.service.word_lists`), else in this one."""
 
 import logging
 import subprocess
