@@ -54,7 +54,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache, partial
 
 from api.service import word_lists
-from api.service.children import PACKAGES_ROOT, module_command
+from api.service.children import module_command
 from api.service.word_lists import HASH_BYTES, HashedWords, ListSpec
 
 log = logging.getLogger(__name__)
@@ -113,9 +113,7 @@ def _built(spec: ListSpec) -> HashedWords:
     the child would have taken away with it."""
     command = module_command(word_lists.__name__, str(os.getpid()), spec.to_json())
     try:
-        child = subprocess.run(
-            command, cwd=PACKAGES_ROOT, capture_output=True, timeout=BUILD_TIMEOUT_S, check=False
-        )
+        child = subprocess.run(command, capture_output=True, timeout=BUILD_TIMEOUT_S, check=False)
     except (OSError, subprocess.TimeoutExpired) as error:
         failure = str(error)
     else:

@@ -95,9 +95,9 @@ def test_a_child_dies_with_its_parent() -> None:
     slow = ListSpec((), NAME_LANGUAGES, 1.0, NAME_WORDLIST)  # every word: several seconds
     code = (
         "import os, subprocess, sys, time;"
-        " from api.service.children import PACKAGES_ROOT, module_command;"
+        " from api.service.children import module_command;"
         f" child = subprocess.Popen(module_command('api.service.word_lists', str(os.getpid()),"
-        f" {slow.to_json()!r}), cwd=PACKAGES_ROOT, stdout=subprocess.DEVNULL);"
+        f" {slow.to_json()!r}), stdout=subprocess.DEVNULL);"
         " print(child.pid, flush=True); time.sleep(60)"
     )
     started = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)

@@ -27,7 +27,7 @@ import threading
 from collections.abc import Generator, Sequence
 from typing import IO, Any
 
-from api.service.children import PACKAGES_ROOT, module_command
+from api.service.children import module_command
 from resolver.drawers import PreparedText, prepare_texts
 
 log = logging.getLogger("castlegraph.jobs")
@@ -101,7 +101,6 @@ class AheadPreparer:
                 try:
                     self._worker = subprocess.Popen(
                         module_command(__name__),
-                        cwd=PACKAGES_ROOT,
                         stdin=subprocess.PIPE,
                         stdout=subprocess.PIPE,
                         start_new_session=True,  # a terminal's Ctrl-C is the service's to handle
