@@ -223,7 +223,8 @@ def child_pids(pid: int) -> list[int]:
 
 DATABASE_COMMAND = "redis-server"
 """The embedded database's process name; the service's other children (the worker that
-prepares a job's texts, `api.service.jobs.ahead`) are the service's own."""
+prepares a job's texts, `api.service.jobs.ahead`, and the word-list builders that live a few
+seconds at start, `api.service.word_lists`) are the service's own."""
 
 
 def _is_database(pid: int) -> bool:

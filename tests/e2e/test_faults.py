@@ -10,9 +10,10 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
+from bench.service import database_children
 from graph.embedded import free_port
 from tests.support.polling import eventually
-from tests.support.processes import Service, database_children, wait_dead
+from tests.support.processes import Service, wait_dead
 
 pytestmark = pytest.mark.slow
 

@@ -20,10 +20,11 @@ from mcp.types import CallToolResult
 
 from api.errors import ServiceUnreachable
 from api.mcp.errors import tool_errors
+from bench.service import database_children
 from graph.errors import DrawerNotFound, GraphQueryError, GraphUnavailable
 from tests.support.app import app_settings, running_app
 from tests.support.mcp import TOOLS, mcp_stdio_session, text
-from tests.support.processes import database_children, server_processes, wait_dead
+from tests.support.processes import server_processes, wait_dead
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]  # stdio tests start their own processes
 

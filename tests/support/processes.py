@@ -13,41 +13,10 @@ from pathlib import Path
 
 import httpx2 as httpx
 
+from bench.service import child_pids, database_children
 from graph.embedded import free_port
 
 START_SECONDS = 30.0
-
-
-def children(pid: int) -> list[int]:
-    """Direct children of a process, read from /proc (redis-server rewrites its cmdline)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
-DATABASE_COMMAND = "redis-server"
-
-
-def database_children(pid: int) -> list[int]:
-    """The children of a process that are an embedded database: a service also starts a
-    word-list builder for a few seconds at start (`api.service.word_lists`), and a checkpoint's
-    preparing worker."""
-    return [child for child in children(pid) if _command(child) == DATABASE_COMMAND]
-
-
-def _command(pid: int) -> str:
-    """The name of a process's program (what `ps` shows; empty once it is gone)."""
-    try:
-        return Path(f"/proc/{pid}/comm").read_text().strip()
-    except OSError:
-        return ""
 
 
 def server_processes(data_dir: Path) -> list[int]:
@@ -58,7 +27,7 @@ def server_processes(data_dir: Path) -> list[int]:
         except OSError:
             continue
         if b"mcp" in argv and str(data_dir).encode() in argv:
-            return [int(entry.name), *children(int(entry.name))]
+            return [int(entry.name), *child_pids(int(entry.name))]
     return []
 
 
