@@ -110,6 +110,52 @@ def test_a_merge_is_the_segment_its_pairs_make(monkeypatch: pytest.MonkeyPatch, 
     assert np.array_equal(merged.entries, whole.entries)
 
 
+def bucket_read_whole(segment: Segment, hashes: np.ndarray) -> list[tuple[int, int]]:
+    """(probe, row) of each entry of each probe's bucket that has the probe's tag, read one by
+    one: what `Segment.find` answers by binary search."""
+    g = segment.geometry
+    found = []
+    for probe, value in enumerate(hashes.tolist()):
+        bucket = (value >> (64 - g.bucket_bits)) - segment.first
+        if not 0 <= bucket < len(segment.offsets) - 1:
+            continue
+        tag = (value >> (64 - g.hash_bits)) & ((1 << g.tag_bits) - 1)
+        for entry in segment.entries[segment.offsets[bucket] : segment.offsets[bucket + 1]]:
+            if int(entry) >> g.row_bits == tag:
+                found.append((probe, (int(entry) & ((1 << g.row_bits) - 1)) + g.base))
+    return found
+
+
+@pytest.mark.parametrize("block_bits", [2, 16])
+def test_a_segment_finds_what_reading_each_bucket_whole_finds(block_bits: int) -> None:
+    """Keys a hundred rows store, keys one row stores, keys none stores; in built parts (each
+    over a range of buckets) and in segments added after: every pair once, by probe, then row."""
+    index = KeyIndex()
+    filler = index.filler(block_bits)
+    stored = [[f"hot {n % 3}", f"warm {n % 40}", f"own {n}"] for n in range(300)]
+    for n, keys in enumerate(stored):
+        index.row_for(str(uuid.UUID(int=n)))
+        filler.append(key_hashes(keys), np.full(len(keys), n))
+    filler.close()
+    added = [[f"hot {n % 3}", f"new {n}"] for n in range(300, 340)]
+    index.add([(str(uuid.UUID(int=n)), keys) for n, keys in enumerate(added, start=300)])
+    probes = ["hot 0", "hot 2", *(f"warm {k}" for k in range(0, 50, 3)), "own 5", "new 301"]
+    hashes = np.sort(key_hashes([*probes, "absent", "nowhere"]))
+    for segment in index.segments:
+        found, rows = segment.find(hashes)
+        assert list(zip(found.tolist(), rows.tolist(), strict=True)) == bucket_read_whole(
+            segment, hashes
+        )
+    found, rows = index.hits(probes)
+    assert sorted(zip(rows.tolist(), found.tolist(), strict=True)) == [
+        (row, probe)
+        for row, keys in enumerate([*stored, *added])
+        for probe, key in enumerate(probes)
+        if key in keys
+    ]
+    assert len(rows) == 334  # 114 and 113 rows of the two hot keys among them
+
+
 @pytest.mark.parametrize("most", [1, 3, 32])
 def test_the_newest_hits_are_the_last_rows_each_segment_holds_of_a_probe(most: int) -> None:
     """`newest_hits` finds by binary search what `hits` finds by reading each bucket whole,
