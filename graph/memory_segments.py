@@ -15,9 +15,9 @@ under a probe it does not store: about `entries / 2**34` rows per probe (0.003 a
 candidate's real distance, and each entity within reach of a probe is found through its own
 keys anyway.
 
-A lookup reads each probe's bucket (about a dozen entries) and keeps the entries whose tag is
-the probe's; the drawer index asks only for each probe's newest few (`newest_hits`), found by
-a binary search of the bucket, whose entries are sorted by tag, then row. What a batch or a
+A bucket's entries are sorted by tag, then row, so a lookup finds a probe's entries by binary
+search of its bucket (about a dozen entries), all probes at once; the drawer index asks only
+for each probe's newest few (`newest_hits`), the last of them. What a batch or a
 catch-up adds is a segment of its own, sized to it; segments merge while the newer is not much
 the smaller, up to `SEGMENT_MAX_ENTRIES`.
 
@@ -211,7 +211,8 @@ class Segment:
         search of its bucket (all probes at once, `_lower_bounds`), and the end of its entries
         by a second search, for the few probes that met one. Reading every entry of every
         probe's bucket instead (a dozen each: ~700,000 for a batch's probes) took 1.5 times as
-        long on the benchmark's index of a million entities, 1.8 times at 10,000."""
+        long on the benchmark's index of a million entities, 1.8 times at 10,000, and 16-24 MB
+        of temporaries for a segment that covers every bucket, where these take 5 MB."""
         g = self.geometry
         lo, hi, start, end = self._buckets(hashes)
         below = g.tags(hashes[lo:hi]) << np.uint64(g.row_bits)
