@@ -205,46 +205,57 @@ class Segment:
 
     def find(self, hashes: Hashes) -> tuple[NDArray[np.intp], Rows]:
         """(probe position, row) of every entry in a probe's bucket with the probe's tag, by
-        probe, then row; `hashes` sorted, so those of the segment's buckets are one slice.
-
-        A bucket's entries are sorted by tag, so a probe's first entry is found by a binary
-        search of its bucket (all probes at once, `_lower_bounds`), and the end of its entries
-        by a second search, for the few probes that met one. Reading every entry of every
-        probe's bucket instead (a dozen each: ~700,000 for a batch's probes) took 1.5 times as
-        long on the benchmark's index of a million entities, 1.8 times at 10,000, and 16-24 MB
-        of temporaries for a segment that covers every bucket, where these take 5 MB."""
-        g = self.geometry
-        lo, hi, start, end = self._buckets(hashes)
-        below = g.tags(hashes[lo:hi]) << np.uint64(g.row_bits)
-        first = _lower_bounds(self.entries, start, end, below)
-        met = np.flatnonzero(first < end)
-        met = met[self.entries[first[met]] >> np.uint32(g.row_bits) == below[met] >> g.row_bits]
-        begin = first[met]
-        past = _lower_bounds(self.entries, begin + 1, end[met], below[met] + (1 << g.row_bits))
-        probes, places = _ranges(begin, past - begin)
-        rows = self.entries[places] & np.uint32((1 << g.row_bits) - 1)
-        return met[probes] + lo, rows.astype(np.int64) + g.base
+        probe, then row; `hashes` sorted, so those of the segment's buckets are one slice."""
+        lo, probes, first, past = self._spans(hashes, ends_of_all=False)
+        owners, places = _ranges(first, past - first)
+        return probes[owners] + lo, self._rows(places)
 
     def newest(self, hashes: Hashes, most: int) -> tuple[NDArray[np.intp], Rows, NDArray[np.intp]]:
         """`find` of each probe's last `most` entries only, which are its newest rows (a
         bucket holds a tag's entries by row), and the probes that had more (their places in
-        `hashes`). A probe's entries are found by a binary search of its bucket, not read
-        whole: in a room of 100 k drawers a common band's bucket holds thousands."""
+        `hashes`): in a room of 100 k drawers a common band's bucket holds thousands."""
+        lo, probes, first, past = self._spans(hashes, ends_of_all=True)
+        taken = np.maximum(first, past - most)
+        owners, places = _ranges(taken, past - taken)
+        return probes[owners] + lo, self._rows(places), probes[taken > first] + lo
+
+    def _spans(
+        self, hashes: Hashes, *, ends_of_all: bool
+    ) -> tuple[int, NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]:
+        """Where probes' entries are: the slice `lo:` of `hashes` that falls in the segment's
+        buckets, probes (places in that slice), and where each one's entries start and end in
+        `entries`. Every probe of the slice with `ends_of_all`, else those with entries only.
+
+        A bucket's entries are sorted by tag, so a probe's first entry is found by a binary
+        search of its bucket (all probes at once, `_lower_bounds`), and past its last by a
+        second. A lookup's tens of thousands of probes mostly meet nothing, so the second
+        search is for the few that met an entry: searching every probe's end too took twice
+        as long (2026-12-03, on lookups captured from `bench mentions`). A drawer write's
+        hundred or two probes take both searches in one call: two calls cost it ~100 µs more
+        a segment. Reading every entry of every probe's bucket (a dozen each: ~700,000 for a
+        batch of mentions) took 1.5 times as long at a million entities, 1.8 times at 10,000,
+        and 16-24 MB of temporaries for a segment that covers every bucket, against 5 MB."""
         g = self.geometry
         lo, hi, start, end = self._buckets(hashes)
         below = g.tags(hashes[lo:hi]) << np.uint64(g.row_bits)
-        # Where each probe's entries start and end, in one search of twice the ranges.
-        bounds = _lower_bounds(
-            self.entries,
-            np.concatenate((start, start)),
-            np.concatenate((end, end)),
-            np.concatenate((below, below + np.uint64(1 << g.row_bits))),
-        )
-        first, past = bounds[: len(start)], bounds[len(start) :]
-        taken = np.maximum(first, past - most)
-        probes, places = _ranges(taken, past - taken)
-        rows = self.entries[places] & np.uint32((1 << g.row_bits) - 1)
-        return probes + lo, rows.astype(np.int64) + g.base, np.flatnonzero(taken > first) + lo
+        after = np.uint64(1 << g.row_bits)
+        if ends_of_all:
+            bounds = _lower_bounds(
+                self.entries,
+                np.concatenate((start, start)),
+                np.concatenate((end, end)),
+                np.concatenate((below, below + after)),
+            )
+            return lo, np.arange(len(start)), bounds[: len(start)], bounds[len(start) :]
+        first = _lower_bounds(self.entries, start, end, below)
+        met = np.flatnonzero(first < end)
+        met = met[self.entries[first[met]] >> np.uint32(g.row_bits) == below[met] >> g.row_bits]
+        begin = first[met]
+        return lo, met, begin, _lower_bounds(self.entries, begin + 1, end[met], below[met] + after)
+
+    def _rows(self, places: NDArray[np.intp]) -> Rows:
+        g = self.geometry
+        return (self.entries[places] & np.uint32((1 << g.row_bits) - 1)).astype(np.int64) + g.base
 
     @property
     def nbytes(self) -> int:

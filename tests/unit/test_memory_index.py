@@ -159,8 +159,8 @@ def test_a_segment_finds_what_reading_each_bucket_whole_finds(block_bits: int) -
 @pytest.mark.parametrize("most", [1, 3, 32])
 def test_the_newest_hits_are_the_last_rows_each_segment_holds_of_a_probe(most: int) -> None:
     """`newest_hits` finds what `hits` finds, cut to each probe's `most` highest rows per
-    segment, and names the probes it cut: keys
-    as common as a whole room's, rare ones, absent ones, in segments built and grown."""
+    segment, and names the probes it cut: keys as common as a whole room's, rare ones, absent
+    ones, in segments built and grown."""
     rng = np.random.default_rng(most)
     index = KeyIndex()
     common = [f"common {k}" for k in range(6)]
