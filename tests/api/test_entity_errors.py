@@ -47,7 +47,8 @@ def test_a_blank_name_or_kind_is_an_empty_label(client: TestClient, field: str, 
     assert response.status_code == 400
     body = response.json()
     assert_envelope(body, "domain::empty_label")
-    assert body["error"]["details"]["index"] == index
+    assert body["error"]["details"] == {"index": index, "field": field}
+    assert body["error"]["message"] == f"the mention's {field} is blank"
     assert entity_count(client) == 0
 
 
@@ -57,6 +58,7 @@ def test_a_blank_name_on_the_single_mention_route(client: TestClient) -> None:
     )
     assert response.status_code == 400
     assert_envelope(response.json(), "domain::empty_label")
+    assert response.json()["error"]["details"] == {"field": "name"}
     assert entity_count(client) == 0
 
 

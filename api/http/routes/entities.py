@@ -41,8 +41,10 @@ def _input(
     try:
         mention = make_mention(fields.name, fields.kind)
     except EmptyLabel as error:
-        details = {"field": str(error)} if index is None else {"index": index, "field": str(error)}
-        raise BlankLabel(f"the mention's {error} is blank", details) from error
+        details: dict[str, object] = {"field": error.field}
+        if index is not None:
+            details = {"index": index, **details}
+        raise BlankLabel(f"the mention's {error.field} is blank", details) from error
     if isinstance(fields, ResolveQuery):
         return MentionInput(drawer=drawer, mention=mention)
     return MentionInput(
