@@ -255,5 +255,21 @@ def load(
             raise typer.Exit(1)
 
 
+@app.command("report")
+def report_page(
+    results: Annotated[Path, typer.Option(help="Folder of the workloads' JSON results.")] = Path(
+        "bench/results"
+    ),
+    out: Annotated[Path, typer.Option(help="The page to write.")] = Path("docs/performance.md"),
+) -> None:
+    """Render docs/performance.md from the latest JSON result of each workload (no run)."""
+    from bench import render  # noqa: PLC0415 - each command loads only what it needs
+
+    count = render.write(results, out)
+    if count == 0:
+        raise typer.BadParameter(f"no JSON results in {results}", param_hint="--results")
+    typer.echo(f"{out}: {count} workloads rendered from {results}", err=True)
+
+
 if __name__ == "__main__":
     app()

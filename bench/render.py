@@ -1,0 +1,208 @@
+"""`python -m bench report`: docs/performance.md rendered from the latest JSON of each workload.
+
+The page is the current state, not a diary: one row per design §10 target, with the number the
+latest run of that workload measured, the command that reproduces the run (rebuilt from the
+JSON's `params`, so it is the run's own), and the machine and date it ran on. Verdicts are
+recomputed with `bench.targets.judge`, so the page and a run's own closing table agree. To
+update a row, run its command (it overwrites `bench/results/<workload>.json`) and render again;
+git keeps the earlier numbers.
+"""
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench import targets
+
+WORKLOADS = ("mentions", "skew", "drawers", "bulk", "duplicates", "quality", "load")
+"""The order of the page: the workloads of design §10, as `python -m bench` lists them."""
+
+NOT_OPTIONS = frozenset({"neo4j_heap"})
+"""Params recorded for the reader that are no option of the command (Neo4j's heap is set by
+`NEO4J_SERVER_HEAP`)."""
+
+LOAD_CHECKS = (
+    ("server_errors", "5xx answers"),
+    ("duplicate_entities", "duplicate entities"),
+    ("lost_mentions", "lost mentions"),
+    ("checkpoint_lost", "lost checkpoint items"),
+    ("health_not_200", "health polls not 200"),
+)
+"""`bench load` has checks instead of budgets: each must count zero (its exit status says so)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One workload's JSON file as the benchmarks write it: `{benchmark, machine, params,
+    results}`, plus `source` when the file was transcribed rather than written by a run."""
+
+    workload: str
+    machine: Mapping[str, Any]
+    params: Mapping[str, Any]
+    results: Mapping[str, Any]
+    source: str | None = None
+
+
+def load_runs(folder: Path) -> list[Run]:
+    """The latest result of each workload in `folder` (one `<workload>.json` each), page order."""
+    runs = []
+    for path in sorted(folder.glob("*.json")):
+        payload = json.loads(path.read_text(encoding="utf-8"))
+        runs.append(
+            Run(
+                workload=payload["benchmark"],
+                machine=payload.get("machine") or {},
+                params=payload.get("params") or {},
+                results=payload.get("results") or {},
+                source=payload.get("source"),
+            )
+        )
+    order = {name: i for i, name in enumerate(WORKLOADS)}
+    return sorted(runs, key=lambda run: (order.get(run.workload, len(order)), run.workload))
+
+
+def command(run: Run) -> str:
+    """The command line that produces `run`, every option it was given spelled out."""
+    parts = ["python -m bench", run.workload]
+    for key, value in run.params.items():
+        if key in NOT_OPTIONS:
+            continue
+        option = "--" + key.replace("_", "-")
+        if isinstance(value, bool):
+            parts.append(option if value else "--no-" + key.replace("_", "-"))
+        elif isinstance(value, list):
+            parts.append(f"{option} {','.join(str(item) for item in value)}")
+        else:
+            parts.append(f"{option} {value}")
+    return " ".join(parts)
+
+
+def _number(value: float | None) -> str:
+    """Whole numbers with thousands separated, others with four significant digits."""
+    if value is None:
+        return "not measured"
+    if value == int(value) or abs(value) >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:.4g}"
+
+
+def _size(size: int | None) -> str:
+    if size is None:
+        return ""
+    if size >= 1_000_000 and size % 1_000_000 == 0:
+        return f"{size // 1_000_000} M"
+    if size >= 1_000 and size % 1_000 == 0:
+        return f"{size // 1_000} k"
+    return f"{size:,}"
+
+
+def _per_backend(run: Run) -> Iterable[tuple[str, Mapping[str, Any]]]:
+    """(backend, results): a `--backend both` file holds one result per backend."""
+    backends = run.results.get("backends")
+    if isinstance(backends, Mapping):
+        yield from backends.items()
+    else:
+        yield str(run.results.get("backend", run.params.get("backend", "embedded"))), run.results
+
+
+def rows(run: Run) -> list[list[str]]:
+    """The page's rows of one run: workload, command, measured, target, verdict."""
+    found: list[list[str]] = []
+    for backend, results in _per_backend(run):
+        name = run.workload if backend == "embedded" else f"{run.workload} ({backend})"
+        if run.workload == "load":
+            found.append([name, "", *_load_row(results)])
+            continue
+        for verdict in targets.judge(run.workload, results):
+            at = verdict.measured.size
+            measured = _number(verdict.measured.value) + (f" at {_size(at)}" if at else "")
+            wanted = f" at {_size(verdict.target.size)}" if verdict.target.size else ""
+            outcome = verdict.outcome + (" (smaller size)" if verdict.short_of_size else "")
+            found.append(
+                [
+                    name,
+                    "",
+                    f"{verdict.target.label}: {measured}",
+                    verdict.target.text() + wanted,
+                    outcome,
+                ]
+            )
+    if found:
+        found[0][1] = f"`{command(run)}`"
+    return found
+
+
+def _load_row(results: Mapping[str, Any]) -> list[str]:
+    counts = {label: int(results.get(key) or 0) for key, label in LOAD_CHECKS}
+    problems = len(results.get("hazard_problems") or [])
+    counts["hazards that did not end as they must"] = problems
+    polls = results.get("health_polls")
+    shown = ", ".join(f"{value} {label}" for label, value in counts.items())
+    if polls is not None:
+        shown += f" ({polls:,} health polls)"
+    outcome = "met" if not any(counts.values()) else "missed"
+    return [shown, "every count 0", outcome]
+
+
+def machine_row(run: Run) -> list[str]:
+    """Which machine ran it and when: the numbers mean nothing without it."""
+    facts = run.machine
+    cores = facts.get("cores")
+    cpu = facts.get("cpu_model") or "unknown CPU"
+    where = f"{cores} × {cpu}" if cores else cpu
+    python = facts.get("python")
+    if python:
+        where += f", Python {python}"
+    date = str(facts.get("date") or "unknown")[:10]
+    return [run.workload, where, date, run.source or "written by the run"]
+
+
+def _table(columns: Sequence[str], body: Sequence[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in body]
+    return lines
+
+
+HEADER = """# Performance
+
+The current numbers of every benchmark against the design's targets (design §10), one row per
+target. This page is rendered from the JSON files in `bench/results/` by
+`python -m bench report`; do not edit it by hand. To refresh a row, run its command from the
+repository root (`.venv/bin/pip install -e '.[bench]'` first), which overwrites that
+workload's JSON, then render the page again. Earlier numbers are in git history.
+
+The benchmarks run on a small shared machine (two cores), so read a number together with the
+machine and date of its run (the second table); ratios within one run are steadier than
+absolute times. `--backend neo4j` or `--backend both` runs a workload on Neo4j 5 (or on both,
+side by side); a file from such a run renders a row per backend. `bench mentions` runs the skew
+case too, so its rows carry the skew targets.
+"""
+
+
+def render(runs: Sequence[Run]) -> str:
+    """The whole page."""
+    body = [row for run in runs for row in rows(run)]
+    lines = [HEADER]
+    lines += _table(["workload", "command", "measured", "target", "verdict"], body)
+    lines += ["", "## The runs", ""]
+    lines += _table(["workload", "machine", "date", "source"], [machine_row(run) for run in runs])
+    if any(run.source for run in runs):
+        lines += [
+            "",
+            'A *source* other than "written by the run" marks a file transcribed from the '
+            "run's printed tables, with only the numbers those tables gave; running the command "
+            "replaces it with the full JSON.",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def write(folder: Path, out: Path) -> int:
+    """Render `folder`'s results into `out`; the number of workloads rendered."""
+    runs = load_runs(folder)
+    if not runs:
+        return 0
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(render(runs), encoding="utf-8")
+    return len(runs)

@@ -1,0 +1,108 @@
+"""docs/performance.md is rendered from the benchmarks' JSON (`python -m bench report`)."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+from bench import render
+
+MACHINE = {"cores": 2, "cpu_model": "AMD EPYC", "python": "3.11.9", "date": "2026-12-04T00:10:00"}
+
+
+def write_result(folder: Path, name: str, params: dict[str, Any], results: dict[str, Any]) -> None:
+    payload = {"benchmark": name, "machine": MACHINE, "params": params, "results": results}
+    (folder / f"{name}.json").write_text(json.dumps(payload), encoding="utf-8")
+
+
+def drawers_results(p50: float) -> dict[str, Any]:
+    recall = {"few_typos": {"planted": 40, "linked": 40}}
+    return {
+        "backend": "embedded",
+        "sizes": [
+            {"size": 1000, "p50_ms": 2.5, "p99_ms": 5.0, "planted_recall": recall},
+            {"size": 100000, "p50_ms": p50, "p99_ms": 9.5, "planted_recall": recall},
+        ],
+        "ratio": {"from": 1000, "to": 100000, "p50": p50 / 2.5},
+    }
+
+
+def test_a_drawers_result_renders_one_row_per_target_with_its_command(tmp_path: Path) -> None:
+    params = {"sizes": [1000, 100000], "samples": 600, "seed": 7, "backend": "embedded"}
+    write_result(tmp_path, "drawers", params, drawers_results(p50=5.0))
+
+    rows = render.rows(render.load_runs(tmp_path)[0])
+
+    assert rows == [
+        [
+            "drawers",
+            "`python -m bench drawers --sizes 1000,100000 --samples 600 --seed 7 "
+            "--backend embedded`",
+            "drawer write p50 ms: 5 at 100 k",
+            "≤ 4 at 100 k",
+            "missed",
+        ],
+        ["drawers", "", "drawer write p99 ms: 9.5 at 100 k", "≤ 10 at 100 k", "met"],
+        [
+            "drawers",
+            "",
+            "p50 cost, largest / smallest room: 2 at 100 k",
+            "≤ 1.5 at 100 k",
+            "missed",
+        ],
+        ["drawers", "", "recall of planted near copies (every size): 1", "≥ 1", "met"],
+    ]
+
+
+def test_the_page_holds_the_table_the_runs_and_their_machines(tmp_path: Path) -> None:
+    write_result(
+        tmp_path,
+        "load",
+        {"seconds": 30, "seed": 7, "backend": "embedded"},
+        {"server_errors": 0, "duplicate_entities": 1, "health_polls": 120, "hazard_problems": []},
+    )
+    write_result(
+        tmp_path,
+        "mentions",
+        {"sizes": [10000], "batches": 3, "skew": False, "peers": False, "backend": "embedded"},
+        {"sizes": [{"size": 10000, "mentions_per_s": 2850.0, "service_peak_mb": 310.0}]},
+    )
+    out = tmp_path / "docs" / "performance.md"
+
+    assert render.write(tmp_path, out) == 2
+
+    page = out.read_text(encoding="utf-8").splitlines()
+    mentions_row = next(line for line in page if "mentions/s:" in line)
+    assert mentions_row == (
+        "| mentions | `python -m bench mentions --sizes 10000 --batches 3 --no-skew --no-peers "
+        "--backend embedded` | mentions/s: 2,850 at 10 k | ≥ 10,000 at 1 M | "
+        "missed (smaller size) |"
+    )
+    load_row = next(line for line in page if line.startswith("| load |"))
+    assert "1 duplicate entities" in load_row
+    assert load_row.endswith("| every count 0 | missed |")
+    # mentions comes before load whatever the file names say: the page follows design §10.
+    assert page.index(mentions_row) < page.index(load_row)
+    assert "| mentions | 2 × AMD EPYC, Python 3.11.9 | 2026-12-04 | written by the run |" in page
+
+
+def test_a_run_on_both_backends_renders_a_row_per_backend(tmp_path: Path) -> None:
+    both = {
+        "backends": {
+            "embedded": {"sizes": [{"room_size": 100000, "items_per_s": 1200.0}]},
+            "neo4j": {"sizes": [{"room_size": 100000, "items_per_s": 300.0}]},
+        }
+    }
+    write_result(tmp_path, "bulk", {"sizes": [100000], "items": 10000, "backend": "both"}, both)
+
+    rows = render.rows(render.load_runs(tmp_path)[0])
+
+    assert [(row[0], row[2], row[4]) for row in rows] == [
+        ("bulk", "checkpoint items/s: 1,200 at 100 k", "met"),
+        ("bulk (neo4j)", "checkpoint items/s: 300 at 100 k", "missed"),
+    ]
+
+
+def test_nothing_is_written_without_results(tmp_path: Path) -> None:
+    out = tmp_path / "performance.md"
+    assert render.write(tmp_path, out) == 0
+    assert not out.exists()
