@@ -16,7 +16,7 @@ import logging
 from typing import Annotated
 
 import typer
-import uvicorn
+from uvicorn.config import STARTUP_FAILURE
 
 from api import VERSION
 from api.cli import doctor as doctor_commands
@@ -61,6 +61,7 @@ def serve(
             settings.api.host,
         )
     from api.http.app import create_app  # noqa: PLC0415  # the web stack loads for `serve` only
+    from api.http.serving import serve_recorded  # noqa: PLC0415
 
     heap.tune()
     runtime = Runtime(settings)
@@ -68,13 +69,13 @@ def serve(
         runtime.start()  # on the main thread, before serving: see `api.http.app`
     except CastlegraphError as error:
         fail(describe(error))
-    uvicorn.run(
-        create_app(settings, runtime),
-        host=settings.api.host,
-        port=settings.api.port,
-        log_config=None,  # keep `configure_logging`'s format
-        access_log=False,  # `api.http.logs.RequestLog` writes one without the query string
+    embedded = runtime.backend.embedded if runtime.backend else None
+    # Only the embedded database locks its data directory, so only there is the address looked up.
+    started = serve_recorded(
+        create_app(settings, runtime), settings, embedded.data_dir if embedded else None
     )
+    if not started:  # the port was taken, or the app failed its startup
+        raise typer.Exit(STARTUP_FAILURE)
 
 
 @app.command()

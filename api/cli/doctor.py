@@ -1,5 +1,9 @@
 """`castlegraph doctor`: is this installation ready to serve? One line per check, ✔ or ✘.
 
+The service asked is the one holding the data directory, where it recorded it listens
+(`api.service.address`), else at the configured address; with `--url` (`CASTLEGRAPH_URL`) the
+service there is asked instead and the data directory is not opened, as for every command.
+
 Exit status 0 when nothing failed, 1 otherwise; `--json` prints `{"ok", "checks": [{"name",
 "status", "message", "fix"}]}` with status `ok`, `fail` or `skip` (a check that did not apply,
 such as no service running yet, which is not a fault). The checks are in `api.service.doctor`.
@@ -15,9 +19,11 @@ from api.cli.options import EXIT_FAILED, CommonOptions, with_common_options
 from api.cli.output import emit
 from api.client.connect import service_url
 from api.client.protocol import Json
+from api.service.address import recorded
 from api.service.doctor import (
     START_HINT,
     Check,
+    Expected,
     ServiceAnswer,
     ask_service,
     backend_check,
@@ -77,22 +83,24 @@ def _store_checks(store: GraphStore, memory_indexes: bool) -> list[Check]:
     return [schema, ok("migrations", f"{len(done)} applied, none pending")]
 
 
-def _held_by_service(service: ServiceAnswer) -> list[Check]:
-    """The running service owns the embedded database: its health speaks for schema and data."""
-    held = ok("database", "a running service holds the data directory; asked it over HTTP")
+def _asked_service(service: ServiceAnswer, how: str) -> list[Check]:
+    """A service owns the database (it holds the embedded data directory, or `--url` named
+    it): its health speaks for schema and migrations."""
+    asked = ok("database", how)
     if service.status == 200:
         word = "the running service answers healthy, so it applied them"
-        return [held, ok("schema", word), ok("migrations", word)]
-    why = "the service holding the data directory is not healthy"
+        return [asked, ok("schema", word), ok("migrations", word)]
+    why = "the service is not healthy"
     return [
-        held,
+        asked,
         skipped("schema", f"{why}; not checked"),
         skipped("migrations", f"{why}; not checked"),
     ]
 
 
-def _database_checks(settings: Settings, service: ServiceAnswer) -> tuple[list[Check], bool]:
-    """The checks, and whether a running service holds the embedded data directory."""
+def _database_checks(settings: Settings) -> tuple[list[Check], bool]:
+    """The checks, and whether a running service holds the embedded data directory (then the
+    database is asked through it, by the caller)."""
     target = Runtime(settings).neo4j
     checks: list[Check] = []
     data_dir = Path(settings.graph.data_dir)
@@ -107,7 +115,7 @@ def _database_checks(settings: Settings, service: ServiceAnswer) -> tuple[list[C
         backend.store.ping()
         store_checks = _store_checks(backend.store, settings.dedup.memory_index)
     except DataDirInUse:
-        return checks + _held_by_service(service), True
+        return checks, True
     except Exception as error:  # doctor reports whatever stops the database, whatever it is
         message = scrub(error_text(error), settings)
         fix = (
@@ -122,19 +130,53 @@ def _database_checks(settings: Settings, service: ServiceAnswer) -> tuple[list[C
     return [*checks, ok("database", f"{where} answers"), *store_checks], False
 
 
-def run_checks(config: Path | None, data_dir: Path | None) -> list[Check]:
+def _holder(settings: Settings) -> tuple[str, Expected]:
+    """Where the service holding the data directory listens, and what its silence means."""
+    address = recorded(Path(settings.graph.data_dir))
+    if address is not None:
+        return address.url, Expected(
+            f"the service holding the data directory (pid {address.pid}) recorded it listens there",
+            "it does not answer within seconds: is it hung? read its log, and restart it",
+        )
+    return service_url(settings), Expected(
+        "the data directory is locked and no service recorded where it listens",
+        "the lock is held by a service still starting, or by a command using the directory "
+        "in-process (`castlegraph mcp`, `migrate`, `export`): wait for it, or stop it",
+    )
+
+
+def _named_service_checks(settings_check: Check, url: str) -> list[Check]:
+    """`--url`: the named service is checked, and the data directory left to it."""
+    service = ask_service(url.rstrip("/"))
+    named = Expected(
+        "it was named with --url",
+        "check the URL, and that `castlegraph serve` runs there",
+    )
+    return [
+        settings_check,
+        *_asked_service(
+            service, f"the service at {service.url} (--url) has it; asked it over HTTP"
+        ),
+        service_check(service, named),
+    ]
+
+
+def run_checks(config: Path | None, data_dir: Path | None, url: str | None = None) -> list[Check]:
     settings, loaded = _settings(config, data_dir)
     if settings is None:
         return [loaded]
-    service = ask_service(service_url(settings))
-    database, held = _database_checks(settings, service)
-    return [
-        loaded,
-        backend_check(settings),
-        *database,
-        embeddings_check(settings),
-        service_check(service, required=held),
-    ]
+    if url is not None:
+        return _named_service_checks(loaded, url)
+    database, held = _database_checks(settings)
+    if held:
+        holder, expected = _holder(settings)
+        service = ask_service(holder)
+        how = "a running service holds the data directory; asked it over HTTP"
+        database += _asked_service(service, how)
+        checked = service_check(service, expected)
+    else:
+        checked = service_check(ask_service(service_url(settings)), None)
+    return [loaded, backend_check(settings), *database, embeddings_check(settings), checked]
 
 
 def render(answer: Json) -> str:
@@ -150,10 +192,12 @@ def render(answer: Json) -> str:
     return "\n".join(lines)
 
 
-@with_common_options(url=False)
+@with_common_options()
 def doctor(*, options: CommonOptions) -> None:
-    """Check settings, database, schema, migrations, embeddings and the running service."""
-    checks = run_checks(options.config, options.data_dir)
+    """Check settings, database, schema, migrations, embeddings and the running service.
+
+    With --url, the service there is checked and its health speaks for the database."""
+    checks = run_checks(options.config, options.data_dir, options.url)
     answer = {
         "ok": all(check.status != "fail" for check in checks),
         "checks": [check.as_json() for check in checks],

@@ -3,8 +3,10 @@
 The embedded database belongs to one process at a time (a lock file in the data directory).
 So a command talks HTTP when given `--url` (or `CASTLEGRAPH_URL`); otherwise it opens the
 backend in-process, and when a running service holds the data directory it talks HTTP to that
-service instead, at the configured host and port. Every answer is the JSON the HTTP API
-returns, so each command is written once and `--json` prints the same thing in both modes.
+service instead, where the service recorded it listens (`api.service.address`: its real port,
+whatever the settings of the command say), else at the configured host and port. Every answer
+is the JSON the HTTP API returns, so each command is written once and `--json` prints the same
+thing in both modes.
 """
 
 import sys
@@ -15,17 +17,23 @@ from pathlib import Path
 from api.client.http import HttpClient
 from api.client.local import LocalClient
 from api.client.protocol import Client
+from api.service.address import recorded, url_of
 from api.service.runtime import Runtime
-from api.service.settings import ANY_ADDRESS, Settings
+from api.service.settings import Settings
 from graph.backend import Backend, open_backend
 from graph.errors import DataDirInUse, GraphUnavailable
 
 
 def service_url(settings: Settings) -> str:
-    host = settings.api.host
-    host = "127.0.0.1" if host in ANY_ADDRESS else host
-    host = f"[{host}]" if ":" in host else host
-    return f"http://{host}:{settings.api.port}"
+    """Where the settings say a service listens."""
+    return url_of(settings.api.host, settings.api.port)
+
+
+def holder_url(settings: Settings) -> str:
+    """Where the service holding the data directory listens: the address it recorded there,
+    else (nothing recorded, or its process gone) where the settings say."""
+    address = recorded(Path(settings.graph.data_dir))
+    return address.url if address is not None else service_url(settings)
 
 
 def _started(runtime: Runtime) -> bool:
@@ -56,7 +64,7 @@ def located(settings: Settings, url: str | None) -> Iterator[Runtime | str]:
             runtime.stop()
         return
     if url is None:
-        url = service_url(settings)
+        url = holder_url(settings)
         print(
             f"castlegraph: a service is using {settings.graph.data_dir}; talking to it at {url}",
             file=sys.stderr,
@@ -82,8 +90,10 @@ def open_exclusive(settings: Settings, purpose: str) -> Backend:
     try:
         backend = open_backend(Runtime(settings).neo4j, data_dir, settings.graph.embedded_port)
     except DataDirInUse as error:
+        address = recorded(data_dir)
+        holder = f" (pid {address.pid}, at {address.url})" if address else ""
         raise DataDirInUse(
-            f"a service is using {data_dir}; stop the service first ({purpose})"
+            f"a service is using {data_dir}{holder}; stop the service first ({purpose})"
         ) from error
     try:
         backend.store.ping()

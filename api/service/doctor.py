@@ -4,7 +4,9 @@ They run in the order a person would look: settings, backend, data directory or 
 migrations, embeddings provider, running service. Doctor reports and never repairs: it opens
 the database without applying the schema or migrating. When a running service holds the
 embedded data directory, the database is its alone, so the service is asked over HTTP instead
-(its health answers 200 only once the schema and migrations are in place).
+(its health answers 200 only once the schema and migrations are in place). A service that
+does not answer is called hung only where it recorded that it listens: a lock alone may be a
+service still starting or a command using the directory in-process.
 """
 
 import importlib.util
@@ -128,14 +130,21 @@ def ask_service(url: str) -> ServiceAnswer:
     return ServiceAnswer(url, response.status_code, body if isinstance(body, dict) else {})
 
 
-def service_check(answer: ServiceAnswer, required: bool) -> Check:
-    """`required`: the service holds the data directory, so it must answer."""
+@dataclass(frozen=True, slots=True)
+class Expected:
+    """Why a service must answer, and what to do when none does: it depends on what pointed
+    at it (`--url`, the address a service recorded, or only a lock and the settings)."""
+
+    why: str
+    fix: str
+
+
+def service_check(answer: ServiceAnswer, expected: Expected | None) -> Check:
+    """`expected`: a service must answer (None: none need be running)."""
     if answer.status is None:
         message = f"no service answers at {answer.url}"
-        if required:
-            return failed(
-                "service", message, "the data directory is locked: is it hung? restart it"
-            )
+        if expected is not None:
+            return failed("service", f"{message}, though {expected.why}", expected.fix)
         return skipped("service", f"{message} (start one with `castlegraph serve`)")
     if answer.status == 200:
         backend = answer.body.get("backend", "?")

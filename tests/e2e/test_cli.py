@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx2 as httpx
 import pytest
 from typer.testing import Result
 
@@ -271,12 +272,20 @@ def test_over_http_with_url_and_by_falling_back_to_the_running_service(
     outside = failure(cli(None, "mine", str(docs.parent), "--wing", "w", "--url", service.url))
     assert "the path is outside api.mine_roots" in outside  # over HTTP the service's rule holds
 
-    port = {"CASTLEGRAPH_PORT": str(service.port)}
-    fallback = cli(data_dir, "mine", str(docs), "--wing", "w", "--json", env=port)
+    # Nothing listens at the configured port: the commands find the service where it recorded
+    # it listens, beside the data directory's lock.
+    elsewhere = {"CASTLEGRAPH_PORT": "9"}
+    fallback = cli(data_dir, "mine", str(docs), "--wing", "w", "--json", env=elsewhere)
     assert f"a service is using {data_dir}; talking to it at {service.url}" in fallback.stderr
     assert answer(fallback)["job"]["result"]["unchanged"] == 2
-    assert len(answer(cli(data_dir, "jobs", "--json", env=port))["jobs"]) == 2
+    assert len(answer(cli(data_dir, "jobs", "--json", env=elsewhere))["jobs"]) == 2
 
-    refused = failure(cli(data_dir, "migrate", env=port))
-    assert "stop the service first" in refused
+    drawer = httpx.post(f"{service.url}/api/wings/w/rooms/r/drawers", json={"content": "Ada"})
+    mention = {"drawer": drawer.json()["drawer"]["id"], "name": "Ada Lovelace", "kind": "person"}
+    assert httpx.post(f"{service.url}/api/mentions", json={"mentions": [mention]}).is_success
+    [ada] = answer(cli(data_dir, "entity", "ada lovelace", "--json", env=elsewhere))["entities"]
+    assert ada["entity"]["name"] == "Ada Lovelace"
+
+    refused = failure(cli(data_dir, "migrate", env=elsewhere))
+    assert f"(pid {service.pid}, at {service.url}); stop the service first" in refused
     service.stop(signal.SIGTERM)

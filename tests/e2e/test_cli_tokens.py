@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from api.service.address import ADDRESS_FILE
 from tests.support.cli_runner import cli
 from tests.support.processes import Service
 
@@ -30,3 +31,13 @@ def test_the_cli_authenticates_with_a_plain_or_an_agent_token(
     answered = cli(None, *args, env=tokens)
     assert answered.exit_code == 0, answered.output
     assert json.loads(answered.stdout)["decision"] == "new"
+
+    # The service recorded where it listens beside its data directory's lock, and no token.
+    record = (tmp_path / "data" / ADDRESS_FILE).read_text()
+    assert set(json.loads(record)) == {"scheme", "host", "port", "pid"}
+    assert all(part not in record for part in token.split(":"))  # neither agent nor secret
+    local = ("resolve", "Ada Lovelace", "--kind", "person", "--json")  # no --url
+    found = cli(tmp_path / "data", *local, env=tokens)
+    assert found.exit_code == 0, found.output
+    assert f"talking to it at {service.url}" in found.stderr
+    assert json.loads(found.stdout)["decision"] == "new"

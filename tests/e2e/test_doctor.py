@@ -106,15 +106,49 @@ def test_doctor_asks_the_service_that_holds_the_data_directory(
 ) -> None:
     service = spawn(data_dir)
     service.wait_healthy()
-    result = cli(data_dir, "doctor", "--json", env={"CASTLEGRAPH_PORT": str(service.port)})
+    # The settings name a port where nothing listens: doctor asks the service where it recorded
+    # it listens, beside the data directory's lock, and finds it healthy.
+    result = cli(data_dir, "doctor", "--json", env=NO_SERVICE)
     assert result.exit_code == 0, result.output
     found = checks(result)
     assert found["database"] == (
         "ok",
         "a running service holds the data directory; asked it over HTTP ",
     )
-    assert found["service"][0] == "ok" and "healthy, on embedded FalkorDB" in found["service"][1]
+    status, message = found["service"]
+    assert status == "ok"
+    assert message.startswith(f"a service answers at {service.url}: healthy, on embedded FalkorDB")
+
+    named = cli(None, "doctor", "--url", service.url, "--json", env=NO_SERVICE)
+    assert named.exit_code == 0, named.output
+    assert {name: status for name, (status, _) in checks(named).items()} == {
+        "settings": "ok",
+        "database": "ok",
+        "schema": "ok",
+        "migrations": "ok",
+        "service": "ok",
+    }
+    assert checks(named)["database"][1].startswith(f"the service at {service.url} (--url)")
     service.stop(signal.SIGTERM)
+
+
+def test_doctor_names_what_a_silent_service_may_be(data_dir: Path) -> None:
+    """`--url` that nothing answers, and a data directory locked by a process that is no
+    service (an in-process command): neither is called a hung service."""
+    named = cli(None, "doctor", "--url", "http://127.0.0.1:9", "--json")
+    assert named.exit_code == 1
+    assert checks(named)["service"] == (
+        "fail",
+        "no service answers at http://127.0.0.1:9, though it was named with --url check the "
+        "URL, and that `castlegraph serve` runs there",
+    )
+    with opened_graph(data_dir):  # this process holds the data directory, recording nothing
+        held = cli(data_dir, "doctor", "--json", env=NO_SERVICE)
+    assert held.exit_code == 1
+    status, message = checks(held)["service"]
+    assert status == "fail"
+    assert "the data directory is locked and no service recorded where it listens" in message
+    assert "hung" not in message
 
 
 def test_embeddings_provider_must_be_importable(monkeypatch: pytest.MonkeyPatch) -> None:

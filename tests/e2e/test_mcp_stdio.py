@@ -8,11 +8,13 @@ Over streamable HTTP against a real service: `tests/e2e/test_mcp_http.py`.
 import json
 import math
 import re
-from collections.abc import AsyncIterator
+import signal
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx2 as httpx
 import pytest
 from mcp import ClientSession
 from mcp.server.mcpserver.exceptions import ToolError
@@ -24,7 +26,7 @@ from bench.service import database_children
 from graph.errors import DrawerNotFound, GraphQueryError, GraphUnavailable
 from tests.support.app import app_settings, running_app
 from tests.support.mcp import TOOLS, mcp_stdio_session, text
-from tests.support.processes import server_processes, wait_dead
+from tests.support.processes import Service, server_processes, wait_dead
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]  # stdio tests start their own processes
 
@@ -130,6 +132,26 @@ async def test_writes_and_errors_on_an_empty_palace(tmp_path: Path) -> None:
     assert "palace::drawer_not_found" in unknown_drawer
     assert "input::invalid: content is empty" in blank
     assert "input::invalid: status: Input should be" in bad_status
+
+
+async def test_forwards_to_the_service_that_holds_the_data_directory_where_it_listens(
+    tmp_path: Path, spawn: Callable[..., Service]
+) -> None:
+    """The settings name a port where nothing listens; the service recorded its own beside
+    the data directory's lock, and every tool reaches it there."""
+    data_dir = tmp_path / "data"
+    service = spawn(data_dir)
+    service.wait_healthy()
+    log = tmp_path / "mcp.log"
+    async with mcp_stdio_session(data_dir, log, env={"CASTLEGRAPH_PORT": "9"}) as session:
+        listed = {tool.name for tool in (await session.list_tools()).tools}
+        note = {"wing": "ops", "room": "deploy", "content": "Staging listens on 8080"}
+        written = answer(await session.call_tool("drawer_write", note))
+    assert listed == TOOLS
+    assert f"a service is using {data_dir}; talking to it at {service.url}" in log.read_text()
+    stored = httpx.get(f"{service.url}/api/drawers/{written['drawer']['id']}")
+    assert stored.json()["content"] == note["content"]
+    service.stop(signal.SIGTERM)
 
 
 async def test_duplicate_review_over_stdio(palace: dict[str, str], tmp_path: Path) -> None:

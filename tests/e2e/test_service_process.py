@@ -7,6 +7,7 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
+from api.service.address import ADDRESS_FILE, ServiceAddress, recorded
 from graph.embedded import HOST, EmbeddedFalkorDB
 from graph.falkordb_store import FalkorStore
 from tests.support.processes import Service, alive, wait_dead
@@ -23,8 +24,10 @@ def test_stop_leaves_no_database_behind_and_restart_keeps_drawers(
     database = service.database_pid()
     written = httpx.post(f"{service.url}/api/wings/w/rooms/r/drawers", json={"content": "kept"})
     assert written.status_code == 201
+    assert recorded(data_dir) == ServiceAddress("http", "127.0.0.1", service.port, service.pid)
     service.stop(stop_signal)
     assert not alive(database)
+    assert not (data_dir / ADDRESS_FILE).exists()  # a clean stop removes its record
 
     restarted = spawn(data_dir)
     restarted.wait_healthy()
@@ -42,8 +45,11 @@ def test_a_killed_service_takes_its_database_with_it(
     database = service.database_pid()
     service.stop(signal.SIGKILL)
     assert wait_dead(database)
+    assert (data_dir / ADDRESS_FILE).exists()  # left behind, and ignored: its process is gone
+    assert recorded(data_dir) is None
     restarted = spawn(data_dir)
     restarted.wait_healthy()
+    assert recorded(data_dir) == ServiceAddress("http", "127.0.0.1", restarted.port, restarted.pid)
     drawer_id = written.json()["drawer"]["id"]
     assert httpx.get(f"{restarted.url}/api/drawers/{drawer_id}").status_code == 200
     restarted.stop(signal.SIGTERM)

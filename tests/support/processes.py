@@ -87,6 +87,10 @@ class Service:
             time.sleep(0.1)
         raise AssertionError(f"service not healthy in {START_SECONDS} s")
 
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
     def database_pid(self) -> int:
         [pid] = database_children(self.process.pid)
         return pid

@@ -11,7 +11,7 @@ OFFERED = {
     "jobs": SHARED,
     "resolve": SHARED,
     "entity": SHARED,
-    "doctor": ["--json", "--data-dir", "--config"],
+    "doctor": SHARED,
     "migrate": ["--json", "--data-dir", "--config"],
     "mcp": ["--url", "--data-dir", "--config"],
     "export": ["--data-dir", "--config"],
