@@ -38,7 +38,7 @@ from graph.queries import Dialect
 from graph.records import Entity
 from graph.store import Tx
 from resolver.entity_pairs import may_pair
-from resolver.entity_rules import kinds_compatible
+from resolver.entity_rules import compatible_kinds
 
 LUCENE_MAX_CLAUSES = 1_000
 """Probe keys per Neo4j full-text query: Lucene refuses more than 1,024 clauses by default."""
@@ -201,7 +201,7 @@ class Candidates:
             if reached >= EXACT:
                 needed -= depth_probes(key, reached)
             needs[key] = needed
-        hits, wanting = memory.lookup_spelled(needs)
+        hits, wanting = memory.lookup_spelled(needs, self._kinds)
         fresh = {i: hit for i, hit in hits.items() if i not in self.index}
         for entity_id in hits.keys() - fresh.keys():
             self.index.add_found(self.index.get(entity_id), hits[entity_id][0])
@@ -236,6 +236,7 @@ def _usable(
 
 
 def _kind_may_matter(mention_kinds: set[str] | None, kind: str) -> bool:
-    if mention_kinds is None:
-        return True
-    return any(kinds_compatible(mention_kind, kind) for mention_kind in mention_kinds)
+    """`kinds_compatible` for any of `mention_kinds`, in one step however many they are (a
+    batch may post one key under a thousand kinds)."""
+    compatible = compatible_kinds(mention_kinds)
+    return compatible is None or kind in compatible
