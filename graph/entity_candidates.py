@@ -23,7 +23,7 @@ whose one sender cannot pair with the row is never turned into a hit). Its probe
 tracked per mention key, not once per unit: a probe two keys share is looked up for each.
 """
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 
 from graph.entity_index import (
     BatchIndex,
@@ -44,8 +44,12 @@ LUCENE_MAX_CLAUSES = 1_000
 """Probe keys per Neo4j full-text query: Lucene refuses more than 1,024 clauses by default."""
 
 
-def fetch(tx: Tx, dialect: Dialect, probes: set[str]) -> list[tuple[Entity, list[str]]]:
-    """Entities with a stored key among `probes`, each with those of its keys that are probes.
+def fetch(
+    tx: Tx, dialect: Dialect, probes: set[str], kinds: Collection[str] | None = None
+) -> list[tuple[Entity, list[str]]]:
+    """Entities with a stored key among `probes`, each with those of its keys that are probes;
+    with `kinds`, only entities of those kinds (the database still reads the others' index
+    entries, but returns none of them: a key many kinds share is not sent back whole).
 
     Entities a person settled as the same as an older one (`same_as`) are no candidates.
     FalkorDB's string index trims the values it stores (`' ab'` is indexed as `'ab'`), so a
@@ -65,7 +69,9 @@ def fetch(tx: Tx, dialect: Dialect, probes: set[str]) -> list[tuple[Entity, list
                 stand_ins.setdefault(trimmed, []).append(probe)
     found: dict[str, tuple[Entity, list[str]]] = {}
     for part in _query_parts(sorted(probes | stand_ins.keys()), dialect):
-        for row in tx.run("entities_by_probe_keys", **probe_params(part, dialect)):
+        params = probe_params(part, dialect)
+        kinds_wanted = sorted(kinds) if kinds is not None else None
+        for row in tx.run("entities_by_probe_keys", **params, kinds=kinds_wanted):
             entity = Entity.from_props(row["entity"])
             if entity.same_as is not None or entity.view.id in found:
                 continue  # a later part finds the same entity by the same keys
@@ -176,11 +182,23 @@ class Candidates:
                 wanted |= depth_probes(key, depth)
         wanted -= self._sent
         self._sent |= wanted
-        found = fetch(self._tx, self._dialect, wanted)
+        found = fetch(self._tx, self._dialect, wanted, self._unit_kinds())
         for entity, probes in found:
             if self.index.add_found(entity.view, probes):
                 self.created_at[entity.view.id] = entity.created_at
         return bool(found)
+
+    def _unit_kinds(self) -> Collection[str] | None:
+        """The entity kinds any mention of the unit is compared with, or None for every kind.
+        One set for the whole unit, not per key: a probe is sent to the database once per unit
+        (`_sent`), so what it brings back must serve every key that may send it later."""
+        wanted: set[str] = set()
+        for mention_kinds in self._kinds.values():
+            compatible = compatible_kinds(mention_kinds)
+            if compatible is None:
+                return None
+            wanted.update(compatible)
+        return wanted if self._kinds else None
 
     def _ensure_remembered(self, memory: MemoryIndex, keys: Iterable[str], depth: int) -> bool:
         """The probes looked up in memory, each hit weighed against the mention keys whose
