@@ -20,7 +20,14 @@ key (`resolver.entity_pairs.may_pair`), and a kind some mention of the key is co
 leaves unread would have decided nothing, so the decisions are the same. The spelling part is
 done first, pair by pair, inside the lookup (`MemoryIndex.lookup_spelled`: a (row, probe) pair
 whose one sender cannot pair with the row is never turned into a hit). Its probes are then
-tracked per mention key, not once per unit: a probe two keys share is looked up for each.
+tracked per mention key, not once per unit: a probe two keys share is looked up for each. The
+kind part starts inside the lookup too: where thousands of entities share a probe key, only
+those of the kinds its keys' mentions are compared with are read (`graph.kind_runs`), so a
+mention's cost does not grow with the entities of other kinds that share its key (design §8.1).
+
+Without the in-memory index, the database's answer is narrowed to the kinds the unit's mentions
+are compared with (all kinds as soon as one mention is `other`): the database's key index still
+meets the other kinds' entities, but none is sent back and parsed.
 """
 
 from collections.abc import Collection, Iterable, Iterator

@@ -273,17 +273,27 @@ def _wanted_kinds(
     key that sent the probe is compared with (`compatible_kinds`), with 0 (rows of unknown
     kind may be any), or None where one of them is compared with every kind."""
 
+    by_key: dict[str, frozenset[int] | None] = {}
+
+    def codes_of(key: str) -> frozenset[int] | None:
+        """The codes one key's mentions want, once per key (a key may have a thousand kinds)."""
+        if key not in by_key:
+            compatible = compatible_kinds(kinds.get(key))
+            codes = None if compatible is None else map(spellings.code_of, compatible)
+            by_key[key] = None if codes is None else frozenset(c for c in codes if c is not None)
+        return by_key[key]
+
     def wanted(probes: list[str]) -> list[Collection[int] | None]:
         sent = _senders(needs, set(probes))
         answer: list[Collection[int] | None] = []
         for probe in probes:
             codes = {0}
             for key in sent.get(probe, ()):
-                compatible = compatible_kinds(kinds.get(key))
-                if compatible is None:
+                of_key = codes_of(key)
+                if of_key is None:
                     answer.append(None)
                     break
-                codes.update(c for kind in compatible if (c := spellings.code_of(kind)) is not None)
+                codes |= of_key
             else:
                 answer.append(codes)
         return answer
