@@ -26,7 +26,7 @@ class Backends(StrEnum):
     BOTH = "both"
 
 
-SKEW_ENTITIES, SKEW_ENTITY_DRAWERS, SKEW_ROUNDS = 30_000, 10_000, 7
+SKEW_ENTITIES, SKEW_ENTITY_DRAWERS, SKEW_ROUNDS, SKEW_SHARED_KINDS = 30_000, 10_000, 7, 10_000
 """`bench skew`'s defaults, which `bench mentions` runs too."""
 
 Seed = Annotated[int, typer.Option(help="Seed of the generated data.")]
@@ -166,17 +166,22 @@ def skew(
         int, typer.Option(min=1_000, help="Drawers that mention the hot entity.")
     ] = SKEW_ENTITY_DRAWERS,
     rounds: Annotated[int, typer.Option(min=3, help="Timed batches of each kind.")] = SKEW_ROUNDS,
+    shared_kinds: Annotated[
+        int, typer.Option(min=500, help="Stored entities of other kinds sharing one key.")
+    ] = SKEW_SHARED_KINDS,
     seed: Seed = 7,
     backend: BackendOption = Backends.EMBEDDED,
     out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/skew.json"),
 ) -> None:
-    """Mentions into a drawer of 20,000 mentions or of a much-mentioned entity vs spread ones."""
+    """Mentions into a drawer of 20,000 mentions, of a much-mentioned entity, or of a key 10,000
+    kinds share, vs spread ones."""
     from bench import skew as workload  # noqa: PLC0415 - each command loads only its workload
 
     params = {
         "entities": entities,
         "entity_drawers": entity_drawers,
         "rounds": rounds,
+        "shared_kinds": shared_kinds,
         "seed": seed,
         **_backend_params(backend),
     }
@@ -184,7 +189,7 @@ def skew(
         "skew",
         params,
         out,
-        lambda b: workload.run(entities, entity_drawers, rounds, seed, b),
+        lambda b: workload.run(entities, entity_drawers, rounds, seed, b, shared_kinds),
         backend,
     )
 

@@ -80,6 +80,7 @@ class Verdict:
 SKEW = (
     Target("skew_hot_drawer", "hot drawer batch / spread batch", 2.0, at_most=True),
     Target("skew_hot_entity", "hot entity batch / spread batch", 2.0, at_most=True),
+    Target("skew_shared_key", "shared-key batch (10 k kinds) / spread batch", 1.5, at_most=True),
 )
 
 TARGETS: dict[str, tuple[Target, ...]] = {
@@ -152,7 +153,7 @@ def _skew(results: Results | None) -> dict[str, Measured]:
         f"skew_{case.replace(' ', '_')}": Measured(
             cases[case]["ratio_to_spread"] if case in cases else None
         )
-        for case in ("hot drawer", "hot entity")
+        for case in ("hot drawer", "hot entity", "shared key")
     }
 
 

@@ -25,8 +25,9 @@ In memory, each mention is first decided against its equal-key candidates alone 
 rules pick the same entity from that subset as from any superset), and only an unsettled
 mention is compared with its look-alikes. That first verdict, taken against the stored
 entities before the batch changes anything, stands unless the batch has since created or
-respelled an entity under the mention's key: nothing else can change what rules 1-3 see
-(names and keys are never rewritten; aliases are only appended).
+respelled an entity under the mention's key of a kind the mention is compared with: nothing
+else can change what rules 1-3 see (names and keys are never rewritten; aliases are only
+appended; kinds never change).
 
 With an in-memory candidate index (`graph.memory_index`), the unit first catches it up on what
 other writers committed (after the lock, before any read of candidates), answers the probes in
@@ -208,7 +209,7 @@ def _fetch_candidates(
 
 def _spelled(index: BatchIndex, mention: Mention, known_word: KnownWord) -> Decision:
     """Rules 1-3 against the candidates that share the mention's key: all they can pick."""
-    candidates = index.candidates((entity_key(mention.name),))
+    candidates = index.candidates((entity_key(mention.name),), mention.kind)
     return decide(mention, candidates, fuzzy=False, is_known_word=known_word)
 
 
@@ -218,7 +219,8 @@ def _look_alikes(batch: _Batch, mention: Mention, depth: int = TWO_EDITS) -> Dec
     One edit settles whether the typo rule fires (it counts one-edit candidates only); the
     two-edit candidates only add review links to a new entity.
     """
-    candidates = batch.candidates.index.candidates(depth_probes(entity_key(mention.name), depth))
+    probes = depth_probes(entity_key(mention.name), depth)
+    candidates = batch.candidates.index.candidates(probes, mention.kind)
     return decide(
         mention, candidates, fuzzy=True, is_known_word=batch.known_word, names=batch.names
     )
@@ -227,7 +229,7 @@ def _look_alikes(batch: _Batch, mention: Mention, depth: int = TWO_EDITS) -> Dec
 def _current_decision(batch: _Batch, mention: Mention) -> Decision:
     """The verdict given what the batch has done so far (see the module docstring)."""
     index = batch.candidates.index
-    if index.touched(entity_key(mention.name)):
+    if index.touched(entity_key(mention.name), mention.kind):
         spelled = _spelled(index, mention, batch.known_word)
     else:
         spelled = batch.spelled[mention]

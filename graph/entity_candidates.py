@@ -20,10 +20,17 @@ key (`resolver.entity_pairs.may_pair`), and a kind some mention of the key is co
 leaves unread would have decided nothing, so the decisions are the same. The spelling part is
 done first, pair by pair, inside the lookup (`MemoryIndex.lookup_spelled`: a (row, probe) pair
 whose one sender cannot pair with the row is never turned into a hit). Its probes are then
-tracked per mention key, not once per unit: a probe two keys share is looked up for each.
+tracked per mention key, not once per unit: a probe two keys share is looked up for each. The
+kind part starts inside the lookup too: where thousands of entities share a probe key, only
+those of the kinds its keys' mentions are compared with are read (`graph.kind_runs`), so a
+mention's cost does not grow with the entities of other kinds that share its key (design §8.1).
+
+Without the in-memory index, the database's answer is narrowed to the kinds the unit's mentions
+are compared with (all kinds as soon as one mention is `other`): the database's key index still
+meets the other kinds' entities, but none is sent back and parsed.
 """
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 
 from graph.entity_index import (
     BatchIndex,
@@ -38,14 +45,18 @@ from graph.queries import Dialect
 from graph.records import Entity
 from graph.store import Tx
 from resolver.entity_pairs import may_pair
-from resolver.entity_rules import kinds_compatible
+from resolver.entity_rules import compatible_kinds
 
 LUCENE_MAX_CLAUSES = 1_000
 """Probe keys per Neo4j full-text query: Lucene refuses more than 1,024 clauses by default."""
 
 
-def fetch(tx: Tx, dialect: Dialect, probes: set[str]) -> list[tuple[Entity, list[str]]]:
-    """Entities with a stored key among `probes`, each with those of its keys that are probes.
+def fetch(
+    tx: Tx, dialect: Dialect, probes: set[str], kinds: Collection[str] | None = None
+) -> list[tuple[Entity, list[str]]]:
+    """Entities with a stored key among `probes`, each with those of its keys that are probes;
+    with `kinds`, only entities of those kinds (the database still reads the others' index
+    entries, but returns none of them: a key many kinds share is not sent back whole).
 
     Entities a person settled as the same as an older one (`same_as`) are no candidates.
     FalkorDB's string index trims the values it stores (`' ab'` is indexed as `'ab'`), so a
@@ -65,7 +76,9 @@ def fetch(tx: Tx, dialect: Dialect, probes: set[str]) -> list[tuple[Entity, list
                 stand_ins.setdefault(trimmed, []).append(probe)
     found: dict[str, tuple[Entity, list[str]]] = {}
     for part in _query_parts(sorted(probes | stand_ins.keys()), dialect):
-        for row in tx.run("entities_by_probe_keys", **probe_params(part, dialect)):
+        params = probe_params(part, dialect)
+        kinds_wanted = sorted(kinds) if kinds is not None else None
+        for row in tx.run("entities_by_probe_keys", **params, kinds=kinds_wanted):
             entity = Entity.from_props(row["entity"])
             if entity.same_as is not None or entity.view.id in found:
                 continue  # a later part finds the same entity by the same keys
@@ -176,11 +189,23 @@ class Candidates:
                 wanted |= depth_probes(key, depth)
         wanted -= self._sent
         self._sent |= wanted
-        found = fetch(self._tx, self._dialect, wanted)
+        found = fetch(self._tx, self._dialect, wanted, self._unit_kinds())
         for entity, probes in found:
             if self.index.add_found(entity.view, probes):
                 self.created_at[entity.view.id] = entity.created_at
         return bool(found)
+
+    def _unit_kinds(self) -> Collection[str] | None:
+        """The entity kinds any mention of the unit is compared with, or None for every kind.
+        One set for the whole unit, not per key: a probe is sent to the database once per unit
+        (`_sent`), so what it brings back must serve every key that may send it later."""
+        wanted: set[str] = set()
+        for mention_kinds in self._kinds.values():
+            compatible = compatible_kinds(mention_kinds)
+            if compatible is None:
+                return None
+            wanted.update(compatible)
+        return wanted if self._kinds else None
 
     def _ensure_remembered(self, memory: MemoryIndex, keys: Iterable[str], depth: int) -> bool:
         """The probes looked up in memory, each hit weighed against the mention keys whose
@@ -201,7 +226,7 @@ class Candidates:
             if reached >= EXACT:
                 needed -= depth_probes(key, reached)
             needs[key] = needed
-        hits, wanting = memory.lookup_spelled(needs)
+        hits, wanting = memory.lookup_spelled(needs, self._kinds)
         fresh = {i: hit for i, hit in hits.items() if i not in self.index}
         for entity_id in hits.keys() - fresh.keys():
             self.index.add_found(self.index.get(entity_id), hits[entity_id][0])
@@ -236,6 +261,7 @@ def _usable(
 
 
 def _kind_may_matter(mention_kinds: set[str] | None, kind: str) -> bool:
-    if mention_kinds is None:
-        return True
-    return any(kinds_compatible(mention_kind, kind) for mention_kind in mention_kinds)
+    """`kinds_compatible` for any of `mention_kinds`, in one step however many they are (a
+    batch may post one key under a thousand kinds)."""
+    compatible = compatible_kinds(mention_kinds)
+    return compatible is None or kind in compatible

@@ -66,9 +66,9 @@ def find_entities(
             rows = tx.run("entities_by_ids", **id_params(ids, store.dialect)) if ids else []
             return [Entity.from_props(row) for row in rows]
         params = probe_params([key], store.dialect)
-        return [
-            Entity.from_props(row["entity"]) for row in tx.run("entities_by_probe_keys", **params)
-        ]
+        kinds = [kind] if kind is not None else None
+        rows = tx.run("entities_by_probe_keys", **params, kinds=kinds)
+        return [Entity.from_props(row["entity"]) for row in rows]
 
     found = store.read(work, use_case="find_entities")
     matching = [

@@ -43,7 +43,7 @@ is indexed under all its keys.
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 
 from graph.bounded_cache import MIB, byte_lru
 from graph.queries import Dialect
@@ -53,6 +53,7 @@ from resolver.entity_rules import (
     REVIEW_MIN_KEY_LEN,
     REVIEW_TWO_EDIT_MIN_SIMILARITY,
     TYPO_MIN_KEY_LEN,
+    compatible_kinds,
 )
 from resolver.entity_segments import MAX_EDITS, partition_probe_keys, two_edit_keys
 
@@ -254,12 +255,22 @@ def has_edge_space_keys(view: EntityView) -> bool:
 
 
 class BatchIndex:
-    """The same lookup in memory, over the entities a batch has fetched or created so far."""
+    """The same lookup in memory, over the entities a batch has fetched or created so far.
+
+    Keyed by key, then kind: a mention of a specific kind reads only the entities of its kind
+    under its probes (`candidates`), so a batch that posts one name under a thousand kinds
+    does not compare each mention with the entities of every other kind (design §8.1); a
+    mention of kind `other` reads all of them, as it is compared with every kind.
+    """
 
     def __init__(self) -> None:
         self._views: dict[str, EntityView] = {}
-        self._ids_by_key: defaultdict[str, set[str]] = defaultdict(set)
-        self._local_ids_by_key: defaultdict[str, list[str]] = defaultdict(list)
+        self._ids_by_key: defaultdict[str, defaultdict[str, set[str]]] = defaultdict(
+            lambda: defaultdict(set)
+        )
+        self._local_ids_by_key: defaultdict[str, defaultdict[str, list[str]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
 
     def add_found(self, view: EntityView, probes: Iterable[str]) -> bool:
         """A stored entity under the probe keys that found it; False if it was known already."""
@@ -267,18 +278,23 @@ class BatchIndex:
         if new:
             self._views[view.id] = view
         for probe in probes:
-            self._ids_by_key[probe].add(view.id)
+            self._ids_by_key[probe][view.kind].add(view.id)
         return new
 
     def put_local(self, view: EntityView, keys: Iterable[str]) -> None:
         """An entity the batch created, or respelled with a new alias key: (re)index it."""
         self._views[view.id] = view
         for key in keys:
-            self._local_ids_by_key[key].append(view.id)
+            self._local_ids_by_key[key][view.kind].append(view.id)
 
-    def touched(self, key: str) -> bool:
-        """Whether the batch created or respelled an entity stored under `key`."""
-        return key in self._local_ids_by_key
+    def touched(self, key: str, kind: str | None = None) -> bool:
+        """Whether the batch created or respelled an entity stored under `key` that a mention
+        of `kind` is compared with (None: of any kind)."""
+        by_kind = self._local_ids_by_key.get(key)
+        if not by_kind:
+            return False
+        compatible = compatible_kinds(None if kind is None else (kind,))
+        return compatible is None or any(k in by_kind for k in compatible)
 
     def get(self, entity_id: str) -> EntityView:
         return self._views[entity_id]
@@ -286,11 +302,22 @@ class BatchIndex:
     def __contains__(self, entity_id: object) -> bool:
         return entity_id in self._views
 
-    def candidates(self, probes: Iterable[str]) -> list[EntityView]:
+    def candidates(self, probes: Iterable[str], kind: str | None = None) -> list[EntityView]:
+        """The entities under `probes` that a mention of `kind` is compared with (None: of
+        every kind), by id."""
         ids: set[str] = set()
-        stored, local = self._ids_by_key, self._local_ids_by_key
-        for probe in stored.keys() & probes:  # in C, over the (few) probes
-            ids.update(stored[probe])
-        for probe in local.keys() & probes:
-            ids.update(local[probe])
+        compatible = compatible_kinds(None if kind is None else (kind,))
+        tables: tuple[Mapping[str, Mapping[str, Collection[str]]], ...] = (
+            self._ids_by_key,
+            self._local_ids_by_key,
+        )
+        for table in tables:
+            for probe in table.keys() & probes:  # in C, over the (few) probes
+                by_kind = table[probe]
+                if compatible is None:
+                    for found in by_kind.values():
+                        ids.update(found)
+                    continue
+                for wanted in compatible:
+                    ids.update(by_kind.get(wanted, ()))
         return [self._views[entity_id] for entity_id in sorted(ids)]

@@ -56,13 +56,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from graph.entity_index import spellings_keys, stored_key_set
-from graph.memory_segments import BLOCK_BITS, KeyIndex, PairFilter, key_hashes
+from graph.memory_segments import BLOCK_BITS, KeyIndex, PairFilter, WantedKinds, key_hashes
 from graph.memory_spellings import Record, RowSpellings
 from graph.queries import FIRST_ENTITY_CURSOR
 from graph.records import Entity
 from graph.sequenced_index import SequencedIndex
 from graph.store import GraphStore, Row, Tx
 from resolver.entity_pairs import may_pair, may_pair_all
+from resolver.entity_rules import compatible_kinds
 
 SpelledLookup = tuple[
     dict[str, tuple[list[str], tuple[str, ...] | None, str | None, int]], dict[str, list[str]]
@@ -93,9 +94,9 @@ class MemoryIndex(SequencedIndex):
         super().__init__()
         self._block_bits = block_bits
         """Rows a build gathers at a time (`graph.memory_segments.Filler`; tests make it 2)."""
-        self._keys = KeyIndex()
-        self._spellings = RowSpellings()
-        """Each row's keys, so a lookup can drop hits no rule can use before they are read."""
+        self._keys, self._spellings = _empty()
+        """Each row's keys, so a lookup can drop hits no rule can use before they are read;
+        its kinds, so a long run of one key is kept by kind (`graph.kind_runs`)."""
         self._entities: OrderedDict[str, Entity] = OrderedDict()
         """An ordered dict, not a dict: taking a dict's first key walks the slots its earlier
         deletions left (15 ms a batch at 1 M entities, the cache full)."""
@@ -105,6 +106,11 @@ class MemoryIndex(SequencedIndex):
     @property
     def entries(self) -> int:
         return self._keys.entries
+
+    @property
+    def examined(self) -> int:
+        """Index entries the lookups read since the index was last built: what probes cost."""
+        return self._keys.examined
 
     def build(
         self, store: GraphStore, stopping: Callable[[], bool] = lambda: False
@@ -117,7 +123,7 @@ class MemoryIndex(SequencedIndex):
         """
         started = time.perf_counter()
         counter = store.read(self.counter, use_case="entity_index_counter")
-        keys, spellings = KeyIndex(), RowSpellings()
+        keys, spellings = _empty()
         filler = keys.filler(self._block_bits)
         after = FIRST_ENTITY_CURSOR[store.dialect]
         while True:
@@ -144,15 +150,15 @@ class MemoryIndex(SequencedIndex):
         return BuildStats(keys.rows, keys.entries, time.perf_counter() - started)
 
     def _start_over(self) -> None:
-        self._keys, self._spellings = KeyIndex(), RowSpellings()
+        self._keys, self._spellings = _empty()
         self._entities.clear()
         self._generation += 1
 
     def _take_since(self, tx: Tx, after: int, upto: int) -> None:
         changed = tx.run("entities_since", after=after, upto=upto)
         found = [_spellings(r) for r in changed]
-        self._keys.add([(r["id"], spellings_keys(f)) for r, f in zip(changed, found, strict=True)])
         self._spellings.extend(found, [r.get("kind") for r in changed], _records(changed))
+        self._keys.add([(r["id"], spellings_keys(f)) for r, f in zip(changed, found, strict=True)])
         self._forget(r["id"] for r in changed)
 
     def written(self, epoch: str | None, seq: int, entities: Iterable[Entity]) -> None:
@@ -160,13 +166,13 @@ class MemoryIndex(SequencedIndex):
         entities = list(entities)
         views = [e.view for e in entities]
 
-        def take() -> None:
-            self._keys.add([(v.id, stored_key_set(v)) for v in views])
+        def take() -> None:  # kinds first: the keys' segment keeps its long runs by them
             self._spellings.extend(
                 [(v.key, *v.alias_keys) for v in views],
                 [v.kind for v in views],
                 [Record(e.view.name, e.view.aliases, e.created_at, e.same_as) for e in entities],
             )
+            self._keys.add([(v.id, stored_key_set(v)) for v in views])
             self._forget(v.id for v in views)
 
         self._take_written(epoch, seq, take)
@@ -182,11 +188,21 @@ class MemoryIndex(SequencedIndex):
         with self._lock:
             return self._keys.lookup_rows(probes)
 
-    def lookup_spelled(self, needs: Mapping[str, Collection[str]]) -> SpelledLookup:
+    def lookup_spelled(
+        self,
+        needs: Mapping[str, Collection[str]],
+        kinds: Mapping[str, Collection[str]] | None = None,
+    ) -> SpelledLookup:
         """What `lookup` answers for the probes of every mention key in `needs` (key → its
         probes), each entity with its keys (name key, then alias keys) and its kind, each None
         where not known (`graph.memory_spellings`), and its latest row; and, for each probe
         that hit, the mention keys that sent it.
+
+        `kinds` (key → the kinds of its mentions; a key not in it wants every kind) narrows a
+        probe that meets a long run of one key to the entities of kinds its keys' mentions are
+        compared with (`graph.kind_runs`): those of other kinds are never read, however many
+        share the key (design §8.1). Where a run is short, or every kind is wanted (a mention
+        of kind `other`), every hit is answered and the caller drops the kinds it cannot use.
 
         Each (row, probe) pair is weighed before the hits are grouped by entity: where one
         mention key sent the probe and none of the row's keys may pair with it
@@ -198,8 +214,9 @@ class MemoryIndex(SequencedIndex):
         with self._lock:
             spellings = self._spellings
             keep = _weighing(needs, spellings, sent, decoded)
+            wanted = _wanted_kinds(needs, kinds, spellings) if kinds is not None else None
             probes = set().union(*needs.values())
-            found = self._keys.lookup_rows(probes, keep) if probes else {}
+            found = self._keys.lookup_rows(probes, keep, wanted) if probes else {}
             hits = {
                 entity_id: (keys, decoded[row], spellings.kind_of(row), row)
                 for entity_id, (keys, row) in found.items()
@@ -239,6 +256,49 @@ class MemoryIndex(SequencedIndex):
         for entity_id in ids:
             self._entities.pop(entity_id, None)
         self._generation += 1
+
+
+def _empty() -> tuple[KeyIndex, RowSpellings]:
+    """An empty index: its keys know each row's kind from its spellings."""
+    spellings = RowSpellings()
+    return KeyIndex(spellings.kind_codes), spellings
+
+
+def _wanted_kinds(
+    needs: Mapping[str, Collection[str]],
+    kinds: Mapping[str, Collection[str]],
+    spellings: RowSpellings,
+) -> WantedKinds:
+    """For probes that met a long run: the kind codes of the entities that some mention of a
+    key that sent the probe is compared with (`compatible_kinds`), with 0 (rows of unknown
+    kind may be any), or None where one of them is compared with every kind."""
+
+    by_key: dict[str, frozenset[int] | None] = {}
+
+    def codes_of(key: str) -> frozenset[int] | None:
+        """The codes one key's mentions want, once per key (a key may have a thousand kinds)."""
+        if key not in by_key:
+            compatible = compatible_kinds(kinds.get(key))
+            codes = None if compatible is None else map(spellings.code_of, compatible)
+            by_key[key] = None if codes is None else frozenset(c for c in codes if c is not None)
+        return by_key[key]
+
+    def wanted(probes: list[str]) -> list[Collection[int] | None]:
+        sent = _senders(needs, set(probes))
+        answer: list[Collection[int] | None] = []
+        for probe in probes:
+            codes = {0}
+            for key in sent.get(probe, ()):
+                of_key = codes_of(key)
+                if of_key is None:
+                    answer.append(None)
+                    break
+                codes |= of_key
+            else:
+                answer.append(codes)
+        return answer
+
+    return wanted
 
 
 def _senders(needs: Mapping[str, Collection[str]], hit: set[str]) -> dict[str, list[str]]:

@@ -31,10 +31,12 @@ are dropped, so the build's peak is the index plus one block's buffer.
 import uuid
 from collections.abc import Callable, Collection, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
+
+from graph.kind_runs import KindRuns, KindsOf
 
 _HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
 _UUID_GROUPS = ((0, 8, 0), (8, 12, 9), (12, 16, 14), (16, 20, 19), (20, 32, 24))
@@ -44,6 +46,15 @@ Rows = NDArray[np.int64]
 
 PairFilter = Callable[[list[str], Rows, NDArray[np.intp]], NDArray[np.bool_]]
 """Which (row, probe) pairs of a lookup to keep: the probes, the rows, each pair's probe."""
+WantedKinds = Callable[[list[str]], list[Collection[int] | None]]
+"""For probes that met a long run (`graph.kind_runs`), the kind codes each wants, or None for
+every kind."""
+SegmentKinds = Callable[
+    [NDArray[np.intp]], tuple[NDArray[np.bool_], NDArray[np.intp], NDArray[np.uint32]]
+]
+"""`WantedKinds` as a segment asks it: for probes (places in its sorted hashes), whether each
+wants every kind, and (probe, kind code) pairs of the others (the probe as a place in the
+places asked)."""
 
 ENTRY_BITS = 32
 HASH_BITS = 34
@@ -130,6 +141,8 @@ class Segment:
     """Bucket `first + b`'s entries are `entries[offsets[b]:offsets[b + 1]]`."""
     entries: NDArray[np.uint32]
     """Sorted within each bucket: tag | row (less `base`)."""
+    kind_runs: KindRuns | None = None
+    """Its long runs by kind, in an index that knows its rows' kinds (`with_kind_runs`)."""
 
     @classmethod
     def of(
@@ -203,12 +216,35 @@ class Segment:
             self.offsets[buckets + 1].astype(np.intp),
         )
 
-    def find(self, hashes: Hashes) -> tuple[NDArray[np.intp], Rows]:
-        """(probe position, row) of every entry in a probe's bucket with the probe's tag, by
-        probe, then row; `hashes` sorted, so those of the segment's buckets are one slice."""
+    def with_kind_runs(self, kinds_of: KindsOf) -> "Segment":
+        """The segment with its long runs kept by kind too (`graph.kind_runs`)."""
+        runs = KindRuns.of(self.entries, self.offsets, self.geometry.row_bits, self._rows, kinds_of)
+        return replace(self, kind_runs=runs)
+
+    def find(
+        self, hashes: Hashes, wanted: SegmentKinds | None = None
+    ) -> tuple[NDArray[np.intp], Rows]:
+        """(probe position, row) of every entry in a probe's bucket with the probe's tag;
+        `hashes` sorted, so those of the segment's buckets are one slice. Without `wanted`, by
+        probe, then row. With it, a probe that meets a long run kept by kind gets only the
+        entries of the kinds it wants (`graph.kind_runs`)."""
         lo, probes, first, past = self._spans(hashes, ends_of_all=False)
-        owners, places = _ranges(first, past - first)
-        return probes[owners] + lo, self._rows(places)
+        runs = self.kind_runs
+        run = runs.run_at(first) if runs is not None and wanted is not None else None
+        if runs is None or wanted is None or run is None or not (run >= 0).any():
+            owners, places = _ranges(first, past - first)
+            return probes[owners] + lo, self._rows(places)
+        dense = np.flatnonzero(run >= 0)
+        every, pair_probe, codes = wanted(probes[dense] + lo)
+        whole = np.ones(len(first), dtype=np.bool_)
+        whole[dense[~every]] = False
+        owners, places = _ranges(first[whole], (past - first)[whole])
+        narrowed = dense[pair_probe]
+        begin, end = runs.bounds(run[narrowed], codes)
+        kind_owners, kind_places = _ranges(begin, end - begin)
+        positions = np.concatenate((probes[whole][owners], probes[narrowed][kind_owners]))
+        places = np.concatenate((places, runs.places[kind_places]))
+        return positions + lo, self._rows(places)
 
     def newest(self, hashes: Hashes, most: int) -> tuple[NDArray[np.intp], Rows, NDArray[np.intp]]:
         """`find` of each probe's last `most` entries only, which are its newest rows (a
@@ -259,7 +295,8 @@ class Segment:
 
     @property
     def nbytes(self) -> int:
-        return self.offsets.nbytes + self.entries.nbytes
+        kinds = self.kind_runs.nbytes if self.kind_runs is not None else 0
+        return self.offsets.nbytes + self.entries.nbytes + kinds
 
 
 def _ranges(
@@ -322,6 +359,29 @@ def _merged(a: Segment, b: Segment, rows: int) -> Segment:
     return Segment.sorted(keyed, geometry)
 
 
+_Asked = tuple[NDArray[np.bool_], NDArray[np.intp], NDArray[np.uint32]]
+
+
+def _asking(wanted: WantedKinds, probes: Sequence[str], order: NDArray[np.intp]) -> SegmentKinds:
+    """`wanted` as each segment asks it (`SegmentKinds`), each probe asked once."""
+    asked: dict[int, Collection[int] | None] = {}
+
+    def ask(places: NDArray[np.intp]) -> _Asked:
+        indexes = order[places].tolist()
+        fresh = [i for i in indexes if i not in asked]
+        asked.update(zip(fresh, wanted([probes[i] for i in fresh]), strict=True))
+        kinds = [asked[i] for i in indexes]
+        counts = [len(k) if k is not None else 0 for k in kinds]
+        codes = [code for k in kinds if k is not None for code in k]
+        return (
+            np.array([k is None for k in kinds], dtype=np.bool_),
+            np.repeat(np.arange(len(kinds)), counts),
+            np.array(codes, dtype=np.uint32),
+        )
+
+    return ask
+
+
 def _sorted_hashes(probes: Sequence[str]) -> tuple[NDArray[np.intp], Hashes]:
     """The probes' hashes sorted, and the probe each came from: each segment then reads its
     buckets in order, and a part of a build only the probes of its bucket range."""
@@ -333,11 +393,16 @@ def _sorted_hashes(probes: Sequence[str]) -> tuple[NDArray[np.intp], Hashes]:
 class KeyIndex:
     """Rows and segments: the data of an index, without its sequence bookkeeping."""
 
-    def __init__(self) -> None:
+    def __init__(self, kinds_of: KindsOf | None = None) -> None:
         self.segments: list[Segment] = []
         self.rows = 0
         self._uuids = bytearray()
         self._other_ids: dict[int, str] = {}
+        self._kinds_of = kinds_of
+        """The kind code of each row, known before its pairs come (`graph.kind_runs`); None
+        where rows have no kinds (the drawer index)."""
+        self.examined = 0
+        """Entries a lookup has read so far (`hits`): what a probe costs, for tests to count."""
 
     def row_for(self, entity_id: str) -> int:
         row = self.rows
@@ -385,7 +450,7 @@ class KeyIndex:
     def push(self, segment: Segment) -> None:
         """Append a segment; merge the last two while the newer is not much the smaller, so
         there are few segments (about log2 of the largest over the smallest)."""
-        self.segments.append(segment)
+        self.segments.append(self.with_kind_runs(segment))
         while len(self.segments) >= 2:
             older, newer = self.segments[-2], self.segments[-1]
             size = len(older.entries) + len(newer.entries)
@@ -393,7 +458,11 @@ class KeyIndex:
                 return
             if older.first != 0 or older.last != (1 << older.geometry.bucket_bits) - 1:
                 return  # a part of a build: over a bucket range, never merged
-            self.segments[-2:] = [_merged(older, newer, self.rows)]
+            self.segments[-2:] = [self.with_kind_runs(_merged(older, newer, self.rows))]
+
+    def with_kind_runs(self, segment: Segment) -> Segment:
+        """The segment with its long runs by kind, where rows have kinds (`graph.kind_runs`)."""
+        return segment if self._kinds_of is None else segment.with_kind_runs(self._kinds_of)
 
     def filler(self, block_bits: int = BLOCK_BITS) -> "Filler":
         return Filler(self, block_bits)
@@ -404,7 +473,10 @@ class KeyIndex:
         return {entity_id: sorted(keys) for entity_id, (keys, _) in found.items()}
 
     def lookup_rows(
-        self, probes: Collection[str], keep: PairFilter | None = None
+        self,
+        probes: Collection[str],
+        keep: PairFilter | None = None,
+        wanted: WantedKinds | None = None,
     ) -> dict[str, tuple[list[str], int]]:
         """Entity id → the probes it stores, in no particular order, and its latest row (a
         respelled entity's has all its keys), each id once.
@@ -417,12 +489,13 @@ class KeyIndex:
         dropped (two keys of one row can share a bucket and a tag) and the ids are written in
         one go (`ids_of`); only an entity found under two rows (respelled) is merged in Python.
         `keep` drops (row, probe) pairs first, given the probes in the order it is handed, the
-        rows and each pair's place in the probes.
+        rows and each pair's place in the probes; `wanted` narrows the probes that meet a long
+        run to the kinds they want (`hits`).
         """
         ordered = list(probes if isinstance(probes, AbstractSet) else set(probes))
         if not self.segments or not ordered:
             return {}
-        positions, rows = self.hits(ordered)
+        positions, rows = self.hits(ordered, wanted)
         if keep is not None and len(rows):
             kept = keep(ordered, rows, positions)
             rows, positions = rows[kept], positions[kept]
@@ -466,16 +539,22 @@ class KeyIndex:
             ids = [others.get(row, entity_id) for row, entity_id in zip(rows, ids, strict=True)]
         return ids
 
-    def hits(self, probes: Sequence[str]) -> tuple[NDArray[np.intp], Rows]:
+    def hits(
+        self, probes: Sequence[str], wanted: WantedKinds | None = None
+    ) -> tuple[NDArray[np.intp], Rows]:
         """(index in `probes`, row) of every entry a probe finds, unsorted and unmerged:
         `lookup_rows` groups them by row, the drawer index (`graph.drawer_index`) counts each
-        probe's."""
+        probe's. With `wanted`, a probe that meets a long run kept by kind finds only the
+        entries of the kinds it wants there (`graph.kind_runs`); each probe is asked once."""
         if not self.segments or not probes:
             return np.empty(0, dtype=np.intp), np.empty(0, dtype=np.int64)
         order, needles = _sorted_hashes(probes)
-        found = [segment.find(needles) for segment in self.segments]
+        asking = _asking(wanted, probes, order) if wanted is not None else None
+        found = [segment.find(needles, asking) for segment in self.segments]
         positions = order[np.concatenate([p for p, _ in found])]
-        return positions, np.concatenate([r for _, r in found])
+        rows = np.concatenate([r for _, r in found])
+        self.examined += len(rows)
+        return positions, rows
 
     def newest_hits(
         self, probes: Sequence[str], most: int
@@ -578,7 +657,8 @@ class Filler:
                 parts[n] = emptied  # this range's block parts go as its part is made
             first = n * (1 << bucket_bits) // BUILD_PARTS
             last = (n + 1) * (1 << bucket_bits) // BUILD_PARTS - 1
-            self._index.segments.append(Segment.of(hashes, rows, geometry, first, last))
+            part = Segment.of(hashes, rows, geometry, first, last)
+            self._index.segments.append(self._index.with_kind_runs(part))
             del hashes, rows
 
     def _sort_block(self) -> None:

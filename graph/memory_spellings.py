@@ -8,23 +8,26 @@ cut out), and every one of them was read from the database by id and parsed, the
 dropped by the rules. With each row's keys at hand, a hit that no rule can use
 (`resolver.entity_pairs.may_pair`) is dropped before it is read.
 
-Each row also keeps its entity's kind (one byte: a code into the kinds seen, 0 for unknown):
+Each row also keeps its entity's kind (a 32-bit code into the kinds seen, 0 for unknown):
 the rules only ever compare a mention with entities of its own kind, or with any entity when it
 is `other` (design §5.2), so a hit of another kind than every mention that probed it is dropped
 before it is read too. At a million entities that was most of what the weighing let through.
+The index's long runs of one key are kept by these codes too (`graph.kind_runs`), so a lookup
+of one kind does not read the entries of thousands of other kinds that share the key: every
+kind gets a code, however many there are (one byte held 255, and every kind past them was
+unknown, read by every lookup).
 
 Layout: one UTF-8 blob of every row's keys (name key first, then alias keys) joined by a
 control character, and the end offset of each row: about 24 bytes a row, against the ~45
 eight-byte index entries of its hashes. A row whose keys contain the separator (a key of
-punctuation only is the raw name) is kept as unknown, and its hits are always read; so is a
-row's kind past the 255th distinct kind.
+punctuation only is the raw name) is kept as unknown, and its hits are always read.
 
 Each row also keeps the rest of its entity (its name, its aliases, when it was created, whom
 it was settled as), so a hit that the weighing lets through is decided on without reading it
 from the database (`entity`): the name and the aliases follow the keys in the same blob, the
 creation time is one int64 of microseconds (the fixed-width form `graph.clock` writes, checked
 to print back byte for byte; any other is kept as it is, aside). A row whose record holds a
-separator, or has no kind a byte can code, keeps its keys only: its entity is read by id.
+separator, or has no kind, keeps its keys only: its entity is read by id.
 """
 
 import functools
@@ -32,6 +35,9 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+
+import numpy as np
+from numpy.typing import NDArray
 
 from graph.records import Entity
 from resolver.entity_model import EntityView
@@ -63,7 +69,7 @@ class RowSpellings:
     def __init__(self) -> None:
         self._blob = bytearray()
         self._ends = array("Q")
-        self._kinds = array("B")
+        self._kinds = array("I")
         self._kind_names: list[str | None] = [None]
         self._kind_codes: dict[str, int] = {}
         self._created = array("q")
@@ -121,15 +127,22 @@ class RowSpellings:
             return 0
         code = self._kind_codes.get(kind)
         if code is None:
-            if len(self._kind_names) > 255:
-                return 0
             code = self._kind_codes[kind] = len(self._kind_names)
             self._kind_names.append(kind)
         return code
 
+    def code_of(self, kind: str) -> int | None:
+        """The code of `kind`, or None if no row has it."""
+        return self._kind_codes.get(kind)
+
     def kind_of(self, row: int) -> str | None:
         """The kind of `row`'s entity, or None if unknown (then it is never filtered by kind)."""
         return self._kind_names[self._kinds[row]]
+
+    def kind_codes(self, rows: NDArray[np.int64]) -> NDArray[np.uint32]:
+        """The kind code of each of `rows` (0: unknown), a copy: the array behind it must stay
+        free to grow."""
+        return np.frombuffer(self._kinds, dtype=np.uint32)[rows]
 
     def of(self, row: int) -> tuple[str, ...] | None:
         """The keys of `row`, or None if unknown (then every hit on it is read)."""
@@ -162,7 +175,7 @@ class RowSpellings:
 
     @property
     def nbytes(self) -> int:
-        per_row = self._ends.itemsize + self._created.itemsize + 1
+        per_row = self._ends.itemsize + self._created.itemsize + self._kinds.itemsize
         return len(self._blob) + per_row * len(self._ends)
 
 

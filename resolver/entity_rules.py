@@ -26,7 +26,7 @@ handed on as review links, never guessed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from resolver.entity_keys import entity_key
@@ -56,8 +56,10 @@ __all__ = [
     "Mention",
     "NameGuard",
     "ReviewLink",
+    "compatible_kinds",
     "decide",
     "is_alias_new",
+    "kinds_compatible",
     "make_mention",
 ]
 
@@ -116,6 +118,15 @@ def kinds_compatible(mention_kind: str, entity_kind: str) -> bool:
     (design §5.2): its own kind, or any when it is unclassified. The only gate on candidates
     by kind, so the candidate search can drop the others before it reads them."""
     return mention_kind in (OTHER_KIND, entity_kind)
+
+
+def compatible_kinds(mention_kinds: Collection[str] | None) -> Collection[str] | None:
+    """The entity kinds that mentions of `mention_kinds` are compared with (`kinds_compatible`),
+    or None for every kind: one of them is `other`, or the kinds are not known. A lookup asks
+    for these, so the entities of the others are never read (design §8.1)."""
+    if mention_kinds is None or OTHER_KIND in mention_kinds:
+        return None
+    return mention_kinds
 
 
 def _compatible(kind: str, candidates: Iterable[EntityView]) -> list[EntityView]:

@@ -1,4 +1,5 @@
 CALL db.index.fulltext.queryNodes('entity_dkeys', $probes_query, {limit: $limit})
 YIELD node
 WITH DISTINCT node AS e
+WHERE $kinds IS NULL OR e.kind IN $kinds
 RETURN e {.id, .name, .kind, .key, .aliases, .alias_keys, .created_at, .same_as} AS entity

@@ -102,12 +102,13 @@ def test_candidates_come_from_the_index_not_a_label_scan(falkordb_store: Any) ->
     from graph.entity_index import probe_params  # noqa: PLC0415
     from graph.queries import statement  # noqa: PLC0415
 
-    plan = store.explain(
-        statement("entities_by_probe_keys", "falkordb"),
-        probe_params(["kubernets", "ubernets"], "falkordb"),
-    )
-    assert "Index Scan" in plan, plan
-    assert "Label Scan" not in plan, plan
+    for kinds in (None, ["tool", "person"]):  # the kind filter keeps the index
+        plan = store.explain(
+            statement("entities_by_probe_keys", "falkordb"),
+            {**probe_params(["kubernets", "ubernets"], "falkordb"), "kinds": kinds},
+        )
+        assert "Index Scan" in plan, plan
+        assert "Label Scan" not in plan, plan
 
 
 def test_an_entity_is_found_by_each_spelling_key_after_an_alias(store: Any) -> None:
