@@ -3,11 +3,12 @@
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 
 from api import VERSION
 from api.http.auth import BearerAuth
 from api.http.body_limit import BodySizeLimit
+from api.http.deps import check_path_ids
 from api.http.envelope import install_error_handlers
 from api.http.hosts import HostAllowList
 from api.http.idempotency import IdempotencyKeys
@@ -61,7 +62,9 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.add_middleware(RequestLog)  # the outermost: 401s and 413s get an id and a log line too
     install_error_handlers(app)
     for routes in (health_routes, drawers_routes, entities_routes, jobs_routes, duplicates_routes):
-        app.include_router(routes.router, responses=ERROR_RESPONSES)
+        app.include_router(
+            routes.router, responses=ERROR_RESPONSES, dependencies=[Depends(check_path_ids)]
+        )
     app.router.routes.append(mcp.route)
     app.add_route(METRICS_PATH, metrics.endpoint, include_in_schema=False)
     return app
