@@ -209,3 +209,30 @@ def test_a_cluster_is_never_cut_at_k_neighbours(
     ids = [drawer(client, f"same {i}", unit(0)) for i in range(20)]
     [cluster] = clusters(client, wing="w", room="r")
     assert {(a, b) for a, b, _ in cluster} == {(a, b) for a in ids for b in ids if a < b}
+
+
+@pytest.mark.parametrize(
+    "vector",
+    [
+        [1e308, 1.0, 0.0, 0.0],
+        [-3.5e38, 0.0, 0.0, 0.0],
+        [3e38, 3e38, 0.0, 0.0],
+        [5e-324, 0.0, 0.0, 0.0],
+        [1e-46, -1e-46, 0.0, 0.0],
+        [1e-30, 0.0, 0.0, 0.0],
+    ],
+    ids=["inf", "-inf", "norm-inf", "zero", "zeros", "norm-zero"],
+)
+def test_a_vector_broken_by_float32_is_refused_and_not_stored(
+    client: TestClient, vector: list[float]
+) -> None:
+    """Finite and non-zero in float64, but vectors are stored as float32: there these hold an
+    infinity or only zeros, or their squared norm overflows or vanishes, and no cosine could
+    be computed with them (FalkorDB scored `[1e-30, 0, 0, 0]` 1.0 against `[1, 1, 0, 0]`)."""
+    written = client.post(ROOM, json={"content": "a drawer waiting for its vector"})
+    drawer_id = written.json()["drawer"]["id"]
+    response = client.put(f"/api/drawers/{drawer_id}/embedding", json={"vector": vector})
+    assert response.status_code == 422, response.text
+    assert_envelope(response.json(), "input::invalid")
+    assert client.get("/api/hygiene").json()["drawers_without_embedding"] == 1
+    assert drawer(client, "the palace's first vector", unit(0)) != drawer_id  # dimension still free
