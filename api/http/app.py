@@ -14,6 +14,7 @@ from api.http.hosts import HostAllowList
 from api.http.idempotency import IdempotencyKeys
 from api.http.logs import RequestLog
 from api.http.metrics import METRICS_PATH, HttpMetrics, Metrics
+from api.http.origins import OriginCheck
 from api.http.routes import drawers as drawers_routes
 from api.http.routes import duplicates as duplicates_routes
 from api.http.routes import entities as entities_routes
@@ -58,6 +59,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes)
     metrics = Metrics(runtime)
     app.add_middleware(HttpMetrics, metrics=metrics)
+    app.add_middleware(OriginCheck, allowed=settings.api.allowed_origins)  # after Host is known
     app.add_middleware(HostAllowList, hosts=hosts)  # before tokens: DNS rebinding, design §8.1
     app.add_middleware(RequestLog)  # the outermost: 401s and 413s get an id and a log line too
     install_error_handlers(app)
