@@ -3,14 +3,25 @@
 Drawers of a room page by `(created_at, id)`, entities found by name by `id`; both hand the
 client the same kind of cursor, the URL-safe base64 of a JSON array of the key's strings. A
 client only ever sends back what a page returned, so anything else (not base64, not JSON, not
-that many non-empty strings) is refused with `InvalidCursor`, one answer for every resource.
+that many non-empty strings of id text) is refused with `InvalidCursor`, one answer for every
+resource.
 """
 
 import base64
 import binascii
 import json
+import re
 
 from graph.errors import InvalidCursor
+
+NOT_ID_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+"""What no id or sort key holds: control characters (a NUL cuts a FalkorDB query) and lone
+surrogates (no UTF-8 spells them, so no driver can send them). The rule for ids in request
+paths too (`api.http.deps`), so a malformed id is a 400 wherever it comes, never a 500."""
+
+
+def is_id_text(value: str) -> bool:
+    return NOT_ID_TEXT.search(value) is None
 
 
 def encode_cursor(*key: str) -> str:
@@ -26,7 +37,7 @@ def decode_cursor(cursor: str, length: int) -> tuple[str, ...]:
     if (
         not isinstance(key, list)
         or len(key) != length
-        or not all(isinstance(part, str) and part for part in key)
+        or not all(isinstance(part, str) and part and is_id_text(part) for part in key)
     ):
         raise InvalidCursor(cursor)
     return tuple(key)

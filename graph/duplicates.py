@@ -26,7 +26,7 @@ import numpy as np
 
 from graph.clock import utc_now
 from graph.drawers import get_drawer
-from graph.errors import DrawerNotFound
+from graph.errors import DrawerNotFound, DrawerSuperseded, SelfVerdict
 from graph.locks import PENDING_PAIRS
 from graph.queries import Dialect
 from graph.records import Drawer
@@ -204,6 +204,21 @@ def resolve_drawer(store: GraphStore, reference: str, scope: Scope) -> Drawer:
     if not shown:
         raise DrawerNotFound(reference)
     return shown[0]
+
+
+def judge_pair(
+    store: GraphStore, a_reference: str, b_reference: str, status: str, scope: Scope
+) -> tuple[str, str]:
+    """Record a verdict on the drawers two references name: two different drawers, both
+    current (design §11: a superseded drawer is no longer reviewed, so it is 409)."""
+    a = resolve_drawer(store, a_reference, scope)
+    b = resolve_drawer(store, b_reference, scope)
+    if a.id == b.id:
+        raise SelfVerdict(a.id)
+    for drawer in (a, b):
+        if not drawer.is_current:
+            raise DrawerSuperseded(drawer.id, None, refused="judged")
+    return record_verdict(store, a.id, b.id, status)
 
 
 def record_verdict(store: GraphStore, a: str, b: str, status: str) -> tuple[str, str]:

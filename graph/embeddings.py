@@ -7,8 +7,9 @@ vector of another length. Storing a vector also stores the drawer's pending dupl
 (`graph.duplicate_pairs`), in the same write unit.
 """
 
-import math
 from collections.abc import Sequence
+
+import numpy as np
 
 from graph.drawers import get_drawer
 from graph.duplicate_pairs import store_vector_with_pairs
@@ -25,12 +26,24 @@ class _FirstVectorRace(Exception):
 
 
 def check_vector(vector: Sequence[float], dimension: int | None) -> None:
+    """Judged as stored, in float32, where a cosine is computed: `1e308` is infinite there,
+    `5e-324` is zero, and the squared norm of `[3e38, 3e38]` or `[1e-30]` overflows or vanishes,
+    so a vector fine in float64 may still be one no cosine can be computed with."""
     if not vector:
         raise InvalidVector("the vector is empty")
-    if not all(math.isfinite(x) for x in vector):
-        raise InvalidVector("the vector holds NaN or infinite values")
-    if not any(x != 0 for x in vector):
-        raise InvalidVector("the vector has zero norm: it has no direction to compare")
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        stored = np.asarray(vector, dtype=np.float64).astype(np.float32)
+        squared_norm = float(np.dot(stored, stored))
+    if not (np.isfinite(stored).all() and np.isfinite(squared_norm)):
+        raise InvalidVector(
+            "the vector holds NaN or infinite values, or values too large for float32, "
+            "which vectors are stored as"
+        )
+    if squared_norm == 0:
+        raise InvalidVector(
+            "the vector has zero norm in float32, which vectors are stored as: "
+            "it has no direction to compare"
+        )
     if dimension is not None and len(vector) != dimension:
         raise InvalidVector(
             f"the vector has {len(vector)} dimensions; this palace's embeddings have {dimension}",

@@ -16,6 +16,7 @@
     ├── NothingToExport              export::not_found 404 (the CLI's export only)
     ├── InvalidCursor                input::invalid 400: a page cursor this service never returned
     ├── InvalidVector                input::invalid 422: an embedding the index cannot hold
+    ├── SelfVerdict                  input::invalid 422: a verdict pairing a drawer with itself
     └── UnknownDrawers               input::invalid 422: mentions of drawers that do not exist
 
 Every door reads `status` from the error itself: the HTTP envelope answers with it, and a
@@ -130,9 +131,12 @@ class DrawerSuperseded(CastlegraphError):
     code = ErrorCode.PALACE_DRAWER_SUPERSEDED
     status = 409
 
-    def __init__(self, drawer_id: str, successor: str | None) -> None:
+    def __init__(
+        self, drawer_id: str, successor: str | None, refused: str = "superseded again"
+    ) -> None:
+        """`refused`: what a superseded drawer cannot be (superseded again, judged)."""
         super().__init__(
-            f"drawer {drawer_id!r} was superseded and cannot be superseded again",
+            f"drawer {drawer_id!r} was superseded and cannot be {refused}",
             {"drawer": drawer_id, "superseded_by": successor},
         )
 
@@ -186,6 +190,20 @@ class InvalidVector(CastlegraphError):
 
     code = ErrorCode.INPUT_INVALID
     status = 422
+
+
+class SelfVerdict(CastlegraphError):
+    """Both sides of a verdict are one drawer (the same id, or names that find it): a drawer is
+    never a duplicate of itself, and the edge would be a loop."""
+
+    code = ErrorCode.INPUT_INVALID
+    status = 422
+
+    def __init__(self, drawer_id: str) -> None:
+        super().__init__(
+            f"a verdict needs two drawers; a and b are both drawer {drawer_id!r}",
+            {"drawer": drawer_id},
+        )
 
 
 class UnknownDrawers(CastlegraphError):

@@ -3,16 +3,18 @@
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 
 from api import VERSION
 from api.http.auth import BearerAuth
 from api.http.body_limit import BodySizeLimit
+from api.http.deps import check_path_ids
 from api.http.envelope import install_error_handlers
 from api.http.hosts import HostAllowList
 from api.http.idempotency import IdempotencyKeys
 from api.http.logs import RequestLog
 from api.http.metrics import METRICS_PATH, HttpMetrics, Metrics
+from api.http.origins import OriginCheck
 from api.http.routes import drawers as drawers_routes
 from api.http.routes import duplicates as duplicates_routes
 from api.http.routes import entities as entities_routes
@@ -57,11 +59,14 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes)
     metrics = Metrics(runtime)
     app.add_middleware(HttpMetrics, metrics=metrics)
+    app.add_middleware(OriginCheck, allowed=settings.api.allowed_origins)  # after Host is known
     app.add_middleware(HostAllowList, hosts=hosts)  # before tokens: DNS rebinding, design §8.1
     app.add_middleware(RequestLog)  # the outermost: 401s and 413s get an id and a log line too
     install_error_handlers(app)
     for routes in (health_routes, drawers_routes, entities_routes, jobs_routes, duplicates_routes):
-        app.include_router(routes.router, responses=ERROR_RESPONSES)
+        app.include_router(
+            routes.router, responses=ERROR_RESPONSES, dependencies=[Depends(check_path_ids)]
+        )
     app.router.routes.append(mcp.route)
     app.add_route(METRICS_PATH, metrics.endpoint, include_in_schema=False)
     return app

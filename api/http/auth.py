@@ -1,5 +1,8 @@
 """Bearer tokens (`CASTLEGRAPH_API_TOKENS`): required on every route but health when set.
 
+Health and `/metrics` answer without one, but a valid token presented there still identifies
+the caller: health shows a stranger only its status (design §8.1).
+
 Each configured token is `SECRET`, `AGENT:SECRET` or `:SECRET` (`api.service.tokens`: the last
 form is an operator token whose secret holds a `:`). A token that names an agent makes that the
 caller's identity for the diary: it can write and read only its own entries. Tokens are
@@ -32,22 +35,34 @@ class BearerAuth:
         return found
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not self.tokens or scope["path"] in OPEN_PATHS:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        state = scope.setdefault("state", {})
+        if not self.tokens:
+            state["identified"] = True  # no tokens: every caller may see everything
             await self.app(scope, receive, send)
             return
         header = dict(scope.get("headers", [])).get(b"authorization", b"")
         scheme, _, presented = header.partition(b" ")
         token = self._match(presented.strip()) if scheme.lower() == b"bearer" else None
-        if token is None:
+        if token is not None:
+            state["identified"] = True
+            state["agent"] = token.agent
+            # Idempotency keys are kept per caller, so two clients cannot replay each other.
+            state["caller"] = hashlib.sha256(token.secret).hexdigest()[:16]
+        elif scope["path"] not in OPEN_PATHS:
             response = error_response(Unauthorized("a valid bearer token is required"))
             response.headers["WWW-Authenticate"] = "Bearer"
             await response(scope, receive, send)
             return
-        state = scope.setdefault("state", {})
-        state["agent"] = token.agent
-        # Idempotency keys are kept per caller, so two clients cannot replay each other.
-        state["caller"] = hashlib.sha256(token.secret).hexdigest()[:16]
         await self.app(scope, receive, send)
+
+
+def caller_identified(state: object) -> bool:
+    """Whether the caller showed a valid token, or none is configured (`request.state`): on the
+    open paths, what a stranger may not see (design §8.1) needs it."""
+    return bool(getattr(state, "identified", False))
 
 
 def caller_agent(state: object) -> str | None:

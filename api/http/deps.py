@@ -8,8 +8,10 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from api.errors import InvalidInput
 from api.http.auth import caller_agent
 from api.service.runtime import Runtime
+from graph.cursors import is_id_text
 from graph.store import GraphStore
 
 
@@ -33,3 +35,14 @@ async def get_caller_agent(request: Request) -> str | None:
 
 
 CallerAgent = Annotated[str | None, Depends(get_caller_agent)]
+
+
+async def check_path_ids(request: Request) -> None:
+    """Every route's ids in its path (`{drawer_id}`, `{entity_id}`, `{job_id}`, `{other_id}`:
+    each such parameter's name ends in `_id`) are id text, or `400 input::invalid` before the
+    route runs (design §8.1: a NUL or a control character in an id is never a 500). Wing and
+    room names have their own check and answer (`check_path_segment`)."""
+    for name, value in request.path_params.items():
+        if name.endswith("_id") and not is_id_text(value):
+            problem = f"{name} holds control characters or lone surrogates"
+            raise InvalidInput(problem, {"field": name})

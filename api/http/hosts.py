@@ -6,11 +6,15 @@ is not the service's own name or address (`ApiSettings.own_hosts`: loopback, the
 address, `api.allowed_hosts`) stops it on every route — `/api/health`, `/metrics`, `/docs` and
 `/mcp` included, before tokens are even looked at. A request without `Host` is refused too.
 The answer is `403 auth::forbidden`, naming `CASTLEGRAPH_ALLOWED_HOSTS`.
+
+A request with two `Host` headers is `400 input::invalid` (as HTTP/1.1 requires): the app
+would judge one of them and the MCP SDK read the other, so one allowed name could carry in
+another.
 """
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.errors import Forbidden
+from api.errors import Forbidden, InvalidInput
 from api.http.envelope import error_response
 from api.service.settings import host_name
 
@@ -33,7 +37,12 @@ class HostAllowList:
         if scope["type"] not in ("http", "websocket"):  # lifespan
             await self.app(scope, receive, send)
             return
-        raw = dict(scope.get("headers", [])).get(b"host", b"").decode("latin-1")
+        given = [value.decode("latin-1") for name, value in scope["headers"] if name == b"host"]
+        if len(given) > 1:
+            twice = InvalidInput("a request carries one Host header", details={"hosts": given})
+            await error_response(twice)(scope, receive, send)
+            return
+        raw = given[0] if given else ""
         if raw and requested_host(raw) in self.hosts:
             await self.app(scope, receive, send)
             return

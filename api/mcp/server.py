@@ -121,14 +121,18 @@ def http_endpoint(runtime: Runtime, hosts: frozenset[str], version: str) -> Http
         streamable_http_path=MCP_PATH,
         stateless_http=True,
         json_response=True,
-        transport_security=transport_security(hosts),
+        transport_security=transport_security(hosts, runtime.settings.api.allowed_origins),
     )
     [route] = asgi.routes
     return HttpEndpoint(route, server.session_manager)
 
 
-def transport_security(hosts: frozenset[str]) -> TransportSecuritySettings:
-    """The SDK's settings for these names: any port, and `Origin`s of pages served by them."""
+def transport_security(
+    hosts: frozenset[str], origins: list[str] | None = None
+) -> TransportSecuritySettings:
+    """The SDK's settings for these names: any port, and `Origin`s of pages served by them or
+    allowed (`api.allowed_origins`). The app's own `Origin` check (`api.http.origins`) runs
+    first and is stricter: the SDK's is a second net."""
     names = sorted(f"[{host}]" if ":" in host else host for host in hosts)
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
@@ -138,5 +142,6 @@ def transport_security(hosts: frozenset[str]) -> TransportSecuritySettings:
             for name in names
             for scheme in ("http", "https")
             for port in ("", ":*")
-        ],
+        ]
+        + list(origins or ()),
     )

@@ -74,6 +74,30 @@ def host_name(host: str) -> str:
     return host.strip().lower().removeprefix("[").removesuffix("]").rstrip(".")
 
 
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin_key(origin: str) -> tuple[str, str, int] | None:
+    """A web origin as compared (design §8.1): scheme, host name, port with the scheme's
+    default filled in (`http://LocalHost:80` -> `("http", "localhost", 80)`); None for anything
+    that is not an http(s) origin (`null`, a path, a user, a bad port)."""
+    parts = urlsplit(origin.strip())
+    try:
+        port = parts.port
+    except ValueError:
+        return None
+    if (
+        parts.scheme not in DEFAULT_PORTS
+        or not parts.hostname
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or "@" in parts.netloc
+    ):
+        return None
+    return parts.scheme, host_name(parts.hostname), port or DEFAULT_PORTS[parts.scheme]
+
+
 def is_loopback(host: str) -> bool:
     """Only `localhost` and loopback addresses: any other name may resolve anywhere."""
     name = host_name(host)
@@ -149,6 +173,25 @@ class ApiSettings(Section):
         """Listening beyond loopback with no token: allowed only by `allow_unauthenticated`."""
         return not self.tokens and not is_loopback(self.host)
 
+    allowed_origins: list[str] = Field(default_factory=list)
+    """Web origins besides the service's own whose pages may send state-changing requests
+    (`scheme://host[:port]`, design §8.1); a request's own origin is always allowed."""
+
+    @field_validator("allowed_origins")
+    @classmethod
+    def _web_origins(cls, origins: list[str]) -> list[str]:
+        cleaned = []
+        for origin in (origin for origin in origins if origin.strip()):
+            key = origin_key(origin)
+            if key is None:
+                raise ValueError(
+                    f"api.allowed_origins: {origin!r} is not an origin (scheme://host[:port])"
+                )
+            scheme, host, port = key  # spelt as browsers send it: no default port
+            shown = f"{scheme}://{f'[{host}]' if ':' in host else host}"
+            cleaned.append(shown if port == DEFAULT_PORTS[scheme] else f"{shown}:{port}")
+        return cleaned
+
     def own_hosts(self) -> frozenset[str]:
         """The names a request's `Host` may carry (design §8.1): loopback, the listen address
         unless it is every interface, and `allowed_hosts` (a proxy's or a DNS name)."""
@@ -208,6 +251,7 @@ ENVIRONMENT: dict[str, tuple[str, str]] = {
     "CASTLEGRAPH_API_TOKENS": ("api", "tokens"),
     "CASTLEGRAPH_ALLOW_UNAUTHENTICATED": ("api", "allow_unauthenticated"),
     "CASTLEGRAPH_ALLOWED_HOSTS": ("api", "allowed_hosts"),
+    "CASTLEGRAPH_ALLOWED_ORIGINS": ("api", "allowed_origins"),
     "CASTLEGRAPH_MAX_BATCH": ("api", "max_batch"),
     "CASTLEGRAPH_MINE_ROOTS": ("api", "mine_roots"),
     "CASTLEGRAPH_HEAVY_READS": ("api", "heavy_reads"),
@@ -222,7 +266,7 @@ ENVIRONMENT: dict[str, tuple[str, str]] = {
     "CASTLEGRAPH_EMBEDDINGS_DIMENSION": ("embeddings", "dimension"),
 }
 
-COMMA_SEPARATED = frozenset({"tokens", "allowed_hosts", "person_kinds"})
+COMMA_SEPARATED = frozenset({"tokens", "allowed_hosts", "allowed_origins", "person_kinds"})
 
 
 class _FlatEnvSource(PydanticBaseSettingsSource):

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.support.app import app_settings, running_app, wiped
+from api.http.app import create_app
+from graph.errors import RETRY_AFTER_SECONDS
+from tests.support.app import app_settings, assert_envelope, running_app, wiped
 from tests.support.mcp import INITIALIZE, MCP_HEADERS
 
 ADMIN = {"Authorization": "Bearer admin-secret"}
@@ -33,6 +35,44 @@ def client(secured: TestClient) -> TestClient:
 
 def test_health_needs_no_token(client: TestClient) -> None:
     assert client.get("/api/health").status_code == 200
+
+
+STRANGERS = [{}, {"Authorization": "Bearer wrong"}, {"Authorization": "Basic admin-secret"}]
+
+
+@pytest.mark.parametrize("headers", STRANGERS)
+def test_health_tells_a_stranger_only_the_status(
+    client: TestClient, headers: dict[str, str]
+) -> None:
+    """design §8.1: the backend's address and data directory are not a stranger's business."""
+    response = client.get("/api/health", headers=headers)
+    assert (response.status_code, response.json()) == (200, {"status": "ok"})
+    data_dir = str(client.app.state.runtime.settings.graph.data_dir)  # type: ignore[attr-defined]
+    assert data_dir not in response.text
+
+
+@pytest.mark.parametrize("headers", [ADMIN, ADA])
+def test_health_tells_a_caller_with_a_token_everything(
+    client: TestClient, headers: dict[str, str]
+) -> None:
+    body = client.get("/api/health", headers=headers).json()
+    data_dir = str(client.app.state.runtime.settings.graph.data_dir)  # type: ignore[attr-defined]
+    assert body["status"] == "ok" and data_dir in body["backend"]
+    assert (body["entity_index"], body["drawer_index"]) == ("ready", "ready")
+
+
+def test_a_starting_service_tells_a_stranger_only_that(tmp_path: Path) -> None:
+    """Before the database is ready (here: never started) health is 503 for everyone; a
+    stranger hears `starting`, a caller with a token the envelope."""
+    settings = app_settings(tmp_path, api={"tokens": ["admin-secret"]})
+    unstarted = TestClient(create_app(settings))  # not entered: the lifespan never runs
+    for headers in STRANGERS:
+        response = unstarted.get("/api/health", headers=headers)
+        assert (response.status_code, response.json()) == (503, {"status": "starting"})
+        assert response.headers["retry-after"] == str(RETRY_AFTER_SECONDS)
+    response = unstarted.get("/api/health", headers=ADMIN)
+    assert response.status_code == 503
+    assert_envelope(response.json(), "graph::unavailable")
 
 
 @pytest.mark.parametrize(

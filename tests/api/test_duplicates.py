@@ -209,3 +209,60 @@ def test_a_cluster_is_never_cut_at_k_neighbours(
     ids = [drawer(client, f"same {i}", unit(0)) for i in range(20)]
     [cluster] = clusters(client, wing="w", room="r")
     assert {(a, b) for a, b, _ in cluster} == {(a, b) for a in ids for b in ids if a < b}
+
+
+@pytest.mark.parametrize(
+    "vector",
+    [
+        [1e308, 1.0, 0.0, 0.0],
+        [-3.5e38, 0.0, 0.0, 0.0],
+        [3e38, 3e38, 0.0, 0.0],
+        [5e-324, 0.0, 0.0, 0.0],
+        [1e-46, -1e-46, 0.0, 0.0],
+        [1e-30, 0.0, 0.0, 0.0],
+    ],
+    ids=["inf", "-inf", "norm-inf", "zero", "zeros", "norm-zero"],
+)
+def test_a_vector_broken_by_float32_is_refused_and_not_stored(
+    client: TestClient, vector: list[float]
+) -> None:
+    """Finite and non-zero in float64, but vectors are stored as float32: there these hold an
+    infinity or only zeros, or their squared norm overflows or vanishes, and no cosine could
+    be computed with them (FalkorDB scored `[1e-30, 0, 0, 0]` 1.0 against `[1, 1, 0, 0]`)."""
+    written = client.post(ROOM, json={"content": "a drawer waiting for its vector"})
+    drawer_id = written.json()["drawer"]["id"]
+    response = client.put(f"/api/drawers/{drawer_id}/embedding", json={"vector": vector})
+    assert response.status_code == 422, response.text
+    assert_envelope(response.json(), "input::invalid")
+    assert client.get("/api/hygiene").json()["drawers_without_embedding"] == 1
+    assert drawer(client, "the palace's first vector", unit(0)) != drawer_id  # dimension still free
+
+
+def test_a_verdict_on_one_drawer_twice_is_422_and_records_nothing(client: TestClient) -> None:
+    """design §11: a drawer is never a duplicate of itself, by id or by a name that finds it."""
+    written = client.post(ROOM, json={"content": "named once", "name": "once"}).json()
+    drawer_id = written["drawer"]["id"]
+    for a, b in ((drawer_id, drawer_id), ("once", drawer_id), ("once", "once")):
+        body = {"a": a, "b": b, "status": "duplicate", "wing": "w", "room": "r"}
+        response = client.post("/api/duplicates/verdicts", json=body)
+        assert response.status_code == 422, response.text
+        assert_envelope(response.json(), "input::invalid")
+        assert response.json()["error"]["details"] == {"drawer": drawer_id}
+    assert verdicts(client) == set()
+
+
+def test_a_verdict_on_a_superseded_drawer_is_409_and_records_nothing(
+    client: TestClient, palace: dict[str, str]
+) -> None:
+    old = palace["p95"]
+    replaced = client.put(f"/api/drawers/{old}", json={"content": "note p95, edited"})
+    assert replaced.status_code == 201, replaced.text
+    for a, b in ((old, palace["p90"]), (palace["p90"], old)):
+        response = client.post(
+            "/api/duplicates/verdicts", json={"a": a, "b": b, "status": "duplicate"}
+        )
+        assert response.status_code == 409, response.text
+        assert_envelope(response.json(), "palace::drawer_superseded")
+        assert response.json()["error"]["details"]["drawer"] == old
+    assert verdicts(client) == set()
+    record(client, replaced.json()["drawer"]["id"], palace["p90"], "duplicate")  # the current one

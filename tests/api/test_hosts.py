@@ -67,3 +67,19 @@ def test_mcp_refuses_a_page_of_another_origin(client: TestClient) -> None:
     origin = {"Origin": "http://evil.example"}
     response = client.post("/mcp", json=INITIALIZE, headers=MCP_HEADERS | origin)
     assert response.status_code == 403
+
+
+@pytest.mark.parametrize("order", [("evil.example", "testserver"), ("testserver", "evil.example")])
+def test_two_host_headers_are_refused_on_every_route(
+    client: TestClient, order: tuple[str, str]
+) -> None:
+    """The app judged the last `Host` and the MCP SDK read the first: either way round, one
+    allowed name carried the other in. TestClient passes both headers to the app as given."""
+    for method, path in ROUTES:
+        headers = [("Host", name) for name in order]
+        response = client.request(method, path, headers=headers, json={"content": "not written"})
+        assert response.status_code == 400, (method, path)
+        assert_envelope(response.json(), "input::invalid")
+        assert response.json()["error"]["details"] == {"hosts": list(order)}
+    listed = client.get("/api/wings/w/rooms/r/drawers").json()["drawers"]
+    assert listed == []  # the refused write never reached the graph

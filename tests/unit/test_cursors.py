@@ -26,6 +26,9 @@ def test_a_key_goes_round() -> None:
         (encode_cursor(""), 1),
         (base64.urlsafe_b64encode(b'{"a": "b"}').decode(), 1),
         (base64.urlsafe_b64encode(b"[1, 2]").decode(), 2),
+        (encode_cursor("a\x00b"), 1),  # a NUL cuts a FalkorDB query
+        (encode_cursor("\ud800", "d-1"), 2),  # a lone surrogate: no driver can send it
+        (encode_cursor("2026-01-01T00:00:00Z", "\x1b"), 2),
     ],
 )
 def test_anything_else_is_refused(cursor: str, length: int) -> None:

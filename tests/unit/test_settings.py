@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from api.service.settings import Settings, load_settings
+from api.service.settings import ApiSettings, Settings, load_settings
 
 
 @pytest.fixture(autouse=True)
@@ -153,3 +153,20 @@ def test_own_hosts_are_loopback_the_listen_address_and_the_allowed_names() -> No
 def test_an_allowed_host_with_a_port_is_refused() -> None:
     with pytest.raises(ValidationError, match=r"api\.allowed_hosts"):
         load_settings(api={"allowed_hosts": ["castle.example:8765"]})
+
+
+def test_allowed_origins_from_the_environment_as_browsers_spell_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("CASTLEGRAPH_ALLOWED_ORIGINS", raising=False)
+    assert load_settings().api.allowed_origins == []
+    monkeypatch.setenv(
+        "CASTLEGRAPH_ALLOWED_ORIGINS", "HTTPS://Curator.Example:443/, http://[::1]:3000,"
+    )
+    assert load_settings().api.allowed_origins == ["https://curator.example", "http://[::1]:3000"]
+
+
+@pytest.mark.parametrize("origin", ["null", "curator.example", "https://c.example/page", "ftp://c"])
+def test_an_allowed_origin_that_is_not_an_origin_is_refused(origin: str) -> None:
+    with pytest.raises(ValidationError, match=r"api\.allowed_origins: .* is not an origin"):
+        ApiSettings(allowed_origins=[origin])

@@ -70,11 +70,10 @@ def duplicate_clusters(
 
 @router.post("/api/duplicates/verdicts", response_model=VerdictOut)
 def post_verdict(body: VerdictCreate, store: StoreDep, caller: CallerAgent) -> VerdictOut:
-    """Record how a pair was judged; the pair is then left out of `find_duplicates`."""
+    """Record how a pair was judged; the pair is then left out of `find_duplicates`. Two
+    references to one drawer are 422, a superseded drawer 409 `palace::drawer_superseded`."""
     scope = _scope(body.wing, body.room, caller)
-    a = duplicates.resolve_drawer(store, body.a, scope)
-    b = duplicates.resolve_drawer(store, body.b, scope)
-    low, high = duplicates.record_verdict(store, a.id, b.id, body.status)
+    low, high = duplicates.judge_pair(store, body.a, body.b, body.status, scope)
     return VerdictOut(a=low, b=high, status=body.status)
 
 

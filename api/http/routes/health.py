@@ -1,27 +1,36 @@
+"""`GET /api/health`: 200 once the database answers and migrations ran, 503 before.
+
+It answers without a token, so a stranger hears only the status (design §8.1):
+`{"status": "ok" | "starting" | "unavailable"}`, with the same HTTP status. The backend, its
+address and data directory and the in-memory indexes' states are for a caller with a valid
+token, or for everyone when no tokens are configured.
+"""
+
 import logging
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from api.http.auth import caller_identified
 from api.http.deps import RuntimeDep
 from api.http.envelope import error_response
-from graph.errors import GraphError, GraphUnavailable
+from api.service.runtime import Runtime
+from graph.errors import RETRY_AFTER_SECONDS, GraphError, GraphUnavailable
 
 log = logging.getLogger("castlegraph.api")
 router = APIRouter(tags=["health"])
 
 
 @router.get("/api/health", summary="200 once the database answers and migrations ran")
-def health(runtime: RuntimeDep) -> JSONResponse:
-    if not runtime.ready:
-        return error_response(GraphUnavailable("the graph database is not ready yet"))
-    try:
-        runtime.store.ping()
-    except GraphUnavailable as error:
-        return error_response(error)
-    except GraphError as error:  # any failed ping means not ready; its words go to the log
-        log.warning("health: %s", error.log_text())
-        return error_response(GraphUnavailable("the graph database failed its ping"))
+def health(request: Request, runtime: RuntimeDep) -> JSONResponse:
+    status, problem = _status(runtime)
+    if not caller_identified(request.state):
+        if problem is None:
+            return JSONResponse({"status": status})
+        retry = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+        return JSONResponse({"status": status}, status_code=problem.status, headers=retry)
+    if problem is not None:
+        return error_response(problem)
     backend = runtime.backend.description if runtime.backend else "none"
     # 200 while an in-memory index builds (design §8): the service serves reads meanwhile, and
     # a write that needs the index waits for it or is told 503 with Retry-After (design §5.4).
@@ -32,4 +41,18 @@ def health(runtime: RuntimeDep) -> JSONResponse:
             ("drawer_index", runtime.drawer_index),
         )
     }
-    return JSONResponse({"status": "ok", "backend": backend, **states})
+    return JSONResponse({"status": status, "backend": backend, **states})
+
+
+def _status(runtime: Runtime) -> tuple[str, GraphUnavailable | None]:
+    """`ok`, `starting` (migrations not run yet) or `unavailable` (a failed ping), and why."""
+    if not runtime.ready:
+        return "starting", GraphUnavailable("the graph database is not ready yet")
+    try:
+        runtime.store.ping()
+    except GraphUnavailable as error:
+        return "unavailable", error
+    except GraphError as error:  # any failed ping means not ready; its words go to the log
+        log.warning("health: %s", error.log_text())
+        return "unavailable", GraphUnavailable("the graph database failed its ping")
+    return "ok", None
