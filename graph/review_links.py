@@ -16,7 +16,10 @@ from graph.errors import InvalidCursor
 from graph.records import Entity
 from graph.store import GraphStore, Tx
 
-STATUSES = ("pending", "same", "different")
+TOLERANCE = 1e-9
+"""How near the cursor's similarity a link's must be to count as equal: FalkorDB answers a
+double with 15 significant digits, so the cursor may hold 0.888888888888889 for a link stored
+as 0.8888888888888888. Similarities are `1 - d/L` of short keys: distinct ones lie far apart."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +68,7 @@ def review_links(
             after_similarity=after_similarity,
             after_a=after_a,
             after_b=after_b,
+            tolerance=TOLERANCE,
             limit=limit + 1,
         )
         return [ReviewLinkRecord.of(row) for row in rows]
