@@ -129,9 +129,7 @@ def test_settled_links_of_an_entity_are_listed_on_request(client: TestClient) ->
         ({"cursor": "WyJhIiwgImIiXQ=="}, 400),  # two parts
     ],
 )
-def test_bad_queries_are_refused(
-    client: TestClient, params: dict[str, Any], status: int
-) -> None:
+def test_bad_queries_are_refused(client: TestClient, params: dict[str, Any], status: int) -> None:
     response = client.get("/api/review-links", params=params)
     assert response.status_code == status
     assert_envelope(response.json(), "input::invalid")
