@@ -1,10 +1,12 @@
 """`castlegraph review`: review links listed with filters and settled from the command line,
 in-process on a temporary data directory (design §11, listing review links)."""
 
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.e2e.test_cli import answer, seed_mentions
 from tests.support.cli_runner import cli
+from tests.support.processes import Service
 
 
 def test_review_lists_settles_and_undoes_links(data_dir: Path) -> None:
@@ -62,3 +64,22 @@ def test_review_needs_a_verdict_and_two_ids(data_dir: Path) -> None:
     missing = cli(data_dir, "review", "same", "no-such", "entity")
     assert missing.exit_code == 1
     assert missing.stderr.strip() == "castlegraph: no entity with id 'no-such'"
+
+
+def test_review_over_http(data_dir: Path, spawn: Callable[..., Service]) -> None:
+    seed_mentions(data_dir, [("Maria", "person"), ("Mario", "person")])
+    service = spawn(data_dir)
+    service.wait_healthy()
+    url = ("--url", service.url)
+    [link] = answer(cli(None, "review", *url, "--json"))["links"]
+    maria, mario = link["a"]["id"], link["b"]["id"]
+    same = answer(cli(None, "review", "same", mario, maria, *url, "--json"))
+    assert same["aliases"] == ["Mario"]
+    [shown] = answer(cli(None, "entity", "Maria", *url, "--json"))["entities"]
+    assert [(c["entity"]["id"], c["status"]) for c in shown["settled"]] == [(mario, "same")]
+    undone = answer(cli(None, "review", "different", maria, mario, *url, "--json"))
+    assert (undone["aliases"], undone["undone"]) == ([], "same")
+    assert (
+        answer(cli(None, "review", "--status", "different", *url, "--json"))["links"][0]["b"]["id"]
+        == mario
+    )
