@@ -1,3 +1,3 @@
-MATCH (:Entity)-[l:POSSIBLY_SAME_AS]->(:Entity)
-WHERE coalesce(l.status, 'pending') = 'pending'
+MATCH ()-[l:POSSIBLY_SAME_AS]->()
+WHERE l.status = 'pending'
 RETURN count(l) AS pending

@@ -7,10 +7,10 @@ MATCH (b:Entity {id: $other})
 OPTIONAL MATCH (a)-[l:POSSIBLY_SAME_AS]-(b)
 WITH l, seq
 WHERE l IS NOT NULL
-SET l.status = $status, l.settled_at = $now
+SET l.status = $status, l.settled_at = $now, l.alias = $alias
 WITH seq
 MATCH (newer:Entity {id: $newer})
-SET newer += $newer_props, newer.seq = seq
+SET newer.same_as = $same_as, newer.seq = seq
 WITH seq
 MATCH (older:Entity {id: $older})
 SET older += $spellings, older.seq = seq

@@ -5,18 +5,19 @@ merges two entities; later sightings of the spelling converge by rule `alias`.
 """
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from graph.clock import utc_now
 from graph.entities import ENTITIES_LOCK
 from graph.entity_candidates import id_params
 from graph.entity_index import probe_params
-from graph.errors import EntityNotFound, ReviewLinkNotFound
+from graph.errors import AliasTaken, EntityNotFound, ReviewLinkNotFound
 from graph.memory_index import MemoryIndex
 from graph.records import Entity, spelling_props
 from graph.store import GraphStore, Tx
 from resolver.entity_keys import entity_key
 from resolver.entity_model import is_alias_new
+from resolver.entity_rules import OTHER_KIND
 from resolver.errors import EmptyLabel
 
 MENTIONS_LIMIT = 1000
@@ -59,24 +60,25 @@ def find_entities(
     key = entity_key(name)
     if memory is not None:
         memory.await_ready()
+    found = store.read(lambda tx: _spelled(tx, store, key, memory, kind), use_case="find_entities")
+    return [entity for entity in found if kind is None or entity.view.kind == kind]
 
-    def work(tx: Tx) -> list[Entity]:
-        if memory is not None and memory.catch_up(tx):
-            ids = sorted(memory.lookup([key]))
-            rows = tx.run("entities_by_ids", **id_params(ids, store.dialect)) if ids else []
-            return [Entity.from_props(row) for row in rows]
+
+def _spelled(
+    tx: Tx, store: GraphStore, key: str, memory: MemoryIndex | None, kind: str | None = None
+) -> list[Entity]:
+    """The entities whose name key or an alias key is `key`, by id, read in `tx` (of `kind`
+    only where the database's index answers and a kind is given)."""
+    if memory is not None and memory.catch_up(tx):
+        ids = sorted(memory.lookup([key]))
+        rows = tx.run("entities_by_ids", **id_params(ids, store.dialect)) if ids else []
+        found = [Entity.from_props(row) for row in rows]
+    else:
         params = probe_params([key], store.dialect)
         kinds = [kind] if kind is not None else None
         rows = tx.run("entities_by_probe_keys", **params, kinds=kinds)
-        return [Entity.from_props(row["entity"]) for row in rows]
-
-    found = store.read(work, use_case="find_entities")
-    matching = [
-        entity
-        for entity in found
-        if (entity.view.key == key or key in entity.view.alias_keys)
-        and (kind is None or entity.view.kind == kind)
-    ]
+        found = [Entity.from_props(row["entity"]) for row in rows]
+    matching = [e for e in found if e.view.key == key or key in e.view.alias_keys]
     return sorted(matching, key=lambda entity: entity.view.id)
 
 
@@ -116,8 +118,18 @@ def review_candidates(
     return sorted(kept, key=lambda c: (-c.similarity, c.entity.view.id))
 
 
-def add_alias(store: GraphStore, entity_id: str, alias: str) -> Entity:
-    """Record a spelling of an entity; the name itself or a known alias is a no-op."""
+def add_alias(
+    store: GraphStore, entity_id: str, alias: str, memory: MemoryIndex | None = None
+) -> Entity:
+    """Record a spelling of an entity; the name itself or a known alias is a no-op.
+
+    A spelling whose key is another compatible entity's name or alias key is refused
+    (`AliasTaken`): two entities would then answer it, and saying they are one is the review
+    verdict `same`. The check runs under the `entities` lock that resolution takes, in the
+    unit that writes, so no writer can give that key to another entity in between.
+    """
+    if memory is not None:
+        memory.await_ready()
 
     def work(tx: Tx) -> Entity:
         tx.lock(ENTITIES_LOCK)
@@ -128,10 +140,28 @@ def add_alias(store: GraphStore, entity_id: str, alias: str) -> Entity:
         spellings = _respelled(store, entity, spelling)
         if not spellings:
             return entity
+        holders = [
+            other
+            for other in _spelled(tx, store, entity_key(spelling), memory)
+            if other.view.id != entity_id and _kinds_meet(other.view.kind, entity.view.kind)
+        ]
+        if holders:
+            raise AliasTaken(spelling, entity_id, _first_holder(holders, entity_key(spelling)))
         rows = tx.run("set_entity_spellings", id=entity_id, spellings=spellings)
         return Entity.from_props(rows[0]["entity"])
 
     return store.write(work, use_case="add_alias")
+
+
+def _kinds_meet(kind: str, other: str) -> bool:
+    """Whether a spelling of one kind could resolve to the other (design §5.2): the same
+    kind, or `other` on either side."""
+    return kind == other or OTHER_KIND in (kind, other)
+
+
+def _first_holder(holders: list[Entity], key: str) -> str:
+    """The entity named by the key before one that only has it as an alias, then by id."""
+    return min(holders, key=lambda e: (e.view.key != key, e.view.id)).view.id
 
 
 def _respelled(store: GraphStore, entity: Entity, spelling: str) -> dict[str, Any]:
@@ -146,13 +176,42 @@ def _respelled(store: GraphStore, entity: Entity, spelling: str) -> dict[str, An
     return spelling_props(view, store.dialect, keys=store.stores_entity_keys)
 
 
-def settle_review(store: GraphStore, entity_id: str, other_id: str, verdict: str) -> Entity:
+def _unspelled(store: GraphStore, entity: Entity, spelling: str) -> dict[str, Any]:
+    """The spelling properties after removing the alias `spelling`; empty when it has none.
+    Aliases and their keys are parallel lists, so the key at the alias's place goes with it."""
+    view = entity.view
+    if spelling not in view.aliases:
+        return {}
+    at = view.aliases.index(spelling)
+    kept = replace(
+        view,
+        aliases=view.aliases[:at] + view.aliases[at + 1 :],
+        alias_keys=view.alias_keys[:at] + view.alias_keys[at + 1 :],
+    )
+    return {**spelling_props(kept, store.dialect, keys=store.stores_entity_keys), "unspelled": True}
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The older entity of a settled pair, and the earlier verdict this one undid, if any."""
+
+    entity: Entity
+    undone: Literal["same"] | None = None
+
+
+def settle_review(store: GraphStore, entity_id: str, other_id: str, verdict: str) -> Settlement:
     """`same`: the newer entity's name becomes an alias of the older; `different`: never again.
 
-    Returns the older entity of the pair (the one that received the alias, if any).
+    The link records the alias its `same` added (`alias`; none when the older entity already
+    had that spelling), so that `different` on a link settled `same` removes exactly that alias
+    and the newer entity's `same_as` again (design §11, undo): its later sightings resolve as
+    before the verdict, while the mentions written meanwhile keep their edges. `same` on a
+    link settled `different` records the alias as on a pending one.
+
+    Returns the older entity of the pair (the one that received or lost the alias, if any).
     """
 
-    def work(tx: Tx) -> Entity:
+    def work(tx: Tx) -> Settlement:
         tx.lock(ENTITIES_LOCK)
         entity = _get(tx, entity_id)
         _get(tx, other_id)
@@ -162,18 +221,31 @@ def settle_review(store: GraphStore, entity_id: str, other_id: str, verdict: str
         this_is_newer = bool(links[0]["is_newer"])
         older = Entity.from_props(links[0]["entity"]) if this_is_newer else entity
         newer = entity if this_is_newer else Entity.from_props(links[0]["entity"])
-        same = verdict == "same"
+        link = links[0]["link"]
+        recorded: str | None = link.get("alias")
+        undone: Literal["same"] | None = None
+        if verdict == "different" and link.get("status") == "same":
+            undone = "same"
+        if verdict == "same":
+            spellings = _respelled(store, older, newer.view.name)
+            alias = newer.view.name if spellings else recorded
+            same_as: str | None = older.view.id
+        else:
+            spellings = _unspelled(store, older, recorded) if recorded and undone else {}
+            alias = None
+            same_as = None if newer.same_as == older.view.id else newer.same_as
         rows = tx.run(
             "settle_review_link",
             id=entity_id,
             other=other_id,
             status=verdict,
             now=utc_now(),
+            alias=alias,
             newer=newer.view.id,
-            newer_props={"same_as": older.view.id} if same else {},
+            same_as=same_as,
             older=older.view.id,
-            spellings=_respelled(store, older, newer.view.name) if same else {},
+            spellings=spellings,
         )
-        return Entity.from_props(rows[0]["entity"])
+        return Settlement(Entity.from_props(rows[0]["entity"]), undone)
 
     return store.write(work, use_case="settle_review")

@@ -12,6 +12,7 @@
     ├── DrawerSuperseded             palace::drawer_superseded 409
     ├── EntityNotFound               graph::entity_not_found 404
     ├── ReviewLinkNotFound           graph::review_link_not_found 404
+    ├── AliasTaken                   graph::alias_taken 409: the spelling is another entity's
     ├── JobNotFound                  jobs::job_not_found 404
     ├── NothingToExport              export::not_found 404 (the CLI's export only)
     ├── InvalidCursor                input::invalid 400: a page cursor this service never returned
@@ -157,6 +158,22 @@ class ReviewLinkNotFound(CastlegraphError):
         super().__init__(
             "the two entities have no POSSIBLY_SAME_AS link",
             {"entity": entity_id, "other": other_id},
+        )
+
+
+class AliasTaken(CastlegraphError):
+    """An alias whose key is another compatible entity's name or alias key (design §11):
+    recording it would make two entities answer one spelling, which only the review verdict
+    `same` may settle."""
+
+    code = ErrorCode.GRAPH_ALIAS_TAKEN
+    status = 409
+
+    def __init__(self, alias: str, entity_id: str, holder: str) -> None:
+        super().__init__(
+            f"{alias!r} is a spelling of another entity; settle the pair with the verdict "
+            "`same` instead",
+            {"entity": holder, "alias": alias, "target": entity_id},
         )
 
 

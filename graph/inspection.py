@@ -21,7 +21,10 @@ NEO4J_READY = "ONLINE"
 FALKORDB_READY = "OPERATIONAL"
 
 _NEO4J_NAME = re.compile(r"CREATE\s+(CONSTRAINT|(?:\w+\s+)?INDEX)\s+(\w+)\s+IF NOT EXISTS", re.I)
-_FALKORDB_INDEX = re.compile(r"FOR\s*\(\w+:(\w+)\)\s*ON\s*\(([^)]*)\)", re.I)
+_FALKORDB_INDEX = re.compile(
+    r"FOR\s*(?:\(\w+:(\w+)\)|\(\)-\[\w+:(\w+)\]-\(\))\s*ON\s*\(([^)]*)\)", re.I
+)
+"""A node index `FOR (n:Label) ON (...)` or a relationship index `FOR ()-[r:TYPE]-() ON (...)`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +87,10 @@ def expected_falkordb_indexes(
     for file_name, text in schema_statements("falkordb", without=without):
         match = _FALKORDB_INDEX.search(text)
         if match:
-            properties = tuple(p.strip().split(".", 1)[-1] for p in match.group(2).split(","))
+            label = match.group(1) or match.group(2)
+            properties = tuple(p.strip().split(".", 1)[-1] for p in match.group(3).split(","))
             topic = file_name.removesuffix(".cypher").split("_", 1)[-1]
-            found.append((topic, match.group(1), properties))
+            found.append((topic, label, properties))
     return found
 
 

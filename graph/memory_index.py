@@ -29,12 +29,16 @@ that fails adds nothing. The counter node carries an `epoch` drawn when it is cr
 wiped and written again restarts the counter under a new epoch, and the index starts over. The
 protocol is `graph.sequenced_index`'s, shared by both in-memory indexes.
 
-A respelled entity is added again under a new row with all its keys (an entity's keys only grow:
-aliases are appended), and the lookup answers each id once. An entry keeps 34 bits of its key's
-hash (at a million entities), so about `entries / 2**34` rows per probe (0.003 at 48 M keys)
-are another key's: such an entity is answered under a probe it does not store, which only
-over-fetches: the rules measure every candidate's real distance, and every entity within
-reach of a probe is found through its own keys anyway, so no decision changes.
+A respelled entity is added again under a new row with all its keys, and the lookup answers
+each id once, under the latest row that met a probe. An entity's keys only grow (aliases are
+appended) but for one case: an undone `same` verdict removes the alias it recorded, and the
+statement marks the entity `unspelled`. Its older rows still hold the lost keys, so for such an
+entity the index remembers its latest row (`_latest`, a few entries) and answers that one.
+An entry keeps 34 bits of its key's hash (at a million entities), so about `entries / 2**34`
+rows per probe (0.003 at 48 M keys) are another key's: such an entity is answered under a
+probe it does not store, which only over-fetches: the rules measure every candidate's real
+distance, and every entity within reach of a probe is found through its own keys anyway, so
+no decision changes.
 
 The entities found are built from the rows that keep them (`entities`; a row whose texts hold
 a separator keeps its keys only, and its entity is read by id), and the last
@@ -102,6 +106,9 @@ class MemoryIndex(SequencedIndex):
         deletions left (15 ms a batch at 1 M entities, the cache full)."""
         self._generation = 0
         """Advances whenever entities may have changed: a read from before is not cached."""
+        self._latest: dict[str, int] = {}
+        """The latest row of each entity that lost a spelling since the build (`unspelled`):
+        a probe of a lost key meets only its older rows, whose spellings are stale."""
 
     @property
     def entries(self) -> int:
@@ -146,20 +153,38 @@ class MemoryIndex(SequencedIndex):
         del filler
         with self._lock:
             self._keys, self._spellings = keys, spellings
+            self._latest = {}
             self._built(counter)
         return BuildStats(keys.rows, keys.entries, time.perf_counter() - started)
 
     def _start_over(self) -> None:
         self._keys, self._spellings = _empty()
         self._entities.clear()
+        self._latest = {}
         self._generation += 1
 
     def _take_since(self, tx: Tx, after: int, upto: int) -> None:
         changed = tx.run("entities_since", after=after, upto=upto)
         found = [_spellings(r) for r in changed]
+        first = self._keys.rows
         self._spellings.extend(found, [r.get("kind") for r in changed], _records(changed))
         self._keys.add([(r["id"], spellings_keys(f)) for r, f in zip(changed, found, strict=True)])
+        self._note_latest(first, [(r["id"], bool(r.get("unspelled"))) for r in changed])
         self._forget(r["id"] for r in changed)
+
+    def _note_latest(self, first: int, added: list[tuple[str, bool]]) -> None:
+        """Rows `first`, `first + 1`, ... were just added for these (id, lost a spelling):
+        keep the latest row of every entity that lost one. Lock held."""
+        for n, (entity_id, unspelled) in enumerate(added):
+            if unspelled or entity_id in self._latest:
+                self._latest[entity_id] = first + n
+
+    def _latest_rows(self, rows: dict[str, int]) -> dict[str, int]:
+        """Each id's row as a lookup answered it, or its latest row if it lost a spelling."""
+        latest = self._latest
+        if not latest:
+            return rows
+        return {i: max(row, latest.get(i, row)) for i, row in rows.items()}
 
     def written(self, epoch: str | None, seq: int, entities: Iterable[Entity]) -> None:
         """After a unit's statement committed: its own entities, if nothing came in between."""
@@ -167,12 +192,14 @@ class MemoryIndex(SequencedIndex):
         views = [e.view for e in entities]
 
         def take() -> None:  # kinds first: the keys' segment keeps its long runs by them
+            first = self._keys.rows
             self._spellings.extend(
                 [(v.key, *v.alias_keys) for v in views],
                 [v.kind for v in views],
                 [Record(e.view.name, e.view.aliases, e.created_at, e.same_as) for e in entities],
             )
             self._keys.add([(v.id, stored_key_set(v)) for v in views])
+            self._note_latest(first, [(v.id, False) for v in views])
             self._forget(v.id for v in views)
 
         self._take_written(epoch, seq, take)
@@ -186,7 +213,11 @@ class MemoryIndex(SequencedIndex):
         """What `lookup` answers, each entity's probes in no particular order and with its
         latest row (for `entities`)."""
         with self._lock:
-            return self._keys.lookup_rows(probes)
+            found = self._keys.lookup_rows(probes)
+            if not self._latest:
+                return found
+            rows = self._latest_rows({i: row for i, (_, row) in found.items()})
+            return {i: (keys, rows[i]) for i, (keys, _) in found.items()}
 
     def lookup_spelled(
         self,
@@ -217,9 +248,11 @@ class MemoryIndex(SequencedIndex):
             wanted = _wanted_kinds(needs, kinds, spellings) if kinds is not None else None
             probes = set().union(*needs.values())
             found = self._keys.lookup_rows(probes, keep, wanted) if probes else {}
+            rows = self._latest_rows({i: row for i, (_, row) in found.items()})
             hits = {
-                entity_id: (keys, decoded[row], spellings.kind_of(row), row)
-                for entity_id, (keys, row) in found.items()
+                entity_id: (keys, _decoded(spellings, decoded, row), spellings.kind_of(row), row)
+                for entity_id, (keys, _) in found.items()
+                for row in (rows[entity_id],)
             }
         return hits, sent
 
@@ -299,6 +332,14 @@ def _wanted_kinds(
         return answer
 
     return wanted
+
+
+def _decoded(
+    spellings: RowSpellings, decoded: dict[int, tuple[str, ...] | None], row: int
+) -> tuple[str, ...] | None:
+    """A row's keys: decoded by the lookup's weighing if it was hit, else now (the latest row
+    of an entity that lost a spelling, `MemoryIndex._latest`)."""
+    return decoded[row] if row in decoded else spellings.of(row)
 
 
 def _senders(needs: Mapping[str, Collection[str]], hit: set[str]) -> dict[str, list[str]]:

@@ -44,6 +44,7 @@ class ErrorCode(enum.StrEnum):
     GRAPH_DATA_DIR_IN_USE = "graph::data_dir_in_use"
     GRAPH_ENTITY_NOT_FOUND = "graph::entity_not_found"
     GRAPH_REVIEW_LINK_NOT_FOUND = "graph::review_link_not_found"
+    GRAPH_ALIAS_TAKEN = "graph::alias_taken"
     PALACE_DRAWER_NOT_FOUND = "palace::drawer_not_found"
     PALACE_DRAWER_NAME_TAKEN = "palace::drawer_name_taken"
     PALACE_DRAWER_SUPERSEDED = "palace::drawer_superseded"

@@ -7,6 +7,7 @@ back to the running service that holds it. `--json` prints what the HTTP API ret
     serve                         api.cli.app (here)
     mine, checkpoint, jobs        api.cli.jobs
     resolve, entity               api.cli.entities
+    review                        api.cli.review
     migrate                       api.cli.migrate (in-process only)
     doctor                        api.cli.doctor
     export                        api.cli.export (in-process only)
@@ -25,6 +26,7 @@ from api.cli import export as export_commands
 from api.cli import jobs as jobs_commands
 from api.cli import mcp as mcp_commands
 from api.cli import migrate as migrate_commands
+from api.cli import review as review_commands
 from api.cli.options import ConfigOption, DataDirOption, fail, settings_from
 from api.errors import describe
 from api.http.logs import LogFormat, configure_logging, use_json
@@ -89,6 +91,7 @@ app.command()(jobs_commands.checkpoint)
 app.command()(migrate_commands.migrate)
 app.command()(entities_commands.resolve)
 app.command()(entities_commands.entity)
+app.command()(review_commands.review)
 app.command()(jobs_commands.jobs)
 app.command()(mcp_commands.mcp)
 app.command()(doctor_commands.doctor)

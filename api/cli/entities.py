@@ -1,4 +1,5 @@
-"""`castlegraph resolve` (the dry run) and `castlegraph entity` (an entity and its evidence)."""
+"""`castlegraph resolve` (the dry run) and `castlegraph entity` (an entity, its evidence and how
+its review links were settled)."""
 
 from typing import Annotated
 
@@ -48,7 +49,8 @@ def entity(  # typer calls commands with keywords
     kind: Annotated[str | None, typer.Option(help="Only entities of this kind.")] = None,
     options: CommonOptions,
 ) -> None:
-    """Show the entities named NAME: aliases, mentions and pending review links."""
+    """Show the entities named NAME: aliases, mentions, pending review links and the settled
+    ones (`castlegraph review` settles them)."""
     with options.client(options.settings()) as client:
         answer = {
             "entities": [
@@ -56,6 +58,7 @@ def entity(  # typer calls commands with keywords
                     "entity": found,
                     "mentions": client.entity_mentions(found["id"], caller=None),
                     "candidates": client.entity_candidates(found["id"]),
+                    "settled": client.entity_candidates(found["id"], "settled"),
                 }
                 for found in _found(client, name, kind)
             ]

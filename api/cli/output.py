@@ -119,7 +119,8 @@ def resolution(answer: Json) -> str:
 
 
 def entity_report(answer: Json) -> str:
-    """Each entity: name, kind, key, aliases; its mentions; its pending review links."""
+    """Each entity: name, kind, key, aliases; its mentions; its pending review links and the
+    settled ones with their verdicts."""
     return "\n\n".join(_one_entity(found) for found in answer["entities"])
 
 
@@ -151,11 +152,49 @@ def _one_entity(found: Json) -> str:
     ]
     if reviews:
         lines.extend(f"  {row}" for row in table(_REVIEW_HEADERS, reviews).splitlines())
+    settled = found.get("settled", [])
+    lines.append(f"settled review links ({len(settled)})")
+    rows = [
+        (_entity(c["entity"]), c["status"], f"{c['similarity']:.2f}", c["side"], c["reason"])
+        for c in settled
+    ]
+    if rows:
+        lines.extend(f"  {row}" for row in table(_SETTLED_HEADERS, rows).splitlines())
     return "\n".join(lines)
 
 
+def review_links_report(answer: Json) -> str:
+    """Review links best first: similarity, status, reason, the older entity (A) and the newer
+    (B), each with its id, as `castlegraph review same|different A B` takes them."""
+    links = answer["links"]
+    if not links:
+        return "no review links"
+    rows = [
+        (
+            f"{link['similarity']:.2f}",
+            link["status"],
+            link["reason"],
+            _entity(link["a"]),
+            _entity(link["b"]),
+        )
+        for link in links
+    ]
+    more = ["(more links: raise --limit)"] if answer.get("more") else []
+    return "\n".join([table(_LINK_HEADERS, rows), *more])
+
+
+def settlement(answer: Json) -> str:
+    """A settled link: the older entity as it is now, and what the verdict undid."""
+    lines = [f"settled; {_entity(answer)} has aliases: {', '.join(answer['aliases']) or '-'}"]
+    if answer.get("undone"):
+        lines.append(f"undid the earlier verdict `{answer['undone']}`")
+    return "\n".join(lines)
+
+
+_LINK_HEADERS = ("SIMILARITY", "STATUS", "REASON", "A (OLDER)", "B (NEWER)")
 _MENTION_HEADERS = ("NAME", "RULE", "CONFIDENCE", "DRAWER", "EXTRACTOR")
 _REVIEW_HEADERS = ("ENTITY", "SIMILARITY", "SIDE", "REASON")
+_SETTLED_HEADERS = ("ENTITY", "VERDICT", "SIMILARITY", "SIDE", "REASON")
 
 
 def migration_report(answer: Json) -> str:

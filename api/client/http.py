@@ -140,8 +140,20 @@ class HttpClient:
     def entity_mentions(self, entity_id: str, *, caller: str | None) -> list[Json]:
         return self._list(f"/api/entities/{_segment(entity_id)}/mentions")
 
-    def entity_candidates(self, entity_id: str) -> list[Json]:
-        return self._list(f"/api/entities/{_segment(entity_id)}/candidates")
+    def entity_candidates(self, entity_id: str, status: str = "pending") -> list[Json]:
+        path = f"/api/entities/{_segment(entity_id)}/candidates"
+        answer: list[Json] = self._call("GET", path, params={"status": status})
+        return answer
+
+    def review_links(
+        self, status: str, kind: str | None, reason: str | None, cursor: str | None
+    ) -> Json:
+        params = {"status": status, "kind": kind, "reason": reason, "cursor": cursor, "limit": PAGE}
+        return self._object("GET", "/api/review-links", params=_given(params))
+
+    def settle_review_link(self, entity_id: str, other_id: str, body: Json) -> Json:
+        path = f"/api/entities/{_segment(entity_id)}/candidates/{_segment(other_id)}"
+        return self._object("POST", path, json=body)
 
     def add_alias(self, entity_id: str, body: Json) -> Json:
         return self._object("POST", f"/api/entities/{_segment(entity_id)}/aliases", json=body)

@@ -21,7 +21,13 @@ from api.http.routes import entities as entities_routes
 from api.http.routes import jobs as jobs_routes
 from api.http.schemas.drawers import DiaryCreate, DrawerCreate
 from api.http.schemas.duplicates import VerdictCreate
-from api.http.schemas.entities import AliasCreate, ResolveQuery
+from api.http.schemas.entities import (
+    AliasCreate,
+    CandidatesQuery,
+    ResolveQuery,
+    ReviewLinksQuery,
+    ReviewVerdictCreate,
+)
 from api.http.schemas.jobs import CheckpointCreate, MineCreate
 from api.service.runtime import Runtime
 
@@ -124,10 +130,32 @@ class LocalClient:
         found = entities_routes.entity_mentions(entity_id, self._runtime.store, caller)
         return [_as_json(mention) for mention in found]
 
-    def entity_candidates(self, entity_id: str) -> list[Json]:
-        found = entities_routes.entity_candidates(entity_id, self._runtime.store)
+    def entity_candidates(self, entity_id: str, status: str = "pending") -> list[Json]:
+        shown = _request(CandidatesQuery, {"status": status}).status
+        found = entities_routes.entity_candidates(entity_id, self._runtime.store, shown)
         return [_as_json(candidate) for candidate in found]
+
+    def review_links(
+        self, status: str, kind: str | None, reason: str | None, cursor: str | None
+    ) -> Json:
+        query = _request(
+            ReviewLinksQuery, {"status": status, "kind": kind, "reason": reason, "cursor": cursor}
+        )
+        found = entities_routes.list_review_links(
+            self._runtime.store,
+            query.status,
+            query.kind,
+            query.reason,
+            limit=PAGE,
+            cursor=query.cursor,
+        )
+        return _as_json(found)
+
+    def settle_review_link(self, entity_id: str, other_id: str, body: Json) -> Json:
+        request = _request(ReviewVerdictCreate, body)
+        store = self._runtime.store
+        return _as_json(entities_routes.settle_candidate(entity_id, other_id, request, store))
 
     def add_alias(self, entity_id: str, body: Json) -> Json:
         request = _request(AliasCreate, body)
-        return _as_json(entities_routes.add_alias(entity_id, request, self._runtime.store))
+        return _as_json(entities_routes.add_alias(entity_id, request, self._runtime))

@@ -89,8 +89,19 @@ class Client(Protocol):
         """`GET /api/entities/{id}/mentions`."""
         ...
 
-    def entity_candidates(self, entity_id: str) -> list[Json]:
-        """`GET /api/entities/{id}/candidates`: the pending review links."""
+    def entity_candidates(self, entity_id: str, status: str = "pending") -> list[Json]:
+        """`GET /api/entities/{id}/candidates?status=`: its review links, pending by default
+        (`settled`, `all`)."""
+        ...
+
+    def review_links(
+        self, status: str, kind: str | None, reason: str | None, cursor: str | None
+    ) -> Json:
+        """`GET /api/review-links?status=&kind=&reason=&cursor=` → `{"links", "next_cursor"}`."""
+        ...
+
+    def settle_review_link(self, entity_id: str, other_id: str, body: Json) -> Json:
+        """`POST /api/entities/{id}/candidates/{other}` `{"verdict"}`: the older entity."""
         ...
 
     def add_alias(self, entity_id: str, body: Json) -> Json:

@@ -41,8 +41,10 @@ castlegraph stores memories (drawers) verbatim in wings and rooms, never twice, 
 graph of the entities they mention without ever merging two different things on its own. \
 Write with drawer_write or diary_write. Review: hygiene says what waits; find_duplicates \
 lists pairs alike in meaning; judge each pair (duplicate, supplement, contradiction, \
-unrelated) as docs/agent-guide.md says and record it with dedup_mark_checked; settle \
-entity_candidates that name the same thing with add_alias."""
+unrelated) as docs/agent-guide.md says and record it with dedup_mark_checked; review_links \
+lists the entity pairs that may be one thing: settle each with settle_review_link (same or \
+different; different undoes an earlier same). add_alias records another spelling that no \
+other entity has."""
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 ADDITIVE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
@@ -58,6 +60,8 @@ def _tools(tools: CastleTools) -> list[tuple[Callable[..., Any], ToolAnnotations
         (tools.dedup_mark_checked, IDEMPOTENT),
         (tools.resolve_entity, READ_ONLY),
         (tools.entity_candidates, READ_ONLY),
+        (tools.review_links, READ_ONLY),
+        (tools.settle_review_link, IDEMPOTENT),
         (tools.add_alias, IDEMPOTENT),
         (tools.hygiene, READ_ONLY),
     ]
@@ -86,7 +90,7 @@ class CastleServer(MCPServer[Any]):
 
 
 def build_server(client: Client, version: str) -> MCPServer[Any]:
-    """The nine tools on `client`. Sync tools: the SDK runs them on worker threads."""
+    """The eleven tools on `client`. Sync tools: the SDK runs them on worker threads."""
     server = CastleServer(NAME, version=version, instructions=INSTRUCTIONS)
     for tool, annotations in _tools(CastleTools(client)):
         text_only = tool.__name__ in TEXT_TOOLS

@@ -103,7 +103,7 @@ def hygiene_text(report: Json) -> str:
             f"- {_count(pairs, 'duplicate pair')} at threshold {threshold}: "
             "list them with find_duplicates.",
             f"- {_count(links, 'pending possibly_same_as link')} between entities: "
-            "see entity_candidates.",
+            "list them with review_links.",
             f"- {_count(missing, 'drawer')} without an embedding: out of find_duplicates' "
             "reach until a vector is stored.",
         ]

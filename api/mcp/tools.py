@@ -30,6 +30,9 @@ from api.http.schemas.entities import (
     CandidatesOut,
     EntityOut,
     ResolveOut,
+    ReviewLinkPage,
+    ReviewVerdictCreate,
+    SettledOut,
 )
 from api.mcp.errors import tool_errors
 from api.mcp.text import duplicates_text, hygiene_text, scope_words, shown_drawers
@@ -44,6 +47,8 @@ DrawerRef = Annotated[
     Label, Field(description="A drawer id, or a drawer name when wing and room are given.")
 ]
 Status = Literal["duplicate", "supplement", "contradiction", "unrelated"]
+LinkStatus = Literal["pending", "same", "different"]
+Verdict = Literal["same", "different"]
 Threshold = Annotated[
     float,
     Field(ge=0.0, le=1.0, allow_inf_nan=False, description="Cosine similarity from 0 to 1."),
@@ -193,8 +198,8 @@ class CastleTools:
     def entity_candidates(self, entity_id: EntityId) -> CandidatesOut:
         """Pending POSSIBLY_SAME_AS review links of an entity: entities with a similar name that
         resolution would not merge on its own (short names, a digit or a real word differs,
-        several candidates). Each has a similarity and a side (older or newer). How to
-        settle them: read docs/agent-guide.md.
+        several candidates). Each has a similarity and a side (older or newer). Settle each
+        with settle_review_link; how to judge: read docs/agent-guide.md.
         """
         with tool_errors():
             found = self._client.entity_candidates(entity_id)
@@ -202,15 +207,57 @@ class CastleTools:
                 entity=entity_id, candidates=[CandidateOut.model_validate(c) for c in found]
             )
 
+    def review_links(
+        self,
+        status: Annotated[
+            LinkStatus, Field(description="pending (to review), or same / different (settled).")
+        ] = "pending",
+        kind: Annotated[Label | None, Field(description="Only links with this kind.")] = None,
+        reason: Annotated[
+            Label | None, Field(description="Only this reason, e.g. known_words, digit_edit.")
+        ] = None,
+        cursor: Annotated[
+            str | None, Field(description="The next_cursor of the page before.", max_length=400)
+        ] = None,
+    ) -> ReviewLinkPage:
+        """Review links between entities of the whole palace, best first (similarity, then
+        ids): `a` is the older entity, `b` the newer. Pending ones wait for a verdict
+        (settle_review_link); settled ones show what was decided. Read-only; a page at a
+        time, `next_cursor` gives the next. How to judge a pair: read docs/agent-guide.md.
+        """
+        with tool_errors():
+            page = self._client.review_links(status, kind, reason, cursor)
+            return ReviewLinkPage.model_validate(page)
+
+    def settle_review_link(
+        self,
+        entity_id: EntityId,
+        other_id: Annotated[Label, Field(description="The other entity of the link.")],
+        verdict: Annotated[Verdict, Field(description="same thing, or different things.")],
+    ) -> SettledOut:
+        """Settle the review link between two entities (either order). `same`: the newer
+        entity's name becomes an alias of the older (returned), so later mentions converge
+        on it; nothing is merged. `different`: the pair is never proposed again; on a link
+        settled `same` it undoes it (the alias goes, `undone` says `same`). How to judge:
+        read docs/agent-guide.md.
+        """
+        with tool_errors():
+            body = _body(ReviewVerdictCreate(verdict=verdict))
+            return SettledOut.model_validate(
+                self._client.settle_review_link(entity_id, other_id, body)
+            )
+
     def add_alias(
         self,
         entity_id: EntityId,
         alias: Annotated[Label, Field(description="Another spelling of the entity's name.")],
     ) -> EntityOut:
-        """Record another spelling of an entity, e.g. once a review candidate is judged the
-        same. Nothing is merged and the canonical name is never rewritten; later mentions of
-        the spelling resolve to this entity by rule `alias`. The name itself or a known alias
-        changes nothing. When to use it: read docs/agent-guide.md.
+        """Record another spelling of an entity (an abbreviation, a transliteration) that no
+        other entity has. Nothing is merged and the canonical name is never rewritten; later
+        mentions of the spelling resolve to this entity by rule `alias`. The name itself or a
+        known alias changes nothing. A spelling of another entity is refused
+        (`graph::alias_taken`, naming it): to say two entities are one, settle their review
+        link with settle_review_link `same`. When to use it: read docs/agent-guide.md.
         """
         with tool_errors():
             answer = self._client.add_alias(entity_id, _body(AliasCreate(alias=alias)))

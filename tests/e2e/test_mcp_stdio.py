@@ -30,7 +30,14 @@ from tests.support.processes import Service, server_processes, wait_dead
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]  # stdio tests start their own processes
 
-JUDGING = {"drawer_duplicates", "find_duplicates", "dedup_mark_checked", "entity_candidates"}
+JUDGING = {
+    "drawer_duplicates",
+    "find_duplicates",
+    "dedup_mark_checked",
+    "entity_candidates",
+    "review_links",
+    "settle_review_link",
+}
 PAIR_LINE = re.compile(r'^  \[score:(\d\.\d\d)\] "(.+)" \((\S+)\) <-> "(.+)" \((\S+)\)$')
 
 
@@ -215,6 +222,43 @@ async def test_entity_review_over_stdio(palace: dict[str, str], tmp_path: Path) 
     assert (converged["rule"], converged["entity"]["id"]) == ("alias", palace["maria"])
     assert "domain::empty_label" in blank
     assert "domain::empty_label: alias must not be blank" in blank_alias
+
+
+async def test_review_links_are_listed_settled_and_undone_over_stdio(
+    palace: dict[str, str], tmp_path: Path
+) -> None:
+    maria, mario = palace["maria"], palace["mario"]
+    async with stdio_session(Path(palace["data_dir"]), tmp_path / "mcp.log") as session:
+        pending = answer(await session.call_tool("review_links", {}))
+        taken = failure(
+            await session.call_tool("add_alias", {"entity_id": maria, "alias": "Mario"})
+        )
+        same = answer(
+            await session.call_tool(
+                "settle_review_link", {"entity_id": mario, "other_id": maria, "verdict": "same"}
+            )
+        )
+        settled = answer(await session.call_tool("review_links", {"status": "same"}))
+        hygiene = text(await session.call_tool("hygiene", {}))
+        undone = answer(
+            await session.call_tool(
+                "settle_review_link",
+                {"entity_id": maria, "other_id": mario, "verdict": "different"},
+            )
+        )
+        bad = failure(
+            await session.call_tool(
+                "settle_review_link", {"entity_id": maria, "other_id": mario, "verdict": "maybe"}
+            )
+        )
+    assert [(link["a"]["id"], link["b"]["id"]) for link in pending["links"]] == [(maria, mario)]
+    assert pending["next_cursor"] is None
+    assert "graph::alias_taken: 'Mario' is a spelling of another entity" in taken
+    assert (same["id"], same["aliases"], "undone" in same) == (maria, ["Mario"], False)
+    assert [link["status"] for link in settled["links"]] == ["same"]
+    assert "- 0 pending possibly_same_as links between entities" in hygiene, hygiene
+    assert (undone["aliases"], undone["undone"]) == ([], "same")
+    assert "input::invalid" in bad
 
 
 @pytest.mark.parametrize(

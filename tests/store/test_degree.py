@@ -173,9 +173,10 @@ def test_settling_a_review_link_does_not_walk_an_entitys_links(
             other=pair[1],
             status="rejected",
             now="2026-01-01T00:00:00Z",
+            alias=None,
             newer=pair[0],
+            same_as=None,
             older=pair[1],
-            newer_props={},
             spellings={},
         )
 

@@ -186,7 +186,7 @@ def test_a_settled_link_keeps_its_direction_and_is_no_longer_pending(store: Any)
     [marion] = resolve(store, drawer, ("Marion", "person"))
     older = entity_curation.settle_review(
         store, marion.entity.view.id, marion.possibly_same_as[0], "different"
-    )
+    ).entity
     assert older.view.name == "Marian"
     assert review_edges(store) == {("Marion", "Marian")}
     assert entity_curation.review_candidates(store, older.view.id) == []

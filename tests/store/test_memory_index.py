@@ -172,6 +172,31 @@ def test_a_settled_review_is_caught_up_on_though_both_entities_were_read(store: 
     assert (again.entity.view.id, again.rule) == (katarina.entity.view.id, "alias")
 
 
+def test_an_undone_verdict_is_caught_up_on_though_older_rows_hold_the_alias(store: Any) -> None:
+    """Undoing `same` removes the alias it recorded; the index's older rows of the entity still
+    hold that alias's keys. A probe that meets only those rows must find the entity as it is
+    now: `Katerinoo` is one edit from `Katerino` alone, not also from Katarina's lost alias."""
+    migrations.migrate(store)
+    drawer = new_drawer(store, "note")
+    index = built(store)
+    [katarina] = resolve(store, index, drawer, "Katarina")
+    [katerino] = resolve(store, index, drawer, "Katerino")
+    older, newer = katarina.entity.view.id, katerino.entity.view.id
+    assert katerino.possibly_same_as == (older,)  # two edits: a review link
+    assert settle_review(store, newer, older, "same").entity.view.aliases == ("Katerino",)
+    resolve(store, index, drawer, "Katarina")  # the index takes in the alias
+    undone = settle_review(store, older, newer, "different")
+    assert (undone.undone, undone.entity.view.aliases) == ("same", ())
+    [typo] = resolve(store, index, drawer, "Katerinoo")
+    assert (typo.entity.view.id, typo.rule) == (newer, "typo")
+    mention = make_mention("Katerinoo", "tool")
+    remembered, fetched = (
+        dry_run(store, mention, fuzzy=True, known_word=KNOWN_WORD, memory=memory)[0]
+        for memory in (index, None)
+    )
+    assert remembered == fetched
+
+
 def test_a_restart_rebuilds_from_the_database(store: Any) -> None:
     migrations.migrate(store)
     drawer = new_drawer(store, "note")

@@ -114,7 +114,7 @@ def test_entities_written_while_memory_serves_keep_no_index_keys_until_filled(
     inputs = [MentionInput(drawer, make_mention("Grafana Loki", "tool"))]
     [loki] = resolve_mentions(store, inputs, fuzzy=True, known_word=KNOWN_WORD, memory=index)
     assert loki.created
-    add_alias(store, operator.entity.view.id, "kube operator")
+    add_alias(store, operator.entity.view.id, "kube operator", index)
     assert stored_index_keys(store) == {operator.entity.view.id: None, loki.entity.view.id: None}
     store.restore_index("entity")
     assert store.stores_entity_keys

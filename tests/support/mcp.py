@@ -17,6 +17,8 @@ TOOLS = {
     "dedup_mark_checked",
     "resolve_entity",
     "entity_candidates",
+    "review_links",
+    "settle_review_link",
     "add_alias",
     "hygiene",
 }

@@ -1,6 +1,6 @@
 """Entity routes (design §5.6): resolve mentions, read entities, curate aliases and reviews."""
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
@@ -15,7 +15,9 @@ from api.http.schemas.entities import (
     EntityPage,
     ResolveOut,
     ResolveQuery,
+    ReviewLinkPage,
     ReviewVerdictCreate,
+    SettledOut,
 )
 from api.http.schemas.mentions import (
     EntityMentionOut,
@@ -28,11 +30,14 @@ from graph import entity_curation as curation
 from graph.cursors import decode_cursor, encode_cursor
 from graph.entities import MentionInput, dry_run, resolve_mentions
 from graph.errors import DrawerNotFound, UnknownDrawers
+from graph.review_links import review_links
 from resolver.entity_keys import normalize_kind
 from resolver.entity_model import make_mention
 from resolver.errors import EmptyLabel
 
 router = APIRouter(tags=["entities"])
+Shown = Literal["pending", "settled", "all"]
+"""Which review links of an entity its candidates route lists."""
 
 
 def _input(
@@ -157,23 +162,51 @@ def entity_mentions(
 
 
 @router.get("/api/entities/{entity_id}/candidates", response_model=list[CandidateOut])
-def entity_candidates(entity_id: str, store: StoreDep) -> list[CandidateOut]:
-    """Pending POSSIBLY_SAME_AS links, by similarity descending then id."""
-    return [CandidateOut.of(c) for c in curation.review_candidates(store, entity_id)]
+def entity_candidates(
+    entity_id: str, store: StoreDep, status: Annotated[Shown, Query()] = "pending"
+) -> list[CandidateOut]:
+    """POSSIBLY_SAME_AS links, by similarity descending then id: the pending ones, or with
+    `status=settled` those settled (`same` or `different`), or `all`."""
+    found = curation.review_candidates(store, entity_id, pending_only=status == "pending")
+    kept = [c for c in found if status != "settled" or c.status != "pending"]
+    return [CandidateOut.of(c) for c in kept]
+
+
+@router.get("/api/review-links", response_model=ReviewLinkPage)
+def list_review_links(
+    store: StoreDep,
+    status: Annotated[Literal["pending", "same", "different"], Query()] = "pending",
+    kind: Annotated[Label | None, Query()] = None,
+    reason: Annotated[Label | None, Query()] = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    cursor: Annotated[str | None, Query(max_length=400)] = None,
+) -> ReviewLinkPage:
+    """Review links of one status, by similarity descending then the older and the newer
+    entity's id (design §11); `kind` on either side. Entities are not an agent's own, so
+    every token sees every link."""
+    wanted_kind = normalize_kind(kind) if kind is not None and kind.strip() else None
+    found, next_cursor = review_links(
+        store, status, kind=wanted_kind, reason=reason or None, limit=limit, cursor=cursor
+    )
+    return ReviewLinkPage.of(found, next_cursor)
 
 
 @router.post("/api/entities/{entity_id}/aliases", response_model=EntityOut)
-def add_alias(entity_id: str, body: AliasCreate, store: StoreDep) -> EntityOut:
-    """Record a spelling; later sightings converge by rule `alias`. Nothing is merged."""
-    return EntityOut.of(curation.add_alias(store, entity_id, body.alias))
+def add_alias(entity_id: str, body: AliasCreate, runtime: RuntimeDep) -> EntityOut:
+    """Record a spelling; later sightings converge by rule `alias`. Nothing is merged, and a
+    spelling of another entity is refused (`graph::alias_taken`): that is a `same` verdict."""
+    found = curation.add_alias(runtime.store, entity_id, body.alias, runtime.entity_index)
+    return EntityOut.of(found)
 
 
-@router.post("/api/entities/{entity_id}/candidates/{other_id}", response_model=EntityOut)
+@router.post("/api/entities/{entity_id}/candidates/{other_id}", response_model=SettledOut)
 def settle_candidate(
     entity_id: str, other_id: str, body: ReviewVerdictCreate, store: StoreDep
-) -> EntityOut:
-    """`same` records the newer name as an alias of the older (returned); `different` closes."""
-    return EntityOut.of(curation.settle_review(store, entity_id, other_id, body.verdict))
+) -> SettledOut:
+    """`same` records the newer name as an alias of the older (returned); `different` closes,
+    and on a link settled `same` removes that alias again (`"undone": "same"`)."""
+    settled = curation.settle_review(store, entity_id, other_id, body.verdict)
+    return SettledOut.settled(settled)
 
 
 @router.post("/api/resolve", response_model=ResolveOut)

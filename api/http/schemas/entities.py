@@ -7,8 +7,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from api.http.schemas.common import Label, Strict
-from graph.entity_curation import ReviewCandidate
+from graph.entity_curation import ReviewCandidate, Settlement
 from graph.records import Entity
+from graph.review_links import ReviewLinkRecord
 from resolver.entity_model import Decision, EntityView, ReviewLink
 
 
@@ -23,6 +24,21 @@ class AliasCreate(Strict):
 
 class ReviewVerdictCreate(Strict):
     verdict: Literal["same", "different"]
+
+
+class CandidatesQuery(Strict):
+    """The query of `GET /api/entities/{id}/candidates`, as the in-process client checks it."""
+
+    status: Literal["pending", "settled", "all"] = "pending"
+
+
+class ReviewLinksQuery(Strict):
+    """The query of `GET /api/review-links`, as the in-process client checks it."""
+
+    status: Literal["pending", "same", "different"] = "pending"
+    kind: Label | None = None
+    reason: Label | None = None
+    cursor: str | None = Field(default=None, max_length=400)
 
 
 class EntitySummaryOut(BaseModel):
@@ -66,6 +82,28 @@ class EntityOut(EntitySummaryOut):
         )
 
 
+class SettledOut(EntityOut):
+    """The older entity of a settled pair; `undone` names the verdict this one reversed."""
+
+    undone: Literal["same"] | None = Field(
+        default=None,
+        description="Present when `different` undid a `same`: the alias it recorded is gone.",
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_unsettled(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        for optional in ("same_as", "undone"):
+            if data.get(optional) is None:
+                data.pop(optional, None)
+        return data
+
+    @classmethod
+    def settled(cls, settlement: Settlement) -> "SettledOut":
+        entity = EntityOut.of(settlement.entity).model_dump()
+        return cls(**entity, undone=settlement.undone)
+
+
 class EntityPage(BaseModel):
     entities: list[EntityOut]
     next_cursor: str | None
@@ -81,6 +119,7 @@ class CandidateOut(BaseModel):
     similarity: float
     distance: int
     reason: str
+    status: Literal["pending", "same", "different"]
     created_at: str
 
     @classmethod
@@ -91,6 +130,7 @@ class CandidateOut(BaseModel):
             similarity=candidate.similarity,
             distance=candidate.distance,
             reason=candidate.reason,
+            status=candidate.status,  # type: ignore[arg-type]
             created_at=candidate.created_at,
         )
 
@@ -100,6 +140,38 @@ class CandidatesOut(BaseModel):
 
     entity: str
     candidates: list[CandidateOut]
+
+
+class ReviewLinkListed(BaseModel):
+    """A link of `GET /api/review-links`: `a` is the older entity, which `same` gives the
+    newer one's name (`b`) as an alias."""
+
+    a: EntityOut
+    b: EntityOut
+    reason: str
+    similarity: float
+    status: Literal["pending", "same", "different"]
+    created_at: str
+
+    @classmethod
+    def of(cls, link: ReviewLinkRecord) -> "ReviewLinkListed":
+        return cls(
+            a=EntityOut.of(link.older),
+            b=EntityOut.of(link.newer),
+            reason=link.reason,
+            similarity=link.similarity,
+            status=link.status,  # type: ignore[arg-type]
+            created_at=link.created_at,
+        )
+
+
+class ReviewLinkPage(BaseModel):
+    links: list[ReviewLinkListed]
+    next_cursor: str | None
+
+    @classmethod
+    def of(cls, links: list[ReviewLinkRecord], next_cursor: str | None) -> "ReviewLinkPage":
+        return cls(links=[ReviewLinkListed.of(link) for link in links], next_cursor=next_cursor)
 
 
 class ReviewLinkOut(BaseModel):

@@ -1,0 +1,17 @@
+// Review links of one status, by similarity descending then the two ids, after a cursor. The
+// status index finds them; `a` is the older entity (the link runs from the newer one). The
+// cursor's similarity is compared within a tolerance: FalkorDB answers doubles to 15 digits.
+// The nodes go unlabelled: only entities have these links, and a label has FalkorDB scan it
+// before the index.
+MATCH (b)-[l:POSSIBLY_SAME_AS]->(a)
+WHERE l.status = $status
+  AND ($reason IS NULL OR l.reason = $reason)
+  AND ($kind IS NULL OR a.kind = $kind OR b.kind = $kind)
+  AND ($after_similarity IS NULL OR l.similarity < $after_similarity - $tolerance
+       OR (abs(l.similarity - $after_similarity) <= $tolerance
+           AND (a.id > $after_a OR (a.id = $after_a AND b.id > $after_b))))
+RETURN a {.id, .name, .kind, .key, .aliases, .alias_keys, .created_at, .same_as} AS a,
+       b {.id, .name, .kind, .key, .aliases, .alias_keys, .created_at, .same_as} AS b,
+       properties(l) AS link
+ORDER BY l.similarity DESC, a.id, b.id
+LIMIT $limit
