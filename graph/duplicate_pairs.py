@@ -29,7 +29,7 @@ import numpy as np
 
 from graph.duplicates import EXACT_BLOCK, PENDING_FLOOR, SCORE_DIGITS, SCORE_TOLERANCE
 from graph.store import GraphStore, Tx
-from graph.vector_groups import VectorTable, vector_hash
+from graph.vector_groups import FLOOR_MARGIN, VectorTable, exact_cosines, vector_hash
 
 BATCH = 1000
 
@@ -114,15 +114,19 @@ def rebuild_pending_pairs(store: GraphStore) -> int:
 
 def group_pairs(keys: list[str], vectors: np.ndarray[Any, Any]) -> list[dict[str, Any]]:
     """Every pair of distinct vectors at or above the floor, by blocks of rows against the rows
-    after them (float64 unit vectors, as the all-pairs comparison scores them)."""
-    unit = vectors.astype(np.float64)
-    unit /= np.linalg.norm(unit, axis=1, keepdims=True)
+    after them: float32 products propose (`FLOOR_MARGIN` below the floor), and each proposed
+    pair is scored again as the all-pairs comparison scores it (float64 unit vectors)."""
+    rows = vectors.astype(np.float32)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
     found = []
     for start in range(0, len(keys), EXACT_BLOCK):
-        block = unit[start : start + EXACT_BLOCK] @ unit[start:].T
-        rows_at, cols_at = np.nonzero(block >= PENDING_FLOOR - SCORE_TOLERANCE)
+        block = rows[start : start + EXACT_BLOCK] @ rows[start:].T
+        rows_at, cols_at = np.nonzero(block >= PENDING_FLOOR - FLOOR_MARGIN)
         for row, col in zip(rows_at.tolist(), cols_at.tolist(), strict=True):
-            if col > row:
-                score = round(min(float(block[row, col]), 1.0), SCORE_DIGITS)
-                found.append({"g": keys[start + row], "h": keys[start + col], "score": score})
+            if col <= row:
+                continue
+            i, j = start + row, start + col
+            score = float(exact_cosines(vectors[j : j + 1], vectors[i])[0])
+            if score >= PENDING_FLOOR - SCORE_TOLERANCE:
+                found.append({"g": keys[i], "h": keys[j], "score": round(score, SCORE_DIGITS)})
     return found
