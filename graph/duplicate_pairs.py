@@ -97,7 +97,10 @@ def rebuild_pending_pairs(store: GraphStore) -> int:
         return 0
     keys = sorted(groups)
     for start in range(0, len(keys), BATCH):
-        batch = [{"hash": key, "vector": groups[key]} for key in keys[start : start + BATCH]]
+        batch = [
+            {"hash": key, "vector": groups[key], "n": n}
+            for n, key in enumerate(keys[start : start + BATCH], start=1)
+        ]
         store.write(partial(_run, "create_vector_groups", {"groups": batch}), use_case="groups")
     for start in range(0, len(members), BATCH):
         chunk = {"rows": members[start : start + BATCH]}

@@ -30,8 +30,7 @@ WHERE newer.wing = $wing AND newer.room = $room
 RETURN newer, s, older
 LIMIT 200;
 
-// Pending duplicate pairs between two vectors alike (no verdict yet), best first; drawers
-// sharing one vector are the members of one VectorGroup
+// Pending duplicate pairs between two vectors alike (no verdict yet), best first
 MATCH (g:VectorGroup)-[p:NEAR_VECTOR]->(h:VectorGroup)
 MATCH (a:Drawer {vector_hash: g.hash})
 MATCH (b:Drawer {vector_hash: h.hash})
