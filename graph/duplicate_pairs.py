@@ -29,7 +29,7 @@ import numpy as np
 
 from graph.duplicates import EXACT_BLOCK, PENDING_FLOOR, SCORE_DIGITS, SCORE_TOLERANCE
 from graph.store import GraphStore, Tx
-from graph.vector_groups import FLOOR_MARGIN, VectorTable, exact_cosines, vector_hash
+from graph.vector_groups import FLOOR_MARGIN, VectorTable, exact_cosines, packed, vector_hash
 
 BATCH = 1000
 
@@ -50,13 +50,13 @@ def store_vector_with_pairs(tx: Tx, table: VectorTable, drawer_id: str, vector: 
             if other != key
         ]
         rows = tx.run(
-            "create_vector_group", hash=key, vector=stored, pairs=pairs, floor=PENDING_FLOOR
+            "create_vector_group", hash=key, vector=packed(stored), pairs=pairs, floor=PENDING_FLOOR
         )
         created = int(rows[0]["pairs"]) if rows else 0
-    tx.run("join_vector_group", id=drawer_id, hash=key)
-    # Last: should FalkorDB stop between the two, a drawer's first vector is still missing,
-    # and the provider's catch-up at start stores it again.
-    tx.run("set_drawer_embedding", id=drawer_id, vector=vector)
+    # Last, with the drawer joining the group: should FalkorDB stop between the two, a
+    # drawer's first vector is still missing, and the provider's catch-up at start stores it
+    # again.
+    tx.run("set_drawer_embedding", id=drawer_id, vector=vector, hash=key)
     return created
 
 
@@ -98,7 +98,7 @@ def rebuild_pending_pairs(store: GraphStore) -> int:
     keys = sorted(groups)
     for start in range(0, len(keys), BATCH):
         batch = [
-            {"hash": key, "vector": groups[key], "n": n}
+            {"hash": key, "vector": packed(groups[key]), "n": n}
             for n, key in enumerate(keys[start : start + BATCH], start=1)
         ]
         store.write(partial(_run, "create_vector_groups", {"groups": batch}), use_case="groups")
