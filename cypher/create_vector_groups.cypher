@@ -6,4 +6,5 @@ SET m.groups = coalesce(m.groups, 0) + size($groups),
 WITH m.groups - size($groups) AS before
 UNWIND $groups AS group
 CREATE (g:VectorGroup {hash: group.hash, vector: group.vector, seq: before + group.n})
+SET g.shared = CASE WHEN group.shared THEN true ELSE null END
 RETURN count(g) AS created

@@ -41,7 +41,9 @@ def store_vector_with_pairs(tx: Tx, table: VectorTable, drawer_id: str, vector: 
     stored = np.asarray(vector, dtype=np.float32).tolist()  # what the database keeps
     key = vector_hash(stored)
     created = 0
-    if not tx.run("vector_group_exists", hash=key):
+    if tx.run("vector_group_exists", hash=key):
+        tx.run("mark_vector_group_shared", hash=key)
+    else:
         table.catch_up(tx)
         near = table.near(stored, PENDING_FLOOR - SCORE_TOLERANCE)
         pairs = [
@@ -88,9 +90,12 @@ def rebuild_pending_pairs(store: GraphStore) -> int:
     rows = store.read(listed, use_case="pending_pairs_rebuild")
     groups: dict[str, list[float]] = {}
     members = []
+    shared: set[str] = set()
     for row in rows:
         vector = np.asarray(row["vector"], dtype=np.float32).tolist()
         key = vector_hash(vector)
+        if key in groups:
+            shared.add(key)
         groups.setdefault(key, vector)
         members.append({"id": row["id"], "hash": key})
     if not groups:
@@ -98,7 +103,7 @@ def rebuild_pending_pairs(store: GraphStore) -> int:
     keys = sorted(groups)
     for start in range(0, len(keys), BATCH):
         batch = [
-            {"hash": key, "vector": packed(groups[key]), "n": n}
+            {"hash": key, "vector": packed(groups[key]), "n": n, "shared": key in shared}
             for n, key in enumerate(keys[start : start + BATCH], start=1)
         ]
         store.write(partial(_run, "create_vector_groups", {"groups": batch}), use_case="groups")

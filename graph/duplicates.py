@@ -130,10 +130,11 @@ def _scope_groups(tx: Tx, scope: Scope, threshold: float) -> _Groups:
         GroupPair(row["g"], row["h"], float(row["score"]))
         for row in tx.run("vector_group_pairs", min_score=threshold - SCORE_TOLERANCE)
     ]
-    members = {row["hash"]: list(row["ids"]) for row in tx.run("shared_vector_members", **params)}
-    paired = sorted({key for pair in pairs for key in (pair.g, pair.h)} - members.keys())
-    for start in range(0, len(paired), 1000):
-        batch = paired[start : start + 1000]
+    shared = {row["hash"] for row in tx.run("shared_vector_groups")}
+    wanted = sorted(shared | {key for pair in pairs for key in (pair.g, pair.h)})
+    members: dict[str, list[str]] = {}
+    for start in range(0, len(wanted), 1000):
+        batch = wanted[start : start + 1000]
         for row in tx.run("vector_group_members", hashes=batch, **params):
             members[row["hash"]] = list(row["ids"])
     return _Groups(members, pairs, _checked(tx))
