@@ -227,7 +227,8 @@ def duplicates(
         "bench/results/duplicates.json"
     ),
 ) -> None:
-    """`find_duplicates` (k-NN on the vector index) against comparing all pairs."""
+    """`find_duplicates` (vector groups, pairs kept exactly) against comparing all pairs, and
+    what is stored when 5,000 drawers share one vector."""
     from bench import duplicates as workload  # noqa: PLC0415 - each command loads only its workload
 
     drawer_counts = _sizes(sizes)

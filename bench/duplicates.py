@@ -6,12 +6,12 @@ generated with planted near-duplicate groups (5 % of the drawers, in groups of 2
 centre; every other vector is random, and random 384-d unit vectors are nearly orthogonal),
 loaded in bulk into a fresh embedded FalkorDB, and:
 
-1. the pending pairs are built by one whole k-NN pass (`rebuild_pending_pairs`, migration 9:
-   the loader writes vectors in bulk, past `set_embedding`) — the cost every call paid before
-   pairs were kept; then `graph.duplicates.duplicate_clusters(store, Scope(), 0.85)`, which
+1. the vector groups and their pairs are built by one exact all-pairs pass over the distinct
+   vectors (`rebuild_pending_pairs`, migrations 9 and 13: the loader writes vectors in bulk,
+   past `set_embedding`); then `graph.duplicates.duplicate_clusters(store, Scope(), 0.85)`, which
    reads the stored pairs, and `graph.duplicates.hygiene` are timed (twice each);
-1b. `INCREMENTAL` more vectors go through `set_embedding`, each asking the index once: the
-   per-vector cost of keeping the pairs;
+1b. `INCREMENTAL` more vectors go through `set_embedding`, each compared with every stored
+   vector in memory (the first one reads them all): the per-vector cost of keeping the pairs;
 2. `GET /api/duplicates` is timed once over HTTP against the same runtime (uvicorn thread);
 3. all pairs of the same vectors are compared with numpy (float32 matrix products in blocks,
    counting pairs ≥ 0.85) in the same process: the ratio is all-pairs time / k-NN time;
@@ -21,6 +21,10 @@ The ratio columns divide the all-pairs time by `find_duplicates` and by the whol
 the peer's approach (every pair, in memory) against the service's, measured in one run. With
 `--backend neo4j` each size runs on a fresh Neo4j server (`bench.neo4j_server`) instead of a
 fresh embedded database; `--backend both` runs both in turn (`bench.compare`).
+
+Then, once per backend, `SHARED` drawers get one vector through `set_embedding` (and 5 a near
+one): what is stored — vector groups, group pairs, drawer-to-drawer edges — against the drawer
+pairs they hold, with the time to cluster and count them.
 """
 
 import sys
@@ -41,7 +45,7 @@ from bench.report import Cell, print_table
 from bench.service import Backend, start_database
 from bench.targets import bound
 from graph.duplicate_pairs import rebuild_pending_pairs
-from graph.duplicates import NEIGHBOURS, Scope, duplicate_clusters, hygiene
+from graph.duplicates import Scope, duplicate_clusters, hygiene
 from graph.embeddings import set_embedding
 from graph.errors import GraphError
 
@@ -55,6 +59,12 @@ BLOCK = 4096
 TARGET_SECONDS, TARGET_GROWTH = bound("duplicates", "find_seconds"), bound("duplicates", "growth")
 TARGET_HYGIENE = bound("duplicates", "hygiene_seconds")
 INCREMENTAL = 200
+SHARED, SHARED_NEAR = 5000, 5
+STORED_ROWS = {
+    "vector groups": "MATCH (g:VectorGroup) RETURN count(g) AS n",
+    "group pairs": "MATCH (:VectorGroup)-[p]->(:VectorGroup) RETURN count(p) AS n",
+    "drawer-to-drawer edges": "MATCH (:Drawer)-[e]->(:Drawer) RETURN count(e) AS n",
+}
 COLUMNS = [
     "drawers",
     "load s",
@@ -209,12 +219,72 @@ def _measure_size(n: int, seed: int, http: bool, backend: Backend) -> dict[str, 
     }
 
 
+def shared_vector_storage(n: int, backend: Backend) -> dict[str, Any]:
+    """`n` drawers given one vector through `set_embedding` (the write path), then 5 given a
+    near one: what is stored (vector groups, their pairs, drawer-to-drawer edges) against the
+    n(n-1)/2 drawer pairs they hold, and the time to cluster and count them (design §10:
+    storage linear in drawers when 5,000 share one vector)."""
+    ids = [f"s{i:07d}" for i in range(n + SHARED_NEAR)]
+    shared = np.zeros((n + SHARED_NEAR, DIM), dtype=np.float32)
+    shared[:, 0] = 1.0
+    shared[n:, 1] = 0.04  # cosine 0.9992 with the shared vector
+    with ExitStack() as stack:
+        runtime = Runtime(_settings(stack, backend))
+        runtime.start()
+        try:
+            store = runtime.store
+            load_drawers(store, ids, shared, embed=False)
+            began = time.perf_counter()
+            for i, drawer in enumerate(ids):
+                set_embedding(store, drawer, shared[i].tolist(), None)
+            embed_ms = (time.perf_counter() - began) * 1000 / len(ids)
+            counts = {
+                name: int(store.run_text(query, {})[0]["n"]) for name, query in STORED_ROWS.items()
+            }
+            began = time.perf_counter()
+            clusters = duplicate_clusters(store, Scope(), THRESHOLD)
+            find_seconds = time.perf_counter() - began
+            began = time.perf_counter()
+            report = hygiene(store, THRESHOLD)
+            hygiene_seconds = time.perf_counter() - began
+        finally:
+            runtime.stop()
+    total = n + SHARED_NEAR
+    return {
+        "drawers": total,
+        **counts,
+        "drawer_pairs": total * (total - 1) // 2,
+        "embed_ms_per_vector": round(embed_ms, 2),
+        "find_seconds": round(find_seconds, 3),
+        "hygiene_seconds": round(hygiene_seconds, 3),
+        "hygiene_pending": report.duplicate_pairs_pending,
+        "cluster_sizes": [c.size for c in clusters],
+        "cluster_pairs_total": [c.total_pairs for c in clusters],
+        "pairs_listed": [len(c.pairs) for c in clusters],
+    }
+
+
 def run(sizes: list[int], seed: int, http: bool, backend: Backend) -> dict[str, Any]:
     runs = [_size_run(n, seed, http, backend) for n in sizes]
+    storage = shared_vector_storage(SHARED, backend)
+    print_table(
+        f"{storage['drawers']:,} drawers, {SHARED:,} sharing one vector, on {backend}: what is "
+        "stored",
+        [*STORED_ROWS, "drawer pairs", "find s", "hygiene s", "hygiene pending"],
+        [
+            [
+                *(storage[name] for name in STORED_ROWS),
+                storage["drawer_pairs"],
+                storage["find_seconds"],
+                storage["hygiene_seconds"],
+                storage["hygiene_pending"],
+            ]
+        ],
+    )
     rows: list[list[Cell]] = [[r.get(key) for key in KEYS] for r in runs]
     print_table(
-        f"find_duplicates from stored pairs (kept per vector, k={NEIGHBOURS} grown) vs a whole "
-        f"k-NN pass vs all pairs (numpy; × = all-pairs time / ours), {DIM}-d, threshold "
+        f"find_duplicates from vector groups (pairs kept per new vector, exact) vs a whole "
+        f"rebuild pass vs all pairs (numpy; × = all-pairs time / ours), {DIM}-d, threshold "
         f"{THRESHOLD}, on {backend}",
         COLUMNS,
         rows,
@@ -225,4 +295,10 @@ def run(sizes: list[int], seed: int, http: bool, backend: Backend) -> dict[str, 
         if "error" in r:
             print(f"  {r['drawers']:,} drawers on {backend}: {r['error']}")
     targets = {"seconds": TARGET_SECONDS, "growth": TARGET_GROWTH, "hygiene": TARGET_HYGIENE}
-    return {"backend": str(backend), "targets": targets, "growth": growth, "sizes": runs}
+    return {
+        "backend": str(backend),
+        "targets": targets,
+        "growth": growth,
+        "sizes": runs,
+        "shared_vector_storage": storage,
+    }

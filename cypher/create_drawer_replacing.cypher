@@ -8,10 +8,11 @@ SET n.value = n.value + 1
 WITH n.value AS seq
 MATCH (old:Drawer {id: $supersedes})
 // A closed drawer is never a candidate again: it leaves the vector and anchor-term indexes.
-SET old.valid_to = $now, old.seq = seq, old.embedding = null, old.terms = null, old.terms_text = null
+SET old.valid_to = $now, old.seq = seq, old.embedding = null, old.vector_hash = null, old.terms = null, old.terms_text = null
 WITH old, seq
-// Its verdicts and pending duplicate pairs go: a rewrite may look like something anew.
-OPTIONAL MATCH (old)-[verdict:DEDUP_CHECKED|DUPLICATE_CANDIDATE]-(:Drawer)
+// Its verdicts go, and it leaves its vector group (its pending duplicate pairs): a rewrite
+// may look like something anew.
+OPTIONAL MATCH (old)-[verdict:DEDUP_CHECKED]-(:Drawer)
 DELETE verdict
 WITH seq, count(*) AS cleared
 MERGE (w:Wing {name: $wing})

@@ -13,11 +13,12 @@ WITH n.value AS seq
 OPTIONAL MATCH (old:Drawer)
 WHERE old.id IN $closing_ids
 // A closed drawer is never a candidate again: it leaves the vector and anchor-term indexes.
-SET old.valid_to = [c IN $closing WHERE c.id = old.id | c.now][0], old.seq = seq, old.embedding = null,
+SET old.valid_to = [c IN $closing WHERE c.id = old.id | c.now][0], old.seq = seq, old.embedding = null, old.vector_hash = null,
   old.terms = null, old.terms_text = null
 WITH old, seq
-// Its verdicts and pending duplicate pairs go: a rewrite may look like something anew.
-OPTIONAL MATCH (old)-[verdict:DEDUP_CHECKED|DUPLICATE_CANDIDATE]-(:Drawer)
+// Its verdicts go, and it leaves its vector group (its pending duplicate pairs): a rewrite
+// may look like something anew.
+OPTIONAL MATCH (old)-[verdict:DEDUP_CHECKED]-(:Drawer)
 DELETE verdict
 WITH seq, count(*) AS cleared
 UNWIND $rooms AS place

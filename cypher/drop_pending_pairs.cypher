@@ -1,4 +1,5 @@
-// Up to $limit pending duplicate pairs removed, before they are computed again (migration 8).
+// Up to $limit drawer-to-drawer pending pairs removed: kept before vector groups replaced
+// them (migration 13).
 MATCH (:Drawer)-[c:DUPLICATE_CANDIDATE]->(:Drawer)
 WITH c LIMIT $limit
 DELETE c

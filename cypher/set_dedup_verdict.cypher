@@ -1,7 +1,8 @@
-// A verdict replaces the pair's earlier one, and the pair is no longer pending (design §6).
+// A verdict replaces the pair's earlier one; readers leave the pair out of the pending ones
+// (design §6).
 MATCH (a:Drawer {id: $a})
 MATCH (b:Drawer {id: $b})
-OPTIONAL MATCH (a)-[old:DEDUP_CHECKED|DUPLICATE_CANDIDATE]-(b)
+OPTIONAL MATCH (a)-[old:DEDUP_CHECKED]-(b)
 DELETE old
 WITH DISTINCT a, b
 CREATE (a)-[v:DEDUP_CHECKED]->(b)

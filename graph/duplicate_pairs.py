@@ -1,126 +1,140 @@
 """Pending duplicate pairs, kept up to date as vectors arrive (design §6).
 
-Hygiene and `find_duplicates` at the default threshold used to search the vector index for
-every drawer of the palace on every call. Instead, each vector asks the index once, when it is
-stored: its neighbours at or above `PENDING_FLOOR` become `DUPLICATE_CANDIDATE` edges (smaller
-id first, with the cosine), replacing the drawer's earlier ones, in the statement that stores
-the vector. Readers then count or cluster stored edges, so their cost follows the pairs, not
-the palace. The edges are review bookkeeping, not knowledge: neither a verdict nor a
-SIMILAR_TO, and no export carries them.
+Hygiene and `find_duplicates` at the default threshold would otherwise compare the whole
+palace on every call. Instead each vector, when it is stored, joins the group of drawers
+holding that vector (`graph.vector_groups`); a vector stored for the first time creates its
+group, with a `NEAR_VECTOR` edge (and the cosine) to every group at or above `PENDING_FLOOR`,
+found by an exact comparison with every stored vector. The pending pairs are then the pairs of
+current drawers in one group, or in two paired groups, less those with a verdict: readers count
+or cluster them from the groups (`graph.duplicates`), so their cost follows the groups and
+their pairs, not the palace, and what is stored stays linear in the drawers however many share
+one vector. The groups are review bookkeeping, not knowledge: no export carries them.
 
 What keeps them exact:
-- a vector, first or again, replaces its drawer's pairs under `graph.locks.PENDING_PAIRS`, so
-  of two vectors stored at once the second sees the first;
-- k grows until the list ends below the floor, so a drawer with many look-alikes keeps them all;
-- a pair with a verdict is never stored, and recording a verdict removes the pair (same lock);
-- superseding, retiring and deleting remove the closed drawer's pairs in the same statement,
-  and readers take only pairs of two current drawers: an edge that a vector stored at the same
-  moment left to a drawer being closed is never counted.
+- a vector, first or again, is stored under `graph.locks.PENDING_PAIRS`, and so is every new
+  group: of two vectors stored at once the second sees the first's group;
+- the comparison is exact (every group's vector, in memory), never an approximate index's
+  k nearest neighbours;
+- superseding and retiring take the closed drawer out of its group (`vector_hash` cleared) and
+  drop its verdicts in the same statement; deleting removes the node.
 
-Databases with vectors from before these edges get them once, from a whole pass
-(`rebuild_pending_pairs`, migration 9).
+Databases from before the groups get them once, from a whole pass (`rebuild_pending_pairs`,
+migrations 9 and 13).
 """
 
-from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from graph.clock import utc_now
-from graph.duplicates import (
-    COSINE,
-    GROWTH,
-    INDEX_SCORE,
-    NEIGHBOURS,
-    PENDING_FLOOR,
-    SCORE_DIGITS,
-    SCORE_TOLERANCE,
-    Scope,
-    nearest_pairs,
-)
-from graph.queries import Dialect
+import numpy as np
+
+from graph.duplicates import EXACT_BLOCK, PENDING_FLOOR, SCORE_DIGITS, SCORE_TOLERANCE
 from graph.store import GraphStore, Tx
+from graph.vector_groups import FLOOR_MARGIN, VectorTable, exact_cosines, packed, vector_hash
 
 BATCH = 1000
 
 
-def store_vector_with_pairs(
-    tx: Tx, dialect: Dialect, drawer_id: str, vector: list[float], indexed: bool
-) -> int:
-    """Store the drawer's pending pairs, then its vector; how many pairs. The caller holds the
-    lock. `indexed`: the vector index exists (before the palace's first vector it does not, and
-    then there is nothing to pair with)."""
-    found = _pairs_of_vector(tx, dialect, drawer_id, vector) if indexed else {}
-    if found:
-        for row in tx.run("verdict_partners", id=drawer_id):
-            found.pop(row["id"], None)
-    pairs = [found[other] for other in sorted(found)]
-    rows = tx.run(
-        "replace_pending_pairs", id=drawer_id, pairs=pairs, floor=PENDING_FLOOR, now=utc_now()
-    )
-    # Last: should FalkorDB stop between the two, a drawer's first vector is still missing,
-    # and the provider's catch-up at start stores it again, with its pairs.
-    tx.run("set_drawer_embedding", id=drawer_id, vector=vector)
-    return int(rows[0]["pairs"]) if rows else 0
+def store_vector_with_pairs(tx: Tx, table: VectorTable, drawer_id: str, vector: list[float]) -> int:
+    """Store the drawer's vector in its group, creating the group (and its pairs with every
+    other group) when the vector is new; how many group pairs were created. The caller holds
+    the lock."""
+    stored = np.asarray(vector, dtype=np.float32).tolist()  # what the database keeps
+    key = vector_hash(stored)
+    created = 0
+    if tx.run("vector_group_exists", hash=key):
+        tx.run("mark_vector_group_shared", hash=key)
+    else:
+        table.catch_up(tx)
+        near = table.near(stored, PENDING_FLOOR - SCORE_TOLERANCE)
+        pairs = [
+            {"hash": other, "score": round(score, SCORE_DIGITS)}
+            for other, score in sorted(near)
+            if other != key
+        ]
+        rows = tx.run(
+            "create_vector_group", hash=key, vector=packed(stored), pairs=pairs, floor=PENDING_FLOOR
+        )
+        created = int(rows[0]["pairs"]) if rows else 0
+    # Last, with the drawer joining the group: should FalkorDB stop between the two, a
+    # drawer's first vector is still missing, and the provider's catch-up at start stores it
+    # again.
+    tx.run("set_drawer_embedding", id=drawer_id, vector=vector, hash=key)
+    return created
 
 
-def _pairs_of_vector(
-    tx: Tx, dialect: Dialect, drawer_id: str, vector: Sequence[float]
-) -> dict[str, dict[str, Any]]:
-    """The pair rows by the other drawer: current drawers whose cosine with `vector` reaches
-    the floor, k grown until the index's list ends below it (or holds every vector)."""
-    cutoff = INDEX_SCORE[dialect](PENDING_FLOOR)
-    k = NEIGHBOURS
+def _drop(store: GraphStore, statement: str) -> None:
     while True:
-        rows = tx.run("nearest_to_vector", vector=list(vector), k=k, score_cutoff=cutoff)
-        if len(rows) < k:
-            break
-        k *= GROWTH
-    pairs: dict[str, dict[str, Any]] = {}
-    for row in rows:
-        other = row["b"]
-        if not row["current"] or other is None or other == drawer_id:
-            continue
-        score = min(COSINE[dialect](float(row["score"])), 1.0)
-        if score >= PENDING_FLOOR - SCORE_TOLERANCE:
-            low, high = sorted((drawer_id, other))
-            pairs[other] = {"a": low, "b": high, "score": round(score, SCORE_DIGITS)}
-    return pairs
+        dropped = store.write(
+            lambda tx: tx.run(statement, limit=BATCH), use_case="drop_pending_pairs"
+        )
+        if not dropped or int(dropped[0]["dropped"]) == 0:
+            return
+
+
+def _run(statement: str, params: dict[str, Any], tx: Tx) -> list[Any]:
+    return tx.run(statement, **params)
 
 
 def rebuild_pending_pairs(store: GraphStore) -> int:
-    """Every pending pair computed again by a whole pass over the vector index; how many were
-    stored. Migration 9, and a bench that loads vectors in bulk."""
-    while True:
-        dropped = store.write(
-            lambda tx: tx.run("drop_pending_pairs", limit=BATCH), use_case="drop_pending_pairs"
-        )
-        if not dropped or int(dropped[0]["dropped"]) == 0:
-            break
+    """Every vector group and group pair computed again by one all-pairs pass over the
+    distinct vectors of the current drawers; how many group pairs were stored. Migrations 9
+    and 13 (drawer pairs from the vector index before), and a bench that loads vectors in
+    bulk. The groups' counter moves on, so every table of vectors takes the new groups in."""
+    for statement in ("drop_pending_pairs", "drop_vector_groups", "drop_drawer_vector_hashes"):
+        _drop(store, statement)
 
-    def listed(tx: Tx) -> tuple[list[str], set[tuple[str, str]], list[Any]]:
+    def listed(tx: Tx) -> list[Any]:
         everywhere = {"wing": None, "room": None, "viewer": None}
-        ids = [row["id"] for row in tx.run("embedded_drawer_ids", **everywhere)]
-        checked = {(row["a"], row["b"]) for row in tx.run("checked_pairs")}
-        return ids, checked, tx.run("embedding_dimension")
+        return tx.run("scope_embeddings", **everywhere)
 
-    ids, checked, dimension = store.read(listed, use_case="pending_pairs_rebuild")
-    if len(ids) < 2 or not dimension:
+    rows = store.read(listed, use_case="pending_pairs_rebuild")
+    groups: dict[str, list[float]] = {}
+    members = []
+    shared: set[str] = set()
+    for row in rows:
+        vector = np.asarray(row["vector"], dtype=np.float32).tolist()
+        key = vector_hash(vector)
+        if key in groups:
+            shared.add(key)
+        groups.setdefault(key, vector)
+        members.append({"id": row["id"], "hash": key})
+    if not groups:
         return 0
-    store.ensure_vector_index(int(dimension[0]["dimension"]))
-    found = {
-        (pair.a, pair.b): round(pair.score, SCORE_DIGITS)
-        for pair in nearest_pairs(store, Scope(), ids, PENDING_FLOOR)
-    }
-    rows = [
-        {"a": a, "b": b, "score": score}
-        for (a, b), score in sorted(found.items())
-        if (a, b) not in checked and (b, a) not in checked
-    ]
-    now = utc_now()
+    keys = sorted(groups)
+    for start in range(0, len(keys), BATCH):
+        batch = [
+            {"hash": key, "vector": packed(groups[key]), "n": n, "shared": key in shared}
+            for n, key in enumerate(keys[start : start + BATCH], start=1)
+        ]
+        store.write(partial(_run, "create_vector_groups", {"groups": batch}), use_case="groups")
+    for start in range(0, len(members), BATCH):
+        chunk = {"rows": members[start : start + BATCH]}
+        store.write(partial(_run, "join_vector_groups", chunk), use_case="groups")
+    pairs = group_pairs(keys, np.asarray([groups[key] for key in keys], dtype=np.float32))
 
     def add(batch: list[dict[str, Any]], tx: Tx) -> None:
-        tx.run("add_pending_pairs", pairs=batch, floor=PENDING_FLOOR, now=now)
+        tx.run("add_vector_group_pairs", pairs=batch, floor=PENDING_FLOOR)
 
-    for start in range(0, len(rows), BATCH):
-        store.write(partial(add, rows[start : start + BATCH]), use_case="add_pending_pairs")
-    return len(rows)
+    for start in range(0, len(pairs), BATCH):
+        store.write(partial(add, pairs[start : start + BATCH]), use_case="add_pending_pairs")
+    return len(pairs)
+
+
+def group_pairs(keys: list[str], vectors: np.ndarray[Any, Any]) -> list[dict[str, Any]]:
+    """Every pair of distinct vectors at or above the floor, by blocks of rows against the rows
+    after them: float32 products propose (`FLOOR_MARGIN` below the floor), and each proposed
+    pair is scored again as the all-pairs comparison scores it (float64 unit vectors)."""
+    rows = vectors.astype(np.float32)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    found = []
+    for start in range(0, len(keys), EXACT_BLOCK):
+        block = rows[start : start + EXACT_BLOCK] @ rows[start:].T
+        rows_at, cols_at = np.nonzero(block >= PENDING_FLOOR - FLOOR_MARGIN)
+        for row, col in zip(rows_at.tolist(), cols_at.tolist(), strict=True):
+            if col <= row:
+                continue
+            i, j = start + row, start + col
+            score = float(exact_cosines(vectors[j : j + 1], vectors[i])[0])
+            if score >= PENDING_FLOOR - SCORE_TOLERANCE:
+                found.append({"g": keys[i], "h": keys[j], "score": round(score, SCORE_DIGITS)})
+    return found

@@ -11,8 +11,12 @@ a verdict are skipped, and union-find groups the rest into clusters. Cost grows 
 of drawers times their look-alikes, never with the number of pairs of the palace.
 
 At a threshold at or above `PENDING_FLOOR` (the default threshold) neither search runs: the
-pending pairs kept as vectors arrive (`graph.duplicate_pairs`) are read for the scope and
-clustered, and `hygiene` counts them, so both cost what the pairs cost, not the palace.
+vector groups and their pairs kept as vectors arrive (`graph.duplicate_pairs`) are read for the
+scope and clustered without listing every drawer pair (`resolver.group_clusters`), and
+`hygiene` counts the pairs arithmetically, so both cost what the groups cost, not the palace
+nor the square of a shared vector's copies. A small scope compared in memory is grouped the
+same way. Every cluster reports its size and its number of pairs, and lists its best
+`PAIRS_LIMIT` pairs.
 """
 
 import os
@@ -31,8 +35,10 @@ from graph.locks import PENDING_PAIRS
 from graph.queries import Dialect
 from graph.records import Drawer
 from graph.store import GraphStore, Row, Tx
+from graph.vector_groups import vector_hash
 from graph.visibility import visible
 from resolver.clusters import Cluster, ScoredPair, cluster_pairs
+from resolver.group_clusters import GroupPair, checked_pairs_inside, group_clusters, pair_count
 
 NEIGHBOURS = 16
 """First k of the k-NN search: neighbours asked per drawer (itself included). FalkorDB counts
@@ -63,6 +69,10 @@ PENDING_FLOOR = 0.85
 """Pairs at or above this cosine are kept as vectors arrive (`graph.duplicate_pairs`): the
 default threshold of `find_duplicates` and hygiene. A lower threshold searches the index."""
 
+PAIRS_LIMIT = 100
+"""Pairs listed per cluster, best first: a cluster of 1,000 copies of one vector holds
+499,500 pairs, and reports that number and its size, not the pairs."""
+
 VERDICTS = ("duplicate", "supplement", "contradiction", "unrelated")
 
 # The index's score, turned back into cosine similarity, and a cosine into the index's score.
@@ -92,7 +102,7 @@ def _checked(tx: Tx) -> set[tuple[str, str]]:
 def duplicate_clusters(store: GraphStore, scope: Scope, threshold: float) -> list[Cluster]:
     params = {"wing": scope.wing, "room": scope.room, "viewer": scope.viewer}
     if threshold >= PENDING_FLOOR:
-        return cluster_pairs(_stored_pairs(store, scope, threshold))
+        return _stored_clusters(store, scope, threshold)
 
     def listed(tx: Tx) -> tuple[list[str], set[tuple[str, str]]]:
         ids = [row["id"] for row in tx.run("embedded_drawer_ids", **params)]
@@ -100,52 +110,76 @@ def duplicate_clusters(store: GraphStore, scope: Scope, threshold: float) -> lis
 
     ids, checked = store.read(listed, use_case="duplicate_clusters")
     if len(ids) <= EXACT_SCOPE:
-        found: Iterable[ScoredPair] = _all_pairs(store, scope, threshold)
-    else:
-        found = nearest_pairs(store, scope, ids, threshold)
-    return cluster_pairs(pair for pair in found if (pair.a, pair.b) not in checked)
+        return _all_pairs(store, scope, threshold, checked)
+    found = nearest_pairs(store, scope, ids, threshold)
+    return cluster_pairs((pair for pair in found if (pair.a, pair.b) not in checked), PAIRS_LIMIT)
 
 
-def _stored_pairs(store: GraphStore, scope: Scope, threshold: float) -> list[ScoredPair]:
-    """The scope's pending pairs at or above the threshold (none of them has a verdict)."""
-    rows = store.read(
-        lambda tx: tx.run(
-            "pending_pairs",
-            min_score=threshold - SCORE_TOLERANCE,
-            wing=scope.wing,
-            room=scope.room,
-            viewer=scope.viewer,
-        ),
-        use_case="pending_pairs",
-    )
-    return [ScoredPair(row["a"], row["b"], float(row["score"])) for row in rows]
+@dataclass(frozen=True, slots=True)
+class _Groups:
+    """The scope's drawers that have a pending pair, by vector group; the group pairs."""
+
+    members: dict[str, list[str]]
+    pairs: list[GroupPair]
+    checked: set[tuple[str, str]]
 
 
-def _all_pairs(store: GraphStore, scope: Scope, threshold: float) -> list[ScoredPair]:
-    """Every pair of the scope at or above the threshold, from its vectors in memory."""
+def _scope_groups(tx: Tx, scope: Scope, threshold: float) -> _Groups:
+    params = {"wing": scope.wing, "room": scope.room, "viewer": scope.viewer}
+    pairs = [
+        GroupPair(row["g"], row["h"], float(row["score"]))
+        for row in tx.run("vector_group_pairs", min_score=threshold - SCORE_TOLERANCE)
+    ]
+    shared = {row["hash"] for row in tx.run("shared_vector_groups")}
+    wanted = sorted(shared | {key for pair in pairs for key in (pair.g, pair.h)})
+    members: dict[str, list[str]] = {}
+    for start in range(0, len(wanted), 1000):
+        batch = wanted[start : start + 1000]
+        for row in tx.run("vector_group_members", hashes=batch, **params):
+            members[row["hash"]] = list(row["ids"])
+    return _Groups(members, pairs, _checked(tx))
+
+
+def _stored_clusters(store: GraphStore, scope: Scope, threshold: float) -> list[Cluster]:
+    """The scope's clusters from the vector groups and their pairs (none of them decided by an
+    approximate search: `graph.vector_groups`)."""
+    found = store.read(lambda tx: _scope_groups(tx, scope, threshold), use_case="pending_pairs")
+    return group_clusters(found.members, found.pairs, found.checked, PAIRS_LIMIT)
+
+
+def _all_pairs(
+    store: GraphStore, scope: Scope, threshold: float, checked: set[tuple[str, str]]
+) -> list[Cluster]:
+    """Every pair of the scope at or above the threshold, from its vectors in memory: the
+    distinct vectors compared all pairs, drawers sharing one vector grouped."""
     rows = store.read(
         lambda tx: tx.run(
             "scope_embeddings", wing=scope.wing, room=scope.room, viewer=scope.viewer
         ),
         use_case="scope_embeddings",
     )
+    members: dict[str, list[str]] = {}
+    vectors: dict[str, list[float]] = {}
+    for found in rows:
+        key = vector_hash(found["vector"])
+        members.setdefault(key, []).append(found["id"])
+        vectors.setdefault(key, found["vector"])
     if len(rows) < 2:
         return []
-    ids = [row["id"] for row in rows]
-    vectors = np.asarray([row["vector"] for row in rows], dtype=np.float64)
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    unit = vectors / np.where(norms == 0.0, 1.0, norms)
-    pairs: list[ScoredPair] = []
-    for start in range(0, len(ids), EXACT_BLOCK):
+    keys = list(vectors)
+    unit = np.asarray([vectors[key] for key in keys], dtype=np.float64)
+    unit /= np.linalg.norm(unit, axis=1, keepdims=True)
+    pairs: list[GroupPair] = []
+    for start in range(0, len(keys), EXACT_BLOCK):
         block = unit[start : start + EXACT_BLOCK] @ unit.T
         rows_at, cols_at = np.nonzero(block >= threshold - SCORE_TOLERANCE)
         for row, col in zip(rows_at.tolist(), cols_at.tolist(), strict=True):
             i = start + row
-            if i < col:  # each unordered pair once, never a drawer with itself
+            if i < col:  # each unordered pair once, never a vector with itself
                 # float32 vectors: digits past the sixth are noise that would order ties
                 score = round(min(float(block[row, col]), 1.0), SCORE_DIGITS)
-                pairs.append(ScoredPair.of(ids[i], ids[col], score))
-    return pairs
+                pairs.append(GroupPair(keys[i], keys[col], score))
+    return group_clusters(members, pairs, checked, PAIRS_LIMIT)
 
 
 def nearest_pairs(
@@ -247,18 +281,23 @@ class Hygiene:
 
 def hygiene(store: GraphStore, default_threshold: float, *, viewer: str | None = None) -> Hygiene:
     """Counts over what `viewer` may see (entities and their review links are everyone's).
-    Duplicate pairs are the stored pending ones, counted where they are."""
+    Duplicate pairs are pairs of drawers, counted from the vector groups without listing them:
+    n(n-1)/2 for n current drawers sharing one vector, n·m for two paired groups, less the
+    pairs with a verdict."""
 
     def counts(tx: Tx) -> tuple[int, int, int]:
-        pairs = tx.run(
-            "count_pending_pairs", min_score=default_threshold - SCORE_TOLERANCE, viewer=viewer
-        )[0]["pending"]
         review = tx.run("count_pending_review_links")[0]["pending"]
         missing = tx.run("count_drawers_without_embedding", viewer=viewer)[0]["missing"]
-        return int(pairs), int(review), int(missing)
+        if default_threshold < PENDING_FLOOR:
+            return 0, int(review), int(missing)
+        found = _scope_groups(tx, Scope(viewer=viewer), default_threshold)
+        group_of = {drawer: key for key, ids in found.members.items() for drawer in ids}
+        inside = checked_pairs_inside(found.checked, group_of, found.pairs)
+        counted = {key: len(ids) for key, ids in found.members.items()}
+        return pair_count(counted, found.pairs, inside), int(review), int(missing)
 
+    pairs, review, missing = store.read(counts, use_case="hygiene")
     if default_threshold < PENDING_FLOOR:  # below what is kept: a whole pass
         clusters = duplicate_clusters(store, Scope(viewer=viewer), default_threshold)
-        _, review, missing = store.read(counts, use_case="hygiene")
-        return Hygiene(sum(len(c.pairs) for c in clusters), review, missing)
-    return Hygiene(*store.read(counts, use_case="hygiene"))
+        pairs = sum(cluster.total_pairs for cluster in clusters)
+    return Hygiene(pairs, review, missing)

@@ -3,8 +3,8 @@
 The dimension is the configured one, or else fixed by the first vector stored (kept in the
 graph as `(:Meta {name: 'embeddings', dimension})`); the vector index is created once it is
 known. Vectors are checked before they reach the database: FalkorDB would silently accept a
-vector of another length. Storing a vector also stores the drawer's pending duplicate pairs
-(`graph.duplicate_pairs`), in the same write unit.
+vector of another length. Storing a vector also puts the drawer in its vector group, and a new
+vector's group gets its pending duplicate pairs (`graph.duplicate_pairs`), in the same write unit.
 """
 
 from collections.abc import Sequence
@@ -16,6 +16,7 @@ from graph.duplicate_pairs import store_vector_with_pairs
 from graph.errors import InvalidVector
 from graph.locks import PENDING_PAIRS
 from graph.store import GraphStore, Tx
+from graph.vector_groups import table_of
 
 EMBEDDINGS_LOCK = PENDING_PAIRS
 
@@ -81,7 +82,8 @@ def _store_vector(store: GraphStore, drawer_id: str, values: list[float]) -> int
     known = stored_dimension(store)
     if known is not None:
         check_vector(values, known)
-        store.ensure_vector_index(known)  # neighbours are searched before the vector is stored
+        store.ensure_vector_index(known)
+    table = table_of(store)
 
     def work(tx: Tx) -> int:
         tx.lock(EMBEDDINGS_LOCK)
@@ -93,7 +95,7 @@ def _store_vector(store: GraphStore, drawer_id: str, values: list[float]) -> int
         if dimension is None:
             dimension = len(values)
             tx.run("fix_embedding_dimension", dimension=dimension)
-        store_vector_with_pairs(tx, store.dialect, drawer_id, values, indexed=known is not None)
+        store_vector_with_pairs(tx, table, drawer_id, values)
         return dimension
 
     return store.write(work, use_case="set_embedding")

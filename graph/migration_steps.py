@@ -24,6 +24,9 @@
   nothing, setting a node's costs it more the bigger the graph.
 
 Each works in batches until a lookup finds nothing left, so a second run changes nothing.
+- 13: identical vectors become one group and pending pairs pairs of groups, found by an exact
+  all-pairs pass (`graph.duplicate_pairs.rebuild_pending_pairs` again): the drawer-to-drawer
+  pairs an approximate k-NN search kept before go.
 """
 
 from collections.abc import Callable, Iterator

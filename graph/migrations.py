@@ -66,6 +66,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "entity sequence for the in-memory candidate index", number_entities),
     Migration(11, "drawer bands in two length buckets, looked up in one", reindex_anchor_terms),
     Migration(12, "drawer sequence kept on a relationship of its node", move_drawer_sequence),
+    Migration(13, "identical vectors as groups, their pairs found exactly", rebuild_pending_pairs),
 )
 
 

@@ -25,15 +25,22 @@ class ScoredPair:
 
 @dataclass(frozen=True, slots=True)
 class Cluster:
+    """A connected component: its best pairs (all of them, or the first of them when a limit
+    applies), how many drawers it joins and how many pairs it holds."""
+
     pairs: tuple[ScoredPair, ...]
+    size: int
+    total_pairs: int
 
     @property
     def members(self) -> frozenset[str]:
+        """The drawers of the pairs listed (every member when no pair was left off)."""
         return frozenset(m for pair in self.pairs for m in (pair.a, pair.b))
 
-    @property
-    def size(self) -> int:
-        return len(self.members)
+    @classmethod
+    def of(cls, pairs: tuple[ScoredPair, ...], limit: int | None = None) -> "Cluster":
+        members = {m for pair in pairs for m in (pair.a, pair.b)}
+        return cls(pairs[:limit], len(members), len(pairs))
 
 
 class _UnionFind:
@@ -61,8 +68,9 @@ def _rank(pair: ScoredPair) -> tuple[float, str, str]:
     return (-pair.score, pair.a, pair.b)
 
 
-def cluster_pairs(pairs: Iterable[ScoredPair]) -> list[Cluster]:
-    """Clusters ordered by their best pair; pairs inside by score descending, then ids."""
+def cluster_pairs(pairs: Iterable[ScoredPair], limit: int | None = None) -> list[Cluster]:
+    """Clusters ordered by their best pair; pairs inside by score descending, then ids, the
+    first `limit` of them kept (all when None)."""
     best: dict[tuple[str, str], ScoredPair] = {}
     for pair in pairs:  # a pair seen twice (from both ends of a k-NN search) keeps its best score
         seen = best.get((pair.a, pair.b))
@@ -75,4 +83,5 @@ def cluster_pairs(pairs: Iterable[ScoredPair]) -> list[Cluster]:
     groups: dict[str, list[ScoredPair]] = {}
     for pair in unique:  # already in rank order, so each group is too
         groups.setdefault(forest.find(pair.a), []).append(pair)
-    return sorted((Cluster(tuple(g)) for g in groups.values()), key=lambda c: _rank(c.pairs[0]))
+    clusters = (Cluster.of(tuple(g), limit) for g in groups.values())
+    return sorted(clusters, key=lambda c: _rank(c.pairs[0]))

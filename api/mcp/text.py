@@ -54,7 +54,7 @@ def duplicates_text(
     clusters = answer["clusters"]
     if not clusters:
         return f"No duplicate candidates at threshold {threshold}{scope}."
-    pairs = sum(len(cluster["pairs"]) for cluster in clusters)
+    pairs = sum(int(cluster.get("pairs_total", len(cluster["pairs"]))) for cluster in clusters)
     lines = [
         f"{_count(len(clusters), 'cluster')} of duplicate candidates "
         f"({_count(pairs, 'pair')}) at threshold {threshold}{scope}, best first."
@@ -66,6 +66,9 @@ def duplicates_text(
             f" <-> {_drawer(pair['b'], contents)}"
             for pair in cluster["pairs"]
         ]
+        unlisted = int(cluster.get("pairs_total", len(cluster["pairs"]))) - len(cluster["pairs"])
+        if unlisted > 0:
+            lines.append(f"  ... {_count(unlisted, 'more pair')} not listed (the best are).")
     hidden = len(clusters) - max_clusters
     if hidden > 0:
         lines += ["", f"{_count(hidden, 'more cluster')} not shown: narrow by wing/room."]

@@ -30,11 +30,13 @@ WHERE newer.wing = $wing AND newer.room = $room
 RETURN newer, s, older
 LIMIT 200;
 
-// Pending duplicate pairs (alike in meaning, no verdict yet), best first
-MATCH (a:Drawer)-[c:DUPLICATE_CANDIDATE]->(b:Drawer)
-WHERE a.valid_to IS NULL AND b.valid_to IS NULL
-RETURN a, c, b
-ORDER BY c.score DESC
+// Pending duplicate pairs between two vectors alike (no verdict yet), best first
+MATCH (g:VectorGroup)-[p:NEAR_VECTOR]->(h:VectorGroup)
+MATCH (a:Drawer {vector_hash: g.hash})
+MATCH (b:Drawer {vector_hash: h.hash})
+WHERE a.valid_to IS NULL AND b.valid_to IS NULL AND NOT (a)-[:DEDUP_CHECKED]-(b)
+RETURN a, p.score AS score, b
+ORDER BY score DESC
 LIMIT 100;
 
 // The palace: wings, rooms and how many current drawers each room holds

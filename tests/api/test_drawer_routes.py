@@ -63,6 +63,7 @@ def test_a_superseded_drawer_does_not_block_the_same_text(client: TestClient) ->
     assert client.get(f"/api/drawers/{old_id}").json()["valid_to"] is not None
     status, again = post(client, {"content": TEXT})
     assert status == 201 and again["drawer"]["id"] != old_id
+    assert again["similar"] == []  # a superseded drawer is never a candidate (design §4)
 
 
 def test_named_drawers(client: TestClient) -> None:

@@ -27,8 +27,10 @@ def drawer(client: TestClient, content: str, vector: list[float], room: str = "r
 
 def clusters(client: TestClient, **params: Any) -> list[list[tuple[str, str, float]]]:
     body = client.get("/api/duplicates", params=params).json()
-    assert [c["size"] for c in body["clusters"]] == [
-        len({m for p in c["pairs"] for m in (p["a"], p["b"])}) for c in body["clusters"]
+    assert body["pairs_limit"] == 100
+    listed = [c for c in body["clusters"] if c["pairs_total"] == len(c["pairs"])]
+    assert [c["size"] for c in listed] == [
+        len({m for p in c["pairs"] for m in (p["a"], p["b"])}) for c in listed
     ]
     return [[(p["a"], p["b"], round(p["score"], 4)) for p in c["pairs"]] for c in body["clusters"]]
 
@@ -203,12 +205,53 @@ def test_a_scoped_search_is_exact_whatever_other_rooms_hold(
 def test_a_cluster_is_never_cut_at_k_neighbours(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, exact_scope: int | None
 ) -> None:
-    """20 identical vectors in the room: every one of their 190 pairs, in one cluster."""
+    """20 identical vectors in the room: one cluster of 20 holding their 190 pairs, the first
+    100 of them listed (by ids: every score is 1.0), at the default threshold and below."""
     if exact_scope is not None:
         monkeypatch.setattr("graph.duplicates.EXACT_SCOPE", exact_scope)
     ids = [drawer(client, f"same {i}", unit(0)) for i in range(20)]
-    [cluster] = clusters(client, wing="w", room="r")
-    assert {(a, b) for a, b, _ in cluster} == {(a, b) for a in ids for b in ids if a < b}
+    every = sorted((a, b, 1.0) for a in ids for b in ids if a < b)
+    for threshold in (0.85, 0.5):
+        body = client.get(
+            "/api/duplicates", params={"wing": "w", "room": "r", "threshold": threshold}
+        ).json()
+        [cluster] = body["clusters"]
+        assert (cluster["size"], cluster["pairs_total"]) == (20, 190)
+        assert [(p["a"], p["b"], p["score"]) for p in cluster["pairs"]] == every[:100]
+
+
+def test_the_default_threshold_finds_a_pair_behind_many_copies(client: TestClient) -> None:
+    """An attacker's palace: 40 rooms holding [A, A, B, A] (A and B at cosine 0.9992), then
+    40 fresh rooms each holding one A and one B, whose A is then superseded by a rewrite with
+    the same vector. The pairs kept from an approximate k-NN search as each vector arrived
+    lost every fresh room's pair at the default threshold, while the exact path (below it)
+    found them: each fresh room must get its cluster at every threshold."""
+    a, b = [1.0, 0.0, 0.0, 0.0], [0.999, 0.04, 0.0, 0.0]
+    for room in range(40):
+        for number, vector in enumerate((a, a, b, a)):
+            drawer(client, f"copy {number} of room {room}", vector, room=f"copies-{room}")
+    fresh = [
+        (
+            drawer(client, f"fresh A {room}", a, f"fresh-{room}"),
+            drawer(client, f"fresh B {room}", b, f"fresh-{room}"),
+        )
+        for room in range(40)
+    ]
+    for room, (first, second) in enumerate(fresh):
+        expected = [[(min(first, second), max(first, second), 0.9992)]]
+        for threshold in (0.85, 0.849):
+            found = clusters(client, wing="w", room=f"fresh-{room}", threshold=threshold)
+            assert found == expected, (room, threshold)
+    for room, (first, second) in enumerate(fresh):
+        replaced = client.put(f"/api/drawers/{first}", json={"content": f"fresh A {room}, again"})
+        assert replaced.status_code == 201, replaced.text
+        rewrite = replaced.json()["drawer"]["id"]
+        embedded = client.put(f"/api/drawers/{rewrite}/embedding", json={"vector": a})
+        assert embedded.status_code == 200, embedded.text
+        expected = [[(min(rewrite, second), max(rewrite, second), 0.9992)]]
+        for threshold in (0.85, 0.849):
+            found = clusters(client, wing="w", room=f"fresh-{room}", threshold=threshold)
+            assert found == expected, (room, threshold)
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,7 @@ def one_slot(client: TestClient) -> Iterator[TestClient]:
 
 def test_a_heavy_read_while_the_slot_is_taken_is_503_busy(one_slot: TestClient) -> None:
     client = one_slot
-    with holding_first("pending_pairs") as hold, ThreadPoolExecutor(1) as pool:
+    with holding_first("vector_group_pairs") as hold, ThreadPoolExecutor(1) as pool:
         first = pool.submit(client.get, "/api/duplicates")
         assert hold.holding.wait(timeout=30)
         crowded = [client.get("/api/duplicates"), client.get("/api/hygiene")]
@@ -56,7 +56,7 @@ def _tool_answer(client: TestClient, name: str) -> tuple[bool, str]:
 
 def test_the_mcp_tools_take_the_same_slots(one_slot: TestClient) -> None:
     client = one_slot
-    with holding_first("pending_pairs") as hold, ThreadPoolExecutor(1) as pool:
+    with holding_first("vector_group_pairs") as hold, ThreadPoolExecutor(1) as pool:
         first = pool.submit(client.get, "/api/duplicates")
         assert hold.holding.wait(timeout=30)
         crowded = [_tool_answer(client, "find_duplicates"), _tool_answer(client, "hygiene")]

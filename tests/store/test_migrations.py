@@ -12,7 +12,7 @@ from graph import migrations
 from graph.drawer_index import DrawerIndex
 from graph.drawers import DedupPolicy, NewDrawer, write_drawer
 from graph.duplicate_pairs import rebuild_pending_pairs
-from graph.duplicates import record_verdict
+from graph.duplicates import PENDING_FLOOR, Scope, duplicate_clusters, record_verdict
 from graph.embeddings import set_embedding
 from graph.entities import MentionInput, resolve_mentions
 from graph.entity_index import index_props, stored_keys
@@ -51,9 +51,9 @@ def rows(store: Any, text: str) -> list[dict[str, Any]]:
 
 def test_migrations_are_recorded_once(store: Any) -> None:
     first = migrations.migrate(store)
-    assert [m.version for m in first] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+    assert [m.version for m in first] == list(range(1, 14))
     assert migrations.migrate(store) == []
-    assert [m.version for m in migrations.applied(store)] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+    assert [m.version for m in migrations.applied(store)] == list(range(1, 14))
     assert migrations.pending(store) == []
 
 
@@ -61,7 +61,21 @@ def test_version_3_derives_keys_and_merges_nothing(store: Any) -> None:
     rows(store, LEGACY)
     applied = {m.version: m.changed for m in migrations.migrate(store)}
     # 3 already derives today's keys
-    assert applied == {1: 0, 2: 2, 3: 4, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0, 11: 0, 12: 0}
+    assert applied == {
+        1: 0,
+        2: 2,
+        3: 4,
+        4: 0,
+        5: 0,
+        6: 0,
+        7: 0,
+        8: 0,
+        9: 0,
+        10: 0,
+        11: 0,
+        12: 0,
+        13: 0,
+    }
     drawer = rows(store, "MATCH (d:Drawer {id: 'd1'}) RETURN properties(d) AS p")[0]["p"]
     normal = normalize_text("Legacy note about Ada")
     assert drawer["content_hash"] == content_hash("Legacy note about Ada")
@@ -195,30 +209,41 @@ def test_version_6_drops_the_anchor_terms_of_closed_drawers(store: Any) -> None:
     assert drop_closed_drawer_terms(store) == 0
 
 
-def test_version_9_pairs_the_vectors_stored_before_pairs_were_kept(store: Any) -> None:
-    """Vectors written as a version before 9 wrote them (no DUPLICATE_CANDIDATE edges): the
-    migration finds their pairs at the floor, and leaves a judged pair out."""
+def test_version_13_groups_the_vectors_stored_before_groups_were_kept(store: Any) -> None:
+    """Vectors written as a version before 13 wrote them (drawer-to-drawer DUPLICATE_CANDIDATE
+    edges, no vector groups): the migration drops the edges, puts drawers sharing a vector in
+    one group, pairs the groups at the floor, and readers leave a judged pair out."""
     migrations.migrate(store)
     ids = [
         write_drawer(store, NewDrawer("w", "r", f"legacy vector {i}"), DedupPolicy()).drawer.id
-        for i in range(4)
+        for i in range(5)
     ]
     vectors = [[1.0, 0.0, 0.0, 0.0], [0.99, 0.1, 0.0, 0.0], [0.98, 0.0, 0.2, 0.0], [0, 1.0, 0, 0]]
-    for drawer, vector in zip(ids, vectors, strict=True):
+    for drawer, vector in zip(ids, [*vectors, vectors[0]], strict=True):
         set_embedding(store, drawer, vector, None)
-    kept = pairs(store)
-    store.run_text("MATCH ()-[c:DUPLICATE_CANDIDATE]->() DELETE c", {})
+    kept = pending(store)
+    store.run_text("MATCH (g:VectorGroup) DETACH DELETE g", {})
+    store.run_text("MATCH (d:Drawer) SET d.vector_hash = null", {})
+    store.run_text(
+        "MATCH (a:Drawer {id: $a}), (b:Drawer {id: $b}) CREATE (a)-[:DUPLICATE_CANDIDATE]->(b)",
+        {"a": ids[0], "b": ids[3]},
+    )
     record_verdict(store, ids[1], ids[2], "supplement")
-    assert len(kept) == 3 and pairs(store) == set()
-    assert rebuild_pending_pairs(store) == 2
-    assert pairs(store) == kept - {tuple(sorted((ids[1], ids[2])))}
-    assert rebuild_pending_pairs(store) == 2  # again: the same pairs, nothing added
-    assert len(pairs(store)) == 2
+    assert len(kept) == 6 and pending(store) == set()
+    assert rebuild_pending_pairs(store) == 3  # pairs of the 3 distinct vectors alike
+    assert pending(store) == kept - {tuple(sorted((ids[1], ids[2])))}
+    assert rebuild_pending_pairs(store) == 3  # again: the same groups, nothing added
+    assert len(pending(store)) == 5
+    assert rows(store, "MATCH ()-[c:DUPLICATE_CANDIDATE]->() RETURN count(c) AS n") == [{"n": 0}]
+    assert rows(store, "MATCH (g:VectorGroup) RETURN count(g) AS n") == [{"n": 4}]
 
 
-def pairs(store: Any) -> set[tuple[str, str]]:
-    found = rows(store, "MATCH (a)-[:DUPLICATE_CANDIDATE]->(b) RETURN a.id AS a, b.id AS b")
-    return {(row["a"], row["b"]) for row in found}
+def pending(store: Any) -> set[tuple[str, str]]:
+    return {
+        (pair.a, pair.b)
+        for cluster in duplicate_clusters(store, Scope(), PENDING_FLOOR)
+        for pair in cluster.pairs
+    }
 
 
 def test_the_migration_lease_is_taken_by_one_of_two_starters(store: Any) -> None:

@@ -65,7 +65,7 @@ def duplicate_clusters(
 ) -> DuplicatesOut:
     """The answer of `find_duplicates`, for the in-process client too."""
     clusters = duplicates.duplicate_clusters(store, _scope(wing, room, caller), threshold)
-    return DuplicatesOut.of(threshold, clusters)
+    return DuplicatesOut.of(threshold, clusters, duplicates.PAIRS_LIMIT)
 
 
 @router.post("/api/duplicates/verdicts", response_model=VerdictOut)

@@ -32,21 +32,31 @@ class PairOut(BaseModel):
 
 
 class ClusterOut(BaseModel):
-    size: int
+    size: int = Field(description="How many drawers the cluster joins.")
+    pairs_total: int = Field(description="How many pairs it holds; `pairs` lists the best.")
     pairs: list[PairOut]
 
     @classmethod
     def of(cls, cluster: Cluster) -> "ClusterOut":
-        return cls(size=cluster.size, pairs=[PairOut.of(pair) for pair in cluster.pairs])
+        return cls(
+            size=cluster.size,
+            pairs_total=cluster.total_pairs,
+            pairs=[PairOut.of(pair) for pair in cluster.pairs],
+        )
 
 
 class DuplicatesOut(BaseModel):
     threshold: float
+    pairs_limit: int = Field(description="At most this many pairs are listed per cluster.")
     clusters: list[ClusterOut]
 
     @classmethod
-    def of(cls, threshold: float, clusters: list[Cluster]) -> "DuplicatesOut":
-        return cls(threshold=threshold, clusters=[ClusterOut.of(cluster) for cluster in clusters])
+    def of(cls, threshold: float, clusters: list[Cluster], pairs_limit: int) -> "DuplicatesOut":
+        return cls(
+            threshold=threshold,
+            pairs_limit=pairs_limit,
+            clusters=[ClusterOut.of(cluster) for cluster in clusters],
+        )
 
 
 class VerdictCreate(Strict):

@@ -1,0 +1,1 @@
+CREATE INDEX FOR (d:Drawer) ON (d.vector_hash)

@@ -1,0 +1,1 @@
+CREATE INDEX FOR (g:VectorGroup) ON (g.hash)

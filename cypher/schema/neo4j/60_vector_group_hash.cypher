@@ -1,0 +1,1 @@
+CREATE CONSTRAINT vector_group_hash IF NOT EXISTS FOR (g:VectorGroup) REQUIRE g.hash IS UNIQUE
