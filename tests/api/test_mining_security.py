@@ -170,3 +170,17 @@ def test_a_directory_swapped_for_a_symlink_while_mining_never_leads_outside(
     assert stored.count("Always inside.") == 3
     assert all(text.startswith("Inside note") or text == "Always inside." for text in stored)
     assert os.path.islink(mine_dir / "sub") != os.path.islink(mine_dir / "link")
+
+
+def test_a_directory_left_out_keeps_the_chunks_it_had(client: TestClient, mine_dir: Path) -> None:
+    """Not being able to list a directory this time is no news about its files."""
+    (mine_dir / "sub").mkdir()
+    (mine_dir / "sub" / "old.md").write_text("Mined while the directory could be read.")
+    (mine_dir / "gone.md").write_text("Deleted before the next mine.")
+    assert mined(client, mine_dir)["result"]["created"] == 2
+    (mine_dir / "gone.md").unlink()
+    (mine_dir / "sub" / ".gitignore").write_text("x\n" * (MAX_PATTERNS + 1))
+    again = mined(client, mine_dir)
+    assert again["result"]["failed"] == [{"path": "sub/", "reason": "too_many_ignore_patterns"}]
+    assert again["result"]["retired"] == 1
+    assert contents(client) == [("sub/old.md#0", "Mined while the directory could be read.")]

@@ -9,13 +9,15 @@ chunks are written in batches (`graph.drawer_batch`), each as if written one by 
 Re-mining retires what the tree no longer says (`graph.mined`): after each file, its chunks
 past the new end; at the end, the chunks of files the same root held and no longer lists (a
 file deleted, or now ignored). A file that is still listed but could not be read this time
-(skipped or failed) keeps its chunks: a failure to read is no news about the file. The root is
+(skipped or failed) keeps its chunks: a failure to read is no news about the file; nor is a
+directory that could not be listed, whose files keep theirs too. The root is
 recorded on each chunk as a digest (`origin.root`), never as the server's path, so two roots
 mined into one room never retire each other's files.
 
-A bad file — a name that is not UTF-8, a NUL byte or undecodable bytes past the sniffed start,
-over 10 MiB — is counted in `failed` with its reason and the job goes on (design §11). The
-result lists the first `FAILED_LISTED` of them by their path relative to the mined root (never
+A bad file — a name that is not UTF-8, a NUL byte, control characters or undecodable bytes
+past the sniffed start, over 10 MiB — is counted in `failed` with its reason and the job goes
+on (design §11), and so is a directory left out of the walk (`dir/`, the root `./`: gone,
+replaced, unreadable, or a `.gitignore` that cannot be honoured). The result lists the first `FAILED_LISTED` of them by their path relative to the mined root (never
 the server's absolute path) and counts them all in `failed_count`; the list is saved only when
 it grows, so a save stays as small at file 10,000 as at file 1.
 """
@@ -147,6 +149,31 @@ def _failure(
     return True
 
 
+def _retire_vanished(
+    ctx: JobContext,
+    state: dict[str, Any],
+    failed: list[dict[str, str]],
+    files: list[str],
+    tree: MinedTree,
+) -> int:
+    """Retire the chunks of files the tree no longer holds, but not of those in a directory
+    that could not be listed this time. Those are the listed failures ending in `/`; when not
+    all of them could be listed, which directories they were is unknown and nothing retires."""
+    unlisted = [entry["path"] for entry in failed if entry["path"].endswith("/")]
+    if len(unlisted) < state["failed_directories"]:
+        return 0
+    params = ctx.job.params
+    return mined.retire_vanished(
+        ctx.store,
+        ctx.job.id,
+        params["wing"],
+        params["room"],
+        root_digest(tree.root),
+        files,
+        unlisted,
+    )
+
+
 def _mine(ctx: JobContext, tree: MinedTree) -> dict[str, Any]:
     state = ctx.job.state or {"next": 0, "skipped": 0, **dict.fromkeys(COUNTS, 0)}
     for name in ("failed", "retired", "failed_directories"):
@@ -184,10 +211,7 @@ def _mine(ctx: JobContext, tree: MinedTree) -> dict[str, Any]:
             extra["failures"] = failed
         ctx.checkpoint(state, done=index + 1, **extra)
         first = grew = False
-    params = ctx.job.params
-    state["retired"] += mined.retire_vanished(
-        ctx.store, ctx.job.id, params["wing"], params["room"], root_digest(tree.root), files
-    )
+    state["retired"] += _retire_vanished(ctx, state, failed, files, tree)
     failed_files = state["failed"] - state["failed_directories"]
     return {
         "files": len(files) - state["skipped"] - failed_files,
