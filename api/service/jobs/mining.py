@@ -17,9 +17,10 @@ mined into one room never retire each other's files.
 A bad file — a name that is not UTF-8, a NUL byte, control characters or undecodable bytes
 past the sniffed start, over 10 MiB — is counted in `failed` with its reason and the job goes
 on (design §11), and so is a directory left out of the walk (`dir/`, the root `./`: gone,
-replaced, unreadable, or a `.gitignore` that cannot be honoured). The result lists the first `FAILED_LISTED` of them by their path relative to the mined root (never
-the server's absolute path) and counts them all in `failed_count`; the list is saved only when
-it grows, so a save stays as small at file 10,000 as at file 1.
+replaced, unreadable, or a `.gitignore` that cannot be honoured). The result lists the first
+`FAILED_LISTED` of them by their path relative to the mined root (never the server's absolute
+path) and counts them all in `failed_count`; the list is saved only when it grows, so a save
+stays as small at file 10,000 as at file 1.
 """
 
 import hashlib
