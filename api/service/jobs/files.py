@@ -61,15 +61,22 @@ def names_of(relative: str) -> Names:
     return tuple(relative.split("/"))
 
 
+class _TooLarge(Exception):
+    """A file past the size its reader takes."""
+
+
 def _read_bytes(tree: MinedTree, names: Names, limit: int) -> bytes | None:
-    """Up to `limit` + 1 bytes of the regular file at `names`; None for anything else."""
+    """The bytes of the regular file at `names`, at most `limit`; None for anything else."""
     descriptor = tree.open_file(names)
     if descriptor is None:
         return None
     with os.fdopen(descriptor, "rb") as file:
         if os.fstat(file.fileno()).st_size > limit:
-            return bytes(limit + 1)  # too large: what the caller refuses, without reading it
-        return file.read(limit + 1)  # it may have grown since
+            raise _TooLarge
+        data = file.read(limit + 1)  # it may have grown since
+    if len(data) > limit:
+        raise _TooLarge
+    return data
 
 
 def read_document(tree: MinedTree, relative: str) -> str | None:
@@ -85,14 +92,14 @@ def read_document(tree: MinedTree, relative: str) -> str | None:
     """
     try:
         data = _read_bytes(tree, names_of(relative), MAX_FILE_BYTES)
+    except _TooLarge as error:
+        raise BadFile("too_large") from error
     except PermissionError as error:
         raise BadFile("unreadable") from error
     except (OSError, RuntimeError):  # gone, replaced, a socket, a symlink loop
         return None
     if data is None:
         return None
-    if len(data) > MAX_FILE_BYTES:
-        raise BadFile("too_large")
     if _looks_binary(data[:SNIFF_BYTES]):
         return None
     if b"\0" in data:
@@ -111,14 +118,14 @@ def _own_patterns(tree: MinedTree, directory: Names) -> tuple[Pattern, ...]:
     tree ignores nothing; one that cannot be read or is past the bounds is refused."""
     try:
         data = _read_bytes(tree, (*directory, IGNORE_FILE), MAX_IGNORE_BYTES)
+    except _TooLarge as error:
+        raise IgnoreFileRefused("ignore_file_too_large") from error
     except PermissionError as error:
         raise IgnoreFileRefused("ignore_file_unreadable") from error
-    except (OSError, RuntimeError):
+    except (OSError, RuntimeError):  # gone since it was listed
         return ()
     if data is None:
         return ()
-    if len(data) > MAX_IGNORE_BYTES:
-        raise IgnoreFileRefused("ignore_file_too_large")
     return parse(data.decode("utf-8", "surrogateescape"))  # names are decoded the same way
 
 
@@ -134,14 +141,21 @@ def _shown_directory(names: Names) -> str:
     return "".join(f"{name}/" for name in names) or "./"
 
 
-def _kept(tree: MinedTree, directory: Names, rules: IgnoreRules | None) -> list[tuple[str, bool]]:
-    """The entries of a directory mining goes on with: not hidden, not ignored."""
-    return [
+def _visit(
+    tree: MinedTree, directory: Names, outer: IgnoreRules | None
+) -> tuple[IgnoreRules | None, list[tuple[str, bool]]]:
+    """The rules inside a directory (its own `.gitignore` on top of those above) and the
+    entries mining goes on with: not hidden, not ignored."""
+    entries = tree.entries(directory)
+    own = _own_patterns(tree, directory) if (IGNORE_FILE, False) in entries else ()
+    rules = rules_for(directory, own, outer)
+    kept = [
         (name, is_dir)
-        for name, is_dir in tree.entries(directory)
+        for name, is_dir in entries
         if not name.startswith(".")
         and not (rules is not None and rules.ignored((*directory, name), is_dir))
     ]
+    return rules, kept
 
 
 def list_documents(tree: MinedTree) -> Listing:
@@ -156,8 +170,7 @@ def list_documents(tree: MinedTree) -> Listing:
     while pending:
         directory, outer = pending.pop()
         try:
-            rules = rules_for(directory, _own_patterns(tree, directory), outer)
-            kept = _kept(tree, directory, rules)
+            rules, kept = _visit(tree, directory, outer)
         except OSError as error:
             listing.failures.append((_shown_directory(directory), reason(error)))
             continue
