@@ -34,9 +34,9 @@ from api.service.jobs.glob import (
 MAX_IGNORE_BYTES: Final = 256 * 1024
 MAX_PATTERNS: Final = 10_000
 MAX_PATTERN_CHARS: Final = 4096
-MAX_MATCH_STEPS: Final = 1_000_000
+MAX_MATCH_STEPS: Final = 200_000
 """Steps one name may take against all the patterns that apply to it: far past what real
-ignore files need (a few per pattern), about a second of Python at worst."""
+ignore files need (one to a few per pattern), a fraction of a second of Python at worst."""
 
 
 class IgnoreFileRefused(Exception):

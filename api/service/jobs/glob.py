@@ -191,8 +191,11 @@ def match_segment(glob: tuple[Token, ...], name: str, steps: Steps) -> bool:
     star = -1  # the token after the last `*` seen, and where its match would end
     star_end = 0
     count = 0
+    room = steps.limit - steps.spent  # checked as it goes: one segment may be costly alone
     while at < len(name):
         count += 1
+        if count > room:
+            steps.spend(count)
         if token < len(glob) and glob[token] is STAR:
             token += 1
             star, star_end = token, at
