@@ -113,7 +113,7 @@ class MinedTree:
         keep = 0
         while keep < min(len(names), len(self._names)) and names[keep] == self._names[keep]:
             keep += 1
-        if keep < self._first_held:  # what it needs above was closed: start from the root
+        if keep <= self._first_held:  # the parent it needs was closed: start from the root
             keep = 0
         self._truncate(keep)
         current = self._chain[-1] if self._chain else self._base
