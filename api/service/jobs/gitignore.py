@@ -141,7 +141,7 @@ def _ways(text: str) -> tuple[tuple[Segment, ...], ...]:
     if rest is None:  # `a**`: anything that starts with `a`
         return ((*_segments(prefix + "*"), GLOBSTAR),)
     # `**/` takes nothing, or the prefix's segment's end and any directories after it
-    return (*_ways(prefix + rest), tuple(_segments(prefix + "*/**/" + rest)))
+    return (*_ways(prefix + rest), *_ways(prefix + "*/**/" + rest))
 
 
 def compile_pattern(line: str) -> Pattern | None:
