@@ -45,16 +45,28 @@ def retire_past_end(
 
 
 def retire_vanished(
-    store: GraphStore, job: str, wing: str, room: str, root: str, present: Iterable[str]
+    store: GraphStore,
+    job: str,
+    wing: str,
+    room: str,
+    root: str,
+    present: Iterable[str],
+    unlisted: Iterable[str] = (),
 ) -> int:
     """Retire the chunks mined from `root` (their `origin_root`) into the room whose document
-    is not in `present`, the tree as listed now."""
+    is not in `present`, the tree as listed now. Documents under a directory of `unlisted`
+    (`dir/`, the root `./`), which could not be listed this time, stay: that is no news."""
     rows = store.read(
         lambda tx: tx.run("mined_documents", wing=wing, room=room, root=root, job=job),
         use_case="mined_documents",
     )
     keep = set(present)
-    stale = sorted(row["name"] for row in rows if row["document"] not in keep)
+    unknown = tuple("" if directory == "./" else directory for directory in unlisted)
+    stale = sorted(
+        row["name"]
+        for row in rows
+        if row["document"] not in keep and not row["document"].startswith(unknown)
+    )
     retired = 0
     for start in range(0, len(stale), BATCH):
         retired += _retire_names(store, job, wing, room, stale[start : start + BATCH])

@@ -1,21 +1,16 @@
 """Input checks whose answers are not 422: empty content, oversized content, bad room paths."""
 
-import re
-
 from api.errors import InvalidInput, InvalidPath, PayloadTooLarge
+from api.service.content import holds_forbidden_characters
 
 MAX_CONTENT_BYTES = 1024 * 1024
 MAX_PATH_SEGMENT = 200
 
 
-# C0 controls other than tab, line feed and carriage return: not text, and NUL cuts queries.
-_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
-
-
 def check_content(content: str) -> str:
     if not content.strip():
         raise InvalidInput("content is empty or whitespace only")
-    if _FORBIDDEN.search(content):
+    if holds_forbidden_characters(content):
         raise InvalidInput("content holds control characters or lone surrogates")
     size = len(content.encode("utf-8"))
     if size > MAX_CONTENT_BYTES:

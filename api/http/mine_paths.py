@@ -17,9 +17,13 @@ ENV = "CASTLEGRAPH_MINE_ROOTS"
 
 def _resolved(given: str) -> Path:
     """The path resolved on the server; one that cannot be (`~nobody`, a NUL byte) is a 400
-    naming it, never a 500."""
+    naming it, never a 500. So is a relative path: the service's working directory is no
+    business of its callers (`castlegraph mine` sends its own paths made absolute)."""
     try:
-        return Path(given).expanduser().resolve()
+        path = Path(given).expanduser()
+        if not path.is_absolute():
+            raise InvalidPath("a mining path must be absolute", {"path": given})
+        return path.resolve()
     except (RuntimeError, ValueError, OSError) as error:  # no such user, NUL, too long
         raise InvalidPath(f"not a usable path: {error}", {"path": given}) from error
 

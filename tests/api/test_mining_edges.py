@@ -129,3 +129,19 @@ def test_mining_a_fifo_itself_finishes_and_counts_it_skipped(
         0,
         0,
     )
+
+
+def test_a_file_with_control_characters_fails_alone_as_the_drawer_routes_refuse_it(
+    client: TestClient, mine_dir: Path
+) -> None:
+    """Tab, line feed and carriage return are text; an ANSI escape or a form feed is refused by
+    the drawer routes (`input::invalid`), so mining does not store it either."""
+    (mine_dir / "good.md").write_text(GOOD)
+    (mine_dir / "ansi.md").write_text("A log line in \x1b[31mred\x1b[0m.\tTabbed.\r\n")
+    job = mine(client, mine_dir)
+    assert_one_failure(job, "ansi.md", "control_characters")
+    assert names_and_contents(client) == [("good.md#0", GOOD)]
+    refused = client.post(
+        "/api/wings/docs/rooms/notes/drawers", json={"content": "A log in \x1b[31mred\x1b[0m."}
+    )
+    assert (refused.status_code, refused.json()["error"]["code"]) == (400, "input::invalid")

@@ -6,55 +6,34 @@ A file that starts as text but cannot be stored whole is a bad file (`BadFile`),
 counts as failed. `.git` is always skipped; every `.gitignore` found applies to its own
 directory and below, as git does. Hidden files and directories (a leading dot) are
 configuration, not memories, and are skipped too. Only regular files inside the mined path
-are read (design §8.1): what a directory links to elsewhere, and devices or FIFOs that would
-never finish reading, are not its memories either.
+are read, each through the tree's descriptors (`tree`, design §8.1): what a directory links to
+elsewhere, and devices or FIFOs that would never finish reading, are not its memories either.
+
+The walk keeps a list of pending directories, not a call stack, so any depth works. A
+directory that cannot be listed, or whose `.gitignore` cannot be honoured (`gitignore`), is
+left out with its reason (`Listing.failures`), never failing the job: mining what the user
+asked to ignore is worse than mining less.
 """
 
 import codecs
 import os
-import stat
-from pathlib import Path
+from dataclasses import dataclass, field
 
-import pathspec
+from api.service.content import holds_forbidden_characters
+from api.service.jobs.gitignore import (
+    MAX_IGNORE_BYTES,
+    IgnoreFileRefused,
+    IgnoreRules,
+    Pattern,
+    parse,
+    rules_for,
+)
+from api.service.jobs.glob import OverBudget
+from api.service.jobs.tree import MinedTree, Names, reason
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 SNIFF_BYTES = 8192
-
-
-def _spec(directory: Path, root: Path) -> pathspec.GitIgnoreSpec | None:
-    # Read like any mined file: a `.gitignore` that is a FIFO or links out of the tree is none.
-    text = read_text(directory / ".gitignore", root)
-    if text is None:
-        return None
-    return pathspec.GitIgnoreSpec.from_lines(text.splitlines())
-
-
-def _ignored(path: Path, is_dir: bool, specs: list[tuple[Path, pathspec.GitIgnoreSpec]]) -> bool:
-    for base, spec in specs:
-        relative = path.relative_to(base).as_posix() + ("/" if is_dir else "")
-        if spec.match_file(relative):
-            return True
-    return False
-
-
-def _open_regular(path: Path, boundary: Path) -> int | None:
-    """A read descriptor on `path` if it is a regular file inside `boundary`, else None.
-
-    The mined tree decides what is read, not where its links point: a symlink out of it is not
-    followed. Devices, FIFOs and sockets are never opened for reading — `/dev/zero` or a FIFO
-    without a writer would block the single job thread for good. The type is checked before
-    opening (opening some devices acts on them) and again on the descriptor (the file may have
-    been swapped in between); `O_NONBLOCK` keeps even that open from waiting.
-    """
-    real = path.resolve()
-    if not real.is_relative_to(boundary) or not stat.S_ISREG(os.stat(real).st_mode):
-        return None
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
-    descriptor = os.open(real, flags)
-    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-        os.close(descriptor)
-        return None
-    return descriptor
+IGNORE_FILE = ".gitignore"
 
 
 class BadFile(Exception):
@@ -78,66 +57,134 @@ def _looks_binary(start: bytes) -> bool:
     return False
 
 
-def read_document(path: Path, boundary: Path) -> str | None:
+def names_of(relative: str) -> Names:
+    return tuple(relative.split("/"))
+
+
+class _TooLarge(Exception):
+    """A file past the size its reader takes."""
+
+
+def _read_bytes(tree: MinedTree, names: Names, limit: int) -> bytes | None:
+    """The bytes of the regular file at `names`, at most `limit`; None for anything else."""
+    descriptor = tree.open_file(names)
+    if descriptor is None:
+        return None
+    with os.fdopen(descriptor, "rb") as file:
+        if os.fstat(file.fileno()).st_size > limit:
+            raise _TooLarge
+        data = file.read(limit + 1)  # it may have grown since
+    if len(data) > limit:
+        raise _TooLarge
+    return data
+
+
+def read_document(tree: MinedTree, relative: str) -> str | None:
     """The text of a file to mine; None for what is not a memory (binaries, anything but a
-    regular file, symlinks leading out of `boundary`, a file gone since it was listed).
+    regular file, symlinks leading out of the tree, a file gone or replaced since it was
+    listed).
 
     A file that starts like text but cannot be stored raises `BadFile`: over 10 MiB
     (`too_large`), a NUL byte past the sniffed start (`nul_byte`: FalkorDB strings end at a
     NUL, so the stored text would be silently cut), bytes past it that are not UTF-8
-    (`undecodable_content`), or no permission to read it (`unreadable`).
+    (`undecodable_content`), control characters the drawer routes refuse too
+    (`control_characters`), or no permission to read it (`unreadable`).
     """
     try:
-        descriptor = _open_regular(path, boundary)
-        if descriptor is None:
-            return None
-        with os.fdopen(descriptor, "rb") as file:
-            if os.fstat(file.fileno()).st_size > MAX_FILE_BYTES:
-                raise BadFile("too_large")
-            data = file.read(MAX_FILE_BYTES + 1)  # it may have grown since
+        data = _read_bytes(tree, names_of(relative), MAX_FILE_BYTES)
+    except _TooLarge as error:
+        raise BadFile("too_large") from error
     except PermissionError as error:
         raise BadFile("unreadable") from error
-    except (OSError, RuntimeError):  # gone, a socket, a symlink loop
+    except (OSError, RuntimeError):  # gone, replaced, a socket, a symlink loop
         return None
-    if len(data) > MAX_FILE_BYTES:
-        raise BadFile("too_large")
+    if data is None:
+        return None
     if _looks_binary(data[:SNIFF_BYTES]):
         return None
     if b"\0" in data:
         raise BadFile("nul_byte")
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise BadFile("undecodable_content") from error
+    if holds_forbidden_characters(text):
+        raise BadFile("control_characters")
+    return text
 
 
-def read_text(path: Path, boundary: Path) -> str | None:
-    """`read_document`, with a bad file read as none (a `.gitignore` that cannot be read
-    ignores nothing)."""
+def _own_patterns(tree: MinedTree, directory: Names) -> tuple[Pattern, ...]:
+    """The patterns of the directory's `.gitignore`. One that is not a regular file in the
+    tree ignores nothing; one that cannot be read or is past the bounds is refused."""
     try:
-        return read_document(path, boundary)
-    except BadFile:
-        return None
+        data = _read_bytes(tree, (*directory, IGNORE_FILE), MAX_IGNORE_BYTES)
+    except _TooLarge as error:
+        raise IgnoreFileRefused("ignore_file_too_large") from error
+    except PermissionError as error:
+        raise IgnoreFileRefused("ignore_file_unreadable") from error
+    except (OSError, RuntimeError):  # gone since it was listed
+        return ()
+    if data is None:
+        return ()
+    return parse(data.decode("utf-8", "surrogateescape"))  # names are decoded the same way
 
 
-def list_documents(root: Path) -> list[str]:
-    """Relative POSIX paths of candidate text files under `root`, sorted. A root that is not a
-    directory is its own one file, so a device or FIFO asked for is counted as skipped."""
-    if not root.is_dir():
-        return [root.name]
-    found: list[str] = []
-    specs_by_dir: dict[Path, list[tuple[Path, pathspec.GitIgnoreSpec]]] = {}
-    for current, dirs, files in os.walk(root):
-        here = Path(current)
-        inherited = specs_by_dir.get(here, [])
-        own = _spec(here, root)
-        specs = [*inherited, (here, own)] if own else inherited
-        dirs[:] = sorted(
-            d for d in dirs if not d.startswith(".") and not _ignored(here / d, True, specs)
-        )
-        for name in dirs:
-            specs_by_dir[here / name] = specs
-        for name in sorted(files):
-            if not name.startswith(".") and not _ignored(here / name, False, specs):
-                found.append((here / name).relative_to(root).as_posix())
-    return sorted(found)
+@dataclass
+class Listing:
+    files: list[str] = field(default_factory=list)
+    """Relative POSIX paths of candidate text files, sorted."""
+    failures: list[tuple[str, str]] = field(default_factory=list)
+    """(directory, reason) for each directory left out: `sub/dir/`, the root as `./`."""
+
+
+def _shown_directory(names: Names) -> str:
+    return "".join(f"{name}/" for name in names) or "./"
+
+
+def _visit(
+    tree: MinedTree, directory: Names, outer: IgnoreRules | None
+) -> tuple[IgnoreRules | None, list[tuple[str, bool]]]:
+    """The rules inside a directory (its own `.gitignore` on top of those above) and the
+    entries mining goes on with: not hidden, not ignored."""
+    entries = tree.entries(directory)
+    own = _own_patterns(tree, directory) if (IGNORE_FILE, False) in entries else ()
+    rules = rules_for(directory, own, outer)
+    kept = [
+        (name, is_dir)
+        for name, is_dir in entries
+        if not name.startswith(".")
+        and not (rules is not None and rules.ignored((*directory, name), is_dir))
+    ]
+    return rules, kept
+
+
+def list_documents(tree: MinedTree) -> Listing:
+    """Candidate text files under the tree's root. A root that is not a directory is its own
+    one file, so a device or FIFO asked for is counted as skipped."""
+    if tree.problem is not None:
+        return Listing(failures=[("./", tree.problem)])
+    if tree.single is not None:
+        return Listing(files=[tree.single])
+    listing = Listing()
+    pending: list[tuple[Names, IgnoreRules | None]] = [((), None)]
+    while pending:
+        directory, outer = pending.pop()
+        try:
+            rules, kept = _visit(tree, directory, outer)
+        except OSError as error:
+            listing.failures.append((_shown_directory(directory), reason(error)))
+            continue
+        except IgnoreFileRefused as error:
+            listing.failures.append((_shown_directory(directory), error.reason))
+            continue
+        except OverBudget:
+            listing.failures.append((_shown_directory(directory), "ignore_rules_too_costly"))
+            continue
+        for name, is_dir in kept:
+            if is_dir:
+                pending.append(((*directory, name), rules))
+            else:
+                listing.files.append("/".join((*directory, name)))
+    listing.files.sort()
+    listing.failures.sort()
+    return listing

@@ -9,15 +9,18 @@ chunks are written in batches (`graph.drawer_batch`), each as if written one by 
 Re-mining retires what the tree no longer says (`graph.mined`): after each file, its chunks
 past the new end; at the end, the chunks of files the same root held and no longer lists (a
 file deleted, or now ignored). A file that is still listed but could not be read this time
-(skipped or failed) keeps its chunks: a failure to read is no news about the file. The root is
+(skipped or failed) keeps its chunks: a failure to read is no news about the file; nor is a
+directory that could not be listed, whose files keep theirs too. The root is
 recorded on each chunk as a digest (`origin.root`), never as the server's path, so two roots
 mined into one room never retire each other's files.
 
-A bad file — a name that is not UTF-8, a NUL byte or undecodable bytes past the sniffed start,
-over 10 MiB — is counted in `failed` with its reason and the job goes on (design §11). The
-result lists the first `FAILED_LISTED` of them by their path relative to the mined root (never
-the server's absolute path) and counts them all in `failed_count`; the list is saved only when
-it grows, so a save stays as small at file 10,000 as at file 1.
+A bad file — a name that is not UTF-8, a NUL byte, control characters or undecodable bytes
+past the sniffed start, over 10 MiB — is counted in `failed` with its reason and the job goes
+on (design §11), and so is a directory left out of the walk (`dir/`, the root `./`: gone,
+replaced, unreadable, or a `.gitignore` that cannot be honoured). The result lists the first
+`FAILED_LISTED` of them by their path relative to the mined root (never the server's absolute
+path) and counts them all in `failed_count`; the list is saved only when it grows, so a save
+stays as small at file 10,000 as at file 1.
 """
 
 import hashlib
@@ -28,6 +31,7 @@ from typing import Any
 from api.service.jobs.batches import batches
 from api.service.jobs.context import JobContext
 from api.service.jobs.files import BadFile, list_documents, read_document
+from api.service.jobs.tree import MinedTree
 from graph import drawer_batch, drawers, mined
 from graph.errors import CastlegraphError, GraphError
 from graph.jobs import item_id
@@ -45,12 +49,12 @@ def shown(relative: str) -> str:
     return os.fsencode(relative).decode("utf-8", "backslashreplace")
 
 
-def _read(root: Path, relative: str) -> str | None:
+def _read(tree: MinedTree, relative: str) -> str | None:
     try:
         relative.encode("utf-8")
     except UnicodeEncodeError as error:  # the name could be neither stored nor sent
         raise BadFile("undecodable_name") from error
-    return read_document(root / relative if root.is_dir() else root, boundary=root)
+    return read_document(tree, relative)
 
 
 def _store_chunks(
@@ -131,21 +135,68 @@ def _store_file(
 
 def run_mine(ctx: JobContext) -> dict[str, Any]:
     root = Path(ctx.job.params["path"])
+    with MinedTree(root) as tree:
+        return _mine(ctx, tree)
+
+
+def _failure(
+    state: dict[str, Any], failed: list[dict[str, str]], relative: str, reason: str
+) -> bool:
+    """Count one failure; whether the listed ones grew (then they are saved)."""
+    state["failed"] += 1
+    if len(failed) >= FAILED_LISTED:
+        return False
+    failed.append({"path": shown(relative), "reason": reason})
+    return True
+
+
+def _retire_vanished(
+    ctx: JobContext,
+    state: dict[str, Any],
+    failed: list[dict[str, str]],
+    files: list[str],
+    tree: MinedTree,
+) -> int:
+    """Retire the chunks of files the tree no longer holds, but not of those in a directory
+    that could not be listed this time. Those are the listed failures ending in `/`; when not
+    all of them could be listed, which directories they were is unknown and nothing retires."""
+    unlisted = [entry["path"] for entry in failed if entry["path"].endswith("/")]
+    if len(unlisted) < state["failed_directories"]:
+        return 0
+    params = ctx.job.params
+    return mined.retire_vanished(
+        ctx.store,
+        ctx.job.id,
+        params["wing"],
+        params["room"],
+        root_digest(tree.root),
+        files,
+        unlisted,
+    )
+
+
+def _mine(ctx: JobContext, tree: MinedTree) -> dict[str, Any]:
     state = ctx.job.state or {"next": 0, "skipped": 0, **dict.fromkeys(COUNTS, 0)}
-    for name in ("failed", "retired"):
+    for name in ("failed", "retired", "failed_directories"):
         state.setdefault(name, 0)  # saved before these were counted
     failed: list[dict[str, str]] = list(ctx.job.failures)
     # The file list is written once, with the first save; a save after each file writes the
     # position and counts only (design §11). Jobs saved before kept it in their state.
     listed = state.pop("files", None) or ctx.job.files
-    files: list[str] = listed if listed is not None else list_documents(root)
+    grew = False
+    if listed is None:
+        listing = list_documents(tree)
+        for directory, reason in listing.failures:
+            grew = _failure(state, failed, directory, reason) or grew
+        state["failed_directories"] = len(listing.failures)
+        listed = listing.files
+    files: list[str] = listed
     first = ctx.job.files is None
     start = state["next"]
     for index in range(start, len(files)):
         relative = files[index]
-        grew = False
         try:
-            text = _read(root, relative)
+            text = _read(tree, relative)
             if text is None:
                 state["skipped"] += 1
             else:
@@ -153,23 +204,18 @@ def run_mine(ctx: JobContext) -> dict[str, Any]:
         except (BadFile, CastlegraphError) as error:
             if isinstance(error, GraphError):
                 raise  # the database failed, not the file: stop and resume later
-            state["failed"] += 1
-            if len(failed) < FAILED_LISTED:
-                reason = error.reason if isinstance(error, BadFile) else str(error.code)
-                failed.append({"path": shown(relative), "reason": reason})
-                grew = True
+            reason = error.reason if isinstance(error, BadFile) else str(error.code)
+            grew = _failure(state, failed, relative, reason) or grew
         state["next"] = index + 1
         extra: dict[str, Any] = {"files": files, "progress_total": len(files)} if first else {}
         if grew:
             extra["failures"] = failed
         ctx.checkpoint(state, done=index + 1, **extra)
-        first = False
-    params = ctx.job.params
-    state["retired"] += mined.retire_vanished(
-        ctx.store, ctx.job.id, params["wing"], params["room"], root_digest(root), files
-    )
+        first = grew = False
+    state["retired"] += _retire_vanished(ctx, state, failed, files, tree)
+    failed_files = state["failed"] - state["failed_directories"]
     return {
-        "files": len(files) - state["skipped"] - state["failed"],
+        "files": len(files) - state["skipped"] - failed_files,
         "skipped": state["skipped"],
         **{name: state[name] for name in COUNTS},
         "failed": failed,
