@@ -7,6 +7,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
 from api.errors import Forbidden, PayloadTooLarge
+from api.http.auth import named_agent
 from api.http.deps import CallerAgent, RuntimeDep, StoreDep
 from api.http.limits import check_content, check_path_segment
 from api.http.mine_paths import allowed_path
@@ -29,7 +30,8 @@ def post_checkpoint(
     """Store items in a room in the background; exact copies are counted, not stored.
 
     The job writes as the caller's agent (param `viewer`, design §8.1): its items are compared
-    only with drawers that agent may see, so its counts say nothing of another agent's diary.
+    only with drawers that agent may see, so its counts say nothing of another agent's diary,
+    and an item may name no agent but that one.
 
     At most `api.max_batch` x 10 items (design §11): the job's parameters are one node property
     that a runner reads whole, so their size is bounded like any batch.
@@ -43,6 +45,7 @@ def post_checkpoint(
     check_path_segment("room", body.room)
     for item in body.items:
         check_content(item.content)
+        named_agent(item.agent, caller)
         if item.destination is not None:
             for kind, value in (("wing", item.destination.wing), ("room", item.destination.room)):
                 if value is not None:
