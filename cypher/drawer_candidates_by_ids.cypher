@@ -10,7 +10,7 @@
 // seen.
 MATCH (d:Drawer {content_hash: $content_hash})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
-  AND ($agent IS NULL OR d.agent = $agent)
+  AND ($agent IS NULL OR (d.agent = $agent AND d.kind = 'diary'))
   AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
 RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer, 'hash' AS via
 ORDER BY d.created_at, d.id
@@ -18,7 +18,7 @@ LIMIT $exact_limit
 UNION ALL
 MATCH (d:Drawer {fingerprint: $fingerprint})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
-  AND ($agent IS NULL OR d.agent = $agent)
+  AND ($agent IS NULL OR (d.agent = $agent AND d.kind = 'diary'))
   AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
 RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer, 'fingerprint' AS via
 ORDER BY d.created_at, d.id

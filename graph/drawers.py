@@ -22,7 +22,7 @@ from graph.queries import Dialect
 from graph.records import ORIGIN_PREFIX, Drawer, SimilarDrawer, WriteOutcome
 from graph.sequenced_index import Counter
 from graph.store import GraphStore, Row, Tx
-from graph.visibility import visible
+from graph.visibility import DIARY_KIND, visible
 from resolver.drawers import (
     TERMS_SCHEME,
     DrawerText,
@@ -105,18 +105,19 @@ class NewDrawer:
 
     @property
     def compared_agent(self) -> str | None:
-        """The agent whose drawers alone the write compares with, if only its own."""
+        """The agent whose diary entries alone the write compares with, if only its own: a
+        diary entry's identity is never another drawer naming that agent (design §8.1)."""
         return self.agent if self.compare_same_agent_only else None
 
     def compares_with(self, wing: str, room: str, agent: str | None, kind: str | None) -> bool:
         """Whether the write may compare with a drawer of this room, agent and kind: of its own
-        room, of its own agent where it compares with its own only, and visible to its viewer.
-        The candidate statements filter by this rule; a batch applies it to drawers read
-        without it (`graph.drawer_batch`)."""
+        room, one of its agent's diary entries where it compares with its own only, and visible
+        to its viewer. The candidate statements filter by this rule; a batch applies it to
+        drawers read without it (`graph.drawer_batch`)."""
         return (
             wing == self.wing
             and room == self.room
-            and (self.compared_agent is None or agent == self.compared_agent)
+            and (self.compared_agent is None or (agent, kind) == (self.compared_agent, DIARY_KIND))
             and visible(kind or "", agent, self.viewer)
         )
 

@@ -14,6 +14,7 @@
     ├── ReviewLinkNotFound           graph::review_link_not_found 404
     ├── AliasTaken                   graph::alias_taken 409: the spelling is another entity's
     ├── JobNotFound                  jobs::job_not_found 404
+    ├── TooManyJobs                  service::busy 429 (retryable): the caller's queue is full
     ├── NothingToExport              export::not_found 404 (the CLI's export only)
     ├── InvalidCursor                input::invalid 400: a page cursor this service never returned
     ├── InvalidVector                input::invalid 422: an embedding the index cannot hold
@@ -183,6 +184,24 @@ class JobNotFound(CastlegraphError):
 
     def __init__(self, job_id: str) -> None:
         super().__init__(f"no job with id {job_id!r}", {"job": job_id})
+
+
+class TooManyJobs(CastlegraphError):
+    """The caller has `api.max_queued_jobs` jobs queued or running (design §8.1): a new one
+    waits until one of those ends, so it is retryable."""
+
+    code = ErrorCode.SERVICE_BUSY
+    status = 429
+
+    def __init__(self, queued: int, limit: int) -> None:
+        super().__init__(
+            f"{queued} jobs of this caller are already queued or running (at most {limit}, "
+            "api.max_queued_jobs); retry once one has ended",
+            {"queued": queued, "max_queued_jobs": limit},
+        )
+
+    def is_retryable(self) -> bool:
+        return True
 
 
 class NothingToExport(CastlegraphError):

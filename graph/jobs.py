@@ -16,6 +16,12 @@ A job cannot hurt the service (design §11): saving progress writes only the cha
 reads back only the status, so a save costs the same at item 1 and item 10,000; a job whose
 starts keep ending with the service dying is failed, not resumed forever; a cancel is seen at
 the next save, from any instance; finished jobs are pruned after `KEEP_DAYS`.
+
+Jobs have owners and bounds (design §8.1): a job records the agent whose token queued it
+(`agent`; None: an operator's, or a job from before agents were recorded). An agent sees and
+cancels only its own jobs, and another's answers as an unknown id does; a caller has at most
+`max_queued` jobs queued or running, counted under a lock in the transaction that adds one;
+and the statement that ends a job drops its items, which only its run needed.
 """
 
 import json
@@ -26,7 +32,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from graph.clock import utc_now
-from graph.errors import JobNotFound
+from graph.errors import JobNotFound, TooManyJobs
 from graph.store import GraphStore, Tx
 from resolver.errors import ErrorCode
 
@@ -65,6 +71,13 @@ class Job:
     item_count: int | None = None
     """How many items a checkpoint holds: `params` has the items themselves only in the job
     `claim_job` returns (the other reads leave them in the graph)."""
+    agent: str | None = None
+    """The agent whose token queued the job; None for an operator's (design §8.1)."""
+
+    def visible_to(self, viewer: str | None) -> bool:
+        """Whether a caller sees the job: an operator (`viewer` None) every job, an agent its
+        own only (one that names no agent is an operator's)."""
+        return viewer is None or self.agent == viewer
 
     @classmethod
     def from_props(cls, props: dict[str, Any]) -> "Job":
@@ -96,6 +109,7 @@ class Job:
             files=load("files"),
             failures=load("failures") or [],
             item_count=None if count is None else int(count),
+            agent=props.get("agent"),
         )
 
 
@@ -104,7 +118,22 @@ def item_id(job_id: str, index: int | str) -> str:
     return str(uuid.uuid5(JOB_NAMESPACE, f"{job_id}:{index}"))
 
 
-def create_job(store: GraphStore, kind: str, params: dict[str, Any], total: int | None) -> Job:
+JOB_QUEUE = "job_queue"
+"""The lock a job's creation takes when its caller's queue is bounded: two requests counting
+at once could each see room for one more."""
+
+
+def create_job(
+    store: GraphStore,
+    kind: str,
+    params: dict[str, Any],
+    total: int | None,
+    *,
+    agent: str | None = None,
+    max_queued: int | None = None,
+) -> Job:
+    """Record a queued job for `agent` (None: an operator). With `max_queued`, refused with
+    `TooManyJobs` when that caller has as many queued or running already."""
     props: dict[str, Any] = {
         "id": str(uuid.uuid4()),
         "kind": kind,
@@ -120,15 +149,27 @@ def create_job(store: GraphStore, kind: str, params: dict[str, Any], total: int 
         props["item_count"] = len(items)
     if total is not None:
         props["progress_total"] = total
-    rows = store.write(lambda tx: tx.run("create_job", props=props), use_case="create_job")
-    return Job.from_props(rows[0]["job"])
+    if agent is not None:
+        props["agent"] = agent
+
+    def create(tx: Tx) -> Job:
+        if max_queued is not None:
+            tx.lock(JOB_QUEUE)
+            queued = int(tx.run("count_queued_jobs", agent=agent)[0]["jobs"])
+            if queued >= max_queued:
+                raise TooManyJobs(queued, max_queued)
+        return Job.from_props(tx.run("create_job", props=props)[0]["job"])
+
+    return store.write(create, use_case="create_job")
 
 
-def _get(tx: Tx, job_id: str) -> Job:
+def _get(tx: Tx, job_id: str, viewer: str | None = None) -> Job:
+    """The job; one `viewer` may not see is missing, with the answer of an unknown id."""
     rows = tx.run("job_by_id", id=job_id)
-    if not rows:
+    job = Job.from_props(rows[0]["job"]) if rows else None
+    if job is None or not job.visible_to(viewer):
         raise JobNotFound(job_id)
-    return Job.from_props(rows[0]["job"])
+    return job
 
 
 WHOLE_READ_ATTEMPTS = 5
@@ -162,14 +203,17 @@ def _whole(store: GraphStore, read: Callable[[Tx], list[Job]], use_case: str) ->
     return jobs
 
 
-def get_job(store: GraphStore, job_id: str) -> Job:
-    [job] = _whole(store, lambda tx: [_get(tx, job_id)], "get_job")
+def get_job(store: GraphStore, job_id: str, *, viewer: str | None = None) -> Job:
+    [job] = _whole(store, lambda tx: [_get(tx, job_id, viewer)], "get_job")
     return job
 
 
-def recent_jobs(store: GraphStore, limit: int) -> list[Job]:
+def recent_jobs(store: GraphStore, limit: int, *, viewer: str | None = None) -> list[Job]:
+    """The newest jobs `viewer` may see (an operator: every job)."""
+
     def read(tx: Tx) -> list[Job]:
-        return [Job.from_props(row["job"]) for row in tx.run("recent_jobs", limit=limit)]
+        rows = tx.run("recent_jobs", limit=limit, agent=viewer)
+        return [Job.from_props(row["job"]) for row in rows]
 
     return _whole(store, read, "recent_jobs")
 
@@ -262,12 +306,13 @@ def save_job_progress(store: GraphStore, job_id: str, owner: str, /, **changes: 
     return Saved(status=rows[0]["status"], held=bool(rows[0]["held"]))
 
 
-def cancel_job(store: GraphStore, job_id: str) -> tuple[Job, bool]:
+def cancel_job(store: GraphStore, job_id: str, *, viewer: str | None = None) -> tuple[Job, bool]:
     """Cancel a queued or running job (its runner stops at its next save): the job, and
     whether this call cancelled it (False: it had finished, and is returned unchanged). What
-    the job stored stays."""
+    the job stored stays; its items go. A job `viewer` may not see is not found."""
 
     def cancel(tx: Tx) -> tuple[Job, bool]:
+        _get(tx, job_id, viewer)  # an agent and the job's agent never change: check, then act
         changed = bool(tx.run("cancel_job", id=job_id, now=utc_now()))
         return _get(tx, job_id), changed
 

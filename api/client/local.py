@@ -78,13 +78,13 @@ class LocalClient:
         return _as_json(jobs_routes.post_checkpoint(request, self._runtime, None))
 
     def job(self, job_id: str) -> Json:
-        return _as_json(jobs_routes.get_job(job_id, self._runtime.store))
+        return _as_json(jobs_routes.get_job(job_id, self._runtime.store, None))
 
     def cancel_job(self, job_id: str) -> Json:
-        return _as_json(jobs_routes.cancel_job(job_id, self._runtime.store))
+        return _as_json(jobs_routes.cancel_job(job_id, self._runtime.store, None))
 
     def jobs(self, limit: int) -> Json:
-        return _as_json(jobs_routes.list_jobs(self._runtime.store, limit))
+        return _as_json(jobs_routes.list_jobs(self._runtime.store, None, limit))
 
     def write_drawer(self, wing: str, room: str, body: Json, *, caller: str | None) -> Json:
         request = _request(DrawerCreate, body)

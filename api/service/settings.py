@@ -129,6 +129,10 @@ class ApiSettings(Section):
     (`api.service.heavy_reads`)."""
     heavy_read_wait_seconds: float = Field(default=10.0, ge=0.0, le=300.0, allow_inf_nan=False)
     """How long another one waits for a slot before `503 service::busy`."""
+    max_queued_jobs: int = Field(default=20, ge=1, le=10_000)
+    """How many jobs one caller (an agent's token; the operators together) may have queued or
+    running at once; beyond it a new job is `429 service::busy` (design §8.1): a job's queue
+    and its payload live in the graph, so an unbounded queue is unbounded memory."""
     mine_roots: list[Path] = Field(default_factory=list)
     """The directories `POST /api/mine` may read (design §8.1). None by default: a service
     must not read `~/.ssh` or `/etc` for whoever can reach it. The local CLI ignores them."""
@@ -253,6 +257,7 @@ ENVIRONMENT: dict[str, tuple[str, str]] = {
     "CASTLEGRAPH_ALLOWED_HOSTS": ("api", "allowed_hosts"),
     "CASTLEGRAPH_ALLOWED_ORIGINS": ("api", "allowed_origins"),
     "CASTLEGRAPH_MAX_BATCH": ("api", "max_batch"),
+    "CASTLEGRAPH_MAX_QUEUED_JOBS": ("api", "max_queued_jobs"),
     "CASTLEGRAPH_MINE_ROOTS": ("api", "mine_roots"),
     "CASTLEGRAPH_HEAVY_READS": ("api", "heavy_reads"),
     "CASTLEGRAPH_HEAVY_READ_WAIT_SECONDS": ("api", "heavy_read_wait_seconds"),

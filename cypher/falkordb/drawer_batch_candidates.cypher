@@ -1,7 +1,7 @@
 // The dedup candidates of a batch of writes in one round trip (design §4.3, §4.5): for each
 // probe (one item of the batch) exactly what `drawer_candidates` returns for a single write,
-// branch by branch, tagged with the item's index. Only drawers the item's agent may see
-// (design §8.1).
+// branch by branch, tagged with the item's index. Only drawers the item's agent may see, and for a
+// diary entry (agent) only its agent's own diary entries (design §8.1).
 // Terms and bands give only drawers whose normal-form length allows a near copy
 // (the probe's min_len..max_len, or any above $any_len_above: trigram-scored), ranked and capped after
 // that filter: a drawer the lengths rule out would be sent for nothing.
@@ -10,7 +10,7 @@ CALL {
   WITH p
   MATCH (d:Drawer {content_hash: p.content_hash})
   WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
-    AND (p.agent IS NULL OR d.agent = p.agent)
+    AND (p.agent IS NULL OR (d.agent = p.agent AND d.kind = 'diary'))
     AND (p.viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = p.viewer)
   RETURN d
   ORDER BY d.created_at, d.id
@@ -24,7 +24,7 @@ CALL {
   WITH p
   MATCH (d:Drawer {fingerprint: p.fingerprint})
   WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
-    AND (p.agent IS NULL OR d.agent = p.agent)
+    AND (p.agent IS NULL OR (d.agent = p.agent AND d.kind = 'diary'))
     AND (p.viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = p.viewer)
   RETURN d
   ORDER BY d.created_at, d.id
@@ -53,7 +53,7 @@ CALL {
   UNWIND postings AS d
   WITH wing, room, agent, viewer, min_len, max_len, d, count(*) AS shared
   WHERE d.wing = wing AND d.room = room AND d.valid_to IS NULL
-    AND (agent IS NULL OR d.agent = agent)
+    AND (agent IS NULL OR (d.agent = agent AND d.kind = 'diary'))
     AND (viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = viewer)
     AND coalesce(d.norm_len, 0) >= min_len
     AND (coalesce(d.norm_len, 0) <= max_len OR d.norm_len > $any_len_above)
@@ -82,7 +82,7 @@ CALL {
   UNWIND postings AS d
   WITH wing, room, agent, viewer, min_len, max_len, d, count(*) AS shared
   WHERE d.wing = wing AND d.room = room AND d.valid_to IS NULL
-    AND (agent IS NULL OR d.agent = agent)
+    AND (agent IS NULL OR (d.agent = agent AND d.kind = 'diary'))
     AND (viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = viewer)
     AND coalesce(d.norm_len, 0) >= min_len
     AND (coalesce(d.norm_len, 0) <= max_len OR d.norm_len > $any_len_above)

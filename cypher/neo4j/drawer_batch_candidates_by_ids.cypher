@@ -10,7 +10,7 @@ UNWIND $probes AS p
 CALL (p) {
   MATCH (d:Drawer {content_hash: p.content_hash})
   WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
-    AND (p.agent IS NULL OR d.agent = p.agent)
+    AND (p.agent IS NULL OR (d.agent = p.agent AND d.kind = 'diary'))
     AND (p.viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = p.viewer)
   RETURN d
   ORDER BY d.created_at, d.id
@@ -23,7 +23,7 @@ UNWIND $probes AS p
 CALL (p) {
   MATCH (d:Drawer {fingerprint: p.fingerprint})
   WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
-    AND (p.agent IS NULL OR d.agent = p.agent)
+    AND (p.agent IS NULL OR (d.agent = p.agent AND d.kind = 'diary'))
     AND (p.viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = p.viewer)
   RETURN d
   ORDER BY d.created_at, d.id

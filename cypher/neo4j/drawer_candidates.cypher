@@ -1,5 +1,6 @@
 // A write's dedup candidates in one round trip, every branch from an index (design §4.3),
-// only drawers the writer's agent may see (design §8.1):
+// only drawers the writer's agent may see, and for a diary entry ($agent) only its agent's own
+// diary entries (design §8.1):
 // whole drawers with the same content hash or fingerprint (oldest first), then the id,
 // content and normal-form length of the drawers sharing the room's rarest word pairs, and
 // of those sharing the most 5-gram bands. Each word pair is asked of the full-text index on its
@@ -11,7 +12,7 @@
 // that filter: a drawer the lengths rule out would be sent for nothing.
 MATCH (d:Drawer {content_hash: $content_hash})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
-  AND ($agent IS NULL OR d.agent = $agent)
+  AND ($agent IS NULL OR (d.agent = $agent AND d.kind = 'diary'))
   AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
 RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer, 'hash' AS via
 ORDER BY d.created_at, d.id
@@ -19,7 +20,7 @@ LIMIT $exact_limit
 UNION ALL
 MATCH (d:Drawer {fingerprint: $fingerprint})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
-  AND ($agent IS NULL OR d.agent = $agent)
+  AND ($agent IS NULL OR (d.agent = $agent AND d.kind = 'diary'))
   AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
 RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer, 'fingerprint' AS via
 ORDER BY d.created_at, d.id
@@ -37,7 +38,7 @@ LIMIT $rare_terms
 UNWIND postings AS d
 WITH d, count(*) AS shared
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
-  AND ($agent IS NULL OR d.agent = $agent)
+  AND ($agent IS NULL OR (d.agent = $agent AND d.kind = 'diary'))
   AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
   AND coalesce(d.norm_len, 0) >= $min_len
   AND (coalesce(d.norm_len, 0) <= $max_len OR d.norm_len > $any_len_above)
@@ -50,7 +51,7 @@ WHERE query <> ''
 CALL db.index.fulltext.queryNodes('drawer_terms', query, {limit: $per_term})
 YIELD node AS d, score
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
-  AND ($agent IS NULL OR d.agent = $agent)
+  AND ($agent IS NULL OR (d.agent = $agent AND d.kind = 'diary'))
   AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
   AND coalesce(d.norm_len, 0) >= $min_len
   AND (coalesce(d.norm_len, 0) <= $max_len OR d.norm_len > $any_len_above)

@@ -326,3 +326,75 @@ def test_the_mcp_tools_act_as_the_tokens_agent(client: TestClient) -> None:
     written = _tool(client, ADA, "drawer_write", wing="diary", room="diary", content=SECRET)
     assert [s["drawer"] for s in written["structuredContent"]["similar"]] == [copy]  # not bob's
     assert written["structuredContent"]["created"] is True
+
+
+# --- 4. an agent names only itself ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["note", "manual", "checkpoint"])
+def test_a_drawer_naming_another_agent_is_forbidden(client: TestClient, kind: str) -> None:
+    forged = {"content": SECRET, "kind": kind, "agent": "bob"}
+    refused = client.post(DIARY_ROOM, json=forged, headers=ADA)
+    assert refused.status_code == 403, refused.text
+    assert_envelope(refused.json(), "auth::forbidden")
+    assert refused.json()["error"]["details"] == {"agent": "bob"}
+    own = client.post(DIARY_ROOM, json=forged | {"agent": "ada"}, headers=ADA)
+    assert own.status_code == 201, own.text
+    assert client.get(DIARY_ROOM, headers=ADMIN).json()["drawers"] == [own.json()["drawer"]]
+    by_admin = client.post("/api/wings/w/rooms/r/drawers", json=forged, headers=ADMIN)
+    assert (by_admin.status_code, by_admin.json()["drawer"]["agent"]) == (201, "bob")
+
+
+def test_a_checkpoint_item_naming_another_agent_is_forbidden_before_a_job_exists(
+    client: TestClient,
+) -> None:
+    items = [{"content": "ada's item", "agent": "ada"}, {"content": SECRET, "agent": "bob"}]
+    body = {"wing": "w", "room": "r", "items": items}
+    refused = client.post("/api/checkpoints", json=body, headers=ADA)
+    assert refused.status_code == 403, refused.text
+    assert_envelope(refused.json(), "auth::forbidden")
+    assert refused.json()["error"]["details"] == {"agent": "bob"}
+    assert client.get("/api/jobs", headers=ADMIN).json()["jobs"] == []
+    assert client.post("/api/checkpoints", json=body, headers=ADMIN).status_code == 202
+
+
+BOB_DIARY = {
+    "diary": ("/api/diary", {"agent": "bob"}),
+    "diary drawer": (DIARY_ROOM, {"kind": "diary"}),
+}
+
+
+@pytest.mark.parametrize("route", list(BOB_DIARY))
+@pytest.mark.parametrize("kind", ["note", "checkpoint"])
+@pytest.mark.parametrize("content", [SECRET, TYPO], ids=["exact", "near"])
+def test_a_diary_entry_is_never_a_drawer_that_only_names_its_agent(
+    client: TestClient, route: str, kind: str, content: str
+) -> None:
+    """An operator may write a note naming bob; it is no diary entry of bob's, so bob's entry
+    of the same words is stored, and compared with his own entries only."""
+    note = client.post(
+        DIARY_ROOM, json={"content": SECRET, "kind": kind, "agent": "bob"}, headers=ADMIN
+    )
+    assert note.status_code == 201, note.text
+    path, fields = BOB_DIARY[route]
+    entry = client.post(path, json={"content": content, **fields}, headers=BOB)
+    assert entry.status_code == 201, entry.text
+    body = entry.json()
+    assert (body["created"], body["similar"]) == (True, [])
+    assert (body["drawer"]["kind"], body["drawer"]["agent"]) == ("diary", "bob")
+    assert body["drawer"]["id"] != note.json()["drawer"]["id"]
+    again = client.post(path, json={"content": content, **fields}, headers=BOB)
+    assert (again.status_code, again.json()["drawer"]["id"]) == (200, body["drawer"]["id"])
+
+
+def test_the_mcp_tools_name_only_the_tokens_agent(client: TestClient) -> None:
+    refused = _tool(client, ADA, "diary_write", agent="bob", content=SECRET)
+    assert refused["isError"] is True
+    assert (
+        "auth::forbidden: this token may only name its own agent" in refused["content"][0]["text"]
+    )
+    written = _tool(
+        client, ADA, "drawer_write", wing="diary", room="diary", content=SECRET, kind="diary"
+    )
+    assert written["structuredContent"]["drawer"]["agent"] == "ada"
+    assert client.get(DIARY_ROOM, headers=BOB).json()["drawers"] == []

@@ -137,7 +137,7 @@ def test_an_agent_token_cannot_forge_a_diary_entry_through_the_drawers_route(
     assert forged.status_code == 403
     assert forged.json()["error"] == {
         "code": "auth::forbidden",
-        "message": "this token may only write its own agent's diary",
+        "message": "this token may only name its own agent",
         "details": {"agent": "bob"},
     }
     unnamed = client.post(path, json={"content": "mine", "kind": "diary"}, headers=ADA)

@@ -59,6 +59,7 @@ def test_environment_names_are_the_documented_ones(monkeypatch: pytest.MonkeyPat
         "CASTLEGRAPH_MINE_ROOTS": "/srv/notes:/home/me/docs:",
         "CASTLEGRAPH_ALLOWED_HOSTS": "castle.example, Proxy.Example.",
         "CASTLEGRAPH_ALLOW_UNAUTHENTICATED": "true",
+        "CASTLEGRAPH_MAX_QUEUED_JOBS": "5",
     }
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
@@ -78,6 +79,17 @@ def test_environment_names_are_the_documented_ones(monkeypatch: pytest.MonkeyPat
     assert settings.api.mine_roots == [Path("/srv/notes"), Path("/home/me/docs")]
     assert settings.api.allowed_hosts == ["castle.example", "proxy.example"]
     assert settings.api.allow_unauthenticated is True
+    assert settings.api.max_queued_jobs == 5
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "many", "10001"])
+def test_a_bad_job_bound_refuses_to_start_naming_the_key(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    assert load_settings().api.max_queued_jobs == 20
+    monkeypatch.setenv("CASTLEGRAPH_MAX_QUEUED_JOBS", value)
+    with pytest.raises(ValidationError, match=r"api\.max_queued_jobs"):
+        load_settings()
 
 
 def test_no_mining_roots_by_default_and_relative_ones_are_refused(

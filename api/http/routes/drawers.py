@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
-from api.errors import Forbidden
+from api.http.auth import named_agent
 from api.http.deps import CallerAgent, RuntimeDep, StoreDep
 from api.http.limits import check_content, check_path_segment
 from api.http.schemas.drawers import (
@@ -25,6 +25,7 @@ from api.http.schemas.drawers import (
 from api.service.runtime import Runtime
 from graph import drawers
 from graph.records import WriteOutcome
+from graph.visibility import DIARY_KIND
 
 router = APIRouter(tags=["drawers"])
 DIARY_ROOM = "diary"
@@ -57,12 +58,11 @@ WRITTEN: dict[int | str, dict[str, Any]] = {
 def write_drawer(
     wing: str, room: str, body: DrawerCreate, runtime: RuntimeDep, caller: CallerAgent
 ) -> JSONResponse:
-    """An agent's token writes diary entries only as its own agent, here as on `/api/diary`
-    (design §8.1): a `diary` drawer naming another agent is refused, one naming none is its."""
-    agent = body.agent
-    if caller is not None and body.kind == "diary":
-        if agent not in (None, caller):
-            raise Forbidden("this token may only write its own agent's diary", {"agent": agent})
+    """An agent's token names only its own agent, on a drawer of any kind (design §8.1): one
+    naming another is refused, and a `diary` drawer naming none is its. A diary entry, here as
+    on `/api/diary`, is compared only with its agent's own diary entries."""
+    agent = named_agent(body.agent, caller)
+    if caller is not None and body.kind == DIARY_KIND:
         agent = caller
     new = drawers.NewDrawer(
         wing=check_path_segment("wing", wing),
@@ -72,6 +72,7 @@ def write_drawer(
         kind=body.kind,
         agent=agent,
         source_uri=body.source_uri,
+        compare_same_agent_only=body.kind == DIARY_KIND and agent is not None,
         viewer=caller,
     )
     outcome = drawers.write_drawer(
@@ -86,8 +87,7 @@ def write_diary(body: DiaryCreate, runtime: RuntimeDep, caller: CallerAgent) -> 
 
     When the caller's token names an agent, that is the only agent it may write as.
     """
-    if caller is not None and body.agent != caller:
-        raise Forbidden("this token may only write its own agent's diary", {"agent": body.agent})
+    named_agent(body.agent, caller)
     new = drawers.NewDrawer(
         wing=check_path_segment("wing", body.wing),
         room=DIARY_ROOM,

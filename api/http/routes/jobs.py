@@ -1,16 +1,18 @@
 """Job routes: checkpoints and mining run in the background; jobs report their progress."""
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
 from api.errors import Forbidden, PayloadTooLarge
+from api.http.auth import named_agent
 from api.http.deps import CallerAgent, RuntimeDep, StoreDep
 from api.http.limits import check_content, check_path_segment
 from api.http.mine_paths import allowed_path
 from api.http.schemas.jobs import CheckpointCreate, JobEnvelopeOut, JobListOut, MineCreate
+from api.service.runtime import Runtime
 from graph import jobs
 
 router = APIRouter(tags=["jobs"])
@@ -18,18 +20,40 @@ CHECKPOINT_BATCHES = 10
 """A checkpoint may hold this many batches' worth of items (`api.max_batch` each)."""
 
 
+QUEUED: dict[int | str, dict[str, Any]] = {
+    429: {"description": "the caller has `api.max_queued_jobs` jobs queued or running"},
+}
+
+
 def _accepted(job: jobs.Job) -> JSONResponse:
     return JSONResponse(JobEnvelopeOut.of(job).model_dump(mode="json"), status_code=202)
 
 
-@router.post("/api/checkpoints", status_code=202, response_model=JobEnvelopeOut)
+def _queued(
+    runtime: Runtime, kind: str, params: dict[str, Any], total: int | None, caller: str | None
+) -> JSONResponse:
+    """Record the job as the caller's, within its bound (`api.max_queued_jobs`), and start it."""
+    job = jobs.create_job(
+        runtime.store,
+        kind,
+        params,
+        total,
+        agent=caller,
+        max_queued=runtime.settings.api.max_queued_jobs,
+    )
+    runtime.submit(job)
+    return _accepted(job)
+
+
+@router.post("/api/checkpoints", status_code=202, response_model=JobEnvelopeOut, responses=QUEUED)
 def post_checkpoint(
     body: CheckpointCreate, runtime: RuntimeDep, caller: CallerAgent
 ) -> JSONResponse:
     """Store items in a room in the background; exact copies are counted, not stored.
 
     The job writes as the caller's agent (param `viewer`, design §8.1): its items are compared
-    only with drawers that agent may see, so its counts say nothing of another agent's diary.
+    only with drawers that agent may see, so its counts say nothing of another agent's diary,
+    and an item may name no agent but that one.
 
     At most `api.max_batch` x 10 items (design §11): the job's parameters are one node property
     that a runner reads whole, so their size is bounded like any batch.
@@ -43,6 +67,7 @@ def post_checkpoint(
     check_path_segment("room", body.room)
     for item in body.items:
         check_content(item.content)
+        named_agent(item.agent, caller)
         if item.destination is not None:
             for kind, value in (("wing", item.destination.wing), ("room", item.destination.room)):
                 if value is not None:
@@ -50,12 +75,10 @@ def post_checkpoint(
     params = body.model_dump(exclude_none=True)
     if caller is not None:
         params["viewer"] = caller
-    job = jobs.create_job(runtime.store, "checkpoint", params, total=len(body.items))
-    runtime.submit(job)
-    return _accepted(job)
+    return _queued(runtime, "checkpoint", params, len(body.items), caller)
 
 
-@router.post("/api/mine", status_code=202, response_model=JobEnvelopeOut)
+@router.post("/api/mine", status_code=202, response_model=JobEnvelopeOut, responses=QUEUED)
 def post_mine(body: MineCreate, runtime: RuntimeDep, caller: CallerAgent) -> JSONResponse:
     """Mine a file or directory on the server, inside `api.mine_roots` only (design §8.1):
     every text chunk becomes a drawer. Agent tokens cannot mine."""
@@ -73,14 +96,13 @@ def start_mine(body: MineCreate, runtime: RuntimeDep, root: Path) -> JSONRespons
     }
     if body.chunk_chars is not None:
         params["chunk_chars"] = body.chunk_chars
-    job = jobs.create_job(runtime.store, "mine", params, total=None)
-    runtime.submit(job)
-    return _accepted(job)
+    return _queued(runtime, "mine", params, None, None)  # agents cannot mine: an operator's
 
 
 @router.get("/api/jobs/{job_id}", response_model=JobEnvelopeOut)
-def get_job(job_id: str, store: StoreDep) -> JobEnvelopeOut:
-    return JobEnvelopeOut.of(jobs.get_job(store, job_id))
+def get_job(job_id: str, store: StoreDep, caller: CallerAgent) -> JobEnvelopeOut:
+    """An agent's token sees only the jobs it queued; another's is `404`, as an unknown id."""
+    return JobEnvelopeOut.of(jobs.get_job(store, job_id, viewer=caller))
 
 
 @router.post(
@@ -88,16 +110,19 @@ def get_job(job_id: str, store: StoreDep) -> JobEnvelopeOut:
     response_model=JobEnvelopeOut,
     responses={202: {"model": JobEnvelopeOut, "description": "Cancelled; its runner stops."}},
 )
-def cancel_job(job_id: str, store: StoreDep) -> JSONResponse:
+def cancel_job(job_id: str, store: StoreDep, caller: CallerAgent) -> JSONResponse:
     """Cancel a queued or running job: `202` with the job, now `cancelled`; its runner stops
     before its next item and what it stored stays. Cancelling a finished job (cancelled
-    included) changes nothing and answers `200` with it, so a retried cancel is harmless."""
-    job, cancelled = jobs.cancel_job(store, job_id)
+    included) changes nothing and answers `200` with it, so a retried cancel is harmless.
+    An agent's token cancels only its own jobs (another's is `404`, as an unknown id)."""
+    job, cancelled = jobs.cancel_job(store, job_id, viewer=caller)
     status = 202 if cancelled else 200
     return JSONResponse(JobEnvelopeOut.of(job).model_dump(mode="json"), status_code=status)
 
 
 @router.get("/api/jobs", response_model=JobListOut)
-def list_jobs(store: StoreDep, limit: Annotated[int, Query(ge=1, le=500)] = 50) -> JobListOut:
-    """The most recent jobs first."""
-    return JobListOut.of(jobs.recent_jobs(store, limit))
+def list_jobs(
+    store: StoreDep, caller: CallerAgent, limit: Annotated[int, Query(ge=1, le=500)] = 50
+) -> JobListOut:
+    """The most recent jobs first; an agent's token lists only its own."""
+    return JobListOut.of(jobs.recent_jobs(store, limit, viewer=caller))
