@@ -16,6 +16,7 @@ def _skew(hot_drawer: float) -> dict[str, Any]:
             "spread": {"median_ms": 100.0, "ratio_to_spread": 1.0},
             "hot drawer": {"median_ms": 100.0 * hot_drawer, "ratio_to_spread": hot_drawer},
             "hot entity": {"median_ms": 10.0, "ratio_to_spread": 0.1},
+            "shared key": {"median_ms": 120.0, "ratio_to_spread": 1.2},
         }
     }
 
@@ -35,8 +36,8 @@ def test_both_backends_run_in_turn_and_land_in_one_json(tmp_path: Path) -> None:
     assert asked == [Backend.EMBEDDED, Backend.NEO4J]
     assert written["params"] == {"backend": "both"}
     assert results["verdicts"] == {
-        "embedded": {"skew_hot_drawer": "met", "skew_hot_entity": "met"},
-        "neo4j": {"skew_hot_drawer": "missed", "skew_hot_entity": "met"},
+        "embedded": {"skew_hot_drawer": "met", "skew_hot_entity": "met", "skew_shared_key": "met"},
+        "neo4j": {"skew_hot_drawer": "missed", "skew_hot_entity": "met", "skew_shared_key": "met"},
     }
     hot = next(c for c in results["comparison"] if c["number"] == "skew hot drawer median_ms")
     assert (hot["embedded"], hot["neo4j"], hot["neo4j_over_embedded"]) == (150.0, 250.0, 250 / 150)
@@ -52,4 +53,5 @@ def test_one_backend_is_judged_alone(tmp_path: Path) -> None:
     assert [(v["metric"], v["verdict"]) for v in results["verdicts"]] == [
         ("skew_hot_drawer", "met"),
         ("skew_hot_entity", "met"),
+        ("skew_shared_key", "met"),
     ]
