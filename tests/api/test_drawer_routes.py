@@ -199,3 +199,17 @@ def test_health_and_docs(client: TestClient) -> None:
     assert client.get("/docs").status_code == 200
     paths = client.get("/openapi.json").json()["paths"]
     assert "/api/wings/{wing}/rooms/{room}/drawers" in paths
+
+
+@pytest.mark.parametrize("field", ["name", "agent", "source_uri"])
+def test_a_nul_in_a_drawers_text_field_is_refused_and_nothing_stored(
+    client: TestClient, field: str
+) -> None:
+    """FalkorDB ends a string at a NUL, so the statement arrived cut and failed (a 500 the
+    fuzzer found on `source_uri`): every text field of a drawer is refused like a label."""
+    status, body = post(client, {"content": "a drawer with a bad field", field: "a\u0000b"})
+    assert status == 422, body
+    assert_envelope(body, "input::invalid")
+    assert body["error"]["details"][0]["loc"] == ["body", field]
+    listed = client.get(ROOM).json()
+    assert listed["drawers"] == []

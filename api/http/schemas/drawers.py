@@ -6,10 +6,13 @@ answer with other statuses (empty content 400, content over 1 MiB 413) live in `
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 
-from api.http.schemas.common import Label, Strict
+from api.http.schemas.common import Label, Strict, plain_text
 from graph.records import Drawer, SimilarDrawer, WriteOutcome
+
+SourceUri = Annotated[str, StringConstraints(max_length=2048), AfterValidator(plain_text)]
+"""Where a drawer came from: text like a label (FalkorDB ends a string at a NUL), longer."""
 
 DrawerKind = Literal["manual", "note", "diary", "checkpoint", "file", "other"]
 
@@ -21,7 +24,7 @@ class DrawerCreate(Strict):
     )
     kind: DrawerKind = "manual"
     agent: Label | None = None
-    source_uri: Annotated[str, StringConstraints(max_length=2048)] | None = None
+    source_uri: SourceUri | None = None
     supersede: bool = Field(
         default=False, description="Replace the current drawer holding `name` instead of a 409."
     )
