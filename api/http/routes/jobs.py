@@ -7,9 +7,10 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
 from api.errors import Forbidden, PayloadTooLarge
-from api.http.deps import CallerAgent, RuntimeDep, StoreDep
+from api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
 from api.http.limits import check_content, check_path_segment
 from api.http.mine_paths import allowed_path
+from api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
 from api.http.schemas.jobs import CheckpointCreate, JobEnvelopeOut, JobListOut, MineCreate
 from graph import jobs
 
@@ -22,7 +23,13 @@ def _accepted(job: jobs.Job) -> JSONResponse:
     return JSONResponse(JobEnvelopeOut.of(job).model_dump(mode="json"), status_code=202)
 
 
-@router.post("/api/checkpoints", status_code=202, response_model=JobEnvelopeOut)
+@router.post(
+    "/api/checkpoints",
+    status_code=202,
+    response_model=JobEnvelopeOut,
+    responses=errors(TOKEN, WRITE),
+    dependencies=[IDEMPOTENT],
+)
 def post_checkpoint(
     body: CheckpointCreate, runtime: RuntimeDep, caller: CallerAgent
 ) -> JSONResponse:
@@ -55,7 +62,13 @@ def post_checkpoint(
     return _accepted(job)
 
 
-@router.post("/api/mine", status_code=202, response_model=JobEnvelopeOut)
+@router.post(
+    "/api/mine",
+    status_code=202,
+    response_model=JobEnvelopeOut,
+    responses=errors(TOKEN, WRITE),
+    dependencies=[IDEMPOTENT],
+)
 def post_mine(body: MineCreate, runtime: RuntimeDep, caller: CallerAgent) -> JSONResponse:
     """Mine a file or directory on the server, inside `api.mine_roots` only (design §8.1):
     every text chunk becomes a drawer. Agent tokens cannot mine."""
@@ -78,7 +91,7 @@ def start_mine(body: MineCreate, runtime: RuntimeDep, root: Path) -> JSONRespons
     return _accepted(job)
 
 
-@router.get("/api/jobs/{job_id}", response_model=JobEnvelopeOut)
+@router.get("/api/jobs/{job_id}", response_model=JobEnvelopeOut, responses=errors(TOKEN, BY_ID))
 def get_job(job_id: str, store: StoreDep) -> JobEnvelopeOut:
     return JobEnvelopeOut.of(jobs.get_job(store, job_id))
 
@@ -86,7 +99,11 @@ def get_job(job_id: str, store: StoreDep) -> JobEnvelopeOut:
 @router.post(
     "/api/jobs/{job_id}/cancel",
     response_model=JobEnvelopeOut,
-    responses={202: {"model": JobEnvelopeOut, "description": "Cancelled; its runner stops."}},
+    responses={
+        **errors(TOKEN, BY_ID, 409),  # 409: an `Idempotency-Key` reused
+        202: {"model": JobEnvelopeOut, "description": "Cancelled; its runner stops."},
+    },
+    dependencies=[IDEMPOTENT],
 )
 def cancel_job(job_id: str, store: StoreDep) -> JSONResponse:
     """Cancel a queued or running job: `202` with the job, now `cancelled`; its runner stops
@@ -97,7 +114,7 @@ def cancel_job(job_id: str, store: StoreDep) -> JSONResponse:
     return JSONResponse(JobEnvelopeOut.of(job).model_dump(mode="json"), status_code=status)
 
 
-@router.get("/api/jobs", response_model=JobListOut)
+@router.get("/api/jobs", response_model=JobListOut, responses=errors(TOKEN, 422))
 def list_jobs(store: StoreDep, limit: Annotated[int, Query(ge=1, le=500)] = 50) -> JobListOut:
     """The most recent jobs first."""
     return JobListOut.of(jobs.recent_jobs(store, limit))
