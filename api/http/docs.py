@@ -32,6 +32,7 @@ def install_docs(app: FastAPI) -> None:
             swagger_js_url=f"{STATIC_PATH}/swagger-ui-bundle.js",
             swagger_css_url=f"{STATIC_PATH}/swagger-ui.css",
             swagger_favicon_url=NO_FAVICON,
+            swagger_ui_parameters={"validatorUrl": None},  # else a badge from swagger.io
         )
 
     @app.get("/redoc", include_in_schema=False)
