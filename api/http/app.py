@@ -8,19 +8,20 @@ from fastapi import Depends, FastAPI
 from api import VERSION
 from api.http.auth import BearerAuth
 from api.http.body_limit import BodySizeLimit
-from api.http.deps import check_path_ids
+from api.http.deps import BEARER, check_path_ids
+from api.http.docs import install_docs
 from api.http.envelope import install_error_handlers
 from api.http.hosts import HostAllowList
 from api.http.idempotency import IdempotencyKeys
 from api.http.logs import RequestLog
 from api.http.metrics import METRICS_PATH, HttpMetrics, Metrics
+from api.http.openapi import install_openapi, operation_id
 from api.http.origins import OriginCheck
 from api.http.routes import drawers as drawers_routes
 from api.http.routes import duplicates as duplicates_routes
 from api.http.routes import entities as entities_routes
 from api.http.routes import health as health_routes
 from api.http.routes import jobs as jobs_routes
-from api.http.schemas.errors import ERROR_RESPONSES
 from api.service.runtime import Runtime
 from api.service.settings import Settings, cached_settings
 
@@ -51,6 +52,9 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         version=VERSION,
         summary="Entity resolution and memory deduplication for knowledge graphs.",
         lifespan=lifespan,
+        generate_unique_id_function=operation_id,
+        docs_url=None,  # served from the package's own files: `install_docs`
+        redoc_url=None,
     )
     app.state.runtime = runtime
     app.add_middleware(IdempotencyKeys)
@@ -63,10 +67,11 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.add_middleware(HostAllowList, hosts=hosts)  # before tokens: DNS rebinding, design §8.1
     app.add_middleware(RequestLog)  # the outermost: 401s and 413s get an id and a log line too
     install_error_handlers(app)
-    for routes in (health_routes, drawers_routes, entities_routes, jobs_routes, duplicates_routes):
-        app.include_router(
-            routes.router, responses=ERROR_RESPONSES, dependencies=[Depends(check_path_ids)]
-        )
+    install_docs(app)
+    install_openapi(app)
+    app.include_router(health_routes.router)  # open: no token (design §8.1)
+    for routes in (drawers_routes, entities_routes, jobs_routes, duplicates_routes):
+        app.include_router(routes.router, dependencies=[Depends(check_path_ids), BEARER])
     app.router.routes.append(mcp.route)
     app.add_route(METRICS_PATH, metrics.endpoint, include_in_schema=False)
     return app

@@ -6,10 +6,12 @@ thread pool, a thread hop per dependency per request.
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Request
+from fastapi.security import HTTPBearer
 
 from api.errors import InvalidInput
 from api.http.auth import caller_agent
+from api.http.idempotency import MAX_KEY_LENGTH
 from api.service.runtime import Runtime
 from graph.cursors import is_id_text
 from graph.store import GraphStore
@@ -46,3 +48,27 @@ async def check_path_ids(request: Request) -> None:
         if name.endswith("_id") and not is_id_text(value):
             problem = f"{name} holds control characters or lone surrogates"
             raise InvalidInput(problem, {"field": name})
+
+
+async def declare_idempotency_key(
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            alias="Idempotency-Key",
+            max_length=MAX_KEY_LENGTH,
+            description="A retry with the same key and body replays the first answer "
+            "(`Idempotent-Replayed: true`); another body with the key is 409.",
+        ),
+    ] = None,
+) -> None:
+    """Declares the header in the OpenAPI document only: the `IdempotencyKeys` middleware has
+    honoured it (or refused it) before any route runs."""
+
+
+IDEMPOTENT = Depends(declare_idempotency_key)
+"""On every POST and PUT route: the middleware honours `Idempotency-Key` on all of them."""
+
+BEARER = Depends(
+    HTTPBearer(auto_error=False, description="One of `CASTLEGRAPH_API_TOKENS`, when set.")
+)
+"""Declares bearer auth in the OpenAPI document; `BearerAuth` (a middleware) enforces it."""

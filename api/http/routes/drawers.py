@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
 from api.http.auth import named_agent
-from api.http.deps import CallerAgent, RuntimeDep, StoreDep
+from api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
 from api.http.limits import check_content, check_path_segment
 from api.http.schemas.drawers import (
     DiaryCreate,
@@ -22,6 +22,7 @@ from api.http.schemas.drawers import (
     DrawerUpdate,
     DrawerWriteOut,
 )
+from api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
 from api.service.runtime import Runtime
 from graph import drawers
 from graph.records import WriteOutcome
@@ -41,8 +42,8 @@ def _written(runtime: Runtime, outcome: WriteOutcome) -> JSONResponse:
 
 
 WRITTEN: dict[int | str, dict[str, Any]] = {
-    200: {"description": "an exact copy: the drawer already stored"},
-    201: {"description": "stored"},
+    200: {"model": DrawerWriteOut, "description": "an exact copy: the drawer already stored"},
+    201: {"model": DrawerWriteOut, "description": "stored"},
 }
 
 
@@ -50,10 +51,11 @@ WRITTEN: dict[int | str, dict[str, Any]] = {
     "/api/wings/{wing}/rooms/{room}/drawers",
     response_model=DrawerWriteOut,
     responses={
-        200: {"description": "an exact copy (unnamed) or the same named drawer"},
-        201: {"description": "stored"},
-        409: {"description": "name held by other content"},
+        **errors(TOKEN, WRITE, 404),  # 404: the drawer to supersede
+        200: {"model": DrawerWriteOut, "description": "an exact copy or the same named drawer"},
+        201: {"model": DrawerWriteOut, "description": "stored"},
     },
+    dependencies=[IDEMPOTENT],
 )
 def write_drawer(
     wing: str, room: str, body: DrawerCreate, runtime: RuntimeDep, caller: CallerAgent
@@ -81,7 +83,12 @@ def write_drawer(
     return _written(runtime, outcome)
 
 
-@router.post("/api/diary", response_model=DrawerWriteOut, responses=WRITTEN)
+@router.post(
+    "/api/diary",
+    response_model=DrawerWriteOut,
+    responses={**errors(TOKEN, WRITE), **WRITTEN},
+    dependencies=[IDEMPOTENT],
+)
 def write_diary(body: DiaryCreate, runtime: RuntimeDep, caller: CallerAgent) -> JSONResponse:
     """A diary entry is compared only with the same agent's entries of the wing's diary room.
 
@@ -101,7 +108,12 @@ def write_diary(body: DiaryCreate, runtime: RuntimeDep, caller: CallerAgent) -> 
     return _written(runtime, outcome)
 
 
-@router.put("/api/drawers/{drawer_id}", response_model=DrawerWriteOut, responses=WRITTEN)
+@router.put(
+    "/api/drawers/{drawer_id}",
+    response_model=DrawerWriteOut,
+    responses={**errors(TOKEN, WRITE, BY_ID), **WRITTEN},
+    dependencies=[IDEMPOTENT],
+)
 def supersede_drawer(
     drawer_id: str, body: DrawerUpdate, runtime: RuntimeDep, caller: CallerAgent
 ) -> JSONResponse:
@@ -116,30 +128,40 @@ def supersede_drawer(
     return _written(runtime, outcome)
 
 
-@router.get("/api/drawers/{drawer_id}", response_model=DrawerOut)
+@router.get("/api/drawers/{drawer_id}", response_model=DrawerOut, responses=errors(TOKEN, BY_ID))
 def get_drawer(drawer_id: str, store: StoreDep, caller: CallerAgent) -> DrawerOut:
     return DrawerOut.of(drawers.get_drawer(store, drawer_id, viewer=caller))
 
 
-@router.delete("/api/drawers/{drawer_id}", status_code=204)
+@router.delete("/api/drawers/{drawer_id}", status_code=204, responses=errors(TOKEN, BY_ID))
 def delete_drawer(drawer_id: str, runtime: RuntimeDep, caller: CallerAgent) -> Response:
     drawers.delete_drawer(runtime.store, drawer_id, viewer=caller, memory=runtime.drawer_index)
     return Response(status_code=204)
 
 
-@router.get("/api/drawers/{drawer_id}/duplicates", response_model=DrawerDuplicatesOut)
+@router.get(
+    "/api/drawers/{drawer_id}/duplicates",
+    response_model=DrawerDuplicatesOut,
+    responses=errors(TOKEN, BY_ID),
+)
 def drawer_duplicates(drawer_id: str, store: StoreDep, caller: CallerAgent) -> DrawerDuplicatesOut:
     similar = drawers.similar_drawers(store, drawer_id, viewer=caller)
     return DrawerDuplicatesOut.of(drawer_id, similar)
 
 
-@router.delete("/api/drawers/{drawer_id}/similar/{other_id}", status_code=204)
+@router.delete(
+    "/api/drawers/{drawer_id}/similar/{other_id}", status_code=204, responses=errors(TOKEN, BY_ID)
+)
 def delete_similar(drawer_id: str, other_id: str, store: StoreDep, caller: CallerAgent) -> Response:
     drawers.delete_similar(store, drawer_id, other_id, viewer=caller)
     return Response(status_code=204)
 
 
-@router.get("/api/wings/{wing}/rooms/{room}/drawers", response_model=DrawerPage)
+@router.get(
+    "/api/wings/{wing}/rooms/{room}/drawers",
+    response_model=DrawerPage,
+    responses=errors(TOKEN, 400, 422),
+)
 def list_room(
     wing: str,
     room: str,

@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
-from api.http.deps import CallerAgent, RuntimeDep, StoreDep
+from api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
 from api.http.limits import check_path_segment
 from api.http.schemas.duplicates import (
     DuplicatesOut,
@@ -18,6 +18,7 @@ from api.http.schemas.duplicates import (
     VerdictCreate,
     VerdictOut,
 )
+from api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
 from graph import duplicates, embeddings
 from graph.store import GraphStore
 
@@ -25,7 +26,12 @@ router = APIRouter(tags=["duplicates"])
 DEFAULT_THRESHOLD = 0.85
 
 
-@router.put("/api/drawers/{drawer_id}/embedding", response_model=EmbeddingOut)
+@router.put(
+    "/api/drawers/{drawer_id}/embedding",
+    response_model=EmbeddingOut,
+    responses=errors(TOKEN, WRITE, BY_ID),
+    dependencies=[IDEMPOTENT],
+)
 def put_embedding(
     drawer_id: str, body: EmbeddingUpdate, runtime: RuntimeDep, caller: CallerAgent
 ) -> EmbeddingOut:
@@ -45,7 +51,7 @@ def _scope(wing: str | None, room: str | None, caller: str | None) -> duplicates
     )
 
 
-@router.get("/api/duplicates", response_model=DuplicatesOut)
+@router.get("/api/duplicates", response_model=DuplicatesOut, responses=errors(TOKEN, 400, 422))
 async def find_duplicates(
     runtime: RuntimeDep,
     store: StoreDep,
@@ -68,7 +74,12 @@ def duplicate_clusters(
     return DuplicatesOut.of(threshold, clusters, duplicates.PAIRS_LIMIT)
 
 
-@router.post("/api/duplicates/verdicts", response_model=VerdictOut)
+@router.post(
+    "/api/duplicates/verdicts",
+    response_model=VerdictOut,
+    responses=errors(TOKEN, WRITE, 404),
+    dependencies=[IDEMPOTENT],
+)
 def post_verdict(body: VerdictCreate, store: StoreDep, caller: CallerAgent) -> VerdictOut:
     """Record how a pair was judged; the pair is then left out of `find_duplicates`. Two
     references to one drawer are 422, a superseded drawer 409 `palace::drawer_superseded`."""
@@ -77,7 +88,7 @@ def post_verdict(body: VerdictCreate, store: StoreDep, caller: CallerAgent) -> V
     return VerdictOut(a=low, b=high, status=body.status)
 
 
-@router.get("/api/hygiene", response_model=HygieneOut)
+@router.get("/api/hygiene", response_model=HygieneOut, responses=errors(TOKEN))
 async def get_hygiene(runtime: RuntimeDep, store: StoreDep, caller: CallerAgent) -> HygieneOut:
     """What waits for review: duplicate pairs, review links, drawers without vectors (the
     drawer counts over what the caller's agent may see). A heavy read, like `find_duplicates`."""

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
 from api.errors import BlankLabel, PayloadTooLarge
-from api.http.deps import CallerAgent, RuntimeDep, StoreDep
+from api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
 from api.http.schemas.common import Label
 from api.http.schemas.entities import (
     AliasCreate,
@@ -19,6 +19,7 @@ from api.http.schemas.entities import (
     ReviewVerdictCreate,
     SettledOut,
 )
+from api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
 from api.http.schemas.mentions import (
     EntityMentionOut,
     MentionBatchCreate,
@@ -62,7 +63,12 @@ def _input(
     )
 
 
-@router.post("/api/mentions", response_model=MentionBatchOut)
+@router.post(
+    "/api/mentions",
+    response_model=MentionBatchOut,
+    responses=errors(TOKEN, WRITE),
+    dependencies=[IDEMPOTENT],
+)
 def post_mentions(body: MentionBatchCreate, runtime: RuntimeDep, caller: CallerAgent) -> Response:
     """Resolve a batch of mentions in order, in one transaction; refused whole if any is bad.
     Another agent's diary entry is, to an agent's token, a drawer that does not exist.
@@ -98,9 +104,11 @@ def post_mentions(body: MentionBatchCreate, runtime: RuntimeDep, caller: CallerA
     "/api/drawers/{drawer_id}/mentions",
     response_model=MentionOut,
     responses={
-        200: {"description": "the drawer already mentioned the entity"},
-        201: {"description": "the mention was recorded"},
+        **errors(TOKEN, WRITE, BY_ID),
+        200: {"model": MentionOut, "description": "the drawer already mentioned the entity"},
+        201: {"model": MentionOut, "description": "the mention was recorded"},
     },
+    dependencies=[IDEMPOTENT],
 )
 def post_drawer_mention(
     drawer_id: str, body: MentionCreate, runtime: RuntimeDep, caller: CallerAgent
@@ -122,7 +130,7 @@ def post_drawer_mention(
     return JSONResponse(body_out, status_code=201 if result.linked else 200)
 
 
-@router.get("/api/entities", response_model=EntityPage)
+@router.get("/api/entities", response_model=EntityPage, responses=errors(TOKEN, 400, 422))
 def list_entities(
     name: Annotated[Label, Query()],
     runtime: RuntimeDep,
@@ -143,12 +151,16 @@ def list_entities(
     return EntityPage.of(page, next_cursor)
 
 
-@router.get("/api/entities/{entity_id}", response_model=EntityOut)
+@router.get("/api/entities/{entity_id}", response_model=EntityOut, responses=errors(TOKEN, BY_ID))
 def get_entity(entity_id: str, store: StoreDep) -> EntityOut:
     return EntityOut.of(curation.get_entity(store, entity_id))
 
 
-@router.get("/api/entities/{entity_id}/mentions", response_model=list[EntityMentionOut])
+@router.get(
+    "/api/entities/{entity_id}/mentions",
+    response_model=list[EntityMentionOut],
+    responses=errors(TOKEN, BY_ID, 422),
+)
 def entity_mentions(
     entity_id: str,
     store: StoreDep,
@@ -161,7 +173,11 @@ def entity_mentions(
     return [EntityMentionOut.of(m) for m in found]
 
 
-@router.get("/api/entities/{entity_id}/candidates", response_model=list[CandidateOut])
+@router.get(
+    "/api/entities/{entity_id}/candidates",
+    response_model=list[CandidateOut],
+    responses=errors(TOKEN, BY_ID, 422),
+)
 def entity_candidates(
     entity_id: str, store: StoreDep, status: Annotated[Shown, Query()] = "pending"
 ) -> list[CandidateOut]:
@@ -172,7 +188,7 @@ def entity_candidates(
     return [CandidateOut.of(c) for c in kept]
 
 
-@router.get("/api/review-links", response_model=ReviewLinkPage)
+@router.get("/api/review-links", response_model=ReviewLinkPage, responses=errors(TOKEN, 400, 422))
 def list_review_links(
     store: StoreDep,
     status: Annotated[Literal["pending", "same", "different"], Query()] = "pending",
@@ -191,7 +207,12 @@ def list_review_links(
     return ReviewLinkPage.of(found, next_cursor)
 
 
-@router.post("/api/entities/{entity_id}/aliases", response_model=EntityOut)
+@router.post(
+    "/api/entities/{entity_id}/aliases",
+    response_model=EntityOut,
+    responses=errors(TOKEN, WRITE, BY_ID),
+    dependencies=[IDEMPOTENT],
+)
 def add_alias(entity_id: str, body: AliasCreate, runtime: RuntimeDep) -> EntityOut:
     """Record a spelling; later sightings converge by rule `alias`. Nothing is merged, and a
     spelling of another entity is refused (`graph::alias_taken`): that is a `same` verdict."""
@@ -199,7 +220,12 @@ def add_alias(entity_id: str, body: AliasCreate, runtime: RuntimeDep) -> EntityO
     return EntityOut.of(found)
 
 
-@router.post("/api/entities/{entity_id}/candidates/{other_id}", response_model=SettledOut)
+@router.post(
+    "/api/entities/{entity_id}/candidates/{other_id}",
+    response_model=SettledOut,
+    responses=errors(TOKEN, WRITE, BY_ID),
+    dependencies=[IDEMPOTENT],
+)
 def settle_candidate(
     entity_id: str, other_id: str, body: ReviewVerdictCreate, store: StoreDep
 ) -> SettledOut:
@@ -209,7 +235,12 @@ def settle_candidate(
     return SettledOut.settled(settled)
 
 
-@router.post("/api/resolve", response_model=ResolveOut)
+@router.post(
+    "/api/resolve",
+    response_model=ResolveOut,
+    responses=errors(TOKEN, WRITE),
+    dependencies=[IDEMPOTENT],
+)
 def resolve(body: ResolveQuery, runtime: RuntimeDep) -> ResolveOut:
     """Dry run: what `(name, kind)` would resolve to, with the evidence. Writes nothing."""
     mention = _input("", body).mention

@@ -14,6 +14,8 @@ from fastapi.responses import JSONResponse
 from api.http.auth import caller_identified
 from api.http.deps import RuntimeDep
 from api.http.envelope import error_response
+from api.http.schemas.errors import errors
+from api.http.schemas.health import HealthOut, HealthUnavailableOut
 from api.service.runtime import Runtime
 from graph.errors import RETRY_AFTER_SECONDS, GraphError, GraphUnavailable
 
@@ -21,7 +23,15 @@ log = logging.getLogger("castlegraph.api")
 router = APIRouter(tags=["health"])
 
 
-@router.get("/api/health", summary="200 once the database answers and migrations ran")
+@router.get(
+    "/api/health",
+    summary="200 once the database answers and migrations ran",
+    responses={
+        **errors(403),  # a foreign `Host`: no token is needed here, and nothing else is read
+        200: {"model": HealthOut, "description": "ready"},
+        503: {"model": HealthUnavailableOut, "description": "starting, or the database is down"},
+    },
+)
 def health(request: Request, runtime: RuntimeDep) -> JSONResponse:
     status, problem = _status(runtime)
     if not caller_identified(request.state):

@@ -8,9 +8,10 @@ from fastapi.responses import JSONResponse
 
 from api.errors import Forbidden, PayloadTooLarge
 from api.http.auth import named_agent
-from api.http.deps import CallerAgent, RuntimeDep, StoreDep
+from api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
 from api.http.limits import check_content, check_path_segment
 from api.http.mine_paths import allowed_path
+from api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
 from api.http.schemas.jobs import CheckpointCreate, JobEnvelopeOut, JobListOut, MineCreate
 from api.service.runtime import Runtime
 from graph import jobs
@@ -18,11 +19,6 @@ from graph import jobs
 router = APIRouter(tags=["jobs"])
 CHECKPOINT_BATCHES = 10
 """A checkpoint may hold this many batches' worth of items (`api.max_batch` each)."""
-
-
-QUEUED: dict[int | str, dict[str, Any]] = {
-    429: {"description": "the caller has `api.max_queued_jobs` jobs queued or running"},
-}
 
 
 def _accepted(job: jobs.Job) -> JSONResponse:
@@ -45,7 +41,13 @@ def _queued(
     return _accepted(job)
 
 
-@router.post("/api/checkpoints", status_code=202, response_model=JobEnvelopeOut, responses=QUEUED)
+@router.post(
+    "/api/checkpoints",
+    status_code=202,
+    response_model=JobEnvelopeOut,
+    responses=errors(TOKEN, WRITE, 429),
+    dependencies=[IDEMPOTENT],
+)
 def post_checkpoint(
     body: CheckpointCreate, runtime: RuntimeDep, caller: CallerAgent
 ) -> JSONResponse:
@@ -78,7 +80,13 @@ def post_checkpoint(
     return _queued(runtime, "checkpoint", params, len(body.items), caller)
 
 
-@router.post("/api/mine", status_code=202, response_model=JobEnvelopeOut, responses=QUEUED)
+@router.post(
+    "/api/mine",
+    status_code=202,
+    response_model=JobEnvelopeOut,
+    responses=errors(TOKEN, WRITE, 429),
+    dependencies=[IDEMPOTENT],
+)
 def post_mine(body: MineCreate, runtime: RuntimeDep, caller: CallerAgent) -> JSONResponse:
     """Mine a file or directory on the server, inside `api.mine_roots` only (design §8.1):
     every text chunk becomes a drawer. Agent tokens cannot mine."""
@@ -99,7 +107,7 @@ def start_mine(body: MineCreate, runtime: RuntimeDep, root: Path) -> JSONRespons
     return _queued(runtime, "mine", params, None, None)  # agents cannot mine: an operator's
 
 
-@router.get("/api/jobs/{job_id}", response_model=JobEnvelopeOut)
+@router.get("/api/jobs/{job_id}", response_model=JobEnvelopeOut, responses=errors(TOKEN, BY_ID))
 def get_job(job_id: str, store: StoreDep, caller: CallerAgent) -> JobEnvelopeOut:
     """An agent's token sees only the jobs it queued; another's is `404`, as an unknown id."""
     return JobEnvelopeOut.of(jobs.get_job(store, job_id, viewer=caller))
@@ -108,7 +116,11 @@ def get_job(job_id: str, store: StoreDep, caller: CallerAgent) -> JobEnvelopeOut
 @router.post(
     "/api/jobs/{job_id}/cancel",
     response_model=JobEnvelopeOut,
-    responses={202: {"model": JobEnvelopeOut, "description": "Cancelled; its runner stops."}},
+    responses={
+        **errors(TOKEN, BY_ID, 409),  # 409: an `Idempotency-Key` reused
+        202: {"model": JobEnvelopeOut, "description": "Cancelled; its runner stops."},
+    },
+    dependencies=[IDEMPOTENT],
 )
 def cancel_job(job_id: str, store: StoreDep, caller: CallerAgent) -> JSONResponse:
     """Cancel a queued or running job: `202` with the job, now `cancelled`; its runner stops
@@ -120,7 +132,7 @@ def cancel_job(job_id: str, store: StoreDep, caller: CallerAgent) -> JSONRespons
     return JSONResponse(JobEnvelopeOut.of(job).model_dump(mode="json"), status_code=status)
 
 
-@router.get("/api/jobs", response_model=JobListOut)
+@router.get("/api/jobs", response_model=JobListOut, responses=errors(TOKEN, 422))
 def list_jobs(
     store: StoreDep, caller: CallerAgent, limit: Annotated[int, Query(ge=1, le=500)] = 50
 ) -> JobListOut:

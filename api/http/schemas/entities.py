@@ -4,7 +4,7 @@ the resolution dry run. Mentions, posted and listed, are in `api.http.schemas.me
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, Field
 
 from api.http.schemas.common import Label, Strict
 from graph.entity_curation import ReviewCandidate, Settlement
@@ -58,15 +58,9 @@ class EntityOut(EntitySummaryOut):
     created_at: str
     same_as: str | None = Field(
         default=None,
+        exclude_if=lambda value: value is None,  # absent, not null, until settled
         description="Present once settled as the same as this older entity (never merged).",
     )
-
-    @model_serializer(mode="wrap")
-    def _omit_unsettled(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        if data.get("same_as") is None:
-            data.pop("same_as", None)
-        return data
 
     @classmethod
     def of(cls, entity: Entity) -> "EntityOut":
@@ -87,16 +81,9 @@ class SettledOut(EntityOut):
 
     undone: Literal["same"] | None = Field(
         default=None,
+        exclude_if=lambda value: value is None,  # absent unless a verdict was undone
         description="Present when `different` undid a `same`: the alias it recorded is gone.",
     )
-
-    @model_serializer(mode="wrap")
-    def _omit_unsettled(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        for optional in ("same_as", "undone"):
-            if data.get(optional) is None:
-                data.pop(optional, None)
-        return data
 
     @classmethod
     def settled(cls, settlement: Settlement) -> "SettledOut":

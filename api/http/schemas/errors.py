@@ -18,19 +18,33 @@ class ErrorEnvelope(BaseModel):
     error: ErrorBody
 
 
-def _answer(description: str) -> dict[str, Any]:
-    return {"model": ErrorEnvelope, "description": description}
-
-
-ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    400: _answer("Bad input: an empty label or content, a bad cursor, wing, room or key."),
-    401: _answer("A token is configured and the request carries no valid one."),
-    403: _answer("Forbidden: an agent token outside its diary, or a `Host` not the service's."),
-    404: _answer("No drawer, entity, review link or job with that id."),
-    409: _answer("A name taken, a drawer superseded, an `Idempotency-Key` reused."),
-    413: _answer("Content, body or batch over its limit."),
-    422: _answer("The request does not match the schema, or names unknown drawers."),
-    503: _answer("The database is unavailable; retry later."),
+ERROR_DESCRIPTIONS: dict[int, str] = {
+    400: "Bad input: an empty label or content, a bad id, cursor, wing, room or `Idempotency-Key`.",
+    401: "A token is configured and the request carries no valid one.",
+    403: "Forbidden: an agent token outside its diary, a `Host` or `Origin` not the service's.",
+    404: "No drawer, entity, review link or job with that id.",
+    409: "A name taken, a drawer superseded, an `Idempotency-Key` reused, a lost race.",
+    413: "Content, body or batch over its limit.",
+    422: "The request does not match the schema, or names unknown drawers.",
+    429: "The caller already has `api.max_queued_jobs` jobs queued or running; retry later.",
+    503: "The database is unavailable or busy; retry later.",
 }
-"""What any route may answer besides its own success: the middleware (host, token, body size,
-idempotency) and the error classes of every layer apply to every route."""
+"""The one table of error answers; each route lists the statuses it can give (`errors`)."""
+
+TOKEN = (401, 403, 503)
+"""Any route behind the token: no valid token, a foreign `Host`, the database unavailable."""
+BY_ID = (400, 404)
+"""A route naming a drawer, entity or job in its path: a malformed id, or none by that id."""
+WRITE = (400, 409, 413, 422)
+"""A POST or PUT with a body: a bad `Idempotency-Key` or a reused one, a body over the limit,
+a body that does not match the schema."""
+
+
+def errors(*groups: int | tuple[int, ...]) -> dict[int | str, dict[str, Any]]:
+    """The `responses=` of a route: the envelope under each status it can give, so that the
+    OpenAPI document promises no status a route never answers (design §7)."""
+    statuses = sorted({s for g in groups for s in (g if isinstance(g, tuple) else (g,))})
+    return {
+        status: {"model": ErrorEnvelope, "description": ERROR_DESCRIPTIONS[status]}
+        for status in statuses
+    }
