@@ -20,6 +20,7 @@ from api.http.routes import duplicates as duplicates_routes
 from api.http.routes import entities as entities_routes
 from api.http.routes import health as health_routes
 from api.http.routes import jobs as jobs_routes
+from api.http.routes import migrations as migrations_routes
 from api.http.schemas.errors import ERROR_RESPONSES
 from api.service.runtime import Runtime
 from api.service.settings import Settings, cached_settings
@@ -63,7 +64,14 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.add_middleware(HostAllowList, hosts=hosts)  # before tokens: DNS rebinding, design §8.1
     app.add_middleware(RequestLog)  # the outermost: 401s and 413s get an id and a log line too
     install_error_handlers(app)
-    for routes in (health_routes, drawers_routes, entities_routes, jobs_routes, duplicates_routes):
+    for routes in (
+        health_routes,
+        drawers_routes,
+        entities_routes,
+        jobs_routes,
+        duplicates_routes,
+        migrations_routes,
+    ):
         app.include_router(
             routes.router, responses=ERROR_RESPONSES, dependencies=[Depends(check_path_ids)]
         )
