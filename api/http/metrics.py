@@ -10,6 +10,9 @@
     castlegraph_graph_statement_errors_total{statement}
     castlegraph_jobs{status}                             counted in the graph at each scrape
     castlegraph_graph_ready                              1 once the database answers
+    castlegraph_review_links_pending, castlegraph_duplicate_pairs_pending,
+    castlegraph_drawers_without_embedding, castlegraph_memory_index{index,state}
+                                                         `api.http.backlog_metrics`
     process_*, python_*                                  the service process
 
 Resolutions, drawer verdicts and statements come from `graph.observe`, so they count every
@@ -40,6 +43,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.http.backlog_metrics import IndexStates, ReviewBacklog
 from api.service.runtime import Runtime
 from graph import observe
 from graph.errors import CastlegraphError
@@ -147,6 +151,8 @@ class Metrics:
         for kind in SIMILAR_KINDS:
             self.similar_links.labels(kind)
         registry.register(_GraphState(runtime))
+        registry.register(ReviewBacklog(runtime))
+        registry.register(IndexStates(runtime))
         ProcessCollector(registry=registry)
         PlatformCollector(registry=registry)
         GCCollector(registry=registry)
