@@ -33,7 +33,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     from api.mcp.server import http_endpoint  # noqa: PLC0415  # the MCP SDK takes 1 s to import
 
     hosts = settings.api.own_hosts()
-    mcp = http_endpoint(runtime, hosts, VERSION)  # the agent tools, at /mcp
+    metrics = Metrics(runtime)
+    mcp = http_endpoint(runtime, hosts, VERSION, metrics.tool_called)  # the agent tools, at /mcp
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -58,7 +59,6 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     tokens = [token.get_secret_value() for token in settings.api.tokens]
     app.add_middleware(BearerAuth, tokens=tokens)
     app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes)
-    metrics = Metrics(runtime)
     app.add_middleware(HttpMetrics, metrics=metrics)
     app.add_middleware(OriginCheck, allowed=settings.api.allowed_origins)  # after Host is known
     app.add_middleware(HostAllowList, hosts=hosts)  # before tokens: DNS rebinding, design §8.1

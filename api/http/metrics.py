@@ -10,6 +10,7 @@
     castlegraph_graph_statement_errors_total{statement}
     castlegraph_jobs{status}                             counted in the graph at each scrape
     castlegraph_graph_ready                              1 once the database answers
+    castlegraph_mcp_tool_calls_total{tool}               calls at /mcp; `unknown` for no tool
     castlegraph_review_links_pending, castlegraph_duplicate_pairs_pending,
     castlegraph_drawers_without_embedding, castlegraph_memory_index{index,state}
                                                          `api.http.backlog_metrics`
@@ -144,6 +145,12 @@ class Metrics:
             ["statement"],
             registry=registry,
         )
+        self.tool_calls = Counter(
+            "castlegraph_mcp_tool_calls",
+            "MCP tool calls at /mcp, by tool (`unknown`: a name that is no tool)",
+            ["tool"],
+            registry=registry,
+        )
         for rule in RULES:
             self.resolutions.labels(rule)
         for outcome in ("created", "exact_copy"):
@@ -172,6 +179,9 @@ class Metrics:
             self.drawer_writes.labels("created" if result.created else "exact_copy").inc()
             for kind, count in Tally(link.kind for link in result.similar).items():
                 self.similar_links.labels(kind).inc(count)
+
+    def tool_called(self, tool: str) -> None:
+        self.tool_calls.labels(tool).inc()
 
     def endpoint(self, request: Request) -> Response:
         return Response(generate_latest(self.registry), media_type=CONTENT_TYPE_LATEST)

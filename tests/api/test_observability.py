@@ -29,6 +29,7 @@ from api.http.logs import (
 )
 from graph.jobs import create_job
 from tests.support.app import app_settings, app_store, running_app
+from tests.support.mcp import MCP_HEADERS
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 ROOM = "/api/wings/ops/rooms/obs/drawers"
@@ -333,3 +334,20 @@ def test_the_in_memory_index_states_are_shown(client: TestClient) -> None:
         assert ("castlegraph_memory_index", frozenset({("index", index), ("state", "failed")})) in (
             samples
         )
+
+
+def test_mcp_tool_calls_are_counted_by_tool(client: TestClient) -> None:
+    def call(name: str) -> None:
+        params = {"name": name, "arguments": {}}
+        message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
+        answer = client.post("/mcp", json=message, headers=MCP_HEADERS)
+        assert answer.status_code == 200, answer.text
+
+    before = scrape(client)
+    call("hygiene")
+    call("hygiene")
+    call("no_such_tool")
+    after = scrape(client)
+    assert grew(before, after, "castlegraph_mcp_tool_calls_total", tool="hygiene") == 2
+    assert grew(before, after, "castlegraph_mcp_tool_calls_total", tool="unknown") == 1
+    assert ("castlegraph_mcp_tool_calls_total", frozenset({("tool", "no_such_tool")})) not in after
