@@ -8,9 +8,10 @@ start-up instead of serving a half-migrated graph.
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
+from typing import Any
 
 from graph.clock import utc_now
 from graph.duplicate_pairs import rebuild_pending_pairs
@@ -81,6 +82,14 @@ def applied(store: GraphStore) -> list[AppliedMigration]:
 def pending(store: GraphStore) -> list[Migration]:
     done = {migration.version for migration in applied(store)}
     return [migration for migration in MIGRATIONS if migration.version not in done]
+
+
+def status(store: GraphStore) -> dict[str, list[dict[str, Any]]]:
+    """What `migrate --status` and `GET /api/migrations` show: applied and pending, as JSON."""
+    return {
+        "applied": [asdict(migration) for migration in applied(store)],
+        "pending": [{"version": m.version, "name": m.name} for m in pending(store)],
+    }
 
 
 def migrate(store: GraphStore) -> list[AppliedMigration]:

@@ -14,6 +14,7 @@ back to the running service that holds it. `--json` prints what the HTTP API ret
 """
 
 import logging
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -32,6 +33,7 @@ from api.errors import describe
 from api.http.logs import LogFormat, configure_logging, use_json
 from api.service import heap
 from api.service.runtime import Runtime
+from api.service.settings import Settings, environment_names, settings_file, settings_sources
 from graph.errors import CastlegraphError
 
 log = logging.getLogger("castlegraph")
@@ -55,7 +57,8 @@ def serve(
     """Start the HTTP service (on the embedded FalkorDB unless a Neo4j URI is configured)."""
     api = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
     settings = settings_from(config, data_dir, api=api)
-    configure_logging(json=use_json(log_format), level=logging.INFO)
+    configure_logging(json=use_json(log_format), level=settings.api.log_level.upper())
+    log_start(settings, config)
     if settings.api.exposed_without_tokens:  # allowed by api.allow_unauthenticated (design §8.1)
         log.warning(
             "serving %s without tokens (api.allow_unauthenticated): anyone who can reach it "
@@ -78,6 +81,26 @@ def serve(
     )
     if not started:  # the port was taken, or the app failed its startup
         raise typer.Exit(STARTUP_FAILURE)
+
+
+def log_start(settings: Settings, config: Path | None) -> None:
+    """What an operator asks first of a service's log: which version, set up from where, and
+    whether tokens guard it. Variables by name and tokens by count only: values may be secret."""
+    file = settings_file(config)
+    log.info(
+        "castlegraph %s starting: settings from %s; tokens %s; log level %s",
+        VERSION,
+        settings_sources(config),
+        f"on ({len(settings.api.tokens)})" if settings.api.tokens else "off",
+        settings.api.log_level,
+        extra={
+            "version": VERSION,
+            "config_file": str(file.resolve()) if file.is_file() else None,
+            "environment": environment_names(),
+            "tokens": bool(settings.api.tokens),
+            "log_level": settings.api.log_level,
+        },
+    )
 
 
 @app.command()

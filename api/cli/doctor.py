@@ -33,11 +33,17 @@ from api.service.doctor import (
     failed,
     ok,
     service_check,
-    settings_sources,
     skipped,
 )
 from api.service.runtime import Runtime
-from api.service.settings import CONFIG_ENV, Settings, load_settings, safe_uri, scrub
+from api.service.settings import (
+    CONFIG_ENV,
+    Settings,
+    load_settings,
+    safe_uri,
+    scrub,
+    settings_sources,
+)
 from graph import migrations
 from graph.backend import Backend, open_backend
 from graph.errors import DataDirInUse

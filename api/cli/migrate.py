@@ -1,11 +1,14 @@
-"""`castlegraph migrate [--status]`: apply or list migrations, in-process only.
+"""`castlegraph migrate [--status]`: apply or list migrations.
 
-Migrations need the database alone, so this command never talks to a service: when one holds
-the data directory it says so and stops. It opens the backend as the runtime does (schema
-applied) but without migrating, so `--status` sees what is pending. Progress comes from the
-migrations recorded so far, polled while `graph.migrations.migrate` runs on a worker thread.
+Migrations need the database alone, so applying them never goes through a service: when one
+holds the data directory it says so and stops. Listing them is read-only, so `--status` then
+asks that service (`GET /api/migrations`) where it recorded that it listens. Otherwise it opens
+the backend as the runtime does (schema applied) but without migrating, so `--status` sees what
+is pending. Progress comes from the migrations recorded so far, polled while
+`graph.migrations.migrate` runs on a worker thread.
 """
 
+import sys
 import threading
 from dataclasses import asdict
 from typing import Annotated
@@ -15,11 +18,13 @@ import typer
 from api.cli.options import CommonOptions, reported_errors, with_common_options
 from api.cli.output import emit, migration_report
 from api.cli.progress import Step, follow
-from api.client.connect import open_exclusive
+from api.client.connect import holder_url, open_exclusive
+from api.client.http import HttpClient
 from api.client.protocol import Json
 from api.service.settings import Settings
 from graph import migrations
 from graph.backend import Backend
+from graph.errors import DataDirInUse
 from graph.store import GraphStore
 
 
@@ -34,10 +39,25 @@ def _open(settings: Settings) -> Backend:
 
 
 def _status(store: GraphStore) -> Json:
-    return {
-        "applied": [asdict(m) for m in migrations.applied(store)],
-        "pending": [{"version": m.version, "name": m.name} for m in migrations.pending(store)],
-    }
+    return migrations.status(store)
+
+
+def _status_anywhere(settings: Settings) -> Json:
+    """The status in-process, else from the running service that holds the data directory."""
+    try:
+        backend = _open(settings)
+    except DataDirInUse:
+        url = holder_url(settings)
+        print(
+            f"castlegraph: a service is using {settings.graph.data_dir}; asking it at {url}",
+            file=sys.stderr,
+        )
+        with HttpClient(url, settings) as client:
+            return client.migrations()
+    try:
+        return _status(backend.store)
+    finally:
+        backend.close()
 
 
 def _run(store: GraphStore) -> list[migrations.AppliedMigration]:
@@ -81,16 +101,17 @@ def migrate(  # typer calls commands with keywords
     ] = False,
     options: CommonOptions,
 ) -> None:
-    """Apply pending migrations. Stop the service first: they need the database alone."""
+    """Apply pending migrations (stop the service first: they need the database alone), or
+    list them with --status (asking the running service, if one holds the data directory)."""
     settings = options.settings()
     with reported_errors():
-        backend = _open(settings)
-        try:
-            if status:
-                answer = _status(backend.store)
-            else:
+        if status:
+            answer = _status_anywhere(settings)
+        else:
+            backend = _open(settings)
+            try:
                 applied_now = [asdict(m) for m in _run(backend.store)]
                 answer = {"migrated": applied_now, **_status(backend.store)}
-        finally:
-            backend.close()
+            finally:
+                backend.close()
     emit(answer, options.as_json, migration_report)

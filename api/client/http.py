@@ -90,6 +90,9 @@ class HttpClient:
         answer: list[Json] = self._call("GET", path)
         return answer
 
+    def migrations(self) -> Json:
+        return self._object("GET", "/api/migrations")
+
     def mine(self, body: Json) -> Json:
         return self._object("POST", "/api/mine", json=body)
 

@@ -22,6 +22,7 @@ from api.http.routes import duplicates as duplicates_routes
 from api.http.routes import entities as entities_routes
 from api.http.routes import health as health_routes
 from api.http.routes import jobs as jobs_routes
+from api.http.routes import migrations as migrations_routes
 from api.service.runtime import Runtime
 from api.service.settings import Settings, cached_settings
 
@@ -33,7 +34,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     from api.mcp.server import http_endpoint  # noqa: PLC0415  # the MCP SDK takes 1 s to import
 
     hosts = settings.api.own_hosts()
-    mcp = http_endpoint(runtime, hosts, VERSION)  # the agent tools, at /mcp
+    metrics = Metrics(runtime)
+    mcp = http_endpoint(runtime, hosts, VERSION, metrics.tool_called)  # the agent tools, at /mcp
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -61,7 +63,6 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     tokens = [token.get_secret_value() for token in settings.api.tokens]
     app.add_middleware(BearerAuth, tokens=tokens)
     app.add_middleware(BodySizeLimit, max_bytes=settings.api.max_body_bytes)
-    metrics = Metrics(runtime)
     app.add_middleware(HttpMetrics, metrics=metrics)
     app.add_middleware(OriginCheck, allowed=settings.api.allowed_origins)  # after Host is known
     app.add_middleware(HostAllowList, hosts=hosts)  # before tokens: DNS rebinding, design §8.1
@@ -70,7 +71,13 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     install_docs(app)
     install_openapi(app)
     app.include_router(health_routes.router)  # open: no token (design §8.1)
-    for routes in (drawers_routes, entities_routes, jobs_routes, duplicates_routes):
+    for routes in (
+        drawers_routes,
+        entities_routes,
+        jobs_routes,
+        duplicates_routes,
+        migrations_routes,
+    ):
         app.include_router(routes.router, dependencies=[Depends(check_path_ids), BEARER])
     app.router.routes.append(mcp.route)
     app.add_route(METRICS_PATH, metrics.endpoint, include_in_schema=False)

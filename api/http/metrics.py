@@ -10,6 +10,10 @@
     castlegraph_graph_statement_errors_total{statement}
     castlegraph_jobs{status}                             counted in the graph at each scrape
     castlegraph_graph_ready                              1 once the database answers
+    castlegraph_mcp_tool_calls_total{tool}               calls at /mcp; `unknown` for no tool
+    castlegraph_review_links_pending, castlegraph_duplicate_pairs_pending,
+    castlegraph_drawers_without_embedding, castlegraph_memory_index{index,state}
+                                                         `api.http.backlog_metrics`
     process_*, python_*                                  the service process
 
 Resolutions, drawer verdicts and statements come from `graph.observe`, so they count every
@@ -40,6 +44,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.http.backlog_metrics import IndexStates, ReviewBacklog
 from api.service.runtime import Runtime
 from graph import observe
 from graph.errors import CastlegraphError
@@ -140,6 +145,12 @@ class Metrics:
             ["statement"],
             registry=registry,
         )
+        self.tool_calls = Counter(
+            "castlegraph_mcp_tool_calls",
+            "MCP tool calls at /mcp, by tool (`unknown`: a name that is no tool)",
+            ["tool"],
+            registry=registry,
+        )
         for rule in RULES:
             self.resolutions.labels(rule)
         for outcome in ("created", "exact_copy"):
@@ -147,6 +158,8 @@ class Metrics:
         for kind in SIMILAR_KINDS:
             self.similar_links.labels(kind)
         registry.register(_GraphState(runtime))
+        registry.register(ReviewBacklog(runtime))
+        registry.register(IndexStates(runtime))
         ProcessCollector(registry=registry)
         PlatformCollector(registry=registry)
         GCCollector(registry=registry)
@@ -166,6 +179,9 @@ class Metrics:
             self.drawer_writes.labels("created" if result.created else "exact_copy").inc()
             for kind, count in Tally(link.kind for link in result.similar).items():
                 self.similar_links.labels(kind).inc(count)
+
+    def tool_called(self, tool: str) -> None:
+        self.tool_calls.labels(tool).inc()
 
     def endpoint(self, request: Request) -> Response:
         return Response(generate_latest(self.registry), media_type=CONTENT_TYPE_LATEST)

@@ -73,12 +73,22 @@ def _description(tool: Callable[..., Any]) -> str:
     return "\n\n".join(" ".join(paragraph.split()) for paragraph in paragraphs)
 
 
+UNKNOWN_TOOL = "unknown"
+
+
 class CastleServer(MCPServer[Any]):
-    """Arguments refused by the tools' schemas answer with the code, like every other error."""
+    """Arguments refused by the tools' schemas answer with the code, like every other error.
+    Each call is told to `on_call` by tool name (the service's metrics), a name that is no
+    tool as `unknown`: a client may send any name, and each label is kept for good."""
+
+    on_call: Callable[[str], None] | None = None
+    tool_names: frozenset[str] = frozenset()
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
+        if self.on_call is not None:
+            self.on_call(name if name in self.tool_names else UNKNOWN_TOOL)
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as error:
@@ -89,10 +99,15 @@ class CastleServer(MCPServer[Any]):
             raise ToolError(f"Error executing tool {name}: {invalid(cause)}") from cause
 
 
-def build_server(client: Client, version: str) -> MCPServer[Any]:
+def build_server(
+    client: Client, version: str, on_call: Callable[[str], None] | None = None
+) -> MCPServer[Any]:
     """The eleven tools on `client`. Sync tools: the SDK runs them on worker threads."""
     server = CastleServer(NAME, version=version, instructions=INSTRUCTIONS)
-    for tool, annotations in _tools(CastleTools(client)):
+    tools = _tools(CastleTools(client))
+    server.on_call = on_call
+    server.tool_names = frozenset(tool.__name__ for tool, _ in tools)
+    for tool, annotations in tools:
         text_only = tool.__name__ in TEXT_TOOLS
         server.add_tool(
             tool,
@@ -114,11 +129,16 @@ class HttpEndpoint:
         return self.sessions.run()
 
 
-def http_endpoint(runtime: Runtime, hosts: frozenset[str], version: str) -> HttpEndpoint:
+def http_endpoint(
+    runtime: Runtime,
+    hosts: frozenset[str],
+    version: str,
+    on_call: Callable[[str], None] | None = None,
+) -> HttpEndpoint:
     """Streamable HTTP at exactly `/mcp`: a mount would answer `/mcp` with a redirect to `/mcp/`,
     which not every client follows. The SDK's own DNS rebinding check is given the service's
     names (`hosts`, design §8.1), so its `Origin` check agrees with the app's `Host` check."""
-    server = build_server(LocalClient(runtime), version)
+    server = build_server(LocalClient(runtime), version, on_call)
     # Stateless: the SDK would log "Terminating session: None" for every request.
     logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
     asgi = server.streamable_http_app(

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import httpx2 as httpx
 
-from api.service.settings import CONFIG_ENV, ENVIRONMENT, Settings, safe_uri
+from api.service.settings import Settings, safe_uri
 from graph.errors import CastlegraphError
 
 Status = Literal["ok", "fail", "skip"]
@@ -46,16 +46,6 @@ def failed(name: str, message: str, fix: str) -> Check:
 
 def skipped(name: str, message: str) -> Check:
     return Check(name, "skip", message)
-
-
-def settings_sources(config: Path | None) -> str:
-    """Where the settings came from, naming environment variables but never their values."""
-    named = config or (Path(os.environ[CONFIG_ENV]) if os.environ.get(CONFIG_ENV) else None)
-    file = named or Path("castlegraph.toml")
-    parts = [f"file {file.resolve()}" if file.is_file() else f"defaults (no {file} here)"]
-    names = sorted(name for name in (*ENVIRONMENT, CONFIG_ENV) if os.environ.get(name))
-    parts.append(f"environment {', '.join(names)}" if names else "no CASTLEGRAPH_* variables")
-    return ", ".join(parts)
 
 
 def error_text(error: Exception) -> str:

@@ -177,6 +177,15 @@ class ApiSettings(Section):
         """Listening beyond loopback with no token: allowed only by `allow_unauthenticated`."""
         return not self.tokens and not is_loopback(self.host)
 
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    """The least severe records `castlegraph serve` logs; `debug` also shows the libraries'."""
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _level_in_any_case(cls, value: Any) -> Any:
+        # `INFO` in an environment file means what `info` does.
+        return value.strip().lower() if isinstance(value, str) else value
+
     allowed_origins: list[str] = Field(default_factory=list)
     """Web origins besides the service's own whose pages may send state-changing requests
     (`scheme://host[:port]`, design §8.1); a request's own origin is always allowed."""
@@ -261,6 +270,7 @@ ENVIRONMENT: dict[str, tuple[str, str]] = {
     "CASTLEGRAPH_MINE_ROOTS": ("api", "mine_roots"),
     "CASTLEGRAPH_HEAVY_READS": ("api", "heavy_reads"),
     "CASTLEGRAPH_HEAVY_READ_WAIT_SECONDS": ("api", "heavy_read_wait_seconds"),
+    "CASTLEGRAPH_LOG_LEVEL": ("api", "log_level"),
     "CASTLEGRAPH_DATA_DIR": ("graph", "data_dir"),
     "CASTLEGRAPH_EMBEDDED_PORT": ("graph", "embedded_port"),
     "CASTLEGRAPH_NEO4J_URI": ("graph", "neo4j_uri"),
@@ -293,6 +303,28 @@ class _FlatEnvSource(PydanticBaseSettingsSource):
                 value = [root for root in raw.split(":") if root.strip()]
             values.setdefault(section, {})[key] = value
         return values
+
+
+def settings_file(config: Path | None = None) -> Path:
+    """The castlegraph.toml settings are read from when it exists: `--config`, else
+    `CASTLEGRAPH_CONFIG`, else the one in the working directory."""
+    named = config or (Path(os.environ[CONFIG_ENV]) if os.environ.get(CONFIG_ENV) else None)
+    return named or Path("castlegraph.toml")
+
+
+def environment_names() -> list[str]:
+    """The `CASTLEGRAPH_*` settings variables that are set: names only, as values may be secret."""
+    return sorted(name for name in (*ENVIRONMENT, CONFIG_ENV) if os.environ.get(name))
+
+
+def settings_sources(config: Path | None = None) -> str:
+    """Where the settings came from, for doctor and the start-up log: the file and the names of
+    the environment variables, never their values."""
+    file = settings_file(config)
+    parts = [f"file {file.resolve()}" if file.is_file() else f"defaults (no {file} here)"]
+    names = environment_names()
+    parts.append(f"environment {', '.join(names)}" if names else "no CASTLEGRAPH_* variables")
+    return ", ".join(parts)
 
 
 def load_settings(**overrides: Any) -> Settings:

@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from api.http.app import create_app
+from api.http.backlog_metrics import BACKLOG_SECONDS, ReviewBacklog
 from api.http.logs import (
     JsonFormatter,
     LogFormat,
@@ -28,6 +29,7 @@ from api.http.logs import (
 )
 from graph.jobs import create_job
 from tests.support.app import app_settings, app_store, running_app
+from tests.support.mcp import MCP_HEADERS
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 ROOM = "/api/wings/ops/rooms/obs/drawers"
@@ -288,3 +290,64 @@ def test_metrics_need_no_token(tmp_path: Path) -> None:
 
 def test_metrics_are_not_in_the_openapi_document(client: TestClient) -> None:
     assert "/metrics" not in client.get("/openapi.json").json()["paths"]
+
+
+def test_the_review_backlog_is_hygienes_read_once_per_interval(client: TestClient) -> None:
+    first = client.post(ROOM, json={"content": "Mario Lopez runs the staging cluster"}).json()
+    mentions = [
+        {"drawer": first["drawer"]["id"], "name": name, "kind": "person"}
+        for name in ("Mario Lopez", "Maria Lopez")
+    ]
+    assert client.post("/api/mentions", json={"mentions": mentions}).status_code == 200
+    hygiene = client.get("/api/hygiene").json()
+    assert hygiene["possibly_same_as_pending"] == 1
+    now = [0.0]
+    backlog = ReviewBacklog(client.app.state.runtime, clock=lambda: now[0])  # type: ignore[attr-defined]
+
+    def read() -> dict[str, float]:
+        return {family.name: family.samples[0].value for family in backlog.collect()}
+
+    assert read() == {
+        "castlegraph_review_links_pending": hygiene["possibly_same_as_pending"],
+        "castlegraph_duplicate_pairs_pending": hygiene["duplicate_pairs_pending"],
+        "castlegraph_drawers_without_embedding": hygiene["drawers_without_embedding"],
+    }
+    assert client.post(ROOM, json={"content": "a drawer written meanwhile"}).status_code == 201
+    missing = hygiene["drawers_without_embedding"]
+    assert read()["castlegraph_drawers_without_embedding"] == missing  # not read again yet
+    now[0] += BACKLOG_SECONDS
+    assert read()["castlegraph_drawers_without_embedding"] == missing + 1
+    names = {name for name, _ in scrape(client)}
+    assert {"castlegraph_review_links_pending", "castlegraph_duplicate_pairs_pending"} <= names
+
+
+def test_the_in_memory_index_states_are_shown(client: TestClient) -> None:
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    samples = scrape(client)
+    for index, held in (("entity", runtime.entity_index), ("drawer", runtime.drawer_index)):
+        state = "off" if held is None else held.state
+        assert value(samples, "castlegraph_memory_index", index=index, state=state) == 1
+        others = [s for s in ("off", "building", "ready", "failed") if s != state]
+        assert all(
+            value(samples, "castlegraph_memory_index", index=index, state=s) == 0 for s in others
+        )
+        assert ("castlegraph_memory_index", frozenset({("index", index), ("state", "failed")})) in (
+            samples
+        )
+
+
+def test_mcp_tool_calls_are_counted_by_tool(client: TestClient) -> None:
+    def call(name: str) -> None:
+        params = {"name": name, "arguments": {}}
+        message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
+        answer = client.post("/mcp", json=message, headers=MCP_HEADERS)
+        assert answer.status_code == 200, answer.text
+
+    before = scrape(client)
+    call("hygiene")
+    call("hygiene")
+    call("no_such_tool")
+    after = scrape(client)
+    assert grew(before, after, "castlegraph_mcp_tool_calls_total", tool="hygiene") == 2
+    assert grew(before, after, "castlegraph_mcp_tool_calls_total", tool="unknown") == 1
+    assert ("castlegraph_mcp_tool_calls_total", frozenset({("tool", "no_such_tool")})) not in after

@@ -157,6 +157,27 @@ def test_migrate_status_lists_applied_versions_after_migrate(data_dir: Path) -> 
     assert answer(cli(data_dir, "migrate", "--json"))["migrated"] == []
 
 
+def test_migrate_status_asks_the_running_service_and_migrate_still_refuses(
+    data_dir: Path, spawn: Callable[..., Service]
+) -> None:
+    tokens = {"CASTLEGRAPH_API_TOKENS": "ops-secret"}
+    service = spawn(data_dir, env=tokens)
+    service.wait_healthy()
+    elsewhere = {**tokens, "CASTLEGRAPH_PORT": "9"}  # found where it recorded it listens
+
+    status = cli(data_dir, "migrate", "--status", "--json", env=elsewhere)
+    assert f"a service is using {data_dir}; asking it at {service.url}" in status.stderr
+    listed = answer(status)
+    assert [m["version"] for m in listed["applied"]] == [m.version for m in migrations.MIGRATIONS]
+    assert listed["pending"] == []
+    table = cli(data_dir, "migrate", "--status", env=elsewhere).stdout
+    assert migrations.MIGRATIONS[-1].name in table
+
+    refused = failure(cli(data_dir, "migrate", env=elsewhere))
+    assert f"(pid {service.pid}, at {service.url}); stop the service first" in refused
+    service.stop(signal.SIGTERM)
+
+
 def test_resolve_is_a_dry_run(data_dir: Path) -> None:
     seed_mentions(data_dir, [("Ada Lovelace", "person")])
 

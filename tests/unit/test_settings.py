@@ -182,3 +182,18 @@ def test_allowed_origins_from_the_environment_as_browsers_spell_them(
 def test_an_allowed_origin_that_is_not_an_origin_is_refused(origin: str) -> None:
     with pytest.raises(ValidationError, match=r"api\.allowed_origins: .* is not an origin"):
         ApiSettings(allowed_origins=[origin])
+
+
+def test_the_log_level_is_info_unless_set_in_any_case(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert load_settings().api.log_level == "info"
+    monkeypatch.setenv("CASTLEGRAPH_LOG_LEVEL", "WARNING")
+    assert load_settings().api.log_level == "warning"
+
+
+@pytest.mark.parametrize("level", ["verbose", "critical", "10"])
+def test_an_unknown_log_level_refuses_to_start_naming_the_key(
+    monkeypatch: pytest.MonkeyPatch, level: str
+) -> None:
+    monkeypatch.setenv("CASTLEGRAPH_LOG_LEVEL", level)
+    with pytest.raises(ValidationError, match=r"api\.log_level"):
+        load_settings()
