@@ -24,8 +24,8 @@ Like every `CastlegraphError`, each class carries its `code` and HTTP `status`: 
 
 from typing import Any, ClassVar
 
-from graph.errors import CastlegraphError
-from resolver.errors import ErrorCode
+from castlegraph.graph.errors import CastlegraphError
+from castlegraph.resolver.errors import ErrorCode
 
 SERVICE_FAILED = "the service failed; see its log"
 """All a caller hears of a bug; what went wrong is in the service's log."""

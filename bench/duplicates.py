@@ -37,17 +37,17 @@ from typing import Any
 import numpy as np
 from pydantic import SecretStr
 
-from api.service.runtime import Runtime
-from api.service.settings import GraphSettings, Settings
 from bench.duplicates_load import http_duplicates, load_drawers
 from bench.neo4j_server import PASSWORD, USER
 from bench.report import Cell, print_table
 from bench.service import Backend, start_database
 from bench.targets import bound
-from graph.duplicate_pairs import rebuild_pending_pairs
-from graph.duplicates import Scope, duplicate_clusters, hygiene
-from graph.embeddings import set_embedding
-from graph.errors import GraphError
+from castlegraph.api.service.runtime import Runtime
+from castlegraph.api.service.settings import GraphSettings, Settings
+from castlegraph.graph.duplicate_pairs import rebuild_pending_pairs
+from castlegraph.graph.duplicates import Scope, duplicate_clusters, hygiene
+from castlegraph.graph.embeddings import set_embedding
+from castlegraph.graph.errors import GraphError
 
 DIM = 384
 THRESHOLD = 0.85

@@ -21,12 +21,12 @@ import httpx
 import numpy as np
 import uvicorn
 
-from api.http.app import create_app
-from api.service.runtime import Runtime
-from graph.embeddings import set_embedding
-from graph.falkordb_store import FalkorStore
-from graph.neo4j_store import Neo4jStore
-from graph.store import GraphStore
+from castlegraph.api.http.app import create_app
+from castlegraph.api.service.runtime import Runtime
+from castlegraph.graph.embeddings import set_embedding
+from castlegraph.graph.falkordb_store import FalkorStore
+from castlegraph.graph.neo4j_store import Neo4jStore
+from castlegraph.graph.store import GraphStore
 
 LOAD_BATCH = 500
 ROOMS = 20

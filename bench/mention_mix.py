@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from bench.names import Named
-from resolver.entity_keys import entity_key
+from castlegraph.resolver.entity_keys import entity_key
 
 
 class Category(StrEnum):

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bench.corpus import Corpus
-from resolver.entity_keys import entity_key
+from castlegraph.resolver.entity_keys import entity_key
 
 PERSON_LOCALES = (
     "en_US", "de_DE", "fr_FR", "es_ES", "it_IT", "pt_BR", "nl_NL", "sv_SE",

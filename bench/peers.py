@@ -23,7 +23,7 @@ from typing import Any
 
 from bench.er_quality.baselines import Bands, band_match, wratio_match
 from bench.names import Named
-from resolver.entity_keys import entity_key
+from castlegraph.resolver.entity_keys import entity_key
 
 SAMPLE = 200
 """Mentions each peer resolves per size."""

@@ -9,8 +9,8 @@ import random
 from collections.abc import Callable
 
 from bench.corpus import Corpus, _one_typo
-from resolver.similarity import at_least, text_similarity
-from resolver.text import normalize_text
+from castlegraph.resolver.similarity import at_least, text_similarity
+from castlegraph.resolver.text import normalize_text
 
 THRESHOLD = 0.9
 COMMON_WORDS = 500

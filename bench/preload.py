@@ -22,12 +22,12 @@ from pathlib import Path
 import redis
 
 from bench.names import Named
-from graph.bulk import load_entities
-from graph.embedded import HOST, EmbeddedFalkorDB
-from graph.falkordb_store import FalkorStore
-from graph.migrations import migrate
-from graph.neo4j_store import Neo4jStore
-from graph.store import GraphStore
+from castlegraph.graph.bulk import load_entities
+from castlegraph.graph.embedded import HOST, EmbeddedFalkorDB
+from castlegraph.graph.falkordb_store import FalkorStore
+from castlegraph.graph.migrations import migrate
+from castlegraph.graph.neo4j_store import Neo4jStore
+from castlegraph.graph.store import GraphStore
 
 REWRITE_TIMEOUT_SECONDS = 600.0
 READY_TIMEOUT_SECONDS = 900.0

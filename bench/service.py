@@ -89,7 +89,7 @@ def castlegraph_command() -> list[str]:
     script = Path(sys.executable).with_name("castlegraph")
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-m", "api.cli"]
+    return [sys.executable, "-m", "castlegraph.api.cli"]
 
 
 def _wait_ready(process: subprocess.Popen[bytes], base_url: str, timeout: float) -> None:

@@ -7,9 +7,9 @@ The Neo4j driver is imported only to open Neo4j: an embedded service would hold 
 from dataclasses import dataclass
 from pathlib import Path
 
-from graph.embedded import HOST, EmbeddedFalkorDB
-from graph.falkordb_store import FalkorStore
-from graph.store import GraphStore
+from castlegraph.graph.embedded import HOST, EmbeddedFalkorDB
+from castlegraph.graph.falkordb_store import FalkorStore
+from castlegraph.graph.store import GraphStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,7 @@ class Backend:
 
 def open_backend(neo4j: Neo4jTarget | None, data_dir: Path, port: int | None = None) -> Backend:
     if neo4j is not None:
-        from graph.neo4j_store import Neo4jStore  # noqa: PLC0415  # see the module docstring
+        from castlegraph.graph.neo4j_store import Neo4jStore  # noqa: PLC0415  # see the module docstring
 
         return Backend(Neo4jStore(neo4j.uri, neo4j.user, neo4j.password, neo4j.database))
     embedded = EmbeddedFalkorDB(data_dir, port)

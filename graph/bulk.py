@@ -11,10 +11,10 @@ from collections.abc import Iterable, Iterator
 from functools import partial
 from itertools import islice
 
-from graph.clock import utc_now
-from graph.records import Entity
-from graph.store import GraphStore, Row, Tx
-from resolver.entity_model import EntityView
+from castlegraph.graph.clock import utc_now
+from castlegraph.graph.records import Entity
+from castlegraph.graph.store import GraphStore, Row, Tx
+from castlegraph.resolver.entity_model import EntityView
 
 BATCH = 5_000
 

@@ -12,7 +12,7 @@ import binascii
 import json
 import re
 
-from graph.errors import InvalidCursor
+from castlegraph.graph.errors import InvalidCursor
 
 NOT_ID_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 """What no id or sort key holds: control characters (a NUL cuts a FalkorDB query) and lone

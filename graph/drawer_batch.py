@@ -28,9 +28,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from graph.clock import utc_now
-from graph.drawer_index import Choice, DrawerIndex, Probes
-from graph.drawers import (
+from castlegraph.graph.clock import utc_now
+from castlegraph.graph.drawer_index import Choice, DrawerIndex, Probes
+from castlegraph.graph.drawers import (
     CANDIDATE_LIMITS,
     EXACT_LOOKUP_LIMIT,
     MEMORY_LIMITS,
@@ -54,13 +54,13 @@ from graph.drawers import (
     settle,
     similar_entry,
 )
-from graph.errors import CastlegraphError, DrawerNameTaken
-from graph.known_drawers import KnownDrawer
-from graph.queries import Dialect
-from graph.records import Drawer, WriteOutcome
-from graph.sequenced_index import Counter
-from graph.store import GraphStore, Row, Tx
-from resolver.drawers import DrawerText, Likeness, PreparedText, prepare_texts
+from castlegraph.graph.errors import CastlegraphError, DrawerNameTaken
+from castlegraph.graph.known_drawers import KnownDrawer
+from castlegraph.graph.queries import Dialect
+from castlegraph.graph.records import Drawer, WriteOutcome
+from castlegraph.graph.sequenced_index import Counter
+from castlegraph.graph.store import GraphStore, Row, Tx
+from castlegraph.resolver.drawers import DrawerText, Likeness, PreparedText, prepare_texts
 
 ItemOutcome = WriteOutcome | CastlegraphError
 """What one item of a batch came to: written (or found), or refused (for its name)."""

@@ -49,16 +49,16 @@ from typing import overload
 import numpy as np
 from numpy.typing import NDArray
 
-from graph.known_drawers import KnownDrawer, KnownDrawers
-from graph.memory_segments import (
+from castlegraph.graph.known_drawers import KnownDrawer, KnownDrawers
+from castlegraph.graph.memory_segments import (
     SEGMENT_MAX_ENTRIES,
     KeyIndex,
     Rows,
     key_hashes,
 )
-from graph.queries import FIRST_ENTITY_CURSOR
-from graph.sequenced_index import Counter, SequencedIndex
-from graph.store import GraphStore, Row, Tx
+from castlegraph.graph.queries import FIRST_ENTITY_CURSOR
+from castlegraph.graph.sequenced_index import Counter, SequencedIndex
+from castlegraph.graph.store import GraphStore, Row, Tx
 
 BUILD_PAGE = 2_000
 WARM_SPAN = 1_000

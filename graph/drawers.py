@@ -11,19 +11,19 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graph.bounded_cache import MIB, byte_lru
-from graph.clock import utc_now
-from graph.cursors import decode_cursor, encode_cursor
-from graph.drawer_index import Choice, DrawerIndex, Limits
-from graph.errors import DrawerNameTaken, DrawerNotFound, DrawerSuperseded
-from graph.known_drawers import KnownDrawer, KnownDrawers
-from graph.locks import PENDING_PAIRS
-from graph.queries import Dialect
-from graph.records import ORIGIN_PREFIX, Drawer, SimilarDrawer, WriteOutcome
-from graph.sequenced_index import Counter
-from graph.store import GraphStore, Row, Tx
-from graph.visibility import DIARY_KIND, visible
-from resolver.drawers import (
+from castlegraph.graph.bounded_cache import MIB, byte_lru
+from castlegraph.graph.clock import utc_now
+from castlegraph.graph.cursors import decode_cursor, encode_cursor
+from castlegraph.graph.drawer_index import Choice, DrawerIndex, Limits
+from castlegraph.graph.errors import DrawerNameTaken, DrawerNotFound, DrawerSuperseded
+from castlegraph.graph.known_drawers import KnownDrawer, KnownDrawers
+from castlegraph.graph.locks import PENDING_PAIRS
+from castlegraph.graph.queries import Dialect
+from castlegraph.graph.records import ORIGIN_PREFIX, Drawer, SimilarDrawer, WriteOutcome
+from castlegraph.graph.sequenced_index import Counter
+from castlegraph.graph.store import GraphStore, Row, Tx
+from castlegraph.graph.visibility import DIARY_KIND, visible
+from castlegraph.resolver.drawers import (
     TERMS_SCHEME,
     DrawerText,
     Likeness,
@@ -34,7 +34,7 @@ from resolver.drawers import (
     prepare_text,
     strongest,
 )
-from resolver.similarity import OSA_MAX_LENGTH
+from castlegraph.resolver.similarity import OSA_MAX_LENGTH
 
 EXACT_LOOKUP_LIMIT = 20
 """Same-hash and same-fingerprint candidates read per write (copies beyond are not linked)."""

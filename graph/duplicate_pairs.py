@@ -27,9 +27,15 @@ from typing import Any
 
 import numpy as np
 
-from graph.duplicates import EXACT_BLOCK, PENDING_FLOOR, SCORE_DIGITS, SCORE_TOLERANCE
-from graph.store import GraphStore, Tx
-from graph.vector_groups import FLOOR_MARGIN, VectorTable, exact_cosines, packed, vector_hash
+from castlegraph.graph.duplicates import EXACT_BLOCK, PENDING_FLOOR, SCORE_DIGITS, SCORE_TOLERANCE
+from castlegraph.graph.store import GraphStore, Tx
+from castlegraph.graph.vector_groups import (
+    FLOOR_MARGIN,
+    VectorTable,
+    exact_cosines,
+    packed,
+    vector_hash,
+)
 
 BATCH = 1000
 

@@ -28,17 +28,22 @@ from typing import Any
 
 import numpy as np
 
-from graph.clock import utc_now
-from graph.drawers import get_drawer
-from graph.errors import DrawerNotFound, DrawerSuperseded, SelfVerdict
-from graph.locks import PENDING_PAIRS
-from graph.queries import Dialect
-from graph.records import Drawer
-from graph.store import GraphStore, Row, Tx
-from graph.vector_groups import vector_hash
-from graph.visibility import visible
-from resolver.clusters import Cluster, ScoredPair, cluster_pairs
-from resolver.group_clusters import GroupPair, checked_pairs_inside, group_clusters, pair_count
+from castlegraph.graph.clock import utc_now
+from castlegraph.graph.drawers import get_drawer
+from castlegraph.graph.errors import DrawerNotFound, DrawerSuperseded, SelfVerdict
+from castlegraph.graph.locks import PENDING_PAIRS
+from castlegraph.graph.queries import Dialect
+from castlegraph.graph.records import Drawer
+from castlegraph.graph.store import GraphStore, Row, Tx
+from castlegraph.graph.vector_groups import vector_hash
+from castlegraph.graph.visibility import visible
+from castlegraph.resolver.clusters import Cluster, ScoredPair, cluster_pairs
+from castlegraph.resolver.group_clusters import (
+    GroupPair,
+    checked_pairs_inside,
+    group_clusters,
+    pair_count,
+)
 
 NEIGHBOURS = 16
 """First k of the k-NN search: neighbours asked per drawer (itself included). FalkorDB counts

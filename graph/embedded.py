@@ -29,8 +29,8 @@ from filelock import FileLock, Timeout
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from graph.child_watch import Answer, Silence, StartWait, cpu_seconds, die_with_parent
-from graph.errors import DataDirInUse, GraphUnavailable
+from castlegraph.graph.child_watch import Answer, Silence, StartWait, cpu_seconds, die_with_parent
+from castlegraph.graph.errors import DataDirInUse, GraphUnavailable
 
 HOST = "127.0.0.1"
 START_TIMEOUT_SECONDS = 300.0

@@ -11,12 +11,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from graph.drawers import get_drawer
-from graph.duplicate_pairs import store_vector_with_pairs
-from graph.errors import InvalidVector
-from graph.locks import PENDING_PAIRS
-from graph.store import GraphStore, Tx
-from graph.vector_groups import table_of
+from castlegraph.graph.drawers import get_drawer
+from castlegraph.graph.duplicate_pairs import store_vector_with_pairs
+from castlegraph.graph.errors import InvalidVector
+from castlegraph.graph.locks import PENDING_PAIRS
+from castlegraph.graph.store import GraphStore, Tx
+from castlegraph.graph.vector_groups import table_of
 
 EMBEDDINGS_LOCK = PENDING_PAIRS
 

@@ -43,17 +43,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from graph.bounded_cache import MIB, ByteLRU
-from graph.clock import utc_now
-from graph.entity_candidates import EXACT, ONE_EDIT, TWO_EDITS, Candidates, depth_probes
-from graph.entity_index import BatchIndex, spelling_keys
-from graph.errors import UnknownDrawers
-from graph.memory_index import MemoryIndex
-from graph.records import Entity, MentionResult, origin_props, spelling_props
-from graph.store import GraphStore, Row, Tx
-from resolver.entity_keys import entity_key as _entity_key
-from resolver.entity_model import Decision, EntityView, Mention, is_alias_new
-from resolver.entity_rules import NameGuard, decide
+from castlegraph.graph.bounded_cache import MIB, ByteLRU
+from castlegraph.graph.clock import utc_now
+from castlegraph.graph.entity_candidates import EXACT, ONE_EDIT, TWO_EDITS, Candidates, depth_probes
+from castlegraph.graph.entity_index import BatchIndex, spelling_keys
+from castlegraph.graph.errors import UnknownDrawers
+from castlegraph.graph.memory_index import MemoryIndex
+from castlegraph.graph.records import Entity, MentionResult, origin_props, spelling_props
+from castlegraph.graph.store import GraphStore, Row, Tx
+from castlegraph.resolver.entity_keys import entity_key as _entity_key
+from castlegraph.resolver.entity_model import Decision, EntityView, Mention, is_alias_new
+from castlegraph.resolver.entity_rules import NameGuard, decide
 
 KnownWord = Callable[[str], bool]
 entity_key = ByteLRU(_entity_key, 16 * MIB)  # a batch repeats its names

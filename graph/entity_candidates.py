@@ -32,7 +32,7 @@ meets the other kinds' entities, but none is sent back and parsed.
 
 from collections.abc import Collection, Iterable, Iterator
 
-from graph.entity_index import (
+from castlegraph.graph.entity_index import (
     BatchIndex,
     has_edge_space_keys,
     probe_keys,
@@ -40,12 +40,12 @@ from graph.entity_index import (
     stored_key_set,
     stores,
 )
-from graph.memory_index import MemoryIndex
-from graph.queries import Dialect
-from graph.records import Entity
-from graph.store import Tx
-from resolver.entity_pairs import may_pair
-from resolver.entity_rules import compatible_kinds
+from castlegraph.graph.memory_index import MemoryIndex
+from castlegraph.graph.queries import Dialect
+from castlegraph.graph.records import Entity
+from castlegraph.graph.store import Tx
+from castlegraph.resolver.entity_pairs import may_pair
+from castlegraph.resolver.entity_rules import compatible_kinds
 
 LUCENE_MAX_CLAUSES = 1_000
 """Probe keys per Neo4j full-text query: Lucene refuses more than 1,024 clauses by default."""

@@ -7,18 +7,18 @@ merges two entities; later sightings of the spelling converge by rule `alias`.
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from graph.clock import utc_now
-from graph.entities import ENTITIES_LOCK
-from graph.entity_candidates import id_params
-from graph.entity_index import probe_params
-from graph.errors import AliasTaken, EntityNotFound, ReviewLinkNotFound
-from graph.memory_index import MemoryIndex
-from graph.records import Entity, spelling_props
-from graph.store import GraphStore, Tx
-from resolver.entity_keys import entity_key
-from resolver.entity_model import is_alias_new
-from resolver.entity_rules import OTHER_KIND
-from resolver.errors import EmptyLabel
+from castlegraph.graph.clock import utc_now
+from castlegraph.graph.entities import ENTITIES_LOCK
+from castlegraph.graph.entity_candidates import id_params
+from castlegraph.graph.entity_index import probe_params
+from castlegraph.graph.errors import AliasTaken, EntityNotFound, ReviewLinkNotFound
+from castlegraph.graph.memory_index import MemoryIndex
+from castlegraph.graph.records import Entity, spelling_props
+from castlegraph.graph.store import GraphStore, Tx
+from castlegraph.resolver.entity_keys import entity_key
+from castlegraph.resolver.entity_model import is_alias_new
+from castlegraph.resolver.entity_rules import OTHER_KIND
+from castlegraph.resolver.errors import EmptyLabel
 
 MENTIONS_LIMIT = 1000
 

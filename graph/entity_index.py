@@ -45,17 +45,17 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 
-from graph.bounded_cache import MIB, byte_lru
-from graph.queries import Dialect
-from resolver.entity_keys import deletion_keys, folded_key, sorted_words_key
-from resolver.entity_model import EntityView
-from resolver.entity_rules import (
+from castlegraph.graph.bounded_cache import MIB, byte_lru
+from castlegraph.graph.queries import Dialect
+from castlegraph.resolver.entity_keys import deletion_keys, folded_key, sorted_words_key
+from castlegraph.resolver.entity_model import EntityView
+from castlegraph.resolver.entity_rules import (
     REVIEW_MIN_KEY_LEN,
     REVIEW_TWO_EDIT_MIN_SIMILARITY,
     TYPO_MIN_KEY_LEN,
     compatible_kinds,
 )
-from resolver.entity_segments import MAX_EDITS, partition_probe_keys, two_edit_keys
+from castlegraph.resolver.entity_segments import MAX_EDITS, partition_probe_keys, two_edit_keys
 
 CACHE_BYTES = 8 * MIB
 """Neighbourhoods remembered: a batch repeats names, and so do batches. Bounded by bytes, as

@@ -35,7 +35,7 @@ answered with `Retry-After: RETRY_AFTER_SECONDS`.
 
 from typing import Any
 
-from resolver.errors import ErrorCode
+from castlegraph.resolver.errors import ErrorCode
 
 CONFLICT = "a concurrent write claimed the same unique key; retry the request"
 RETRY_AFTER_SECONDS = 2

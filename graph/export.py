@@ -13,10 +13,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graph.entity_curation import find_entities
-from graph.errors import NothingToExport
-from graph.store import GraphStore, Tx
-from resolver.entity_keys import normalize_kind
+from castlegraph.graph.entity_curation import find_entities
+from castlegraph.graph.errors import NothingToExport
+from castlegraph.graph.store import GraphStore, Tx
+from castlegraph.resolver.entity_keys import normalize_kind
 
 EXCLUDED = frozenset({"embedding", "terms", "terms_text", "dkeys", "dkeys_text"})
 KEYS = {"Wing": ("name",), "Room": ("wing", "name"), "Drawer": ("id",), "Entity": ("id",)}

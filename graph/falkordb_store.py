@@ -8,23 +8,23 @@ from typing import Any, TypeVar
 import redis.exceptions
 from falkordb import FalkorDB
 
-from graph.errors import (
+from castlegraph.graph.errors import (
     CONFLICT,
     ConstraintViolation,
     GraphQueryError,
     GraphUnavailable,
     UnindexedSearch,
 )
-from graph.falkordb_params import params_header
-from graph.observe import observed_write, timed_statement
-from graph.queries import (
+from castlegraph.graph.falkordb_params import params_header
+from castlegraph.graph.observe import observed_write, timed_statement
+from castlegraph.graph.queries import (
     MEMORY_SERVED,
     SEARCHES_OF_SERVED,
     Dialect,
     schema_statements,
     statement,
 )
-from graph.store import Row
+from castlegraph.graph.store import Row
 
 T = TypeVar("T")
 

@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from graph.falkordb_store import UNIQUE_CONSTRAINTS
-from graph.queries import MEMORY_SERVED, schema_statements
-from graph.store import GraphStore, Row, Tx
+from castlegraph.graph.falkordb_store import UNIQUE_CONSTRAINTS
+from castlegraph.graph.queries import MEMORY_SERVED, schema_statements
+from castlegraph.graph.store import GraphStore, Row, Tx
 
 JOB_STATUSES = ("queued", "running", "succeeded", "failed", "cancelled")
 NEO4J_READY = "ONLINE"

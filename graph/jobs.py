@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from graph.clock import utc_now
-from graph.errors import JobNotFound, TooManyJobs
-from graph.store import GraphStore, Tx
-from resolver.errors import ErrorCode
+from castlegraph.graph.clock import utc_now
+from castlegraph.graph.errors import JobNotFound, TooManyJobs
+from castlegraph.graph.store import GraphStore, Tx
+from castlegraph.resolver.errors import ErrorCode
 
 JobStatus = Literal["queued", "running", "succeeded", "failed", "cancelled"]
 FINISHED: tuple[JobStatus, ...] = ("succeeded", "failed", "cancelled")

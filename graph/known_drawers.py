@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from graph.bounded_cache import MIB, BytesBoundedMap, CacheInfo
-from graph.records import Drawer
-from resolver.drawers import DrawerText
+from castlegraph.graph.bounded_cache import MIB, BytesBoundedMap, CacheInfo
+from castlegraph.graph.records import Drawer
+from castlegraph.resolver.drawers import DrawerText
 
 KNOWN_DRAWERS_BYTES = 128 * MIB
 """~130,000 drawers of ~320 characters: a room of 100 k written through the service stays

@@ -59,15 +59,21 @@ from functools import partial
 import numpy as np
 from numpy.typing import NDArray
 
-from graph.entity_index import spellings_keys, stored_key_set
-from graph.memory_segments import BLOCK_BITS, KeyIndex, PairFilter, WantedKinds, key_hashes
-from graph.memory_spellings import Record, RowSpellings
-from graph.queries import FIRST_ENTITY_CURSOR
-from graph.records import Entity
-from graph.sequenced_index import SequencedIndex
-from graph.store import GraphStore, Row, Tx
-from resolver.entity_pairs import may_pair, may_pair_all
-from resolver.entity_rules import compatible_kinds
+from castlegraph.graph.entity_index import spellings_keys, stored_key_set
+from castlegraph.graph.memory_segments import (
+    BLOCK_BITS,
+    KeyIndex,
+    PairFilter,
+    WantedKinds,
+    key_hashes,
+)
+from castlegraph.graph.memory_spellings import Record, RowSpellings
+from castlegraph.graph.queries import FIRST_ENTITY_CURSOR
+from castlegraph.graph.records import Entity
+from castlegraph.graph.sequenced_index import SequencedIndex
+from castlegraph.graph.store import GraphStore, Row, Tx
+from castlegraph.resolver.entity_pairs import may_pair, may_pair_all
+from castlegraph.resolver.entity_rules import compatible_kinds
 
 SpelledLookup = tuple[
     dict[str, tuple[list[str], tuple[str, ...] | None, str | None, int]], dict[str, list[str]]

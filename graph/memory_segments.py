@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from graph.kind_runs import KindRuns, KindsOf
+from castlegraph.graph.kind_runs import KindRuns, KindsOf
 
 _HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
 _UUID_GROUPS = ((0, 8, 0), (8, 12, 9), (12, 16, 14), (16, 20, 19), (20, 32, 24))

@@ -39,8 +39,8 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 from numpy.typing import NDArray
 
-from graph.records import Entity
-from resolver.entity_model import EntityView
+from castlegraph.graph.records import Entity
+from castlegraph.resolver.entity_model import EntityView
 
 SEPARATOR = "\x1f"
 RECORD = "\x1e"

@@ -33,14 +33,14 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
-from graph.drawers import drawer_index_props
-from graph.entity_index import index_props
-from graph.errors import GraphQueryError
-from graph.queries import FIRST_ENTITY_CURSOR, Dialect
-from graph.records import spelling_props
-from graph.store import GraphStore, Row, Tx
-from resolver.drawers import TERMS_SCHEME
-from resolver.entity_model import EntityView
+from castlegraph.graph.drawers import drawer_index_props
+from castlegraph.graph.entity_index import index_props
+from castlegraph.graph.errors import GraphQueryError
+from castlegraph.graph.queries import FIRST_ENTITY_CURSOR, Dialect
+from castlegraph.graph.records import spelling_props
+from castlegraph.graph.store import GraphStore, Row, Tx
+from castlegraph.resolver.drawers import TERMS_SCHEME
+from castlegraph.resolver.entity_model import EntityView
 
 BATCH = 1000
 

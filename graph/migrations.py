@@ -13,10 +13,10 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
-from graph.clock import utc_now
-from graph.duplicate_pairs import rebuild_pending_pairs
-from graph.errors import MigrationFailed
-from graph.migration_steps import (
+from castlegraph.graph.clock import utc_now
+from castlegraph.graph.duplicate_pairs import rebuild_pending_pairs
+from castlegraph.graph.errors import MigrationFailed
+from castlegraph.graph.migration_steps import (
     attach_drawers_to_rooms,
     complete_entity_index_keys,
     derive_keys,
@@ -26,7 +26,7 @@ from graph.migration_steps import (
     refresh_entity_index_keys,
     reindex_anchor_terms,
 )
-from graph.store import GraphStore, Tx
+from castlegraph.graph.store import GraphStore, Tx
 
 LEASE = "migrations"
 LEASE_SECONDS = 600

@@ -8,8 +8,8 @@ them by, but kept, with their links, because a memory is never deleted by a job.
 
 from collections.abc import Iterable
 
-from graph.clock import utc_now
-from graph.store import GraphStore, Tx
+from castlegraph.graph.clock import utc_now
+from castlegraph.graph.store import GraphStore, Tx
 
 PROBE = 64
 """Chunk names past a file's new end asked about per statement; a file that lost more is asked

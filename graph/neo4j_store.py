@@ -11,10 +11,15 @@ from typing import Any, TypeVar
 import neo4j
 import neo4j.exceptions
 
-from graph.errors import CONFLICT, ConstraintViolation, GraphQueryError, GraphUnavailable
-from graph.observe import observed_write, timed_statement
-from graph.queries import Dialect, schema_statements, statement
-from graph.store import Row
+from castlegraph.graph.errors import (
+    CONFLICT,
+    ConstraintViolation,
+    GraphQueryError,
+    GraphUnavailable,
+)
+from castlegraph.graph.observe import observed_write, timed_statement
+from castlegraph.graph.queries import Dialect, schema_statements, statement
+from castlegraph.graph.store import Row
 
 T = TypeVar("T")
 

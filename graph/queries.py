@@ -34,7 +34,7 @@ the index under them each would read every entity or drawer (`graph.errors.Unind
 
 @cache
 def statement(name: str, dialect: Dialect) -> str:
-    root = resources.files("cypher")
+    root = resources.files("castlegraph.cypher")
     for candidate in (root / dialect / f"{name}.cypher", root / f"{name}.cypher"):
         if candidate.is_file():
             return candidate.read_text(encoding="utf-8")
@@ -44,7 +44,7 @@ def statement(name: str, dialect: Dialect) -> str:
 def schema_statements(dialect: Dialect, *, without: Collection[str] = ()) -> list[tuple[str, str]]:
     """(file name, statement) for every schema file of the dialect but those named in
     `without`, in file-name order."""
-    folder = resources.files("cypher") / "schema" / dialect
+    folder = resources.files("castlegraph.cypher") / "schema" / dialect
     files = sorted(
         (entry for entry in folder.iterdir() if entry.name.endswith(".cypher")),
         key=lambda entry: entry.name,

@@ -9,9 +9,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from graph.entity_index import index_props
-from graph.queries import Dialect
-from resolver.entity_model import EntityView
+from castlegraph.graph.entity_index import index_props
+from castlegraph.graph.queries import Dialect
+from castlegraph.resolver.entity_model import EntityView
 
 ORIGIN_PREFIX = "origin_"
 """Provenance maps are stored flat, one `origin_<key>` property per key: graph properties hold

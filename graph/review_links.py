@@ -11,10 +11,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from graph.cursors import decode_cursor, encode_cursor
-from graph.errors import InvalidCursor
-from graph.records import Entity
-from graph.store import GraphStore, Tx
+from castlegraph.graph.cursors import decode_cursor, encode_cursor
+from castlegraph.graph.errors import InvalidCursor
+from castlegraph.graph.records import Entity
+from castlegraph.graph.store import GraphStore, Tx
 
 TOLERANCE = 1e-9
 """How near the cursor's similarity a link's must be to count as equal: FalkorDB answers a

@@ -29,8 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from graph.errors import GraphUnavailable
-from graph.store import Row, Tx
+from castlegraph.graph.errors import GraphUnavailable
+from castlegraph.graph.store import Row, Tx
 
 WAIT_SECONDS = 10.0
 """How long a search waits for a build by default (`dedup.memory_index_wait_seconds`)."""

@@ -10,7 +10,7 @@ statement, which FalkorDB applies atomically.
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-from graph.queries import Dialect
+from castlegraph.graph.queries import Dialect
 
 T = TypeVar("T")
 Row = dict[str, Any]

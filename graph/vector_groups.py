@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from graph.store import GraphStore, Tx
+from castlegraph.graph.store import GraphStore, Tx
 
 FLOOR_MARGIN = 1e-4
 """Candidates from the float32 product are taken this far below the floor, then scored again

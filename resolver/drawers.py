@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from resolver import shingles
-from resolver.similarity import OSA_MAX_LENGTH, at_least, similarity_at_least
-from resolver.text import content_hash, fingerprint, normalize_text
+from castlegraph.resolver import shingles
+from castlegraph.resolver.similarity import OSA_MAX_LENGTH, at_least, similarity_at_least
+from castlegraph.resolver.text import content_hash, fingerprint, normalize_text
 
 NEAR_MIN_LENGTH = 12
 """Below this many normalised code points one letter is another word, not a typo."""

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from resolver.errors import EmptyLabel
+from castlegraph.resolver.errors import EmptyLabel
 
 # Dropped without separating: ``Node.js`` = ``NodeJS``, ``O'Brien`` = ``OBrien``.
 _DROPPED = frozenset(".'\u2019")

@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from resolver.entity_keys import entity_key, normalize_kind
-from resolver.errors import EmptyLabel
+from castlegraph.resolver.entity_keys import entity_key, normalize_kind
+from castlegraph.resolver.errors import EmptyLabel
 
 Verdict = Literal["same", "new"]
 RuleName = Literal["exact", "normalized", "alias", "typo", "new"]

@@ -17,9 +17,9 @@ from typing import Literal
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import cpdist
 
-from resolver.edits import Edit, blocked_by_words, single_edit, unknown_target
-from resolver.entity_keys import sorted_words_key
-from resolver.entity_model import EntityView, ReviewReason, SpellingRole
+from castlegraph.resolver.edits import Edit, blocked_by_words, single_edit, unknown_target
+from castlegraph.resolver.entity_keys import sorted_words_key
+from castlegraph.resolver.entity_model import EntityView, ReviewReason, SpellingRole
 
 BlockReason = Literal["digit_edit", "known_words", "unknown_name"]
 

@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
-from resolver.entity_keys import entity_key
-from resolver.entity_model import (
+from castlegraph.resolver.entity_keys import entity_key
+from castlegraph.resolver.entity_model import (
     Decision,
     EntityView,
     Mention,
@@ -39,7 +39,7 @@ from resolver.entity_model import (
     is_alias_new,
     make_mention,
 )
-from resolver.entity_pairs import KeyPair, compare_spellings, review_reason
+from castlegraph.resolver.entity_pairs import KeyPair, compare_spellings, review_reason
 
 __all__ = [
     "ALIAS_CONFIDENCE",

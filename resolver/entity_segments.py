@@ -46,7 +46,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import combinations
 
-from resolver.entity_keys import deletion_neighbourhood
+from castlegraph.resolver.entity_keys import deletion_neighbourhood
 
 SEGMENTS = 6
 PARTITION_MIN_LEN = 8

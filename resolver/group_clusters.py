@@ -19,7 +19,7 @@ import heapq
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from resolver.clusters import Cluster, ScoredPair
+from castlegraph.resolver.clusters import Cluster, ScoredPair
 
 SAME_VECTOR = 1.0
 """The score of two drawers holding one vector."""

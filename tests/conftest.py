@@ -23,15 +23,6 @@ NEO4J_IMAGE = "neo4j:5.26"
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """`tests` is a package (so `tests.support` imports), which makes `tests/api` the package
-    `tests.api`: it must never shadow the project's `api`."""
-    import api  # noqa: PLC0415  # after pytest has set up sys.path
-
-    if Path(api.__file__).resolve().parent != ROOT / "api":
-        raise pytest.UsageError(f"`import api` resolves to {api.__file__}, not {ROOT / 'api'}")
-
-
 def skip_reason(report: pytest.TestReport) -> str:
     """The reason a skipped test gave, without pytest's `Skipped: ` prefix and location."""
     longrepr = report.longrepr

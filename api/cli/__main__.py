@@ -1,5 +1,5 @@
-"""`python -m api.cli`: the same as the `castlegraph` command."""
+"""`python -m castlegraph.api.cli`: the same as the `castlegraph` command."""
 
-from api.cli.app import app
+from castlegraph.api.cli.app import app
 
 app()

@@ -20,21 +20,26 @@ from typing import Annotated
 import typer
 from uvicorn.config import STARTUP_FAILURE
 
-from api import VERSION
-from api.cli import doctor as doctor_commands
-from api.cli import entities as entities_commands
-from api.cli import export as export_commands
-from api.cli import jobs as jobs_commands
-from api.cli import mcp as mcp_commands
-from api.cli import migrate as migrate_commands
-from api.cli import review as review_commands
-from api.cli.options import ConfigOption, DataDirOption, fail, settings_from
-from api.errors import describe
-from api.http.logs import LogFormat, configure_logging, use_json
-from api.service import heap
-from api.service.runtime import Runtime
-from api.service.settings import Settings, environment_names, settings_file, settings_sources
-from graph.errors import CastlegraphError
+from castlegraph.api import VERSION
+from castlegraph.api.cli import doctor as doctor_commands
+from castlegraph.api.cli import entities as entities_commands
+from castlegraph.api.cli import export as export_commands
+from castlegraph.api.cli import jobs as jobs_commands
+from castlegraph.api.cli import mcp as mcp_commands
+from castlegraph.api.cli import migrate as migrate_commands
+from castlegraph.api.cli import review as review_commands
+from castlegraph.api.cli.options import ConfigOption, DataDirOption, fail, settings_from
+from castlegraph.api.errors import describe
+from castlegraph.api.http.logs import LogFormat, configure_logging, use_json
+from castlegraph.api.service import heap
+from castlegraph.api.service.runtime import Runtime
+from castlegraph.api.service.settings import (
+    Settings,
+    environment_names,
+    settings_file,
+    settings_sources,
+)
+from castlegraph.graph.errors import CastlegraphError
 
 log = logging.getLogger("castlegraph")
 
@@ -65,8 +70,8 @@ def serve(
             "can read and change the graph; set CASTLEGRAPH_API_TOKENS",
             settings.api.host,
         )
-    from api.http.app import create_app  # noqa: PLC0415  # the web stack loads for `serve` only
-    from api.http.serving import serve_recorded  # noqa: PLC0415
+    from castlegraph.api.http.app import create_app  # noqa: PLC0415  # the web stack loads for `serve` only
+    from castlegraph.api.http.serving import serve_recorded  # noqa: PLC0415
 
     heap.tune()
     runtime = Runtime(settings)

@@ -15,12 +15,12 @@ from pathlib import Path
 import typer
 from pydantic import ValidationError
 
-from api.cli.options import EXIT_FAILED, CommonOptions, with_common_options
-from api.cli.output import emit
-from api.client.connect import service_url
-from api.client.protocol import Json
-from api.service.address import recorded
-from api.service.doctor import (
+from castlegraph.api.cli.options import EXIT_FAILED, CommonOptions, with_common_options
+from castlegraph.api.cli.output import emit
+from castlegraph.api.client.connect import service_url
+from castlegraph.api.client.protocol import Json
+from castlegraph.api.service.address import recorded
+from castlegraph.api.service.doctor import (
     START_HINT,
     Check,
     Expected,
@@ -35,8 +35,8 @@ from api.service.doctor import (
     service_check,
     skipped,
 )
-from api.service.runtime import Runtime
-from api.service.settings import (
+from castlegraph.api.service.runtime import Runtime
+from castlegraph.api.service.settings import (
     CONFIG_ENV,
     Settings,
     load_settings,
@@ -44,11 +44,11 @@ from api.service.settings import (
     scrub,
     settings_sources,
 )
-from graph import migrations
-from graph.backend import Backend, open_backend
-from graph.errors import DataDirInUse
-from graph.inspection import schema_state
-from graph.store import GraphStore
+from castlegraph.graph import migrations
+from castlegraph.graph.backend import Backend, open_backend
+from castlegraph.graph.errors import DataDirInUse
+from castlegraph.graph.inspection import schema_state
+from castlegraph.graph.store import GraphStore
 
 MARKS = {"ok": "✔", "fail": "✘", "skip": "–"}
 

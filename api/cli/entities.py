@@ -5,9 +5,9 @@ from typing import Annotated
 
 import typer
 
-from api.cli.options import CommonOptions, fail, with_common_options
-from api.cli.output import emit, entity_report, resolution
-from api.client.protocol import Client, Json
+from castlegraph.api.cli.options import CommonOptions, fail, with_common_options
+from castlegraph.api.cli.output import emit, entity_report, resolution
+from castlegraph.api.client.protocol import Client, Json
 
 MAX_PAGES = 100  # 10,000 entities of one key: far past anything a person reads
 

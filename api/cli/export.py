@@ -14,18 +14,18 @@ from typing import Annotated
 
 import typer
 
-from api.cli.options import (
+from castlegraph.api.cli.options import (
     EXIT_USAGE,
     CommonOptions,
     fail,
     reported_errors,
     with_common_options,
 )
-from api.client.connect import open_exclusive
-from api.export.cypher import script
-from api.export.graphml import graphml
-from api.service.settings import Settings
-from graph.export import Subgraph, entity_subgraph, room_subgraph
+from castlegraph.api.client.connect import open_exclusive
+from castlegraph.api.export.cypher import script
+from castlegraph.api.export.graphml import graphml
+from castlegraph.api.service.settings import Settings
+from castlegraph.graph.export import Subgraph, entity_subgraph, room_subgraph
 
 
 class ExportFormat(enum.StrEnum):

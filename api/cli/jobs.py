@@ -12,17 +12,17 @@ from typing import Annotated
 import typer
 from pydantic import ValidationError
 
-from api.cli.options import (
+from castlegraph.api.cli.options import (
     CommonOptions,
     fail,
     reported_errors,
     with_common_options,
 )
-from api.cli.output import emit, job_detail, job_list, job_outcome
-from api.cli.progress import Step, follow
-from api.client.protocol import Client, Json
-from api.errors import CliInputError
-from api.http.schemas.jobs import CheckpointItemIn
+from castlegraph.api.cli.output import emit, job_detail, job_list, job_outcome
+from castlegraph.api.cli.progress import Step, follow
+from castlegraph.api.client.protocol import Client, Json
+from castlegraph.api.errors import CliInputError
+from castlegraph.api.http.schemas.jobs import CheckpointItemIn
 
 FINISHED = ("succeeded", "failed", "cancelled")
 EXIT_INTERRUPTED = 130

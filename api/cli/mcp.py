@@ -11,8 +11,8 @@ import sys
 
 import anyio
 
-from api import VERSION
-from api.cli.options import CommonOptions, with_common_options
+from castlegraph.api import VERSION
+from castlegraph.api.cli.options import CommonOptions, with_common_options
 
 
 @with_common_options(json=False)
@@ -24,7 +24,7 @@ def mcp(*, options: CommonOptions) -> None:
         stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
     )
-    from api.mcp.server import build_server  # noqa: PLC0415  # the MCP SDK loads for `mcp` only
+    from castlegraph.api.mcp.server import build_server  # noqa: PLC0415  # the MCP SDK loads for `mcp` only
 
     with options.client(settings) as client:
         anyio.run(build_server(client, VERSION).run_stdio_async)

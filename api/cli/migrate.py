@@ -15,17 +15,17 @@ from typing import Annotated
 
 import typer
 
-from api.cli.options import CommonOptions, reported_errors, with_common_options
-from api.cli.output import emit, migration_report
-from api.cli.progress import Step, follow
-from api.client.connect import holder_url, open_exclusive
-from api.client.http import HttpClient
-from api.client.protocol import Json
-from api.service.settings import Settings
-from graph import migrations
-from graph.backend import Backend
-from graph.errors import DataDirInUse
-from graph.store import GraphStore
+from castlegraph.api.cli.options import CommonOptions, reported_errors, with_common_options
+from castlegraph.api.cli.output import emit, migration_report
+from castlegraph.api.cli.progress import Step, follow
+from castlegraph.api.client.connect import holder_url, open_exclusive
+from castlegraph.api.client.http import HttpClient
+from castlegraph.api.client.protocol import Json
+from castlegraph.api.service.settings import Settings
+from castlegraph.graph import migrations
+from castlegraph.graph.backend import Backend
+from castlegraph.graph.errors import DataDirInUse
+from castlegraph.graph.store import GraphStore
 
 
 def _open(settings: Settings) -> Backend:

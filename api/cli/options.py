@@ -22,12 +22,12 @@ from typing import Annotated, Any, NoReturn
 import typer
 from pydantic import ValidationError
 
-from api.client.connect import connect
-from api.client.protocol import Client
-from api.errors import describe
-from api.service.settings import CONFIG_ENV, Settings, load_settings
-from graph.errors import CastlegraphError
-from resolver.errors import EmptyLabel
+from castlegraph.api.client.connect import connect
+from castlegraph.api.client.protocol import Client
+from castlegraph.api.errors import describe
+from castlegraph.api.service.settings import CONFIG_ENV, Settings, load_settings
+from castlegraph.graph.errors import CastlegraphError
+from castlegraph.resolver.errors import EmptyLabel
 
 URL_ENV = "CASTLEGRAPH_URL"
 EXIT_FAILED = 1

@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from api.client.protocol import Json
+from castlegraph.api.client.protocol import Json
 
 
 def emit(data: Any, as_json: bool, render: Callable[[Any], str]) -> None:

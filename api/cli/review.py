@@ -11,9 +11,9 @@ from typing import Annotated
 
 import typer
 
-from api.cli.options import EXIT_USAGE, CommonOptions, fail, with_common_options
-from api.cli.output import emit, review_links_report, settlement
-from api.client.protocol import Client, Json
+from castlegraph.api.cli.options import EXIT_USAGE, CommonOptions, fail, with_common_options
+from castlegraph.api.cli.output import emit, review_links_report, settlement
+from castlegraph.api.client.protocol import Client, Json
 
 DEFAULT_SHOWN = 50
 

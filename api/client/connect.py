@@ -14,14 +14,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from api.client.http import HttpClient
-from api.client.local import LocalClient
-from api.client.protocol import Client
-from api.service.address import recorded, url_of
-from api.service.runtime import Runtime
-from api.service.settings import Settings
-from graph.backend import Backend, open_backend
-from graph.errors import DataDirInUse, GraphUnavailable
+from castlegraph.api.client.http import HttpClient
+from castlegraph.api.client.local import LocalClient
+from castlegraph.api.client.protocol import Client
+from castlegraph.api.service.address import recorded, url_of
+from castlegraph.api.service.runtime import Runtime
+from castlegraph.api.service.settings import Settings
+from castlegraph.graph.backend import Backend, open_backend
+from castlegraph.graph.errors import DataDirInUse, GraphUnavailable
 
 
 def service_url(settings: Settings) -> str:

@@ -15,11 +15,11 @@ from urllib.parse import quote
 
 import httpx2 as httpx
 
-from api.client.protocol import Json
-from api.errors import RemoteError, ServiceUnreachable
-from api.service.settings import Settings
-from api.service.tokens import Token
-from resolver.errors import ErrorCode
+from castlegraph.api.client.protocol import Json
+from castlegraph.api.errors import RemoteError, ServiceUnreachable
+from castlegraph.api.service.settings import Settings
+from castlegraph.api.service.tokens import Token
+from castlegraph.resolver.errors import ErrorCode
 
 TIMEOUT_SECONDS = 60.0
 PAGE = 100

@@ -12,24 +12,24 @@ from typing import TypeVar
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
-from api.client.protocol import Json
-from api.errors import InvalidRequest
-from api.http.mine_paths import server_path
-from api.http.routes import drawers as drawers_routes
-from api.http.routes import duplicates as duplicates_routes
-from api.http.routes import entities as entities_routes
-from api.http.routes import jobs as jobs_routes
-from api.http.schemas.drawers import DiaryCreate, DrawerCreate
-from api.http.schemas.duplicates import VerdictCreate
-from api.http.schemas.entities import (
+from castlegraph.api.client.protocol import Json
+from castlegraph.api.errors import InvalidRequest
+from castlegraph.api.http.mine_paths import server_path
+from castlegraph.api.http.routes import drawers as drawers_routes
+from castlegraph.api.http.routes import duplicates as duplicates_routes
+from castlegraph.api.http.routes import entities as entities_routes
+from castlegraph.api.http.routes import jobs as jobs_routes
+from castlegraph.api.http.schemas.drawers import DiaryCreate, DrawerCreate
+from castlegraph.api.http.schemas.duplicates import VerdictCreate
+from castlegraph.api.http.schemas.entities import (
     AliasCreate,
     CandidatesQuery,
     ResolveQuery,
     ReviewLinksQuery,
     ReviewVerdictCreate,
 )
-from api.http.schemas.jobs import CheckpointCreate, MineCreate
-from api.service.runtime import Runtime
+from castlegraph.api.http.schemas.jobs import CheckpointCreate, MineCreate
+from castlegraph.api.service.runtime import Runtime
 
 Model = TypeVar("Model", bound=BaseModel)
 PAGE = 100

@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from api.errors import UnexportableValue
-from graph.export import KEYS, Edge, NodeRef, Subgraph
+from castlegraph.api.errors import UnexportableValue
+from castlegraph.graph.export import KEYS, Edge, NodeRef, Subgraph
 
 _ESCAPES = {
     "\\": "\\\\",

@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from typing import Any
 
-from graph.export import NodeRef, Subgraph
+from castlegraph.graph.export import NodeRef, Subgraph
 
 NAMESPACE = "http://graphml.graphdrawing.org/xmlns"
 SCHEMA = "http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd"

@@ -5,33 +5,33 @@ from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 
-from api import VERSION
-from api.http.auth import BearerAuth
-from api.http.body_limit import BodySizeLimit
-from api.http.deps import BEARER, check_path_ids
-from api.http.docs import install_docs
-from api.http.envelope import install_error_handlers
-from api.http.hosts import HostAllowList
-from api.http.idempotency import IdempotencyKeys
-from api.http.logs import RequestLog
-from api.http.metrics import METRICS_PATH, HttpMetrics, Metrics
-from api.http.openapi import install_openapi, operation_id
-from api.http.origins import OriginCheck
-from api.http.routes import drawers as drawers_routes
-from api.http.routes import duplicates as duplicates_routes
-from api.http.routes import entities as entities_routes
-from api.http.routes import health as health_routes
-from api.http.routes import jobs as jobs_routes
-from api.http.routes import migrations as migrations_routes
-from api.service.runtime import Runtime
-from api.service.settings import Settings, cached_settings
+from castlegraph.api import VERSION
+from castlegraph.api.http.auth import BearerAuth
+from castlegraph.api.http.body_limit import BodySizeLimit
+from castlegraph.api.http.deps import BEARER, check_path_ids
+from castlegraph.api.http.docs import install_docs
+from castlegraph.api.http.envelope import install_error_handlers
+from castlegraph.api.http.hosts import HostAllowList
+from castlegraph.api.http.idempotency import IdempotencyKeys
+from castlegraph.api.http.logs import RequestLog
+from castlegraph.api.http.metrics import METRICS_PATH, HttpMetrics, Metrics
+from castlegraph.api.http.openapi import install_openapi, operation_id
+from castlegraph.api.http.origins import OriginCheck
+from castlegraph.api.http.routes import drawers as drawers_routes
+from castlegraph.api.http.routes import duplicates as duplicates_routes
+from castlegraph.api.http.routes import entities as entities_routes
+from castlegraph.api.http.routes import health as health_routes
+from castlegraph.api.http.routes import jobs as jobs_routes
+from castlegraph.api.http.routes import migrations as migrations_routes
+from castlegraph.api.service.runtime import Runtime
+from castlegraph.api.service.settings import Settings, cached_settings
 
 
 def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
     """The app; a `runtime` already started by the caller is reused and stopped on shutdown."""
     settings = settings or cached_settings()
     runtime = runtime or Runtime(settings)
-    from api.mcp.server import http_endpoint  # noqa: PLC0415  # the MCP SDK takes 1 s to import
+    from castlegraph.api.mcp.server import http_endpoint  # noqa: PLC0415  # the MCP SDK takes 1 s to import
 
     hosts = settings.api.own_hosts()
     metrics = Metrics(runtime)

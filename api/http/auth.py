@@ -15,9 +15,9 @@ import hmac
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.errors import Forbidden, Unauthorized
-from api.http.envelope import error_response
-from api.service.tokens import Token
+from castlegraph.api.errors import Forbidden, Unauthorized
+from castlegraph.api.http.envelope import error_response
+from castlegraph.api.service.tokens import Token
 
 OPEN_PATHS = frozenset({"/api/health", "/metrics"})
 

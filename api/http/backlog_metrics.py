@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterator
 
 from prometheus_client.core import GaugeMetricFamily, Metric
 
-from api.http.routes.duplicates import DEFAULT_THRESHOLD
-from api.service.runtime import Runtime
-from graph.duplicates import Hygiene, hygiene
-from graph.errors import CastlegraphError
+from castlegraph.api.http.routes.duplicates import DEFAULT_THRESHOLD
+from castlegraph.api.service.runtime import Runtime
+from castlegraph.graph.duplicates import Hygiene, hygiene
+from castlegraph.graph.errors import CastlegraphError
 
 BACKLOG_SECONDS = 60.0
 INDEX_STATES = ("off", "building", "ready", "failed")

@@ -11,8 +11,8 @@ been sent yet.
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.errors import PayloadTooLarge
-from api.http.envelope import error_response
+from castlegraph.api.errors import PayloadTooLarge
+from castlegraph.api.http.envelope import error_response
 
 
 class _BodyTooLarge(HTTPException):

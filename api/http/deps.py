@@ -9,12 +9,12 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 from fastapi.security import HTTPBearer
 
-from api.errors import InvalidInput
-from api.http.auth import caller_agent
-from api.http.idempotency import MAX_KEY_LENGTH
-from api.service.runtime import Runtime
-from graph.cursors import is_id_text
-from graph.store import GraphStore
+from castlegraph.api.errors import InvalidInput
+from castlegraph.api.http.auth import caller_agent
+from castlegraph.api.http.idempotency import MAX_KEY_LENGTH
+from castlegraph.api.service.runtime import Runtime
+from castlegraph.graph.cursors import is_id_text
+from castlegraph.graph.store import GraphStore
 
 
 async def get_runtime(request: Request) -> Runtime:

@@ -14,9 +14,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from api.errors import SERVICE_FAILED, InvalidRequest
-from graph.errors import RETRY_AFTER_SECONDS, CastlegraphError
-from resolver.errors import EmptyLabel, ErrorCode
+from castlegraph.api.errors import SERVICE_FAILED, InvalidRequest
+from castlegraph.graph.errors import RETRY_AFTER_SECONDS, CastlegraphError
+from castlegraph.resolver.errors import EmptyLabel, ErrorCode
 
 log = logging.getLogger("castlegraph.api")
 

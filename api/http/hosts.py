@@ -14,9 +14,9 @@ another.
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.errors import Forbidden, InvalidInput
-from api.http.envelope import error_response
-from api.service.settings import host_name
+from castlegraph.api.errors import Forbidden, InvalidInput
+from castlegraph.api.http.envelope import error_response
+from castlegraph.api.service.settings import host_name
 
 ALLOWED_HOSTS_ENV = "CASTLEGRAPH_ALLOWED_HOSTS"
 

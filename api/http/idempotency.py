@@ -20,11 +20,11 @@ from typing import Any
 from anyio import to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.errors import IdempotencyKeyReused, InvalidInput
-from api.http.envelope import error_response
-from graph import idempotency
-from graph.errors import GraphError
-from graph.idempotency import StoredResponse
+from castlegraph.api.errors import IdempotencyKeyReused, InvalidInput
+from castlegraph.api.http.envelope import error_response
+from castlegraph.graph import idempotency
+from castlegraph.graph.errors import GraphError
+from castlegraph.graph.idempotency import StoredResponse
 
 HEADER = b"idempotency-key"
 MAX_KEY_LENGTH = 200

@@ -1,7 +1,7 @@
 """Input checks whose answers are not 422: empty content, oversized content, bad room paths."""
 
-from api.errors import InvalidInput, InvalidPath, PayloadTooLarge
-from api.service.content import holds_forbidden_characters
+from castlegraph.api.errors import InvalidInput, InvalidPath, PayloadTooLarge
+from castlegraph.api.service.content import holds_forbidden_characters
 
 MAX_CONTENT_BYTES = 1024 * 1024
 MAX_PATH_SEGMENT = 200

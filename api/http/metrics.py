@@ -44,13 +44,13 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.http.backlog_metrics import IndexStates, ReviewBacklog
-from api.service.runtime import Runtime
-from graph import observe
-from graph.errors import CastlegraphError
-from graph.inspection import JOB_STATUSES, job_counts
-from graph.records import MentionResult, WriteOutcome
-from resolver.entity_model import RuleName
+from castlegraph.api.http.backlog_metrics import IndexStates, ReviewBacklog
+from castlegraph.api.service.runtime import Runtime
+from castlegraph.graph import observe
+from castlegraph.graph.errors import CastlegraphError
+from castlegraph.graph.inspection import JOB_STATUSES, job_counts
+from castlegraph.graph.records import MentionResult, WriteOutcome
+from castlegraph.resolver.entity_model import RuleName
 
 METRICS_PATH = "/metrics"
 UNMATCHED = "unmatched"

@@ -9,7 +9,7 @@ client calls `server_path` alone, never `allowed_path`.
 
 from pathlib import Path
 
-from api.errors import Forbidden, InvalidPath
+from castlegraph.api.errors import Forbidden, InvalidPath
 
 ROOTS_KEY = "api.mine_roots"
 ENV = "CASTLEGRAPH_MINE_ROOTS"

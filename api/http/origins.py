@@ -12,9 +12,9 @@ included. Requests without `Origin` (curl, the SDKs, the CLI) are not browsers' 
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.errors import Forbidden
-from api.http.envelope import error_response
-from api.service.settings import origin_key
+from castlegraph.api.errors import Forbidden
+from castlegraph.api.http.envelope import error_response
+from castlegraph.api.service.settings import origin_key
 
 ALLOWED_ORIGINS_ENV = "CASTLEGRAPH_ALLOWED_ORIGINS"
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})

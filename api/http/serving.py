@@ -16,8 +16,8 @@ from pathlib import Path
 import uvicorn
 from fastapi import FastAPI
 
-from api.service.address import ServiceAddress, forget, record
-from api.service.settings import Settings
+from castlegraph.api.service.address import ServiceAddress, forget, record
+from castlegraph.api.service.settings import Settings
 
 log = logging.getLogger("castlegraph")
 

@@ -12,9 +12,9 @@ from contextlib import contextmanager
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
-from api.errors import SERVICE_FAILED, ApiError, describe
-from graph.errors import CastlegraphError
-from resolver.errors import EmptyLabel, ErrorCode
+from castlegraph.api.errors import SERVICE_FAILED, ApiError, describe
+from castlegraph.graph.errors import CastlegraphError
+from castlegraph.resolver.errors import EmptyLabel, ErrorCode
 
 log = logging.getLogger("castlegraph.mcp")
 

@@ -25,11 +25,11 @@ from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import ValidationError
 from starlette.routing import BaseRoute
 
-from api.client.local import LocalClient
-from api.client.protocol import Client
-from api.mcp.errors import invalid
-from api.mcp.tools import CastleTools
-from api.service.runtime import Runtime
+from castlegraph.api.client.local import LocalClient
+from castlegraph.api.client.protocol import Client
+from castlegraph.api.mcp.errors import invalid
+from castlegraph.api.mcp.tools import CastleTools
+from castlegraph.api.service.runtime import Runtime
 
 NAME = "castlegraph"
 MCP_PATH = "/mcp"

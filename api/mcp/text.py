@@ -8,8 +8,8 @@ excerpt and by id, so the model can quote the text and still pass the ids to the
 import json
 from collections.abc import Mapping
 
-from api.client.protocol import Json
-from api.http.routes.duplicates import DEFAULT_THRESHOLD
+from castlegraph.api.client.protocol import Json
+from castlegraph.api.http.routes.duplicates import DEFAULT_THRESHOLD
 
 EXCERPT_CHARS = 80
 """Long enough to recognise a memory, short enough to keep a cluster of ten on one screen."""

@@ -12,19 +12,19 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
-from api.client.protocol import Client, Json
-from api.http.auth import caller_agent
-from api.http.routes.duplicates import DEFAULT_THRESHOLD
-from api.http.schemas.common import Label
-from api.http.schemas.drawers import (
+from castlegraph.api.client.protocol import Client, Json
+from castlegraph.api.http.auth import caller_agent
+from castlegraph.api.http.routes.duplicates import DEFAULT_THRESHOLD
+from castlegraph.api.http.schemas.common import Label
+from castlegraph.api.http.schemas.drawers import (
     DiaryCreate,
     DrawerCreate,
     DrawerDuplicatesOut,
     DrawerKind,
     DrawerWriteOut,
 )
-from api.http.schemas.duplicates import VerdictCreate, VerdictOut
-from api.http.schemas.entities import (
+from castlegraph.api.http.schemas.duplicates import VerdictCreate, VerdictOut
+from castlegraph.api.http.schemas.entities import (
     AliasCreate,
     CandidateOut,
     CandidatesOut,
@@ -34,10 +34,10 @@ from api.http.schemas.entities import (
     ReviewVerdictCreate,
     SettledOut,
 )
-from api.mcp.errors import tool_errors
-from api.mcp.text import duplicates_text, hygiene_text, scope_words, shown_drawers
-from graph.errors import CastlegraphError
-from resolver.errors import ErrorCode
+from castlegraph.api.mcp.errors import tool_errors
+from castlegraph.api.mcp.text import duplicates_text, hygiene_text, scope_words, shown_drawers
+from castlegraph.graph.errors import CastlegraphError
+from castlegraph.resolver.errors import ErrorCode
 
 Wing = Annotated[Label, Field(description="Wing of the palace: a broad area, e.g. a project.")]
 Room = Annotated[Label, Field(description="Room of the wing: one topic, e.g. `deploy`.")]

@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from api.service.settings import ANY_ADDRESS
+from castlegraph.api.service.settings import ANY_ADDRESS
 
 ADDRESS_FILE = "castlegraph.address.json"
 PRIVATE_FILE = 0o600

@@ -13,11 +13,11 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from graph.drawers import get_drawer
-from graph.embeddings import set_embedding
-from graph.errors import CastlegraphError, DrawerNotFound, GraphUnavailable
-from graph.records import Drawer
-from graph.store import GraphStore
+from castlegraph.graph.drawers import get_drawer
+from castlegraph.graph.embeddings import set_embedding
+from castlegraph.graph.errors import CastlegraphError, DrawerNotFound, GraphUnavailable
+from castlegraph.graph.records import Drawer
+from castlegraph.graph.store import GraphStore
 
 log = logging.getLogger("castlegraph.embeddings")
 BATCH = 32

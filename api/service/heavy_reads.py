@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager, contextmanager
 
 import anyio
 
-from api.errors import ServiceBusy
+from castlegraph.api.errors import ServiceBusy
 
 POLL_SECONDS = 0.02
 """How often a waiting route looks for a free slot: a heavy read takes far longer than this."""

@@ -53,9 +53,9 @@ import threading
 from collections.abc import Callable, Iterable
 from functools import lru_cache, partial
 
-from api.service import word_lists
-from api.service.children import module_command
-from api.service.word_lists import HASH_BYTES, HashedWords, ListSpec
+from castlegraph.api.service import word_lists
+from castlegraph.api.service.children import module_command
+from castlegraph.api.service.word_lists import HASH_BYTES, HashedWords, ListSpec
 
 log = logging.getLogger(__name__)
 

@@ -16,26 +16,26 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
-from api.service import heap
-from api.service.embedder import EmbeddingWorker, make_provider
-from api.service.heavy_reads import HeavyReads
-from api.service.jobs.runner import JobRunner
-from api.service.lexicon import Lexicon, PersonNames
-from api.service.settings import Settings, scrub
-from graph.backend import Backend, Neo4jTarget, open_backend
-from graph.drawer_index import DrawerIndex
-from graph.drawers import DedupPolicy
-from graph.embeddings import missing_embeddings, stored_dimension
-from graph.errors import CastlegraphError, GraphUnavailable
-from graph.idempotency import purge_expired
-from graph.jobs import Job
-from graph.memory_index import MemoryIndex
-from graph.migration_steps import fill_entity_keys
-from graph.migrations import migrate
-from graph.sequenced_index import SequencedIndex
-from graph.store import GraphStore
-from resolver.entity_keys import normalize_kind
-from resolver.entity_rules import NameGuard
+from castlegraph.api.service import heap
+from castlegraph.api.service.embedder import EmbeddingWorker, make_provider
+from castlegraph.api.service.heavy_reads import HeavyReads
+from castlegraph.api.service.jobs.runner import JobRunner
+from castlegraph.api.service.lexicon import Lexicon, PersonNames
+from castlegraph.api.service.settings import Settings, scrub
+from castlegraph.graph.backend import Backend, Neo4jTarget, open_backend
+from castlegraph.graph.drawer_index import DrawerIndex
+from castlegraph.graph.drawers import DedupPolicy
+from castlegraph.graph.embeddings import missing_embeddings, stored_dimension
+from castlegraph.graph.errors import CastlegraphError, GraphUnavailable
+from castlegraph.graph.idempotency import purge_expired
+from castlegraph.graph.jobs import Job
+from castlegraph.graph.memory_index import MemoryIndex
+from castlegraph.graph.migration_steps import fill_entity_keys
+from castlegraph.graph.migrations import migrate
+from castlegraph.graph.sequenced_index import SequencedIndex
+from castlegraph.graph.store import GraphStore
+from castlegraph.resolver.entity_keys import normalize_kind
+from castlegraph.resolver.entity_rules import NameGuard
 
 log = logging.getLogger("castlegraph")
 

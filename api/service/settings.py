@@ -22,7 +22,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from api.service.tokens import Token, parse_tokens
+from castlegraph.api.service.tokens import Token, parse_tokens
 
 DEFAULT_PORT = 8765
 CONFIG_ENV = "CASTLEGRAPH_CONFIG"

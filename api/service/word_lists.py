@@ -1,7 +1,7 @@
 """The word guard's lists as hashes, built in a process of their own (`api.service.lexicon`).
 
-`python -m api.service.word_lists PARENT_PID SPEC` builds one list (`ListSpec`, as JSON) and
-writes the sorted hashes of its words to stdout, 8 bytes each; it dies with the service
+`python -m castlegraph.api.service.word_lists PARENT_PID SPEC` builds one list (`ListSpec`, as
+JSON) and writes the sorted hashes of its words to stdout, 8 bytes each; it dies with the service
 (`graph.child_watch.die_with_parent`). The service asks for its lists that way: to read a few
 buckets of a language's list, wordfreq unpacks all of it, and a process that did so for the
 twenty languages of the two lists kept wordfreq's modules and the freed pieces of those lists
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 
-from graph.child_watch import die_with_parent
+from castlegraph.graph.child_watch import die_with_parent
 
 HASH_BYTES = 8
 
@@ -127,7 +127,7 @@ def _frequent_words(
 
 def main(argv: list[str]) -> int:
     if len(argv) != 3 or not argv[1].isdigit():
-        print("usage: python -m api.service.word_lists PARENT_PID SPEC", file=sys.stderr)
+        print(f"usage: python -m {__spec__.name} PARENT_PID SPEC", file=sys.stderr)
         return 2
     die_with_parent(int(argv[1]))
     sys.stdout.buffer.write(ListSpec.from_json(argv[2]).build().to_bytes())

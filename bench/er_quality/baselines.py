@@ -26,7 +26,7 @@ from rapidfuzz.distance import OSA
 
 from bench.er_quality.data import LabelledMention
 from bench.er_quality.eval import Outcome
-from resolver.entity_keys import entity_key
+from castlegraph.resolver.entity_keys import entity_key
 
 BAND = 2
 BAND_MIN_SIMILARITY = 0.9

@@ -19,16 +19,16 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from api.service.runtime import Runtime
-from api.service.settings import GraphSettings, Settings
 from bench.er_quality.data import LabelledMention
 from bench.er_quality.eval import Outcome
-from graph.drawers import NewDrawer, write_drawer
-from graph.entities import MentionInput, resolve_mentions
-from graph.entity_index import probe_keys, stored_keys
-from resolver.entity_keys import entity_key
-from resolver.entity_model import EntityView, is_alias_new, make_mention
-from resolver.entity_rules import NameGuard, decide
+from castlegraph.api.service.runtime import Runtime
+from castlegraph.api.service.settings import GraphSettings, Settings
+from castlegraph.graph.drawers import NewDrawer, write_drawer
+from castlegraph.graph.entities import MentionInput, resolve_mentions
+from castlegraph.graph.entity_index import probe_keys, stored_keys
+from castlegraph.resolver.entity_keys import entity_key
+from castlegraph.resolver.entity_model import EntityView, is_alias_new, make_mention
+from castlegraph.resolver.entity_rules import NameGuard, decide
 
 KnownWord = Callable[[str], bool]
 BATCH = 1000

@@ -23,7 +23,7 @@ from pygments.lexers import get_all_lexers
 from rapidfuzz.distance import OSA
 
 from bench.er_quality.variants import FORM_WEIGHTS, FORMS
-from resolver.entity_keys import deletion_keys, entity_key
+from castlegraph.resolver.entity_keys import deletion_keys, entity_key
 
 LOCALES = (
     "en_US", "de_DE", "fr_FR", "es_ES", "it_IT", "pt_BR", "nl_NL", "pl_PL", "cs_CZ", "sv_SE",

@@ -31,7 +31,7 @@ from typing import Any
 
 from bench.er_quality.data import LabelledMention, TrueEntity
 from bench.er_quality.reach import REACHES, reach
-from resolver.entity_keys import entity_key
+from castlegraph.resolver.entity_keys import entity_key
 
 CREATING_RULES = frozenset({"new", "deferred"})
 BEYOND_RULES = frozenset({"initials"})

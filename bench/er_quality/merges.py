@@ -18,8 +18,8 @@ from rapidfuzz.distance import OSA
 
 from bench.er_quality.data import LabelledMention, TrueEntity
 from bench.er_quality.eval import CREATING_RULES, Outcome
-from resolver.edits import Edit, edited_words, single_edit
-from resolver.entity_keys import entity_key
+from castlegraph.resolver.edits import Edit, edited_words, single_edit
+from castlegraph.resolver.entity_keys import entity_key
 
 KnownFor = Callable[[str], Callable[[str], bool]]
 """The word guard's lexicon for an entity kind."""

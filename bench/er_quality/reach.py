@@ -17,8 +17,8 @@ from typing import Literal
 
 from rapidfuzz.distance import OSA
 
-from resolver.entity_keys import sorted_words_key
-from resolver.entity_rules import (
+from castlegraph.resolver.entity_keys import sorted_words_key
+from castlegraph.resolver.entity_rules import (
     REVIEW_MIN_KEY_LEN,
     REVIEW_TWO_EDIT_MIN_SIMILARITY,
     TYPO_MIN_KEY_LEN,

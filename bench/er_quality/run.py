@@ -16,7 +16,6 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from api.service.lexicon import LANGUAGES, MIN_ZIPF, NAME_MIN_ZIPF, Lexicon, PersonNames
 from bench.er_quality.baseline_graphiti import graphiti_minhash
 from bench.er_quality.baselines import graphrag_fuzzy, length_band
 from bench.er_quality.castle import resolve_in_graph, resolve_in_memory
@@ -24,7 +23,8 @@ from bench.er_quality.data import LabelledMention, TrueEntity, mention_stream, t
 from bench.er_quality.eval import Outcome, score
 from bench.er_quality.merges import by_class, false_merges
 from bench.er_quality.report import print_merges, print_tables
-from resolver.entity_rules import NameGuard
+from castlegraph.api.service.lexicon import LANGUAGES, MIN_ZIPF, NAME_MIN_ZIPF, Lexicon, PersonNames
+from castlegraph.resolver.entity_rules import NameGuard
 
 TARGET_PRECISION, TARGET_RECALL = 0.995, 0.95
 STRICTER = (3.5, 4.0)

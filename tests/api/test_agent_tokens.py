@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from graph.cursors import encode_cursor
+from castlegraph.graph.cursors import encode_cursor
 from tests.api.conftest import BACKENDS
 from tests.support.app import app_settings, assert_envelope, running_app, wiped
 from tests.support.mcp import MCP_HEADERS

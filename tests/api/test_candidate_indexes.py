@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.service import runtime as runtime_module
 from bench.service import statement_counts
-from graph.errors import GraphUnavailable
-from graph.inspection import schema_state
+from castlegraph.api.service import runtime as runtime_module
+from castlegraph.graph.errors import GraphUnavailable
+from castlegraph.graph.inspection import schema_state
 from tests.api.test_jobs import waited
 from tests.support.app import app_settings, app_store, assert_envelope, running_app
 from tests.support.seeding import migrated_graph

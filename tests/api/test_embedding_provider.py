@@ -23,7 +23,7 @@ def cosine(a: list[float], b: list[float]) -> float:
 
 @pytest.fixture(scope="module")
 def provider() -> object:
-    from api.service.embedder import SentenceTransformersProvider  # noqa: PLC0415  # optional extra
+    from castlegraph.api.service.embedder import SentenceTransformersProvider  # noqa: PLC0415  # optional extra
 
     return SentenceTransformersProvider()
 

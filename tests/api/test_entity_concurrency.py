@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-import api.http.routes.entities as entity_routes
-from graph.records import MentionResult
-from resolver.entity_keys import entity_key
+import castlegraph.api.http.routes.entities as entity_routes
+from castlegraph.graph.records import MentionResult
+from castlegraph.resolver.entity_keys import entity_key
 from tests.support.app import app_store
 
 THREADS = 8

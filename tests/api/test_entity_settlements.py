@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from resolver.entity_model import EntityView
+from castlegraph.resolver.entity_model import EntityView
 from tests.support.app import app_store, assert_envelope
 from tests.support.entity_http import candidates, entity, see_all, seed_entity, verdict
 from tests.support.seeding import insert_entity

@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.http.app import create_app
-from api.service.settings import Settings
+from castlegraph.api.http.app import create_app
+from castlegraph.api.service.settings import Settings
 
 EXAMPLES = 25
 SKIPPED = {"/mcp"}  # the MCP transport speaks its own protocol, tested on its own

@@ -25,8 +25,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from api.http.app import create_app
-from api.service.settings import Settings
+from castlegraph.api.http.app import create_app
+from castlegraph.api.service.settings import Settings
 from tests.api.conftest import BACKENDS
 from tests.support.app import app_settings, assert_envelope, running_app, wiped
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from graph.jobs import create_job, update_job
+from castlegraph.graph.jobs import create_job, update_job
 from tests.api.conftest import BACKENDS
 from tests.support.app import app_settings, app_store, assert_envelope, running_app, wiped
 from tests.support.holding import holding_first

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.client.local import LocalClient
-from api.errors import Forbidden
-from api.service.jobs.runner import JOB_FAILED
-from graph import observe
-from graph.jobs import create_job, update_job
+from castlegraph.api.client.local import LocalClient
+from castlegraph.api.errors import Forbidden
+from castlegraph.api.service.jobs.runner import JOB_FAILED
+from castlegraph.graph import observe
+from castlegraph.graph.jobs import create_job, update_job
 from tests.support.app import app_settings, app_store, assert_envelope, running_app
 
 WAIT_SECONDS = 20.0

@@ -13,8 +13,8 @@ from urllib.parse import quote
 import pytest
 from fastapi.testclient import TestClient
 
-from api.http.app import create_app
-from graph.cursors import encode_cursor
+from castlegraph.api.http.app import create_app
+from castlegraph.graph.cursors import encode_cursor
 from tests.support.app import app_settings, assert_envelope
 
 MALFORMED = ["abc\x00def", "\x00", "a\x01b", "tab\tid", "\x7f", "a\u0085b"]

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.service.jobs.gitignore import MAX_IGNORE_BYTES, MAX_PATTERNS
+from castlegraph.api.service.jobs.gitignore import MAX_IGNORE_BYTES, MAX_PATTERNS
 from tests.support.app import assert_envelope
 from tests.support.polling import eventually
 

@@ -17,9 +17,9 @@ import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from api.http.app import create_app
-from api.http.backlog_metrics import BACKLOG_SECONDS, ReviewBacklog
-from api.http.logs import (
+from castlegraph.api.http.app import create_app
+from castlegraph.api.http.backlog_metrics import BACKLOG_SECONDS, ReviewBacklog
+from castlegraph.api.http.logs import (
     JsonFormatter,
     LogFormat,
     RequestIdFilter,
@@ -27,7 +27,7 @@ from api.http.logs import (
     configure_logging,
     use_json,
 )
-from graph.jobs import create_job
+from castlegraph.graph.jobs import create_job
 from tests.support.app import app_settings, app_store, running_app
 from tests.support.mcp import MCP_HEADERS
 

@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from httpx import Response
 from jsonschema import Draft202012Validator
 
-from api.http.app import create_app
-from api.service.settings import Settings
+from castlegraph.api.http.app import create_app
+from castlegraph.api.service.settings import Settings
 from tests.api.conftest import BACKENDS
 from tests.support.app import app_settings, running_app, wiped
 

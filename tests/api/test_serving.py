@@ -12,8 +12,8 @@ import httpx2 as httpx
 import uvicorn
 from fastapi import FastAPI
 
-from api.http.serving import RecordingServer
-from api.service.address import ADDRESS_FILE, ServiceAddress, recorded
+from castlegraph.api.http.serving import RecordingServer
+from castlegraph.api.service.address import ADDRESS_FILE, ServiceAddress, recorded
 from tests.support.polling import eventually
 
 

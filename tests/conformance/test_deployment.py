@@ -15,7 +15,7 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from api.service.settings import CONFIG_ENV, DEFAULT_PORT, ENVIRONMENT, load_settings
+from castlegraph.api.service.settings import CONFIG_ENV, DEFAULT_PORT, ENVIRONMENT, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 KNOWN = set(ENVIRONMENT) | {CONFIG_ENV}

@@ -3,7 +3,7 @@
 import ast
 from pathlib import Path
 
-from graph.queries import statement
+from castlegraph.graph.queries import statement
 
 ROOT = Path(__file__).resolve().parents[2]
 CYPHER = ROOT / "cypher"

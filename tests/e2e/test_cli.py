@@ -16,13 +16,13 @@ import httpx2 as httpx
 import pytest
 from typer.testing import Result
 
-from api.cli import progress as cli_progress
-from api.cli.progress import Step, follow
-from api.http.app import VERSION
-from graph import drawers, migrations
-from graph.drawers import DedupPolicy
-from graph.entities import MentionInput, resolve_mentions
-from resolver.entity_model import make_mention
+from castlegraph.api.cli import progress as cli_progress
+from castlegraph.api.cli.progress import Step, follow
+from castlegraph.api.http.app import VERSION
+from castlegraph.graph import drawers, migrations
+from castlegraph.graph.drawers import DedupPolicy
+from castlegraph.graph.entities import MentionInput, resolve_mentions
+from castlegraph.resolver.entity_model import make_mention
 from tests.support.cli_runner import cli
 from tests.support.processes import Service
 from tests.support.seeding import migrated_graph

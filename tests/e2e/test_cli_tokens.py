@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from api.service.address import ADDRESS_FILE
+from castlegraph.api.service.address import ADDRESS_FILE
 from tests.support.cli_runner import cli
 from tests.support.processes import Service
 

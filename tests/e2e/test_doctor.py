@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from typer.testing import Result
 
-from api.service import doctor
-from api.service.settings import load_settings
-from graph.migrations import MIGRATIONS
-from graph.neo4j_store import Neo4jStore
+from castlegraph.api.service import doctor
+from castlegraph.api.service.settings import load_settings
+from castlegraph.graph.migrations import MIGRATIONS
+from castlegraph.graph.neo4j_store import Neo4jStore
 from tests.support.cli_runner import cli
 from tests.support.processes import Service
 from tests.support.seeding import opened_graph

@@ -12,8 +12,8 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 
-from graph.embedded import HOST, EmbeddedFalkorDB
-from graph.falkordb_store import FalkorStore
+from castlegraph.graph.embedded import HOST, EmbeddedFalkorDB
+from castlegraph.graph.falkordb_store import FalkorStore
 from tests.support.processes import Service
 
 pytestmark = pytest.mark.slow

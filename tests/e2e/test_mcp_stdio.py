@@ -20,10 +20,10 @@ from mcp import ClientSession
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 
-from api.errors import ServiceUnreachable
-from api.mcp.errors import tool_errors
 from bench.service import database_children
-from graph.errors import DrawerNotFound, GraphQueryError, GraphUnavailable
+from castlegraph.api.errors import ServiceUnreachable
+from castlegraph.api.mcp.errors import tool_errors
+from castlegraph.graph.errors import DrawerNotFound, GraphQueryError, GraphUnavailable
 from tests.support.app import app_settings, running_app
 from tests.support.mcp import TOOLS, mcp_stdio_session, text
 from tests.support.processes import Service, server_processes, wait_dead

@@ -7,9 +7,9 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
-from api.service.address import ADDRESS_FILE, ServiceAddress, recorded
-from graph.embedded import HOST, EmbeddedFalkorDB
-from graph.falkordb_store import FalkorStore
+from castlegraph.api.service.address import ADDRESS_FILE, ServiceAddress, recorded
+from castlegraph.graph.embedded import HOST, EmbeddedFalkorDB
+from castlegraph.graph.falkordb_store import FalkorStore
 from tests.support.processes import Service, alive, wait_dead
 
 pytestmark = pytest.mark.slow

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx2 as httpx
 
-from api import VERSION
+from castlegraph.api import VERSION
 from tests.support.processes import Service
 
 SECRET = "start-log-secret-4242"

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from graph.embedded import HOST, EmbeddedFalkorDB
-from graph.falkordb_store import FalkorStore
-from graph.neo4j_store import Neo4jStore
+from castlegraph.graph.embedded import HOST, EmbeddedFalkorDB
+from castlegraph.graph.falkordb_store import FalkorStore
+from castlegraph.graph.neo4j_store import Neo4jStore
 
 
 @pytest.fixture(scope="session")

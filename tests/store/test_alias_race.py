@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from graph.entity_curation import add_alias
-from graph.errors import AliasTaken
+from castlegraph.graph.entity_curation import add_alias
+from castlegraph.graph.errors import AliasTaken
 from tests.store.test_entities import new_drawer, resolve
 from tests.support.holding import holding_first
 

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from graph.bulk import load_entities
+from castlegraph.graph.bulk import load_entities
 
 
 def test_bulk_names_are_trimmed_and_the_database_stays_up(store: Any) -> None:

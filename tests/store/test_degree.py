@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from graph.entities import MentionInput, resolve_mentions
-from graph.queries import statement
-from resolver.entity_model import make_mention
+from castlegraph.graph.entities import MentionInput, resolve_mentions
+from castlegraph.graph.queries import statement
+from castlegraph.resolver.entity_model import make_mention
 from tests.store.test_entities import KNOWN_WORD
 
 DEGREE = 300

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from graph import drawer_batch, drawers
-from graph.drawer_batch import prepare_drawers, write_drawers
-from graph.drawers import DedupPolicy, NewDrawer
-from graph.errors import DrawerNameTaken
-from graph.records import WriteOutcome
+from castlegraph.graph import drawer_batch, drawers
+from castlegraph.graph.drawer_batch import prepare_drawers, write_drawers
+from castlegraph.graph.drawers import DedupPolicy, NewDrawer
+from castlegraph.graph.errors import DrawerNameTaken
+from castlegraph.graph.records import WriteOutcome
 
 POLICY = DedupPolicy()
 WORDS = [

@@ -8,9 +8,9 @@ near copy out of the capped list. Checked on the single write's statement and th
 
 from typing import Any
 
-from graph import drawer_batch, drawers
-from graph.drawers import DedupPolicy, NewDrawer, write_drawer
-from resolver.drawers import prepare_text
+from castlegraph.graph import drawer_batch, drawers
+from castlegraph.graph.drawers import DedupPolicy, NewDrawer, write_drawer
+from castlegraph.resolver.drawers import prepare_text
 
 TEXT = "rotate the staging certificates before the audit on friday morning"
 LONGER = TEXT + " and then " + " ".join(f"note{i} of the weekly review" for i in range(12))

@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
-from graph import drawer_batch, drawer_index, drawers, observe
-from graph.drawer_index import DrawerIndex
-from graph.drawers import DedupPolicy, NewDrawer, supersede_drawer, write_drawer
-from graph.known_drawers import ENTRY_BYTES, KnownDrawers
-from graph.memory_segments import HASH_BITS
-from graph.records import WriteOutcome
-from resolver.drawers import MAX_LINKS, DrawerText, prepare_text
+from castlegraph.graph import drawer_batch, drawer_index, drawers, observe
+from castlegraph.graph.drawer_index import DrawerIndex
+from castlegraph.graph.drawers import DedupPolicy, NewDrawer, supersede_drawer, write_drawer
+from castlegraph.graph.known_drawers import ENTRY_BYTES, KnownDrawers
+from castlegraph.graph.memory_segments import HASH_BITS
+from castlegraph.graph.records import WriteOutcome
+from castlegraph.resolver.drawers import MAX_LINKS, DrawerText, prepare_text
 
 WORDS = [
     "rotate",

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from graph import drawers
-from graph.drawers import DedupPolicy, NewDrawer
-from graph.errors import DrawerNameTaken, DrawerNotFound, DrawerSuperseded
-from graph.records import Drawer
+from castlegraph.graph import drawers
+from castlegraph.graph.drawers import DedupPolicy, NewDrawer
+from castlegraph.graph.errors import DrawerNameTaken, DrawerNotFound, DrawerSuperseded
+from castlegraph.graph.records import Drawer
 
 POLICY = DedupPolicy()
 TEXT = "The staging deploy listens on port 8080 behind nginx"
@@ -173,7 +173,7 @@ def test_room_listing_pages_oldest_first(store: Any) -> None:
 def test_candidates_come_from_indexes_not_a_room_scan(falkordb_store: Any) -> None:
     """Read from FalkorDB's plan (Neo4j's planner uses the indexes the schema declares)."""
     store = falkordb_store
-    from graph.queries import statement  # noqa: PLC0415
+    from castlegraph.graph.queries import statement  # noqa: PLC0415
 
     params = {
         "content_hash": "h",

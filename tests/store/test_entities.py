@@ -5,13 +5,13 @@ from typing import Any
 
 import pytest
 
-from api.service.lexicon import Lexicon
-from graph import drawers, entity_curation
-from graph.drawers import DedupPolicy, NewDrawer
-from graph.entities import MentionInput, resolve_mentions
-from graph.errors import UnknownDrawers
-from graph.records import MentionResult
-from resolver.entity_model import EntityView, make_mention
+from castlegraph.api.service.lexicon import Lexicon
+from castlegraph.graph import drawers, entity_curation
+from castlegraph.graph.drawers import DedupPolicy, NewDrawer
+from castlegraph.graph.entities import MentionInput, resolve_mentions
+from castlegraph.graph.errors import UnknownDrawers
+from castlegraph.graph.records import MentionResult
+from castlegraph.resolver.entity_model import EntityView, make_mention
 from tests.support.seeding import insert_entity
 
 KNOWN_WORD = Lexicon()
@@ -99,8 +99,8 @@ def test_an_exact_name_beats_the_lowest_id_among_legacy_duplicates(store: Any) -
 def test_candidates_come_from_the_index_not_a_label_scan(falkordb_store: Any) -> None:
     """Read from FalkorDB's plan (Neo4j's planner uses the indexes the schema declares)."""
     store = falkordb_store
-    from graph.entity_index import probe_params  # noqa: PLC0415
-    from graph.queries import statement  # noqa: PLC0415
+    from castlegraph.graph.entity_index import probe_params  # noqa: PLC0415
+    from castlegraph.graph.queries import statement  # noqa: PLC0415
 
     for kinds in (None, ["tool", "person"]):  # the kind filter keeps the index
         plan = store.explain(

@@ -10,10 +10,10 @@ from typing import Any
 
 from rapidfuzz.distance import OSA
 
-from graph.entities import MentionInput, resolve_mentions
-from resolver.entity_keys import entity_key
-from resolver.entity_model import make_mention
-from resolver.entity_rules import REVIEW_TWO_EDIT_MIN_SIMILARITY
+from castlegraph.graph.entities import MentionInput, resolve_mentions
+from castlegraph.resolver.entity_keys import entity_key
+from castlegraph.resolver.entity_model import make_mention
+from castlegraph.resolver.entity_rules import REVIEW_TWO_EDIT_MIN_SIMILARITY
 from tests.store.test_entities import KNOWN_WORD, new_drawer, review_edges
 
 LETTERS = "aeiknorst"

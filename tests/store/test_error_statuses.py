@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from graph.errors import CONFLICT, ConstraintViolation
+from castlegraph.graph.errors import CONFLICT, ConstraintViolation
 
 CREATE_WING = "CREATE (:Wing {name: $name})"  # bypasses MERGE, as a lost race would
 

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from api.errors import UnexportableValue
-from api.export.cypher import literal, script
-from api.export.cypher import string as cypher_string
-from api.export.graphml import graphml
-from graph.errors import NothingToExport
-from graph.export import KEYS, Subgraph, entity_subgraph, room_subgraph
-from graph.store import GraphStore
+from castlegraph.api.errors import UnexportableValue
+from castlegraph.api.export.cypher import literal, script
+from castlegraph.api.export.cypher import string as cypher_string
+from castlegraph.api.export.graphml import graphml
+from castlegraph.graph.errors import NothingToExport
+from castlegraph.graph.export import KEYS, Subgraph, entity_subgraph, room_subgraph
+from castlegraph.graph.store import GraphStore
 from tests.support.export_graph import GRAPHML_NS, SPECIAL, seed
 
 

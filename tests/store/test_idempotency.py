@@ -3,8 +3,8 @@
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from graph import idempotency
-from graph.idempotency import RETENTION, StoredResponse
+from castlegraph.graph import idempotency
+from castlegraph.graph.idempotency import RETENTION, StoredResponse
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 ANSWER = StoredResponse("fingerprint", 201, '{"drawer": {}}')

@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from graph.drawer_batch import write_drawers
-from graph.drawer_index import DrawerIndex
-from graph.drawers import DedupPolicy, NewDrawer, write_drawer
-from graph.entities import MentionInput, dry_run, resolve_mentions
-from graph.entity_curation import find_entities
-from graph.errors import GraphUnavailable
-from graph.memory_index import MemoryIndex
-from resolver.entity_model import make_mention
+from castlegraph.graph.drawer_batch import write_drawers
+from castlegraph.graph.drawer_index import DrawerIndex
+from castlegraph.graph.drawers import DedupPolicy, NewDrawer, write_drawer
+from castlegraph.graph.entities import MentionInput, dry_run, resolve_mentions
+from castlegraph.graph.entity_curation import find_entities
+from castlegraph.graph.errors import GraphUnavailable
+from castlegraph.graph.memory_index import MemoryIndex
+from castlegraph.resolver.entity_model import make_mention
 from tests.store.test_entities import KNOWN_WORD, new_drawer, resolve
 from tests.support.statements import recording_statements
 

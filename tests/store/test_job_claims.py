@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from api.service.jobs import runner as runner_module
-from api.service.jobs.runner import JobRunner
-from graph.drawers import DedupPolicy
-from graph.jobs import claim_job, create_job, get_job, renew_job_lease, update_job
+from castlegraph.api.service.jobs import runner as runner_module
+from castlegraph.api.service.jobs.runner import JobRunner
+from castlegraph.graph.drawers import DedupPolicy
+from castlegraph.graph.jobs import claim_job, create_job, get_job, renew_job_lease, update_job
 from tests.support.holding import holding_first
 
 EARLY, NOW, LATER = "2026-01-01T00:00:00.000000Z", "2026-01-01T00:01:00.000000Z", "2099-01-01"

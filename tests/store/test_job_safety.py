@@ -17,16 +17,16 @@ from typing import Any
 
 import pytest
 
-from api.service.jobs import batches as batches_module
-from api.service.jobs import runner as runner_module
-from api.service.jobs.checkpoint import run_checkpoint
-from api.service.jobs.context import JobContext
-from api.service.jobs.mining import run_mine
-from api.service.jobs.runner import JobRunner
-from graph import jobs as jobs_module
-from graph.drawers import DedupPolicy
-from graph.errors import JobNotFound
-from graph.jobs import (
+from castlegraph.api.service.jobs import batches as batches_module
+from castlegraph.api.service.jobs import runner as runner_module
+from castlegraph.api.service.jobs.checkpoint import run_checkpoint
+from castlegraph.api.service.jobs.context import JobContext
+from castlegraph.api.service.jobs.mining import run_mine
+from castlegraph.api.service.jobs.runner import JobRunner
+from castlegraph.graph import jobs as jobs_module
+from castlegraph.graph.drawers import DedupPolicy
+from castlegraph.graph.errors import JobNotFound
+from castlegraph.graph.jobs import (
     MAX_STARTS,
     Job,
     cancel_job,

@@ -8,11 +8,11 @@ them), and every answer is the one the database's own index gives, the `other` m
 
 from typing import Any
 
-from graph import migrations
-from graph.bulk import load_entities
-from graph.entities import MentionInput, dry_run, resolve_mentions
-from graph.memory_index import MemoryIndex
-from resolver.entity_model import Decision, make_mention
+from castlegraph.graph import migrations
+from castlegraph.graph.bulk import load_entities
+from castlegraph.graph.entities import MentionInput, dry_run, resolve_mentions
+from castlegraph.graph.memory_index import MemoryIndex
+from castlegraph.resolver.entity_model import Decision, make_mention
 from tests.store.test_entities import KNOWN_WORD, new_drawer
 
 NAME = "Ada Lovelace"

@@ -14,14 +14,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graph import migrations
-from graph.bulk import load_entities
-from graph.entities import MentionInput, dry_run, resolve_mentions
-from graph.entity_curation import add_alias, settle_review
-from graph.errors import AliasTaken
-from graph.memory_index import MemoryIndex
-from graph.records import Entity
-from resolver.entity_model import make_mention
+from castlegraph.graph import migrations
+from castlegraph.graph.bulk import load_entities
+from castlegraph.graph.entities import MentionInput, dry_run, resolve_mentions
+from castlegraph.graph.entity_curation import add_alias, settle_review
+from castlegraph.graph.errors import AliasTaken
+from castlegraph.graph.memory_index import MemoryIndex
+from castlegraph.graph.records import Entity
+from castlegraph.resolver.entity_model import make_mention
 from tests.store.test_entities import KNOWN_WORD, new_drawer
 from tests.support.statements import recording_statements
 

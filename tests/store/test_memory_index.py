@@ -15,15 +15,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graph import migrations
-from graph.bulk import load_entities
-from graph.entities import MentionInput, dry_run, resolve_mentions
-from graph.entity_candidates import EXACT, TWO_EDITS, depth_probes, fetch, fetch_remembered
-from graph.entity_curation import add_alias, settle_review
-from graph.errors import UnknownDrawers
-from graph.memory_index import MemoryIndex
-from resolver.entity_keys import entity_key
-from resolver.entity_model import make_mention
+from castlegraph.graph import migrations
+from castlegraph.graph.bulk import load_entities
+from castlegraph.graph.entities import MentionInput, dry_run, resolve_mentions
+from castlegraph.graph.entity_candidates import (
+    EXACT,
+    TWO_EDITS,
+    depth_probes,
+    fetch,
+    fetch_remembered,
+)
+from castlegraph.graph.entity_curation import add_alias, settle_review
+from castlegraph.graph.errors import UnknownDrawers
+from castlegraph.graph.memory_index import MemoryIndex
+from castlegraph.resolver.entity_keys import entity_key
+from castlegraph.resolver.entity_model import make_mention
 from tests.store.test_entities import KNOWN_WORD, new_drawer
 
 LETTERS = "aeiknorst 1é-"

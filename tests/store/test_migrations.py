@@ -7,16 +7,16 @@ from typing import Any
 
 import pytest
 
-from api.service.lexicon import Lexicon
-from graph import migrations
-from graph.drawer_index import DrawerIndex
-from graph.drawers import DedupPolicy, NewDrawer, write_drawer
-from graph.duplicate_pairs import rebuild_pending_pairs
-from graph.duplicates import PENDING_FLOOR, Scope, duplicate_clusters, record_verdict
-from graph.embeddings import set_embedding
-from graph.entities import MentionInput, resolve_mentions
-from graph.entity_index import index_props, stored_keys
-from graph.migration_steps import (
+from castlegraph.api.service.lexicon import Lexicon
+from castlegraph.graph import migrations
+from castlegraph.graph.drawer_index import DrawerIndex
+from castlegraph.graph.drawers import DedupPolicy, NewDrawer, write_drawer
+from castlegraph.graph.duplicate_pairs import rebuild_pending_pairs
+from castlegraph.graph.duplicates import PENDING_FLOOR, Scope, duplicate_clusters, record_verdict
+from castlegraph.graph.embeddings import set_embedding
+from castlegraph.graph.entities import MentionInput, resolve_mentions
+from castlegraph.graph.entity_index import index_props, stored_keys
+from castlegraph.graph.migration_steps import (
     attach_drawers_to_rooms,
     complete_entity_index_keys,
     derive_keys,
@@ -26,11 +26,11 @@ from graph.migration_steps import (
     refresh_entity_index_keys,
     reindex_anchor_terms,
 )
-from graph.records import Entity
-from resolver.drawers import TERMS_SCHEME, anchor_terms, index_terms
-from resolver.entity_keys import deletion_keys
-from resolver.entity_model import EntityView, make_mention
-from resolver.text import content_hash, fingerprint, normalize_text
+from castlegraph.graph.records import Entity
+from castlegraph.resolver.drawers import TERMS_SCHEME, anchor_terms, index_terms
+from castlegraph.resolver.entity_keys import deletion_keys
+from castlegraph.resolver.entity_model import EntityView, make_mention
+from castlegraph.resolver.text import content_hash, fingerprint, normalize_text
 from tests.support.holding import holding_first
 
 LEGACY = """

@@ -11,9 +11,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from graph import neo4j_store
-from graph.errors import GraphUnavailable
-from graph.neo4j_store import Neo4jStore
+from castlegraph.graph import neo4j_store
+from castlegraph.graph.errors import GraphUnavailable
+from castlegraph.graph.neo4j_store import Neo4jStore
 from tests.support.holding import holding_first
 
 

@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from graph import drawers, duplicates
-from graph.drawers import DedupPolicy, NewDrawer
-from graph.duplicate_pairs import rebuild_pending_pairs
-from graph.duplicates import PENDING_FLOOR, Scope
-from graph.embeddings import set_embedding
+from castlegraph.graph import drawers, duplicates
+from castlegraph.graph.drawers import DedupPolicy, NewDrawer
+from castlegraph.graph.duplicate_pairs import rebuild_pending_pairs
+from castlegraph.graph.duplicates import PENDING_FLOOR, Scope
+from castlegraph.graph.embeddings import set_embedding
 
 DIM = 4
 """4-d like every test's vectors: Neo4j keeps its vector index and dimension across wipes."""

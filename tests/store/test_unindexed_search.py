@@ -11,16 +11,16 @@ from typing import Any
 
 import pytest
 
-from graph.drawer_batch import write_drawers
-from graph.drawers import DedupPolicy, NewDrawer, write_drawer
-from graph.entities import MentionInput, dry_run, resolve_mentions
-from graph.entity_curation import add_alias
-from graph.entity_index import stored_keys
-from graph.errors import UnindexedSearch
-from graph.memory_index import MemoryIndex
-from graph.migration_steps import fill_entity_keys
-from graph.records import Entity
-from resolver.entity_model import make_mention
+from castlegraph.graph.drawer_batch import write_drawers
+from castlegraph.graph.drawers import DedupPolicy, NewDrawer, write_drawer
+from castlegraph.graph.entities import MentionInput, dry_run, resolve_mentions
+from castlegraph.graph.entity_curation import add_alias
+from castlegraph.graph.entity_index import stored_keys
+from castlegraph.graph.errors import UnindexedSearch
+from castlegraph.graph.memory_index import MemoryIndex
+from castlegraph.graph.migration_steps import fill_entity_keys
+from castlegraph.graph.records import Entity
+from castlegraph.resolver.entity_model import make_mention
 from tests.store.test_entities import KNOWN_WORD, new_drawer, resolve
 
 POLICY = DedupPolicy()

@@ -14,11 +14,11 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graph import drawers, duplicates
-from graph.drawers import DedupPolicy, NewDrawer
-from graph.duplicates import PAIRS_LIMIT, PENDING_FLOOR, Scope
-from graph.embeddings import set_embedding
-from resolver.clusters import ScoredPair, cluster_pairs
+from castlegraph.graph import drawers, duplicates
+from castlegraph.graph.drawers import DedupPolicy, NewDrawer
+from castlegraph.graph.duplicates import PAIRS_LIMIT, PENDING_FLOOR, Scope
+from castlegraph.graph.embeddings import set_embedding
+from castlegraph.resolver.clusters import ScoredPair, cluster_pairs
 
 BASES = [
     [1.0, 0.0, 0.0, 0.0],

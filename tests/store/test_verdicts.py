@@ -4,8 +4,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from graph import drawers, duplicates
-from graph.drawers import DedupPolicy, NewDrawer
+from castlegraph.graph import drawers, duplicates
+from castlegraph.graph.drawers import DedupPolicy, NewDrawer
 from tests.support.holding import holding_first
 
 

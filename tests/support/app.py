@@ -12,9 +12,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from api.http.app import create_app
-from api.service.settings import Settings
-from graph import jobs
+from castlegraph.api.http.app import create_app
+from castlegraph.api.service.settings import Settings
+from castlegraph.graph import jobs
 
 JOBS_SECONDS = 60.0
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner, Result
 
-from api.cli.app import app
+from castlegraph.api.cli.app import app
 
 CLEAN_ENV: dict[str, str | None] = dict.fromkeys(
     (

@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from resolver.entity_model import EntityView
+from castlegraph.resolver.entity_model import EntityView
 from tests.support.app import app_store
 from tests.support.seeding import insert_entity
 

@@ -4,11 +4,11 @@ through the graph layer, `tests/e2e/test_export_command.py` writes it out with t
 `SPECIAL` is a drawer's content with every character a Cypher or GraphML writer must escape.
 """
 
-from graph import drawers
-from graph.drawers import DedupPolicy, NewDrawer
-from graph.entities import MentionInput, resolve_mentions
-from graph.store import GraphStore
-from resolver.entity_model import make_mention
+from castlegraph.graph import drawers
+from castlegraph.graph.drawers import DedupPolicy, NewDrawer
+from castlegraph.graph.entities import MentionInput, resolve_mentions
+from castlegraph.graph.store import GraphStore
+from castlegraph.resolver.entity_model import make_mention
 
 GRAPHML_NS = {"g": "http://graphml.graphdrawing.org/xmlns"}
 POLICY = DedupPolicy(enabled=True, near_threshold=0.9)

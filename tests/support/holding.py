@@ -10,7 +10,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from graph import observe
+from castlegraph.graph import observe
 
 HOLD_SECONDS = 60.0
 

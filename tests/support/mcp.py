@@ -52,7 +52,7 @@ async def mcp_stdio_session(
     the process ends when the session closes its stdin."""
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "api.cli", "mcp", "--data-dir", str(data_dir)],
+        args=["-m", "castlegraph.api.cli", "mcp", "--data-dir", str(data_dir)],
         env=env,
     )
     with log.open("w") as errlog:

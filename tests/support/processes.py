@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx2 as httpx
 
 from bench.service import child_pids, database_children
-from graph.embedded import free_port
+from castlegraph.graph.embedded import free_port
 
 START_SECONDS = 30.0
 
@@ -62,7 +62,7 @@ class Service:
         command = [
             sys.executable,
             "-m",
-            "api.cli.app",
+            "castlegraph.api.cli.app",
             "serve",
             "--port",
             str(self.port),

@@ -11,11 +11,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from graph import migrations
-from graph.backend import open_backend
-from graph.embeddings import set_embedding
-from graph.records import Entity
-from resolver.entity_model import EntityView
+from castlegraph.graph import migrations
+from castlegraph.graph.backend import open_backend
+from castlegraph.graph.embeddings import set_embedding
+from castlegraph.graph.records import Entity
+from castlegraph.resolver.entity_model import EntityView
 
 
 @contextmanager

@@ -4,7 +4,7 @@ tests count round trips and read what units returned with it."""
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from graph import observe
+from castlegraph.graph import observe
 
 
 class StatementLog:

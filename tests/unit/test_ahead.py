@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from api.service.jobs.ahead import MIN_BATCHES, AheadPreparer
-from resolver.drawers import prepare_texts
+from castlegraph.api.service.jobs.ahead import MIN_BATCHES, AheadPreparer
+from castlegraph.resolver.drawers import prepare_texts
 
 THRESHOLD = 0.9
 Batches = list[list[tuple[str, str, str]]]

@@ -1,4 +1,8 @@
-"""Dependencies run api -> graph -> resolver (design §2), checked on the import statements."""
+"""Dependencies run api -> graph -> resolver (design §2), checked on the import statements.
+
+The rooms install under one name, so `castlegraph.graph.drawers` is read here as the room
+`graph`; a bare `import graph` would load a second copy of a module beside the installed one.
+"""
 
 import ast
 from pathlib import Path
@@ -7,17 +11,30 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 THIRD_PARTY_FOR_RESOLVER = {"rapidfuzz", "jellyfish", "numpy"}
+ROOMS = ("api", "graph", "resolver", "cypher")
+PACKAGE = "castlegraph."
+
+
+def _local(module: str) -> str:
+    """`castlegraph.graph.drawers` as `graph.drawers`; anything else as it is."""
+    return module.removeprefix(PACKAGE)
 
 
 def imported_modules(package: str) -> set[tuple[str, str]]:
+    return {(name, _local(module).split(".")[0]) for name, module in _imports_in(package)}
+
+
+def _imports_in(package: str) -> set[tuple[str, str]]:
     found = set()
     for path in (ROOT / package).rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                found |= {(path.name, alias.name.split(".")[0]) for alias in node.names}
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                found.add((path.name, node.module.split(".")[0]))
+        found |= {(path.name, module) for module in _imports_of(path)}
     return found
+
+
+@pytest.mark.parametrize("package", [*ROOMS, "tests", "bench"])
+def test_the_rooms_are_imported_by_their_installed_name(package: str) -> None:
+    bare = {(f, m) for f, m in _imports_in(package) if m.split(".")[0] in ROOMS}
+    assert bare == set()
 
 
 def test_resolver_imports_only_the_stdlib_rapidfuzz_jellyfish_and_numpy() -> None:
@@ -92,7 +109,7 @@ def test_each_door_imports_only_the_doors_it_stands_on(door: str) -> None:
     bad = set()
     for path in (ROOT / "api" / door).rglob("*.py"):
         for module in _imports_of(path):
-            parts = module.split(".")
+            parts = _local(module).split(".")
             if parts[0] == "api" and len(parts) > 1 and parts[1] in API_DOORS:
                 if parts[1] not in DOOR_MAY_IMPORT[door]:
                     bad.add((path.name, module))
@@ -102,7 +119,7 @@ def test_each_door_imports_only_the_doors_it_stands_on(door: str) -> None:
 
 
 def _project_module(dotted: str) -> bool:
-    path = ROOT / dotted.replace(".", "/")
+    path = ROOT / _local(dotted).replace(".", "/")
     return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
@@ -115,7 +132,7 @@ def test_a_module_imported_by_bare_name_is_the_same_module_everywhere() -> None:
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                     for alias in node.names:
-                        full = f"{node.module}.{alias.name}"
+                        full = f"{_local(node.module)}.{alias.name}"
                         if _project_module(full):
                             meaning.setdefault(alias.asname or alias.name, set()).add(full)
     assert {name: mods for name, mods in meaning.items() if len(mods) > 1} == {}

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graph import entity_index
-from graph.bounded_cache import ByteLRU, BytesBoundedMap, size_of
+from castlegraph.graph import entity_index
+from castlegraph.graph.bounded_cache import ByteLRU, BytesBoundedMap, size_of
 
 SLACK = 1.15
 """What tracemalloc sees beyond the counted bytes: the dict and the entries' tuples."""

@@ -2,7 +2,7 @@
 
 import pytest
 
-from resolver.chunks import MIN_CHUNK_CHARS, chunk_text
+from castlegraph.resolver.chunks import MIN_CHUNK_CHARS, chunk_text
 
 
 def test_small_paragraphs_are_packed_together() -> None:

@@ -2,7 +2,7 @@
 
 import typer.main
 
-from api.cli.app import app
+from castlegraph.api.cli.app import app
 
 SHARED = ["--json", "--url", "--data-dir", "--config"]
 OFFERED = {

@@ -2,7 +2,7 @@
 
 import random
 
-from resolver.clusters import ScoredPair, cluster_pairs
+from castlegraph.resolver.clusters import ScoredPair, cluster_pairs
 
 
 def test_a_chain_is_one_cluster_and_a_separate_pair_another() -> None:

@@ -4,8 +4,8 @@ import base64
 
 import pytest
 
-from graph.cursors import decode_cursor, encode_cursor
-from graph.errors import InvalidCursor
+from castlegraph.graph.cursors import decode_cursor, encode_cursor
+from castlegraph.graph.errors import InvalidCursor
 
 
 def test_a_key_goes_round() -> None:

@@ -6,10 +6,15 @@ import re
 
 import pytest
 
-from graph.drawers import STORED_PROPERTIES, NewDrawer, drawer_write_props, new_drawer_record
-from graph.queries import statement
-from graph.records import Drawer
-from resolver.drawers import DrawerText
+from castlegraph.graph.drawers import (
+    STORED_PROPERTIES,
+    NewDrawer,
+    drawer_write_props,
+    new_drawer_record,
+)
+from castlegraph.graph.queries import statement
+from castlegraph.graph.records import Drawer
+from castlegraph.resolver.drawers import DrawerText
 
 CREATORS = ["create_drawer", "create_drawer_replacing", "create_drawer_unless_moved"]
 """A batch's `create_drawers` sets its drawers' properties whole (`SET d += item.props`)."""

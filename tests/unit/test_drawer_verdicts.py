@@ -2,7 +2,7 @@
 
 import pytest
 
-from resolver.drawers import (
+from castlegraph.resolver.drawers import (
     ANCHOR_TERMS,
     DrawerText,
     Likeness,
@@ -12,7 +12,7 @@ from resolver.drawers import (
     near_lengths,
     strongest,
 )
-from resolver.similarity import OSA_MAX_LENGTH
+from castlegraph.resolver.similarity import OSA_MAX_LENGTH
 
 
 def verdict(new: str, old: str, threshold: float = 0.9) -> str | None:

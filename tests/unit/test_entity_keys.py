@@ -7,7 +7,7 @@ import itertools
 import pytest
 from rapidfuzz.distance import OSA, LCSseq, Levenshtein
 
-from resolver.entity_keys import (
+from castlegraph.resolver.entity_keys import (
     TWO_EDIT_PROBE_MIN_LEN,
     deletion_keys,
     deletion_neighbourhood,
@@ -16,7 +16,7 @@ from resolver.entity_keys import (
     normalize_kind,
     review_probe_keys,
 )
-from resolver.errors import EmptyLabel
+from castlegraph.resolver.errors import EmptyLabel
 
 
 @pytest.mark.parametrize(

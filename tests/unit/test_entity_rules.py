@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import OSA
 
-from resolver import entity_keys
-from resolver.edits import Edit, edited_words, single_edit
-from resolver.entity_pairs import may_pair, may_pair_all
-from resolver.entity_rules import (
+from castlegraph.resolver import entity_keys
+from castlegraph.resolver.edits import Edit, edited_words, single_edit
+from castlegraph.resolver.entity_pairs import may_pair, may_pair_all
+from castlegraph.resolver.entity_rules import (
     MAX_REVIEW_LINKS,
     REVIEW_MIN_KEY_LEN,
     REVIEW_TWO_EDIT_MIN_SIMILARITY,
@@ -30,7 +30,7 @@ from resolver.entity_rules import (
     is_alias_new,
     make_mention,
 )
-from resolver.errors import EmptyLabel
+from castlegraph.resolver.errors import EmptyLabel
 
 # A fake lexicon: the real one is wired in the API layer.
 KNOWN_WORDS = frozenset(
@@ -490,7 +490,7 @@ def test_rules_import_only_stdlib_rapidfuzz_jellyfish(module: str) -> None:
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             roots |= {alias.name for alias in node.names}
-    roots = {name.split(".")[0] for name in roots}
+    roots = {name.removeprefix("castlegraph.").split(".")[0] for name in roots}
     assert roots <= _ALLOWED_ROOTS | set(sys.stdlib_module_names), roots
 
 

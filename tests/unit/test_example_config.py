@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from api.service.settings import CONFIG_ENV, ENVIRONMENT, Settings, load_settings
+from castlegraph.api.service.settings import CONFIG_ENV, ENVIRONMENT, Settings, load_settings
 
 EXAMPLE = Path(__file__).parents[2] / "docs" / "castlegraph.example.toml"
 COMMENTED_SETTING = re.compile(r"^# (\w+ = .*)$", re.MULTILINE)

@@ -7,7 +7,7 @@ from falkordb.helpers import stringify_param_value
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graph.falkordb_params import encode, params_header
+from castlegraph.graph.falkordb_params import encode, params_header
 
 TEXT = st.text(st.sampled_from('ab é"\\`\x1f\x1e\x1d\x1c\x00,[]{}:'), max_size=8)
 """Strings with every character the encoder treats specially: quotes, backslashes and each

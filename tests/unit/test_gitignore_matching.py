@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.service.jobs.gitignore import (
+from castlegraph.api.service.jobs.gitignore import (
     MAX_MATCH_STEPS,
     MAX_PATTERN_CHARS,
     MAX_PATTERNS,
@@ -25,7 +25,7 @@ from api.service.jobs.gitignore import (
     compile_pattern,
     parse,
 )
-from api.service.jobs.glob import OverBudget, Steps
+from castlegraph.api.service.jobs.glob import OverBudget, Steps
 
 HOSTILE = "*a*a*a*a*a*a*a*a*b"
 

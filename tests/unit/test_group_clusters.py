@@ -5,8 +5,13 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from resolver.clusters import ScoredPair, cluster_pairs
-from resolver.group_clusters import GroupPair, checked_pairs_inside, group_clusters, pair_count
+from castlegraph.resolver.clusters import ScoredPair, cluster_pairs
+from castlegraph.resolver.group_clusters import (
+    GroupPair,
+    checked_pairs_inside,
+    group_clusters,
+    pair_count,
+)
 
 SCORES = (0.9, 0.95, 0.99)
 

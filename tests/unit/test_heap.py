@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from api.service import heap
+from castlegraph.api.service import heap
 
 pytestmark = pytest.mark.skipif(
     platform.system() != "Linux" or platform.libc_ver()[0] != "glibc", reason="glibc's malloc"

@@ -15,14 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graph import kind_runs
-from graph.entity_candidates import TWO_EDITS, depth_probes
-from graph.entity_index import BatchIndex, spelling_keys
-from graph.memory_segments import KeyIndex
-from graph.memory_spellings import RowSpellings
-from resolver.entity_keys import entity_key
-from resolver.entity_model import EntityView
-from resolver.entity_rules import OTHER_KIND, compatible_kinds, kinds_compatible
+from castlegraph.graph import kind_runs
+from castlegraph.graph.entity_candidates import TWO_EDITS, depth_probes
+from castlegraph.graph.entity_index import BatchIndex, spelling_keys
+from castlegraph.graph.memory_segments import KeyIndex
+from castlegraph.graph.memory_spellings import RowSpellings
+from castlegraph.resolver.entity_keys import entity_key
+from castlegraph.resolver.entity_model import EntityView
+from castlegraph.resolver.entity_rules import OTHER_KIND, compatible_kinds, kinds_compatible
 
 KEY = entity_key("Ada Lovelace")
 

@@ -2,8 +2,8 @@
 
 import sys
 
-from graph.known_drawers import ENTRY_BYTES, KnownDrawer, KnownDrawers
-from resolver.drawers import DrawerText
+from castlegraph.graph.known_drawers import ENTRY_BYTES, KnownDrawer, KnownDrawers
+from castlegraph.resolver.drawers import DrawerText
 
 
 def test_a_drawer_read_whole_is_kept_by_its_normal_form() -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import wordfreq
 
-from api.service import lexicon
-from api.service.lexicon import (
+from castlegraph.api.service import lexicon
+from castlegraph.api.service.lexicon import (
     LANGUAGES,
     MIN_ZIPF,
     NAME_LANGUAGES,
@@ -18,7 +18,7 @@ from api.service.lexicon import (
     WORDLIST,
     Lexicon,
 )
-from api.service.word_lists import ListSpec
+from castlegraph.api.service.word_lists import ListSpec
 from tests.support.processes import alive, wait_dead
 
 LEXICON = Lexicon()
@@ -95,8 +95,9 @@ def test_a_child_dies_with_its_parent() -> None:
     slow = ListSpec((), NAME_LANGUAGES, 1.0, NAME_WORDLIST)  # every word: several seconds
     code = (
         "import os, subprocess, sys, time;"
-        " from api.service.children import module_command;"
-        f" child = subprocess.Popen(module_command('api.service.word_lists', str(os.getpid()),"
+        " from castlegraph.api.service.children import module_command;"
+        " child = subprocess.Popen(module_command("
+        f"'castlegraph.api.service.word_lists', str(os.getpid()),"
         f" {slow.to_json()!r}), stdout=subprocess.DEVNULL);"
         " print(child.pid, flush=True); time.sleep(60)"
     )

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graph import memory_segments
-from graph.memory_index import MemoryIndex, _may_use
-from graph.memory_segments import HASH_BITS, Geometry, KeyIndex, Segment, key_hashes
-from graph.memory_spellings import SEPARATOR, Record, RowSpellings
-from graph.records import Entity
-from resolver.entity_model import EntityView
+from castlegraph.graph import memory_segments
+from castlegraph.graph.memory_index import MemoryIndex, _may_use
+from castlegraph.graph.memory_segments import HASH_BITS, Geometry, KeyIndex, Segment, key_hashes
+from castlegraph.graph.memory_spellings import SEPARATOR, Record, RowSpellings
+from castlegraph.graph.records import Entity
+from castlegraph.resolver.entity_model import EntityView
 
 keys = st.text(alphabet="abc é", min_size=1, max_size=4)
 entity = st.tuples(st.booleans(), st.sets(keys, min_size=1, max_size=6))

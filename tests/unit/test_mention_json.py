@@ -3,9 +3,9 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from api.http.schemas.mentions import MentionBatchOut
-from graph.records import Entity, MentionResult
-from resolver.entity_model import EntityView
+from castlegraph.api.http.schemas.mentions import MentionBatchOut
+from castlegraph.graph.records import Entity, MentionResult
+from castlegraph.resolver.entity_model import EntityView
 
 TEXT = st.text(max_size=12)
 results = st.builds(

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from api.service.jobs.tree import HELD_LEVELS, MinedTree
+from castlegraph.api.service.jobs.tree import HELD_LEVELS, MinedTree
 
 
 def _read(tree: MinedTree, *names: str) -> str | None:

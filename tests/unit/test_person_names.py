@@ -5,11 +5,11 @@ import sys
 
 import pytest
 
-from api.service.lexicon import PersonNames
-from api.service.word_lists import HashedWords
-from resolver.entity_keys import entity_key
-from resolver.entity_model import EntityView, make_mention
-from resolver.entity_rules import NameGuard, decide
+from castlegraph.api.service.lexicon import PersonNames
+from castlegraph.api.service.word_lists import HashedWords
+from castlegraph.resolver.entity_keys import entity_key
+from castlegraph.resolver.entity_model import EntityView, make_mention
+from castlegraph.resolver.entity_rules import NameGuard, decide
 
 NAMES = PersonNames()
 

@@ -7,13 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import OSA, Levenshtein
 
-from graph.entity_index import BatchIndex, probe_keys, stored_keys
-from resolver.drawers import NEAR_MIN_LENGTH, DrawerText, compare, may_be_near
-from resolver.entity_keys import entity_key
-from resolver.entity_model import Decision, EntityView, make_mention
-from resolver.entity_rules import REVIEW_MIN_KEY_LEN, TYPO_MIN_KEY_LEN, decide
-from resolver.similarity import OSA_MAX_LENGTH, text_similarity, trigram_jaccard
-from resolver.text import normalize_text
+from castlegraph.graph.entity_index import BatchIndex, probe_keys, stored_keys
+from castlegraph.resolver.drawers import NEAR_MIN_LENGTH, DrawerText, compare, may_be_near
+from castlegraph.resolver.entity_keys import entity_key
+from castlegraph.resolver.entity_model import Decision, EntityView, make_mention
+from castlegraph.resolver.entity_rules import REVIEW_MIN_KEY_LEN, TYPO_MIN_KEY_LEN, decide
+from castlegraph.resolver.similarity import OSA_MAX_LENGTH, text_similarity, trigram_jaccard
+from castlegraph.resolver.text import normalize_text
 
 TEXT = st.text(st.characters(max_codepoint=0x3000, exclude_categories=("Cs",)), max_size=80)
 PROPERTIES = settings(max_examples=300, deadline=None)

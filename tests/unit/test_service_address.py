@@ -9,8 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from api.service import address
-from api.service.address import ADDRESS_FILE, ServiceAddress, forget, record, recorded, url_of
+from castlegraph.api.service import address
+from castlegraph.api.service.address import (
+    ADDRESS_FILE,
+    ServiceAddress,
+    forget,
+    record,
+    recorded,
+    url_of,
+)
 
 
 def a_dead_pid() -> int:

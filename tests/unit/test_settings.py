@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from api.service.settings import ApiSettings, Settings, load_settings
+from castlegraph.api.service.settings import ApiSettings, Settings, load_settings
 
 
 @pytest.fixture(autouse=True)

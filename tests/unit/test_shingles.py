@@ -9,15 +9,15 @@ import string
 
 import pytest
 
-from resolver import shingles
-from resolver.drawers import (
+from castlegraph.resolver import shingles
+from castlegraph.resolver.drawers import (
     NEAR_MIN_LENGTH,
     anchor_terms,
     band_probes,
     index_terms,
     write_terms,
 )
-from resolver.similarity import at_least, text_similarity
+from castlegraph.resolver.similarity import at_least, text_similarity
 
 THRESHOLD = 0.9
 CASES = 1500

@@ -5,14 +5,14 @@ import unicodedata
 
 import pytest
 
-from resolver.similarity import (
+from castlegraph.resolver.similarity import (
     at_least,
     osa_distance,
     similarity_at_least,
     text_similarity,
     trigram_jaccard,
 )
-from resolver.text import content_hash, fingerprint, normalize_text
+from castlegraph.resolver.text import content_hash, fingerprint, normalize_text
 
 
 @pytest.mark.parametrize(
@@ -152,7 +152,7 @@ def test_the_fast_normal_form_equals_the_per_character_rule() -> None:
     """Random text from every plane of interest, including the tricky letters."""
     import random  # noqa: PLC0415
 
-    from resolver.text import normalize_text_by_character  # noqa: PLC0415
+    from castlegraph.resolver.text import normalize_text_by_character  # noqa: PLC0415
 
     rng = random.Random(42)
     alphabet = (
@@ -173,7 +173,7 @@ def test_the_ascii_normal_form_equals_the_per_character_rule() -> None:
     """ASCII text takes its own path (`str.translate`): every one of the 128 code points."""
     import random  # noqa: PLC0415
 
-    from resolver.text import normalize_text_by_character  # noqa: PLC0415
+    from castlegraph.resolver.text import normalize_text_by_character  # noqa: PLC0415
 
     rng = random.Random(7)
     alphabet = [chr(c) for c in range(128)]

@@ -3,8 +3,8 @@
 import pytest
 from pydantic import ValidationError
 
-from api.service.settings import load_settings, scrub
-from api.service.tokens import Token
+from castlegraph.api.service.settings import load_settings, scrub
+from castlegraph.api.service.tokens import Token
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from importlib import resources
 
 import pytest
 
-from graph.visibility import visible
+from castlegraph.graph.visibility import visible
 
 PREDICATE = re.compile(
     r"\$viewer IS NULL OR coalesce\((\w+)\.kind, ''\) <> 'diary' OR \1\.agent = \$viewer"
@@ -30,7 +30,7 @@ def test_only_another_agents_diary_entries_are_hidden(
 
 
 def _statements() -> list[tuple[str, str]]:
-    root = resources.files("cypher")
+    root = resources.files("castlegraph.cypher")
     folders = [root, root / "falkordb", root / "neo4j"]
     return [
         (entry.name, entry.read_text(encoding="utf-8"))

@@ -10,10 +10,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
-from api.http.auth import named_agent
-from api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
-from api.http.limits import check_content, check_path_segment
-from api.http.schemas.drawers import (
+from castlegraph.api.http.auth import named_agent
+from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
+from castlegraph.api.http.limits import check_content, check_path_segment
+from castlegraph.api.http.schemas.drawers import (
     DiaryCreate,
     DrawerCreate,
     DrawerDuplicatesOut,
@@ -22,11 +22,11 @@ from api.http.schemas.drawers import (
     DrawerUpdate,
     DrawerWriteOut,
 )
-from api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
-from api.service.runtime import Runtime
-from graph import drawers
-from graph.records import WriteOutcome
-from graph.visibility import DIARY_KIND
+from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
+from castlegraph.api.service.runtime import Runtime
+from castlegraph.graph import drawers
+from castlegraph.graph.records import WriteOutcome
+from castlegraph.graph.visibility import DIARY_KIND
 
 router = APIRouter(tags=["drawers"])
 DIARY_ROOM = "diary"

@@ -8,9 +8,9 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
-from api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
-from api.http.limits import check_path_segment
-from api.http.schemas.duplicates import (
+from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
+from castlegraph.api.http.limits import check_path_segment
+from castlegraph.api.http.schemas.duplicates import (
     DuplicatesOut,
     EmbeddingOut,
     EmbeddingUpdate,
@@ -18,9 +18,9 @@ from api.http.schemas.duplicates import (
     VerdictCreate,
     VerdictOut,
 )
-from api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
-from graph import duplicates, embeddings
-from graph.store import GraphStore
+from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
+from castlegraph.graph import duplicates, embeddings
+from castlegraph.graph.store import GraphStore
 
 router = APIRouter(tags=["duplicates"])
 DEFAULT_THRESHOLD = 0.85

@@ -5,10 +5,10 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
-from api.errors import BlankLabel, PayloadTooLarge
-from api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
-from api.http.schemas.common import Label
-from api.http.schemas.entities import (
+from castlegraph.api.errors import BlankLabel, PayloadTooLarge
+from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
+from castlegraph.api.http.schemas.common import Label
+from castlegraph.api.http.schemas.entities import (
     AliasCreate,
     CandidateOut,
     EntityOut,
@@ -19,22 +19,22 @@ from api.http.schemas.entities import (
     ReviewVerdictCreate,
     SettledOut,
 )
-from api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
-from api.http.schemas.mentions import (
+from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
+from castlegraph.api.http.schemas.mentions import (
     EntityMentionOut,
     MentionBatchCreate,
     MentionBatchOut,
     MentionCreate,
     MentionOut,
 )
-from graph import entity_curation as curation
-from graph.cursors import decode_cursor, encode_cursor
-from graph.entities import MentionInput, dry_run, resolve_mentions
-from graph.errors import DrawerNotFound, UnknownDrawers
-from graph.review_links import review_links
-from resolver.entity_keys import normalize_kind
-from resolver.entity_model import make_mention
-from resolver.errors import EmptyLabel
+from castlegraph.graph import entity_curation as curation
+from castlegraph.graph.cursors import decode_cursor, encode_cursor
+from castlegraph.graph.entities import MentionInput, dry_run, resolve_mentions
+from castlegraph.graph.errors import DrawerNotFound, UnknownDrawers
+from castlegraph.graph.review_links import review_links
+from castlegraph.resolver.entity_keys import normalize_kind
+from castlegraph.resolver.entity_model import make_mention
+from castlegraph.resolver.errors import EmptyLabel
 
 router = APIRouter(tags=["entities"])
 Shown = Literal["pending", "settled", "all"]

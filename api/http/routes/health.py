@@ -11,13 +11,13 @@ import logging
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from api.http.auth import caller_identified
-from api.http.deps import RuntimeDep
-from api.http.envelope import error_response
-from api.http.schemas.errors import errors
-from api.http.schemas.health import HealthOut, HealthUnavailableOut
-from api.service.runtime import Runtime
-from graph.errors import RETRY_AFTER_SECONDS, GraphError, GraphUnavailable
+from castlegraph.api.http.auth import caller_identified
+from castlegraph.api.http.deps import RuntimeDep
+from castlegraph.api.http.envelope import error_response
+from castlegraph.api.http.schemas.errors import errors
+from castlegraph.api.http.schemas.health import HealthOut, HealthUnavailableOut
+from castlegraph.api.service.runtime import Runtime
+from castlegraph.graph.errors import RETRY_AFTER_SECONDS, GraphError, GraphUnavailable
 
 log = logging.getLogger("castlegraph.api")
 router = APIRouter(tags=["health"])

@@ -6,15 +6,20 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from api.errors import Forbidden, PayloadTooLarge
-from api.http.auth import named_agent
-from api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
-from api.http.limits import check_content, check_path_segment
-from api.http.mine_paths import allowed_path
-from api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
-from api.http.schemas.jobs import CheckpointCreate, JobEnvelopeOut, JobListOut, MineCreate
-from api.service.runtime import Runtime
-from graph import jobs
+from castlegraph.api.errors import Forbidden, PayloadTooLarge
+from castlegraph.api.http.auth import named_agent
+from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
+from castlegraph.api.http.limits import check_content, check_path_segment
+from castlegraph.api.http.mine_paths import allowed_path
+from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
+from castlegraph.api.http.schemas.jobs import (
+    CheckpointCreate,
+    JobEnvelopeOut,
+    JobListOut,
+    MineCreate,
+)
+from castlegraph.api.service.runtime import Runtime
+from castlegraph.graph import jobs
 
 router = APIRouter(tags=["jobs"])
 CHECKPOINT_BATCHES = 10

@@ -8,9 +8,9 @@ alone (design §9).
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from api.http.deps import StoreDep
-from api.http.schemas.errors import TOKEN, errors
-from graph import migrations
+from castlegraph.api.http.deps import StoreDep
+from castlegraph.api.http.schemas.errors import TOKEN, errors
+from castlegraph.graph import migrations
 
 router = APIRouter(tags=["operations"])
 

@@ -8,8 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 
-from api.http.schemas.common import Label, Strict, plain_text
-from graph.records import Drawer, SimilarDrawer, WriteOutcome
+from castlegraph.api.http.schemas.common import Label, Strict, plain_text
+from castlegraph.graph.records import Drawer, SimilarDrawer, WriteOutcome
 
 SourceUri = Annotated[str, StringConstraints(max_length=2048), AfterValidator(plain_text)]
 """Where a drawer came from: text like a label (FalkorDB ends a string at a NUL), longer."""

@@ -5,9 +5,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from api.http.schemas.common import Label, Strict
-from graph.duplicates import Hygiene
-from resolver.clusters import Cluster, ScoredPair
+from castlegraph.api.http.schemas.common import Label, Strict
+from castlegraph.graph.duplicates import Hygiene
+from castlegraph.resolver.clusters import Cluster, ScoredPair
 
 Finite = Annotated[float, Field(allow_inf_nan=False)]
 

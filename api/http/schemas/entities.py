@@ -6,11 +6,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from api.http.schemas.common import Label, Strict
-from graph.entity_curation import ReviewCandidate, Settlement
-from graph.records import Entity
-from graph.review_links import ReviewLinkRecord
-from resolver.entity_model import Decision, EntityView, ReviewLink
+from castlegraph.api.http.schemas.common import Label, Strict
+from castlegraph.graph.entity_curation import ReviewCandidate, Settlement
+from castlegraph.graph.records import Entity
+from castlegraph.graph.review_links import ReviewLinkRecord
+from castlegraph.resolver.entity_model import Decision, EntityView, ReviewLink
 
 
 class ResolveQuery(Strict):

@@ -5,7 +5,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from resolver.errors import ErrorCode
+from castlegraph.resolver.errors import ErrorCode
 
 
 class ErrorBody(BaseModel):

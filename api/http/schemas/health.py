@@ -4,7 +4,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, RootModel
 
-from api.http.schemas.errors import ErrorEnvelope
+from castlegraph.api.http.schemas.errors import ErrorEnvelope
 
 
 class HealthStatusOut(BaseModel):

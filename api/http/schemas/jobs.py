@@ -4,8 +4,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from api.http.schemas.common import Label, Strict
-from graph.jobs import Job, JobStatus
+from castlegraph.api.http.schemas.common import Label, Strict
+from castlegraph.graph.jobs import Job, JobStatus
 
 PathSegment = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 

@@ -6,10 +6,10 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 from pydantic_core import to_json
 
-from api.http.schemas.common import Label, Strict, plain_text
-from api.http.schemas.entities import EntitySummaryOut
-from graph.entity_curation import EntityMention
-from graph.records import MentionResult, origin_of
+from castlegraph.api.http.schemas.common import Label, Strict, plain_text
+from castlegraph.api.http.schemas.entities import EntitySummaryOut
+from castlegraph.graph.entity_curation import EntityMention
+from castlegraph.graph.records import MentionResult, origin_of
 
 OriginKey = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
 OriginValue = (

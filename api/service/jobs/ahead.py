@@ -7,8 +7,9 @@ would take turns with the interpreter. A process can: on the machine's other cor
 the next batch while the job's thread decides and writes this one, and the job's thread only
 reads the answer (a tenth of the cost of computing it).
 
-The worker is this module run as a program (`python -m api.service.jobs.ahead`): a loop that
-reads a batch from its standard input and writes the batch prepared to its standard output,
+The worker is this module run as a program
+(`python -m castlegraph.api.service.jobs.ahead`): a loop that reads a batch from its standard
+input and writes the batch prepared to its standard output,
 each a length-prefixed pickle. Only one batch is ever asked for and not yet read, so neither
 side can block the other on a full pipe. It is started on the first job large enough to need
 it and kept until the service stops (which ends it); should the service die, it ends when its
@@ -27,8 +28,8 @@ import threading
 from collections.abc import Generator, Sequence
 from typing import IO, Any
 
-from api.service.children import module_command
-from resolver.drawers import PreparedText, prepare_texts
+from castlegraph.api.service.children import module_command
+from castlegraph.resolver.drawers import PreparedText, prepare_texts
 
 log = logging.getLogger("castlegraph.jobs")
 

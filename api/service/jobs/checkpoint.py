@@ -23,12 +23,12 @@ import itertools
 from collections.abc import Generator
 from typing import Any
 
-from api.service.jobs.batches import batches
-from api.service.jobs.context import JobContext
-from graph import drawer_batch, drawers
-from graph.errors import CastlegraphError, GraphError
-from graph.jobs import item_id
-from resolver.drawers import PreparedText
+from castlegraph.api.service.jobs.batches import batches
+from castlegraph.api.service.jobs.context import JobContext
+from castlegraph.graph import drawer_batch, drawers
+from castlegraph.graph.errors import CastlegraphError, GraphError
+from castlegraph.graph.jobs import item_id
+from castlegraph.resolver.drawers import PreparedText
 
 
 def _target(params: dict[str, Any], item: dict[str, Any]) -> tuple[str, str]:

@@ -5,11 +5,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from api.service.jobs.ahead import AheadPreparer
-from graph.drawer_index import DrawerIndex
-from graph.drawers import DedupPolicy
-from graph.jobs import Job, save_job_progress
-from graph.store import GraphStore
+from castlegraph.api.service.jobs.ahead import AheadPreparer
+from castlegraph.graph.drawer_index import DrawerIndex
+from castlegraph.graph.drawers import DedupPolicy
+from castlegraph.graph.jobs import Job, save_job_progress
+from castlegraph.graph.store import GraphStore
 
 
 class JobInterrupted(Exception):

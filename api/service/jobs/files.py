@@ -19,8 +19,8 @@ import codecs
 import os
 from dataclasses import dataclass, field
 
-from api.service.content import holds_forbidden_characters
-from api.service.jobs.gitignore import (
+from castlegraph.api.service.content import holds_forbidden_characters
+from castlegraph.api.service.jobs.gitignore import (
     MAX_IGNORE_BYTES,
     IgnoreFileRefused,
     IgnoreRules,
@@ -28,8 +28,8 @@ from api.service.jobs.gitignore import (
     parse,
     rules_for,
 )
-from api.service.jobs.glob import OverBudget
-from api.service.jobs.tree import MinedTree, Names, reason
+from castlegraph.api.service.jobs.glob import OverBudget
+from castlegraph.api.service.jobs.tree import MinedTree, Names, reason
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 SNIFF_BYTES = 8192

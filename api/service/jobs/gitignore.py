@@ -16,7 +16,7 @@ below are refused the same way; the walk counts the directory failed with the re
 from dataclasses import dataclass, field
 from typing import Final
 
-from api.service.jobs.glob import (
+from castlegraph.api.service.jobs.glob import (
     GLOBSTAR,
     SLASH,
     STAR,

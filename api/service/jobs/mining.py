@@ -28,14 +28,14 @@ import os
 from pathlib import Path
 from typing import Any
 
-from api.service.jobs.batches import batches
-from api.service.jobs.context import JobContext
-from api.service.jobs.files import BadFile, list_documents, read_document
-from api.service.jobs.tree import MinedTree
-from graph import drawer_batch, drawers, mined
-from graph.errors import CastlegraphError, GraphError
-from graph.jobs import item_id
-from resolver.chunks import DEFAULT_CHUNK_CHARS, chunk_text
+from castlegraph.api.service.jobs.batches import batches
+from castlegraph.api.service.jobs.context import JobContext
+from castlegraph.api.service.jobs.files import BadFile, list_documents, read_document
+from castlegraph.api.service.jobs.tree import MinedTree
+from castlegraph.graph import drawer_batch, drawers, mined
+from castlegraph.graph.errors import CastlegraphError, GraphError
+from castlegraph.graph.jobs import item_id
+from castlegraph.resolver.chunks import DEFAULT_CHUNK_CHARS, chunk_text
 
 COUNTS = ("created", "unchanged", "superseded", "similar", "retired")
 FAILED_LISTED = 100

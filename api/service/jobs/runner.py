@@ -25,16 +25,16 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from api.errors import ApiError
-from api.service.jobs.ahead import AheadPreparer
-from api.service.jobs.checkpoint import run_checkpoint
-from api.service.jobs.context import JobCancelled, JobContext, JobInterrupted, JobLost
-from api.service.jobs.mining import run_mine
-from graph.clock import utc_now
-from graph.drawer_index import DrawerIndex
-from graph.drawers import DedupPolicy
-from graph.errors import CastlegraphError, GraphUnavailable, JobNotFound
-from graph.jobs import (
+from castlegraph.api.errors import ApiError
+from castlegraph.api.service.jobs.ahead import AheadPreparer
+from castlegraph.api.service.jobs.checkpoint import run_checkpoint
+from castlegraph.api.service.jobs.context import JobCancelled, JobContext, JobInterrupted, JobLost
+from castlegraph.api.service.jobs.mining import run_mine
+from castlegraph.graph.clock import utc_now
+from castlegraph.graph.drawer_index import DrawerIndex
+from castlegraph.graph.drawers import DedupPolicy
+from castlegraph.graph.errors import CastlegraphError, GraphUnavailable, JobNotFound
+from castlegraph.graph.jobs import (
     claim_job,
     prune_jobs,
     renew_job_lease,
@@ -42,8 +42,8 @@ from graph.jobs import (
     unfinished_jobs,
     update_job,
 )
-from graph.store import GraphStore
-from resolver.errors import ErrorCode
+from castlegraph.graph.store import GraphStore
+from castlegraph.resolver.errors import ErrorCode
 
 log = logging.getLogger("castlegraph.jobs")
 Executor = Callable[[JobContext], dict[str, Any]]
