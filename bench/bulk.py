@@ -1,6 +1,6 @@
 """Bulk-write benchmark (design §10): a checkpoint job of 10 k items into a room of 100 k.
 
-A checkpoint stores its items in batches (`graph.drawer_batch`): the candidate reads and one
+A checkpoint stores its items in batches (`graph.drawers.drawer_batch`): the candidate reads and one
 write statement per batch, with the verdicts and links that single writes would give.
 So for each room size a fresh service fills a room through checkpoint jobs (their rate is
 reported too: it is the same path on a growing room), then one more checkpoint of `items`

@@ -8,8 +8,8 @@ loaded in bulk into a fresh embedded FalkorDB, and:
 
 1. the vector groups and their pairs are built by one exact all-pairs pass over the distinct
    vectors (`rebuild_pending_pairs`, migrations 9 and 13: the loader writes vectors in bulk,
-   past `set_embedding`); then `graph.duplicates.duplicate_clusters(store, Scope(), 0.85)`, which
-   reads the stored pairs, and `graph.duplicates.hygiene` are timed (twice each);
+   past `set_embedding`); then `graph.review.duplicates.duplicate_clusters(store, Scope(), 0.85)`,
+   which reads the stored pairs, and `graph.review.duplicates.hygiene` are timed (twice each);
 1b. `INCREMENTAL` more vectors go through `set_embedding`, each compared with every stored
    vector in memory (the first one reads them all): the per-vector cost of keeping the pairs;
 2. `GET /api/duplicates` is timed once over HTTP against the same runtime (uvicorn thread);
@@ -44,10 +44,10 @@ from bench.service import Backend, start_database
 from bench.targets import bound
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.api.service.settings import GraphSettings, Settings
-from castlegraph.graph.duplicate_pairs import rebuild_pending_pairs
-from castlegraph.graph.duplicates import Scope, duplicate_clusters, hygiene
-from castlegraph.graph.embeddings import set_embedding
 from castlegraph.graph.errors import GraphError
+from castlegraph.graph.review.duplicate_pairs import rebuild_pending_pairs
+from castlegraph.graph.review.duplicates import Scope, duplicate_clusters, hygiene
+from castlegraph.graph.review.embeddings import set_embedding
 
 DIM = 384
 THRESHOLD = 0.85

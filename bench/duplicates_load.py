@@ -1,11 +1,11 @@
 """Fast set-up for `bench duplicates`: bulk-loaded drawers, and one HTTP call on the same runtime.
 
-Writing 100 k drawers through `graph.drawers.write_drawer` costs about 10 ms each (dedup
+Writing 100 k drawers through `graph.drawers.palace.write_drawer` costs about 10 ms each (dedup
 candidates, room structure), which `find_duplicates` never reads. So drawers are created in
 batches with one `UNWIND` statement each, carrying what the duplicate search and
 `Drawer.from_props` need (`id`, `wing`, `room`, `content`, `content_hash`, `kind`,
 `created_at`, no `valid_to`) and the vector as `vecf32`. The first vector goes through
-`graph.embeddings.set_embedding`, which records the palace's dimension and creates the vector
+`graph.review.embeddings.set_embedding`, which records the palace's dimension and creates the vector
 index, so the rest are indexed as they arrive (building the index over 100 k vectors at once
 could outlast the store's wait for it to become operational). On Neo4j the vector is set with
 `db.create.setNodeVectorProperty`, as `set_embedding` does there.
@@ -23,10 +23,10 @@ import uvicorn
 
 from castlegraph.api.http.app import create_app
 from castlegraph.api.service.runtime import Runtime
-from castlegraph.graph.embeddings import set_embedding
-from castlegraph.graph.falkordb_store import FalkorStore
-from castlegraph.graph.neo4j_store import Neo4jStore
-from castlegraph.graph.store import GraphStore
+from castlegraph.graph.backends.falkordb_store import FalkorStore
+from castlegraph.graph.backends.neo4j_store import Neo4jStore
+from castlegraph.graph.backends.store import GraphStore
+from castlegraph.graph.review.embeddings import set_embedding
 
 LOAD_BATCH = 500
 ROOMS = 20

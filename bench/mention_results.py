@@ -192,7 +192,8 @@ def print_results(results: Sequence[SizeResult], backend: Backend) -> None:
         for r in results
     ]  # fmt: skip
     print_table(
-        f"Load on {backend} (graph.bulk.load_entities in-process, before the service starts)",
+        f"Load on {backend} (graph.entities.bulk.load_entities in-process,"
+        " before the service starts)",
         ["entities", "generate s", "db start s", "load s", "entities/s", "AOF rewrite s",
          "service start s"],
         loads,

@@ -17,7 +17,7 @@ fired, per kind of mention, are the sanity check that every path of design §5.3
 
 With `--backend neo4j` each size gets a Neo4j server of its own (`bench.neo4j_server`; the
 sizes run at once, and Community edition has one database), preloaded through
-`graph.neo4j_store.Neo4jStore`; the JVM's memory and CPU time are the database's.
+`graph.backends.neo4j_store.Neo4jStore`; the JVM's memory and CPU time are the database's.
 
 With `peers` (the default), once the batches are done each size's stored names and a sample
 drawn from the same mix go to `bench.peers`, which times the peers' approaches (length-band

@@ -1,17 +1,18 @@
 """Fill a data directory with entities before the service starts.
 
 Posting a million entities through `POST /api/mentions` would take longer than the benchmark
-itself and measure the wrong thing, so entities go in through `graph.bulk.load_entities` (the
-same derived properties resolution writes) on an embedded FalkorDB opened in this process on
-the benchmark's data directory. The embedded database belongs to one process at a time (its
-lock file), so the loader closes it before the service opens the same directory.
+itself and measure the wrong thing, so entities go in through `graph.entities.bulk.load_entities`
+(the same derived properties resolution writes) on an embedded FalkorDB opened in this process on
+the benchmark's data directory. The embedded database belongs to one process at a time (its lock
+file), so the loader closes it before the service opens the same directory.
 
 Before closing, the append-only file is rewritten (`BGREWRITEAOF`): its base becomes an RDB
 snapshot that loads in seconds, instead of a log of every bulk statement that the service's
 database would otherwise replay at start-up — as slowly as the load itself.
 
-On Neo4j (`preload_neo4j`) the same `load_entities` writes through `graph.neo4j_store.Neo4jStore`
-to the server the service will use, with the same statements; nothing needs compacting there.
+On Neo4j (`preload_neo4j`) the same `load_entities` writes through
+`graph.backends.neo4j_store.Neo4jStore` to the server the service will use, with the same
+statements; nothing needs compacting there.
 """
 
 import time
@@ -22,12 +23,12 @@ from pathlib import Path
 import redis
 
 from bench.names import Named
-from castlegraph.graph.bulk import load_entities
-from castlegraph.graph.embedded import HOST, EmbeddedFalkorDB
-from castlegraph.graph.falkordb_store import FalkorStore
-from castlegraph.graph.migrations import migrate
-from castlegraph.graph.neo4j_store import Neo4jStore
-from castlegraph.graph.store import GraphStore
+from castlegraph.graph.backends.embedded import HOST, EmbeddedFalkorDB
+from castlegraph.graph.backends.falkordb_store import FalkorStore
+from castlegraph.graph.backends.neo4j_store import Neo4jStore
+from castlegraph.graph.backends.store import GraphStore
+from castlegraph.graph.entities.bulk import load_entities
+from castlegraph.graph.schema.migrations import migrate
 
 REWRITE_TIMEOUT_SECONDS = 600.0
 READY_TIMEOUT_SECONDS = 900.0

@@ -13,9 +13,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from castlegraph.graph.entity_curation import find_entities
+from castlegraph.graph.backends.store import GraphStore, Tx
+from castlegraph.graph.entities.entity_curation import find_entities
 from castlegraph.graph.errors import NothingToExport
-from castlegraph.graph.store import GraphStore, Tx
 from castlegraph.resolver.entity_keys import normalize_kind
 
 EXCLUDED = frozenset({"embedding", "terms", "terms_text", "dkeys", "dkeys_text"})

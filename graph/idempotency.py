@@ -8,7 +8,7 @@ moment it acts at (the runtime's clock), so expiry can be shown without waiting 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from castlegraph.graph.store import GraphStore
+from castlegraph.graph.backends.store import GraphStore
 
 RETENTION = timedelta(hours=24)
 

@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
+from castlegraph.graph.backends.store import GraphStore, Tx
 from castlegraph.graph.clock import utc_now
 from castlegraph.graph.errors import JobNotFound, TooManyJobs
-from castlegraph.graph.store import GraphStore, Tx
 from castlegraph.resolver.errors import ErrorCode
 
 JobStatus = Literal["queued", "running", "succeeded", "failed", "cancelled"]

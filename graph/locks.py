@@ -1,7 +1,7 @@
 """Names of the write locks that use cases in more than one module take (design §6).
 
 `PENDING_PAIRS`: storing a vector, recording a verdict and deleting a drawer all change the
-pending duplicate pairs (`graph.duplicate_pairs`). On Neo4j each holds this lock until it
+pending duplicate pairs (`graph.review.duplicate_pairs`). On Neo4j each holds this lock until it
 commits, so a vector's neighbour search sees every vector and verdict committed before it, and
 no edge is created to a drawer being deleted. FalkorDB's store already serialises every write.
 """

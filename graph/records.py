@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from castlegraph.graph.entity_index import index_props
-from castlegraph.graph.queries import Dialect
+from castlegraph.graph.backends.entity_key_params import index_props
+from castlegraph.graph.backends.queries import Dialect
 from castlegraph.resolver.entity_model import EntityView
 
 ORIGIN_PREFIX = "origin_"
@@ -77,7 +77,7 @@ class Drawer:
         """The stored properties, without nulls (neither backend stores null properties).
 
         The properties derived from the content for the indexes (anchor terms, excerpt) are
-        not part of the record: `graph.drawers` adds them.
+        not part of the record: `graph.drawers.palace` adds them.
         """
         props = {
             f.name: getattr(self, f.name)
@@ -160,11 +160,11 @@ def spelling_props(
     view: EntityView, dialect: Dialect, *, cached: bool = False, keys: bool = True
 ) -> dict[str, Any]:
     """The properties that change when an entity gains a spelling: its aliases, their keys and
-    the index keys derived from all its spellings (`graph.entity_index`), written together so
-    the index never lags behind the spellings. `cached` where the keys were just derived for
-    the same spellings (resolution: `graph.entity_index.spelling_keys` has them); `keys` false
-    where the store keeps none (`GraphStore.stores_entity_keys`): the index keys are null, so
-    the keys of the former spellings go."""
+    the index keys derived from all its spellings (`resolver.entity_search_keys`), written together
+    so the index never lags behind the spellings. `cached` where the keys were just derived for the
+    same spellings (resolution: `resolver.entity_search_keys.spelling_keys` has them); `keys` false
+    where the store keeps none (`GraphStore.stores_entity_keys`): the index keys are null, so the
+    keys of the former spellings go."""
     return {
         "aliases": list(view.aliases),
         "alias_keys": list(view.alias_keys),

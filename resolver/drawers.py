@@ -127,8 +127,8 @@ def anchor_terms(wing: str, room: str, normalized: str) -> list[str]:
     that an index lookup only ever returns drawers of that room, whatever the size of the rest
     of the palace. Pairs are far rarer than words — in a room of 100 k drawers even its rarest
     words recur in dozens — while a near copy keeps every pair its typos do not touch. The
-    search then uses the terms that are rarest *in the room* (see `graph.drawers`); a text with
-    more pairs than the cap keeps its longest ones, which are the likeliest to be rare.
+    search then uses the terms that are rarest *in the room* (see `graph.drawers.palace`); a text
+    with more pairs than the cap keeps its longest ones, which are the likeliest to be rare.
     """
     words = normalized.split()
     pairs = {f"{a} {b}" for a, b in itertools.pairwise(words)} or set(words)

@@ -32,12 +32,13 @@ met every stored ``RFC ····`` (2,000 entities at 100 k, of which ~130 were w
 ``CORE-2024-123`` kept ``core 2``. A key with a digit of ``PARTITION_MIN_LEN`` to
 ``DENSE_MAX_LEN`` code points stores its depth-2 deletion neighbourhood instead
 (``two_edit_keys``): strings of ``L - 2`` characters, which the mention's own probes (the key,
-its deletion keys, and its depth-2 neighbourhood from 8 code points, ``graph.entity_index``)
-meet exactly when the two keys share a subsequence of ``max(len) - 2``, which every pair within
-two OSA edits does: two insertions leave the mention a subsequence of the stored key, an
-insertion and a substitution or transposition one deletion of the mention, and two equal-length
-edits two deletions on each side. It costs ~L²/2 rows per such spelling (37 at 8, 137 at 16),
-so longer keys, whose partition keys keep enough digits, and keys without digits keep the 15.
+its deletion keys, and its depth-2 neighbourhood from 8 code points,
+``resolver.entity_search_keys``) meet exactly when the two keys share a subsequence of ``max(len) -
+2``, which every pair within two OSA edits does: two insertions leave the mention a subsequence of
+the stored key, an insertion and a substitution or transposition one deletion of the mention, and
+two equal-length edits two deletions on each side. It costs ~L²/2 rows per such spelling (37 at 8,
+137 at 16), so longer keys, whose partition keys keep enough digits, and keys without digits keep
+the 15.
 """
 
 from __future__ import annotations

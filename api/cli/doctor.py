@@ -44,11 +44,11 @@ from castlegraph.api.service.settings import (
     scrub,
     settings_sources,
 )
-from castlegraph.graph import migrations
-from castlegraph.graph.backend import Backend, open_backend
+from castlegraph.graph.backends.opener import Backend, open_backend
+from castlegraph.graph.backends.store import GraphStore
 from castlegraph.graph.errors import DataDirInUse
-from castlegraph.graph.inspection import schema_state
-from castlegraph.graph.store import GraphStore
+from castlegraph.graph.schema import migrations
+from castlegraph.graph.schema.inspection import schema_state
 
 MARKS = {"ok": "✔", "fail": "✘", "skip": "–"}
 

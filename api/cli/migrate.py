@@ -5,7 +5,7 @@ holds the data directory it says so and stops. Listing them is read-only, so `--
 asks that service (`GET /api/migrations`) where it recorded that it listens. Otherwise it opens
 the backend as the runtime does (schema applied) but without migrating, so `--status` sees what
 is pending. Progress comes from the migrations recorded so far, polled while
-`graph.migrations.migrate` runs on a worker thread.
+`graph.schema.migrations.migrate` runs on a worker thread.
 """
 
 import sys
@@ -22,10 +22,10 @@ from castlegraph.api.client.connect import holder_url, open_exclusive
 from castlegraph.api.client.http import HttpClient
 from castlegraph.api.client.protocol import Json
 from castlegraph.api.service.settings import Settings
-from castlegraph.graph import migrations
-from castlegraph.graph.backend import Backend
+from castlegraph.graph.backends.opener import Backend
+from castlegraph.graph.backends.store import GraphStore
 from castlegraph.graph.errors import DataDirInUse
-from castlegraph.graph.store import GraphStore
+from castlegraph.graph.schema import migrations
 
 
 def _open(settings: Settings) -> Backend:

@@ -20,7 +20,7 @@ from castlegraph.api.client.protocol import Client
 from castlegraph.api.service.address import recorded, url_of
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.api.service.settings import Settings
-from castlegraph.graph.backend import Backend, open_backend
+from castlegraph.graph.backends.opener import Backend, open_backend
 from castlegraph.graph.errors import DataDirInUse, GraphUnavailable
 
 

@@ -5,8 +5,8 @@
     castlegraph_drawers_without_embedding    drawers no vector was stored for yet
     castlegraph_memory_index{index,state}    1 for the state each in-memory index is in
 
-The review counts are hygiene's (`graph.duplicates.hygiene`, over every drawer), read from the
-graph at most once per `BACKLOG_SECONDS`: a scrape every few seconds must not count the whole
+The review counts are hygiene's (`graph.review.duplicates.hygiene`, over every drawer), read from
+the graph at most once per `BACKLOG_SECONDS`: a scrape every few seconds must not count the whole
 backlog each time, and a backlog a minute old says as much. The index states cost nothing.
 """
 
@@ -18,8 +18,8 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 
 from castlegraph.api.http.routes.duplicates import DEFAULT_THRESHOLD
 from castlegraph.api.service.runtime import Runtime
-from castlegraph.graph.duplicates import Hygiene, hygiene
 from castlegraph.graph.errors import CastlegraphError
+from castlegraph.graph.review.duplicates import Hygiene, hygiene
 
 BACKLOG_SECONDS = 60.0
 INDEX_STATES = ("off", "building", "ready", "failed")

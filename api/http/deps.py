@@ -13,8 +13,8 @@ from castlegraph.api.errors import InvalidInput
 from castlegraph.api.http.auth import caller_agent
 from castlegraph.api.http.idempotency import MAX_KEY_LENGTH
 from castlegraph.api.service.runtime import Runtime
+from castlegraph.graph.backends.store import GraphStore
 from castlegraph.graph.cursors import is_id_text
-from castlegraph.graph.store import GraphStore
 
 
 async def get_runtime(request: Request) -> Runtime:

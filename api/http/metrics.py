@@ -16,7 +16,7 @@
                                                          `api.http.backlog_metrics`
     process_*, python_*                                  the service process
 
-Resolutions, drawer verdicts and statements come from `graph.observe`, so they count every
+Resolutions, drawer verdicts and statements come from `graph.backends.observe`, so they count every
 caller in the process (HTTP routes, MCP tools, jobs) and no route needs a hook. The hooks are
 per process (one service per process): each app has its own registry, but every live app
 observes every store in its process, which only matters to tests.
@@ -46,10 +46,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from castlegraph.api.http.backlog_metrics import IndexStates, ReviewBacklog
 from castlegraph.api.service.runtime import Runtime
-from castlegraph.graph import observe
+from castlegraph.graph.backends import observe
 from castlegraph.graph.errors import CastlegraphError
-from castlegraph.graph.inspection import JOB_STATUSES, job_counts
 from castlegraph.graph.records import MentionResult, WriteOutcome
+from castlegraph.graph.schema.inspection import JOB_STATUSES, job_counts
 from castlegraph.resolver.entity_model import RuleName
 
 METRICS_PATH = "/metrics"

@@ -1,11 +1,11 @@
 """Where the service holding a data directory listens, recorded next to the directory's lock.
 
-The lock (`graph.embedded.LOCK_FILE`) says that some process owns the data directory, not where
-to reach it, and the commands looking for it cannot guess: a service started with
-`--port 8951` is not at the configured 8765. So once uvicorn has bound its socket the service
-writes its scheme, host, port (the one it really got) and pid to `ADDRESS_FILE`, and removes it
-when it stops. The CLI reads it only while the lock is held, and ignores a record whose process
-is gone (a killed service leaves its file behind). Tokens never go in it.
+The lock (`graph.backends.embedded.LOCK_FILE`) says that some process owns the data directory, not
+where to reach it, and the commands looking for it cannot guess: a service started with `--port
+8951` is not at the configured 8765. So once uvicorn has bound its socket the service writes its
+scheme, host, port (the one it really got) and pid to `ADDRESS_FILE`, and removes it when it stops.
+The CLI reads it only while the lock is held, and ignores a record whose process is gone (a killed
+service leaves its file behind). Tokens never go in it.
 
 The file is replaced atomically (a reader sees the old record or the new one, never half of
 one) and is private to the user like everything in the data directory (design §8.1).

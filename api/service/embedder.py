@@ -13,11 +13,11 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from castlegraph.graph.drawers import get_drawer
-from castlegraph.graph.embeddings import set_embedding
+from castlegraph.graph.backends.store import GraphStore
+from castlegraph.graph.drawers.palace import get_drawer
 from castlegraph.graph.errors import CastlegraphError, DrawerNotFound, GraphUnavailable
 from castlegraph.graph.records import Drawer
-from castlegraph.graph.store import GraphStore
+from castlegraph.graph.review.embeddings import set_embedding
 
 log = logging.getLogger("castlegraph.embeddings")
 BATCH = 32

@@ -22,18 +22,18 @@ from castlegraph.api.service.heavy_reads import HeavyReads
 from castlegraph.api.service.jobs.runner import JobRunner
 from castlegraph.api.service.lexicon import Lexicon, PersonNames
 from castlegraph.api.service.settings import Settings, scrub
-from castlegraph.graph.backend import Backend, Neo4jTarget, open_backend
-from castlegraph.graph.drawer_index import DrawerIndex
-from castlegraph.graph.drawers import DedupPolicy
-from castlegraph.graph.embeddings import missing_embeddings, stored_dimension
+from castlegraph.graph.backends.opener import Backend, Neo4jTarget, open_backend
+from castlegraph.graph.backends.store import GraphStore
+from castlegraph.graph.drawers.palace import DedupPolicy
 from castlegraph.graph.errors import CastlegraphError, GraphUnavailable
 from castlegraph.graph.idempotency import purge_expired
+from castlegraph.graph.indexes.drawer_index import DrawerIndex
+from castlegraph.graph.indexes.entity_index import EntityIndex
+from castlegraph.graph.indexes.sequenced_index import SequencedIndex
 from castlegraph.graph.jobs import Job
-from castlegraph.graph.memory_index import MemoryIndex
-from castlegraph.graph.migration_steps import fill_entity_keys
-from castlegraph.graph.migrations import migrate
-from castlegraph.graph.sequenced_index import SequencedIndex
-from castlegraph.graph.store import GraphStore
+from castlegraph.graph.review.embeddings import missing_embeddings, stored_dimension
+from castlegraph.graph.schema.migration_steps import fill_entity_keys
+from castlegraph.graph.schema.migrations import migrate
 from castlegraph.resolver.entity_keys import normalize_kind
 from castlegraph.resolver.entity_rules import NameGuard
 
@@ -70,7 +70,7 @@ class Runtime:
         self.jobs: JobRunner | None = None
         self.embedder: EmbeddingWorker | None = None
         self.migrations_applied = 0
-        self.entity_index: MemoryIndex | None = None
+        self.entity_index: EntityIndex | None = None
         """Entity candidates in memory (design §5.4); until built, probes go to the database."""
         self.drawer_index: DrawerIndex | None = None
         """Drawer candidates in memory (design §4.5); until built, the database's index answers."""
@@ -171,7 +171,7 @@ class Runtime:
         database's index answers the probes, or on FalkorDB the probes wait for it."""
         if not self.settings.dedup.memory_index:
             return
-        index = self.entity_index = self._waited_for(MemoryIndex(), store)
+        index = self.entity_index = self._waited_for(EntityIndex(), store)
 
         def build() -> str | None:
             stats = index.build(store, stopping=self._stopping.is_set)

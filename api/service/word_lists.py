@@ -2,12 +2,12 @@
 
 `python -m castlegraph.api.service.word_lists PARENT_PID SPEC` builds one list (`ListSpec`, as
 JSON) and writes the sorted hashes of its words to stdout, 8 bytes each; it dies with the service
-(`graph.child_watch.die_with_parent`). The service asks for its lists that way: to read a few
-buckets of a language's list, wordfreq unpacks all of it, and a process that did so for the
-twenty languages of the two lists kept wordfreq's modules and the freed pieces of those lists
-for good: 23 MB of the service's memory for 7 MB of hashes, 83 MB more at the peak (measured
-2026-12-03). The child takes them with it when it exits, and builds on the other core while
-the service builds its index.
+(`graph.backends.child_watch.die_with_parent`). The service asks for its lists that way: to read a
+few buckets of a language's list, wordfreq unpacks all of it, and a process that did so for the
+twenty languages of the two lists kept wordfreq's modules and the freed pieces of those lists for
+good: 23 MB of the service's memory for 7 MB of hashes, 83 MB more at the peak (measured
+2026-12-03). The child takes them with it when it exits, and builds on the other core while the
+service builds its index.
 
 A word's hash is the first 8 bytes of its UTF-8's BLAKE2b: the same in every process, where
 Python's own string hash is seeded per process. Two words of a million sharing a 64-bit hash is
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 
-from castlegraph.graph.child_watch import die_with_parent
+from castlegraph.graph.backends.child_watch import die_with_parent
 
 HASH_BYTES = 8
 

@@ -1,14 +1,14 @@
 """castlegraph's own resolution over a labelled stream, two ways.
 
 - `resolve_in_graph`: the real path. A `Runtime` on a fresh temporary data directory starts the
-  embedded FalkorDB, a few drawers are written, and `graph.entities.resolve_mentions` resolves
-  the stream in batches of 1,000 with the runtime's in-memory index (what `POST /api/mentions`
-  calls, minus HTTP; the embedded database keeps no candidate index of its own then). Only
-  those calls are timed. This is the headline number.
+  embedded FalkorDB, a few drawers are written, and `graph.entities.resolution.resolve_mentions`
+  resolves the stream in batches of 1,000 with the runtime's in-memory index (what `POST
+  /api/mentions` calls, minus HTTP; the embedded database keeps no candidate index of its own then).
+  Only those calls are timed. This is the headline number.
 - `resolve_in_memory`: the same rules (`resolver.entity_rules.decide`) against an in-memory
-  deletion-key index (the keys of `graph.entity_index.stored_keys`, probed with its
-  `probe_keys`), with new entities and new aliases applied as `graph.entities` applies them.
-  No database: it shows what the rules cost by themselves, and it must agree with the real
+  deletion-key index (the keys of `resolver.entity_search_keys.stored_keys`, probed with its
+  `probe_keys`), with new entities and new aliases applied as `graph.entities.resolution` applies
+  them. No database: it shows what the rules cost by themselves, and it must agree with the real
   path decision for decision (ties aside, which both break by id).
 """
 
@@ -23,12 +23,12 @@ from bench.er_quality.data import LabelledMention
 from bench.er_quality.eval import Outcome
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.api.service.settings import GraphSettings, Settings
-from castlegraph.graph.drawers import NewDrawer, write_drawer
-from castlegraph.graph.entities import MentionInput, resolve_mentions
-from castlegraph.graph.entity_index import probe_keys, stored_keys
+from castlegraph.graph.drawers.palace import NewDrawer, write_drawer
+from castlegraph.graph.entities.resolution import MentionInput, resolve_mentions
 from castlegraph.resolver.entity_keys import entity_key
 from castlegraph.resolver.entity_model import EntityView, is_alias_new, make_mention
 from castlegraph.resolver.entity_rules import NameGuard, decide
+from castlegraph.resolver.entity_search_keys import probe_keys, stored_keys
 
 KnownWord = Callable[[str], bool]
 BATCH = 1000
@@ -83,7 +83,7 @@ def resolve_in_graph(
     return outcomes, seconds
 
 
-class MemoryIndex:
+class EntityIndex:
     """Entities by the deletion keys the graph stores for them: the rules' candidate search."""
 
     def __init__(self) -> None:
@@ -111,7 +111,7 @@ def resolve_in_memory(
     known_word("warm")
     if names is not None:
         names.is_known_name("warm")
-    index = MemoryIndex()
+    index = EntityIndex()
     outcomes: list[Outcome] = []
     began = time.perf_counter()
     for n, labelled in enumerate(stream):

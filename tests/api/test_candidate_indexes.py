@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from bench.service import statement_counts
 from castlegraph.api.service import runtime as runtime_module
 from castlegraph.graph.errors import GraphUnavailable
-from castlegraph.graph.inspection import schema_state
+from castlegraph.graph.schema.inspection import schema_state
 from tests.api.test_jobs import waited
 from tests.support.app import app_settings, app_store, assert_envelope, running_app
 from tests.support.seeding import migrated_graph
@@ -133,7 +133,7 @@ def failing_builds(monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(self: Any, store: Any, stopping: Any = None) -> None:
         raise GraphUnavailable("the graph database went away during the build")
 
-    monkeypatch.setattr(runtime_module.MemoryIndex, "build", fail)
+    monkeypatch.setattr(runtime_module.EntityIndex, "build", fail)
     monkeypatch.setattr(runtime_module.DrawerIndex, "build", fail)
 
 
@@ -202,7 +202,7 @@ def building(client: TestClient) -> Iterator[TestClient]:
     a write waits for nothing (`dedup.memory_index_wait_seconds = 0`); put back afterwards."""
     runtime = client.app.state.runtime  # type: ignore[attr-defined]
     kept = runtime.entity_index, runtime.drawer_index
-    runtime.entity_index = runtime_module.MemoryIndex()
+    runtime.entity_index = runtime_module.EntityIndex()
     runtime.drawer_index = runtime.jobs._drawer_index = runtime_module.DrawerIndex()
     for index in (runtime.entity_index, runtime.drawer_index):
         index.database_answers = False

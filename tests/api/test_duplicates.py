@@ -194,7 +194,7 @@ def test_a_scoped_search_is_exact_whatever_other_rooms_hold(
     """design §6: 40 identical vectors in other rooms hid the room's own pair from a k = 16
     search filtered to the room afterwards. Both ways of searching a scope must find it."""
     if exact_scope is not None:
-        monkeypatch.setattr("castlegraph.graph.duplicates.EXACT_SCOPE", exact_scope)
+        monkeypatch.setattr("castlegraph.graph.review.duplicates.EXACT_SCOPE", exact_scope)
     _boilerplate_elsewhere(client, 40)
     first = drawer(client, "the room's note", unit(0))
     second = drawer(client, "the room's note, again", unit(1))
@@ -208,7 +208,7 @@ def test_a_cluster_is_never_cut_at_k_neighbours(
     """20 identical vectors in the room: one cluster of 20 holding their 190 pairs, the first
     100 of them listed (by ids: every score is 1.0), at the default threshold and below."""
     if exact_scope is not None:
-        monkeypatch.setattr("castlegraph.graph.duplicates.EXACT_SCOPE", exact_scope)
+        monkeypatch.setattr("castlegraph.graph.review.duplicates.EXACT_SCOPE", exact_scope)
     ids = [drawer(client, f"same {i}", unit(0)) for i in range(20)]
     every = sorted((a, b, 1.0) for a in ids for b in ids if a < b)
     for threshold in (0.85, 0.5):

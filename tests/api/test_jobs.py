@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from castlegraph.api.client.local import LocalClient
 from castlegraph.api.errors import Forbidden
 from castlegraph.api.service.jobs.runner import JOB_FAILED
-from castlegraph.graph import observe
+from castlegraph.graph.backends import observe
 from castlegraph.graph.jobs import create_job, update_job
 from tests.support.app import app_settings, app_store, assert_envelope, running_app
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from castlegraph.graph import migrations
+from castlegraph.graph.schema import migrations
 from tests.support.app import app_store
 
 BROWSER = Path(__file__).resolve().parents[2] / "cypher" / "browser"

@@ -3,7 +3,7 @@
 import ast
 from pathlib import Path
 
-from castlegraph.graph.queries import statement
+from castlegraph.graph.backends.queries import statement
 
 ROOT = Path(__file__).resolve().parents[2]
 CYPHER = ROOT / "cypher"
@@ -69,7 +69,8 @@ def test_schemas_cover_the_same_indexes() -> None:
         # 10_drawer_content_hash.cypher -> drawer_content_hash
         return {p.stem.split("_", 1)[1] for p in (CYPHER / "schema" / dialect).glob("*.cypher")}
 
-    # Neo4j lists its uniqueness constraints as files; FalkorDB's are in graph/falkordb_store.py.
+    # Neo4j lists its uniqueness constraints as files; FalkorDB's are in
+    # graph/backends/falkordb_store.py.
     constraints = {
         "drawer_id",
         "entity_id",

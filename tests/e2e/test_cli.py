@@ -19,9 +19,10 @@ from typer.testing import Result
 from castlegraph.api.cli import progress as cli_progress
 from castlegraph.api.cli.progress import Step, follow
 from castlegraph.api.http.app import VERSION
-from castlegraph.graph import drawers, migrations
-from castlegraph.graph.drawers import DedupPolicy
-from castlegraph.graph.entities import MentionInput, resolve_mentions
+from castlegraph.graph.drawers import palace
+from castlegraph.graph.drawers.palace import DedupPolicy
+from castlegraph.graph.entities.resolution import MentionInput, resolve_mentions
+from castlegraph.graph.schema import migrations
 from castlegraph.resolver.entity_model import make_mention
 from tests.support.cli_runner import cli
 from tests.support.processes import Service
@@ -65,8 +66,8 @@ def seed_mentions(data_dir: Path, names: list[tuple[str, str]]) -> None:
         policy = DedupPolicy(enabled=True, near_threshold=0.9)
         inputs = []
         for index, (name, kind) in enumerate(names):
-            new = drawers.NewDrawer(wing="w", room="r", content=f"note {index}: {name}")
-            drawer = drawers.write_drawer(store, new, policy).drawer
+            new = palace.NewDrawer(wing="w", room="r", content=f"note {index}: {name}")
+            drawer = palace.write_drawer(store, new, policy).drawer
             inputs.append(MentionInput(drawer.id, make_mention(name, kind), extractor="test"))
         resolve_mentions(store, inputs, fuzzy=True, known_word=lambda word: False)
 

@@ -14,8 +14,8 @@ from typer.testing import Result
 
 from castlegraph.api.service import doctor
 from castlegraph.api.service.settings import load_settings
-from castlegraph.graph.migrations import MIGRATIONS
-from castlegraph.graph.neo4j_store import Neo4jStore
+from castlegraph.graph.backends.neo4j_store import Neo4jStore
+from castlegraph.graph.schema.migrations import MIGRATIONS
 from tests.support.cli_runner import cli
 from tests.support.processes import Service
 from tests.support.seeding import opened_graph

@@ -11,7 +11,7 @@ import httpx2 as httpx
 import pytest
 
 from bench.service import database_children
-from castlegraph.graph.embedded import free_port
+from castlegraph.graph.backends.embedded import free_port
 from tests.support.polling import eventually
 from tests.support.processes import Service, wait_dead
 

@@ -16,8 +16,8 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 
-from castlegraph.graph.embedded import HOST, EmbeddedFalkorDB
-from castlegraph.graph.falkordb_store import FalkorStore
+from castlegraph.graph.backends.embedded import HOST, EmbeddedFalkorDB
+from castlegraph.graph.backends.falkordb_store import FalkorStore
 from tests.support.polling import eventually
 from tests.support.processes import Service
 

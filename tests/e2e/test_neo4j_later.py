@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
-from castlegraph.graph.embedded import free_port
+from castlegraph.graph.backends.embedded import free_port
 from tests.support.neo4j_server import Neo4jServer, missing_tools_reason
 from tests.support.processes import Service
 

@@ -8,8 +8,8 @@ import httpx2 as httpx
 import pytest
 
 from castlegraph.api.service.address import ADDRESS_FILE, ServiceAddress, recorded
-from castlegraph.graph.embedded import HOST, EmbeddedFalkorDB
-from castlegraph.graph.falkordb_store import FalkorStore
+from castlegraph.graph.backends.embedded import HOST, EmbeddedFalkorDB
+from castlegraph.graph.backends.falkordb_store import FalkorStore
 from tests.support.processes import Service, alive, wait_dead
 
 pytestmark = pytest.mark.slow

@@ -16,7 +16,7 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 
-from castlegraph.graph.neo4j_store import Neo4jStore
+from castlegraph.graph.backends.neo4j_store import Neo4jStore
 from tests.support.processes import Service
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from castlegraph.graph.embedded import HOST, EmbeddedFalkorDB
-from castlegraph.graph.falkordb_store import FalkorStore
-from castlegraph.graph.neo4j_store import Neo4jStore
+from castlegraph.graph.backends.embedded import HOST, EmbeddedFalkorDB
+from castlegraph.graph.backends.falkordb_store import FalkorStore
+from castlegraph.graph.backends.neo4j_store import Neo4jStore
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from castlegraph.graph.entity_curation import add_alias
+from castlegraph.graph.entities.entity_curation import add_alias
 from castlegraph.graph.errors import AliasTaken
 from tests.store.test_entities import new_drawer, resolve
 from tests.support.holding import holding_first

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from bench.names import Named
 from bench.preload import preload
-from castlegraph.graph import migrations
+from castlegraph.graph.schema import migrations
 from tests.support.seeding import opened_graph
 
 

@@ -1,8 +1,8 @@
-"""Bulk loading (`graph.bulk.load_entities`): names are trimmed as the API trims them."""
+"""Bulk loading (`graph.entities.bulk.load_entities`): names are trimmed as the API trims them."""
 
 from typing import Any
 
-from castlegraph.graph.bulk import load_entities
+from castlegraph.graph.entities.bulk import load_entities
 
 
 def test_bulk_names_are_trimmed_and_the_database_stays_up(store: Any) -> None:

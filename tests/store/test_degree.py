@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from castlegraph.graph.entities import MentionInput, resolve_mentions
-from castlegraph.graph.queries import statement
+from castlegraph.graph.backends.queries import statement
+from castlegraph.graph.entities.resolution import MentionInput, resolve_mentions
 from castlegraph.resolver.entity_model import make_mention
 from tests.store.test_entities import KNOWN_WORD
 

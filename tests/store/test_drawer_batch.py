@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from castlegraph.graph import drawer_batch, drawers
-from castlegraph.graph.drawer_batch import prepare_drawers, write_drawers
-from castlegraph.graph.drawers import DedupPolicy, NewDrawer
+from castlegraph.graph.drawers import drawer_batch, palace
+from castlegraph.graph.drawers.drawer_batch import prepare_drawers, write_drawers
+from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer
 from castlegraph.graph.errors import DrawerNameTaken
 from castlegraph.graph.records import WriteOutcome
 
@@ -77,7 +77,7 @@ def _seed_room(store: Any, seed: int) -> list[str]:
     for index, content in enumerate(texts):
         name = "note-3" if index == 3 else None
         new = NewDrawer("infra", "ops", content, name=name, drawer_id=f"seed-{index}")
-        drawers.write_drawer(store, new, POLICY)
+        palace.write_drawer(store, new, POLICY)
     return texts
 
 
@@ -123,7 +123,7 @@ def _one_by_one(store: Any, items: list[NewDrawer], supersede: bool) -> list[Any
     shown = []
     for new in items:
         try:
-            shown.append(_shown(drawers.write_drawer(store, new, POLICY, supersede=supersede)))
+            shown.append(_shown(palace.write_drawer(store, new, POLICY, supersede=supersede)))
         except DrawerNameTaken as error:
             shown.append(_shown(error))
     return shown
@@ -179,7 +179,7 @@ def test_the_batch_read_item_by_item_finds_what_the_one_statement_finds(
     at once: each item gets the candidates and name holders the one statement returns for it."""
     room = _seed_room(store, seed)
     items = _items(seed, room, 60)
-    drawers.write_drawer(store, NewDrawer("infra", "ops", room[5], name="note-1"), POLICY)
+    palace.write_drawer(store, NewDrawer("infra", "ops", room[5], name="note-1"), POLICY)
     each = _found(store, items, "falkordb")
     assert each == _found(store, items, "neo4j")
     assert sum(len(candidates) for candidates, _ in each.values()) > len(items)

@@ -2,8 +2,8 @@
 
 The property: for random rooms (near copies, exact copies, other agents' diary entries,
 superseded drawers) and random writes into them, the candidates a write reads through the
-in-memory index (`graph.drawers._chosen_candidates`) are exactly those the database's term
-index gives (`graph.drawers._candidates`), whole where it gives them whole. Rooms stay under
+in-memory index (`graph.drawers.palace._chosen_candidates`) are exactly those the database's term
+index gives (`graph.drawers.palace._candidates`), whole where it gives them whole. Rooms stay under
 the caps (32 drawers per term, 20 per branch), where the database's choice is not arbitrary.
 Then the sequence that keeps it exact: a second instance's writes and closes, a wiped graph.
 Two `DrawerIndex` objects on one store stand for two service instances.
@@ -17,11 +17,13 @@ from typing import Any
 
 import pytest
 
-from castlegraph.graph import drawer_batch, drawer_index, drawers, observe
-from castlegraph.graph.drawer_index import DrawerIndex
-from castlegraph.graph.drawers import DedupPolicy, NewDrawer, supersede_drawer, write_drawer
-from castlegraph.graph.known_drawers import ENTRY_BYTES, KnownDrawers
-from castlegraph.graph.memory_segments import HASH_BITS
+from castlegraph.graph.backends import observe
+from castlegraph.graph.drawers import drawer_batch, palace
+from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer, supersede_drawer, write_drawer
+from castlegraph.graph.indexes import drawer_index
+from castlegraph.graph.indexes.drawer_index import DrawerIndex
+from castlegraph.graph.indexes.key_segments import HASH_BITS
+from castlegraph.graph.indexes.known_drawers import ENTRY_BYTES, KnownDrawers
 from castlegraph.graph.records import WriteOutcome
 from castlegraph.resolver.drawers import MAX_LINKS, DrawerText, prepare_text
 
@@ -87,7 +89,7 @@ def _typo(text: str, rng: random.Random) -> str:
 
 
 class _Statements:
-    """The names of the statements run while subscribed (`graph.observe`): round trips, but
+    """The names of the statements run while subscribed (`graph.backends.observe`): round trips, but
     Neo4j's room lock (`take_lock`), which FalkorDB takes in the process."""
 
     def __init__(self) -> None:
@@ -135,11 +137,11 @@ def _found(
     them (through the index, a drawer it read before comes by its remembered normal form)."""
     prepared = prepare_text(new.wing, new.room, new.content, POLICY.near_threshold)
 
-    def read(tx: Any) -> list[drawers.Candidate]:
+    def read(tx: Any) -> list[palace.Candidate]:
         if memory is None:
-            return drawers._candidates(tx, new, prepared)
+            return palace._candidates(tx, new, prepared)
         assert memory.catch_up(tx)
-        return drawers._chosen_candidates(tx, new, prepared, drawers.Lookup.of(memory, prepared))
+        return palace._chosen_candidates(tx, new, prepared, palace.Lookup.of(memory, prepared))
 
     return {c.id: (c.drawer is not None, c.text) for c in store.read(read, use_case="test")}
 
@@ -324,7 +326,7 @@ def test_a_known_drawer_deleted_by_another_instance_is_no_candidate(store: Any) 
     original = "rotate the staging certificates before the audit on friday"
     first = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=here).drawer
     assert here.known.get(first.id) is not None
-    drawers.delete_drawer(store, first.id, memory=there)
+    palace.delete_drawer(store, first.id, memory=there)
     copy = original.replace("audit", "audti")
     with _round_trips() as names:
         near = write_drawer(store, NewDrawer("w", "r", copy), POLICY, memory=here)
@@ -346,7 +348,7 @@ def test_a_batch_after_another_instances_delete_does_not_compare_with_the_delete
     kept_text = "rotate the staging certificates before the audit on friday"
     gone = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=here).drawer
     kept = write_drawer(store, NewDrawer("w", "r", kept_text), POLICY, memory=here).drawer
-    drawers.delete_drawer(store, gone.id, memory=there)
+    palace.delete_drawer(store, gone.id, memory=there)
     items = [
         NewDrawer("w", "r", original.replace("weekly", "weelky")),
         NewDrawer("w", "r", kept_text.replace("audit", "audti")),
@@ -393,7 +395,7 @@ def test_an_own_delete_keeps_what_the_instance_knows(store: Any) -> None:
     kept_text = "rotate the staging certificates before the audit on friday"
     gone = write_drawer(store, NewDrawer("w", "r", original), POLICY, memory=memory).drawer
     kept = write_drawer(store, NewDrawer("w", "r", kept_text), POLICY, memory=memory).drawer
-    drawers.delete_drawer(store, gone.id, memory=memory)
+    palace.delete_drawer(store, gone.id, memory=memory)
     assert memory.known.get(gone.id) is None and not memory.counts(gone.id)
     with _round_trips() as names:
         near = write_drawer(
@@ -589,7 +591,7 @@ def test_a_delete_in_a_palace_whose_drawers_predate_the_sequence(store: Any) -> 
     memory = DrawerIndex()
     memory.build(store)
     assert memory.seen == 0
-    drawers.delete_drawer(store, gone.id, memory=memory)
+    palace.delete_drawer(store, gone.id, memory=memory)
     assert not memory.counts(gone.id) and memory.counts(kept.id)
     near = write_drawer(
         store, NewDrawer("w", "r", kept_text.replace("audit", "audti")), POLICY, memory=memory
@@ -645,7 +647,7 @@ def test_warming_stops_at_a_delete_made_while_it_reads(store: Any) -> None:
     class DeletingOnFirstPage:
         def read(self, work: Any, *, use_case: str) -> Any:
             rows = store.read(work, use_case=use_case)
-            drawers.delete_drawer(store, gone.id, memory=memory)
+            palace.delete_drawer(store, gone.id, memory=memory)
             return rows
 
     assert memory.warm(DeletingOnFirstPage()) == 0  # type: ignore[arg-type]

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from castlegraph.graph import drawers
-from castlegraph.graph.drawers import DedupPolicy, NewDrawer
+from castlegraph.graph.drawers import palace
+from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer
 from castlegraph.graph.errors import DrawerNameTaken, DrawerNotFound, DrawerSuperseded
 from castlegraph.graph.records import Drawer
 
@@ -16,8 +16,8 @@ TEXT = "The staging deploy listens on port 8080 behind nginx"
 TYPO = "The staging deploy listens on port 8080 behind ngnix"
 
 
-def write(store: Any, content: str, room: str = "ops", **fields: Any) -> drawers.WriteOutcome:
-    return drawers.write_drawer(store, NewDrawer("infra", room, content, **fields), POLICY)
+def write(store: Any, content: str, room: str = "ops", **fields: Any) -> palace.WriteOutcome:
+    return palace.write_drawer(store, NewDrawer("infra", room, content, **fields), POLICY)
 
 
 def edges(store: Any) -> set[tuple[str, str, str]]:
@@ -49,7 +49,7 @@ def test_a_typo_is_stored_and_linked_near_with_evidence(store: Any) -> None:
     assert (link.drawer, link.side, link.kind) == (old.drawer.id, "older", "near")
     assert link.similarity == pytest.approx(1 - 1 / len(TEXT), abs=1e-9)  # one transposition
     assert (link.same_hash, link.same_fingerprint, link.threshold) == (False, False, 0.9)
-    [seen_from_old] = drawers.similar_drawers(store, old.drawer.id)
+    [seen_from_old] = palace.similar_drawers(store, old.drawer.id)
     assert (seen_from_old.drawer, seen_from_old.side) == (new.drawer.id, "newer")
     assert edges(store) == {(new.drawer.id, old.drawer.id, "near")}
 
@@ -94,62 +94,62 @@ def test_named_drawer_identity(store: Any) -> None:
 
 def test_named_rewrite_with_supersede_replaces_and_keeps_the_name(store: Any) -> None:
     first = write(store, TEXT, name="nginx")
-    outcome = drawers.write_drawer(
+    outcome = palace.write_drawer(
         store, NewDrawer("infra", "ops", TYPO, name="nginx"), POLICY, supersede=True
     )
     assert outcome.created and outcome.superseded == first.drawer.id
     assert outcome.drawer.supersedes == first.drawer.id
-    assert drawers.get_drawer(store, first.drawer.id).valid_to is not None
+    assert palace.get_drawer(store, first.drawer.id).valid_to is not None
     assert outcome.similar == []  # the superseded drawer is never a candidate
 
 
 def test_superseding_closes_the_old_drawer_and_frees_its_text(store: Any) -> None:
     old = write(store, TEXT)
-    replaced = drawers.supersede_drawer(store, old.drawer.id, "Something else entirely now", POLICY)
+    replaced = palace.supersede_drawer(store, old.drawer.id, "Something else entirely now", POLICY)
     assert replaced.created and replaced.superseded == old.drawer.id
     again = write(store, TEXT)
     assert again.created and again.drawer.id != old.drawer.id
     with pytest.raises(DrawerSuperseded):
-        drawers.supersede_drawer(store, old.drawer.id, "third", POLICY)
+        palace.supersede_drawer(store, old.drawer.id, "third", POLICY)
 
 
 def test_delete_removes_the_drawer_and_its_links(store: Any) -> None:
     old = write(store, TEXT)
     new = write(store, TYPO)
-    drawers.delete_drawer(store, new.drawer.id)
+    palace.delete_drawer(store, new.drawer.id)
     assert edges(store) == set()
-    assert drawers.similar_drawers(store, old.drawer.id) == []
+    assert palace.similar_drawers(store, old.drawer.id) == []
     with pytest.raises(DrawerNotFound):
-        drawers.get_drawer(store, new.drawer.id)
+        palace.get_drawer(store, new.drawer.id)
     with pytest.raises(DrawerNotFound):
-        drawers.delete_drawer(store, new.drawer.id)
+        palace.delete_drawer(store, new.drawer.id)
 
 
 def test_delete_similar_undoes_the_link_in_either_direction(store: Any) -> None:
     old = write(store, TEXT)
     new = write(store, TYPO)
-    drawers.delete_similar(store, old.drawer.id, new.drawer.id)
+    palace.delete_similar(store, old.drawer.id, new.drawer.id)
     assert edges(store) == set()
 
 
 def test_dedup_disabled_stores_everything_and_links_nothing(store: Any) -> None:
     off = DedupPolicy(enabled=False)
-    first = drawers.write_drawer(store, NewDrawer("infra", "ops", TEXT), off)
-    second = drawers.write_drawer(store, NewDrawer("infra", "ops", TEXT), off)
+    first = palace.write_drawer(store, NewDrawer("infra", "ops", TEXT), off)
+    second = palace.write_drawer(store, NewDrawer("infra", "ops", TEXT), off)
     assert first.created and second.created and second.similar == []
-    named = drawers.write_drawer(store, NewDrawer("infra", "ops", TEXT, name="n"), off)
-    assert not drawers.write_drawer(store, NewDrawer("infra", "ops", TEXT, name="n"), off).created
+    named = palace.write_drawer(store, NewDrawer("infra", "ops", TEXT, name="n"), off)
+    assert not palace.write_drawer(store, NewDrawer("infra", "ops", TEXT, name="n"), off).created
     with pytest.raises(DrawerNameTaken):
-        drawers.write_drawer(store, NewDrawer("infra", "ops", TYPO, name="n"), off)
+        palace.write_drawer(store, NewDrawer("infra", "ops", TYPO, name="n"), off)
     assert named.created and edges(store) == set()
 
 
 def test_diary_compares_only_the_same_agents_entries(store: Any) -> None:
-    def diary(agent: str) -> drawers.WriteOutcome:
+    def diary(agent: str) -> palace.WriteOutcome:
         entry = NewDrawer(
             "diary", "diary", TEXT, kind="diary", agent=agent, compare_same_agent_only=True
         )
-        return drawers.write_drawer(store, entry, POLICY)
+        return palace.write_drawer(store, entry, POLICY)
 
     first = diary("ada")
     assert not diary("ada").created
@@ -163,7 +163,7 @@ def test_room_listing_pages_oldest_first(store: Any) -> None:
     seen: list[str] = []
     cursor = None
     while True:
-        page, cursor = drawers.list_room(store, "infra", "ops", 3, cursor)
+        page, cursor = palace.list_room(store, "infra", "ops", 3, cursor)
         seen += [d.id for d in page]
         if cursor is None:
             break
@@ -173,7 +173,7 @@ def test_room_listing_pages_oldest_first(store: Any) -> None:
 def test_candidates_come_from_indexes_not_a_room_scan(falkordb_store: Any) -> None:
     """Read from FalkorDB's plan (Neo4j's planner uses the indexes the schema declares)."""
     store = falkordb_store
-    from castlegraph.graph.queries import statement  # noqa: PLC0415
+    from castlegraph.graph.backends.queries import statement  # noqa: PLC0415
 
     params = {
         "content_hash": "h",
@@ -201,7 +201,7 @@ def test_a_drawer_rewritten_many_times_is_still_found_by_its_near_copy(store: An
     texts = (f"{TEXT} in the blue zone", f"{TEXT} in the green zone")
     current = write(store, texts[0]).drawer
     for revision in range(1, 81):
-        current = drawers.supersede_drawer(store, current.id, texts[revision % 2], POLICY).drawer
+        current = palace.supersede_drawer(store, current.id, texts[revision % 2], POLICY).drawer
     copy = write(store, f"{TYPO} in the blue zone")
     assert [(s.drawer, s.kind) for s in copy.similar] == [(current.id, "near")]
 

@@ -14,11 +14,17 @@ from pathlib import Path
 import pytest
 import redis
 
-from castlegraph.graph import embedded as embedded_module
-from castlegraph.graph.child_watch import Answer
-from castlegraph.graph.embedded import CONFIG_FILE, DATABASE_DIR, HOST, LOG_FILE, EmbeddedFalkorDB
+from castlegraph.graph.backends import embedded as embedded_module
+from castlegraph.graph.backends.child_watch import Answer
+from castlegraph.graph.backends.embedded import (
+    CONFIG_FILE,
+    DATABASE_DIR,
+    HOST,
+    LOG_FILE,
+    EmbeddedFalkorDB,
+)
+from castlegraph.graph.backends.falkordb_store import FalkorStore
 from castlegraph.graph.errors import GraphUnavailable
-from castlegraph.graph.falkordb_store import FalkorStore
 from tests.support.processes import alive, wait_dead
 
 pytestmark = pytest.mark.slow

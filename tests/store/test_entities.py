@@ -6,9 +6,10 @@ from typing import Any
 import pytest
 
 from castlegraph.api.service.lexicon import Lexicon
-from castlegraph.graph import drawers, entity_curation
-from castlegraph.graph.drawers import DedupPolicy, NewDrawer
-from castlegraph.graph.entities import MentionInput, resolve_mentions
+from castlegraph.graph.drawers import palace
+from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer
+from castlegraph.graph.entities import entity_curation
+from castlegraph.graph.entities.resolution import MentionInput, resolve_mentions
 from castlegraph.graph.errors import UnknownDrawers
 from castlegraph.graph.records import MentionResult
 from castlegraph.resolver.entity_model import EntityView, make_mention
@@ -19,7 +20,7 @@ POLICY = DedupPolicy()
 
 
 def new_drawer(store: Any, content: str) -> str:
-    return drawers.write_drawer(store, NewDrawer("work", "notes", content), POLICY).drawer.id
+    return palace.write_drawer(store, NewDrawer("work", "notes", content), POLICY).drawer.id
 
 
 def resolve(
@@ -99,8 +100,8 @@ def test_an_exact_name_beats_the_lowest_id_among_legacy_duplicates(store: Any) -
 def test_candidates_come_from_the_index_not_a_label_scan(falkordb_store: Any) -> None:
     """Read from FalkorDB's plan (Neo4j's planner uses the indexes the schema declares)."""
     store = falkordb_store
-    from castlegraph.graph.entity_index import probe_params  # noqa: PLC0415
-    from castlegraph.graph.queries import statement  # noqa: PLC0415
+    from castlegraph.graph.backends.entity_key_params import probe_params  # noqa: PLC0415
+    from castlegraph.graph.backends.queries import statement  # noqa: PLC0415
 
     for kinds in (None, ["tool", "person"]):  # the kind filter keeps the index
         plan = store.explain(

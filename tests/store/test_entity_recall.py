@@ -10,7 +10,7 @@ from typing import Any
 
 from rapidfuzz.distance import OSA
 
-from castlegraph.graph.entities import MentionInput, resolve_mentions
+from castlegraph.graph.entities.resolution import MentionInput, resolve_mentions
 from castlegraph.resolver.entity_keys import entity_key
 from castlegraph.resolver.entity_model import make_mention
 from castlegraph.resolver.entity_rules import REVIEW_TWO_EDIT_MIN_SIMILARITY

@@ -17,9 +17,9 @@ from castlegraph.api.errors import UnexportableValue
 from castlegraph.api.export.cypher import literal, script
 from castlegraph.api.export.cypher import string as cypher_string
 from castlegraph.api.export.graphml import graphml
+from castlegraph.graph.backends.store import GraphStore
 from castlegraph.graph.errors import NothingToExport
 from castlegraph.graph.export import KEYS, Subgraph, entity_subgraph, room_subgraph
-from castlegraph.graph.store import GraphStore
 from tests.support.export_graph import GRAPHML_NS, SPECIAL, seed
 
 

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from castlegraph.graph.drawer_batch import write_drawers
-from castlegraph.graph.drawer_index import DrawerIndex
-from castlegraph.graph.drawers import DedupPolicy, NewDrawer, write_drawer
-from castlegraph.graph.entities import MentionInput, dry_run, resolve_mentions
-from castlegraph.graph.entity_curation import find_entities
+from castlegraph.graph.drawers.drawer_batch import write_drawers
+from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer, write_drawer
+from castlegraph.graph.entities.entity_curation import find_entities
+from castlegraph.graph.entities.resolution import MentionInput, dry_run, resolve_mentions
 from castlegraph.graph.errors import GraphUnavailable
-from castlegraph.graph.memory_index import MemoryIndex
+from castlegraph.graph.indexes.drawer_index import DrawerIndex
+from castlegraph.graph.indexes.entity_index import EntityIndex
 from castlegraph.resolver.entity_model import make_mention
 from tests.store.test_entities import KNOWN_WORD, new_drawer, resolve
 from tests.support.statements import recording_statements
@@ -73,7 +73,7 @@ def test_a_mention_batch_waits_for_the_entity_index_then_decides_the_same(store:
     expected, _ = dry_run(
         store, make_mention("Kubernets", "tool"), fuzzy=True, known_word=KNOWN_WORD
     )
-    index = unbuilt(MemoryIndex(), JOIN_SECONDS)
+    index = unbuilt(EntityIndex(), JOIN_SECONDS)
     inputs = [MentionInput(drawer, make_mention("Kubernets", "tool"))]
     waiting = Waiting(
         lambda: resolve_mentions(store, inputs, fuzzy=True, known_word=KNOWN_WORD, memory=index)
@@ -105,7 +105,7 @@ def test_a_drawer_write_waits_for_the_drawer_index_then_links_the_same(store: An
 def test_past_the_bound_writes_and_searches_are_refused_with_a_retryable_503(store: Any) -> None:
     drawer = new_drawer(store, "notes on the cluster")
     resolve(store, drawer, ("Kubernetes", "tool"))
-    entities = unbuilt(MemoryIndex(), 0.0)
+    entities = unbuilt(EntityIndex(), 0.0)
     drawers = unbuilt(DrawerIndex(), 0.0)
     inputs = [MentionInput(drawer, make_mention("Kubernets", "tool"))]
     refused = [
@@ -131,7 +131,7 @@ def test_past_the_bound_writes_and_searches_are_refused_with_a_retryable_503(sto
 def test_after_a_failed_build_searches_go_to_the_database_at_once(store: Any) -> None:
     drawer = new_drawer(store, "notes on the cluster")
     [seeded] = resolve(store, drawer, ("Kubernetes", "tool"))
-    index = unbuilt(MemoryIndex(), JOIN_SECONDS)
+    index = unbuilt(EntityIndex(), JOIN_SECONDS)
     index.failed()
     assert index.state == "failed"
     inputs = [MentionInput(drawer, make_mention("Kubernets", "tool"))]
@@ -145,7 +145,7 @@ def test_after_a_failed_build_searches_go_to_the_database_at_once(store: Any) ->
 def test_names_are_found_through_the_built_index(store: Any) -> None:
     drawer = new_drawer(store, "notes on the cluster")
     [seeded] = resolve(store, drawer, ("Kubernetes", "tool"))
-    index = unbuilt(MemoryIndex(), 0.0)
+    index = unbuilt(EntityIndex(), 0.0)
     index.build(store)
     found = find_entities(store, "KUBERNETES", "tool", index)
     assert [e.view.id for e in found] == [seeded.entity.view.id]

@@ -8,10 +8,10 @@ them), and every answer is the one the database's own index gives, the `other` m
 
 from typing import Any
 
-from castlegraph.graph import migrations
-from castlegraph.graph.bulk import load_entities
-from castlegraph.graph.entities import MentionInput, dry_run, resolve_mentions
-from castlegraph.graph.memory_index import MemoryIndex
+from castlegraph.graph.entities.bulk import load_entities
+from castlegraph.graph.entities.resolution import MentionInput, dry_run, resolve_mentions
+from castlegraph.graph.indexes.entity_index import EntityIndex
+from castlegraph.graph.schema import migrations
 from castlegraph.resolver.entity_model import Decision, make_mention
 from tests.store.test_entities import KNOWN_WORD, new_drawer
 
@@ -38,8 +38,8 @@ MENTIONS = [
 ]
 
 
-def built(store: Any) -> MemoryIndex:
-    index = MemoryIndex()
+def built(store: Any) -> EntityIndex:
+    index = EntityIndex()
     assert index.build(store) is not None
     return index
 

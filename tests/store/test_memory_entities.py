@@ -14,13 +14,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from castlegraph.graph import migrations
-from castlegraph.graph.bulk import load_entities
-from castlegraph.graph.entities import MentionInput, dry_run, resolve_mentions
-from castlegraph.graph.entity_curation import add_alias, settle_review
+from castlegraph.graph.entities.bulk import load_entities
+from castlegraph.graph.entities.entity_curation import add_alias, settle_review
+from castlegraph.graph.entities.resolution import MentionInput, dry_run, resolve_mentions
 from castlegraph.graph.errors import AliasTaken
-from castlegraph.graph.memory_index import MemoryIndex
+from castlegraph.graph.indexes.entity_index import EntityIndex
 from castlegraph.graph.records import Entity
+from castlegraph.graph.schema import migrations
 from castlegraph.resolver.entity_model import make_mention
 from tests.store.test_entities import KNOWN_WORD, new_drawer
 from tests.support.statements import recording_statements
@@ -51,7 +51,7 @@ def every_entity(store: Any) -> dict[str, Entity]:
     return {row["props"]["id"]: Entity.from_props(row["props"]) for row in rows}
 
 
-def from_memory(store: Any, index: MemoryIndex, ids: list[str]) -> dict[str, Entity]:
+def from_memory(store: Any, index: EntityIndex, ids: list[str]) -> dict[str, Entity]:
     def work(tx: Any) -> dict[str, Entity]:
         assert index.catch_up(tx)
         rows = {i: row for i, (_, row) in index.lookup_rows(_keys_of(store, ids)).items()}
@@ -82,7 +82,7 @@ def test_memory_hands_out_the_entities_the_database_holds(
     migrations.migrate(store)
     later = [row for row in later if (row[0], row[1]) not in {(r[0], r[1]) for r in at_start}]
     load_entities(store, at_start)
-    index = MemoryIndex(1)
+    index = EntityIndex(1)
     assert index.build(store) is not None
     load_entities(store, later)  # caught up on, not built
     held = every_entity(store)
@@ -119,7 +119,7 @@ def test_a_batch_reads_no_candidate_from_the_database(store: Any) -> None:
     migrations.migrate(store)
     drawer = new_drawer(store, "note")
     load_entities(store, [("Katarina", "person", ["Kata"]), ("PostgreSQL", "tool", [])])
-    index = MemoryIndex()
+    index = EntityIndex()
     assert index.build(store) is not None
     with recording_statements() as watching:
         inputs = [
@@ -140,7 +140,7 @@ def test_an_entity_named_with_the_separator_is_read_by_id(store: Any) -> None:
     migrations.migrate(store)
     drawer = new_drawer(store, "note")
     load_entities(store, [("Tool\x1fKit", "tool", [])])
-    index = MemoryIndex()
+    index = EntityIndex()
     assert index.build(store) is not None
     with recording_statements() as watching:
         [again] = resolve_mentions(

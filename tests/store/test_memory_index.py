@@ -4,7 +4,7 @@ The property: for random entities (built at start, or caught up on after) and ra
 `fetch_remembered` returns exactly the entities, under exactly the probes, that the database's
 key index returns through `fetch`. Then the sequence that keeps it exact: a second instance's
 writes, an alias recorded through the API and a wiped graph are all seen before a decision.
-Two `MemoryIndex` objects on one store stand for two service instances: the index is the only
+Two `EntityIndex` objects on one store stand for two service instances: the index is the only
 state an instance keeps between write units.
 """
 
@@ -15,19 +15,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from castlegraph.graph import migrations
-from castlegraph.graph.bulk import load_entities
-from castlegraph.graph.entities import MentionInput, dry_run, resolve_mentions
-from castlegraph.graph.entity_candidates import (
+from castlegraph.graph.entities.bulk import load_entities
+from castlegraph.graph.entities.entity_candidates import (
     EXACT,
     TWO_EDITS,
     depth_probes,
     fetch,
     fetch_remembered,
 )
-from castlegraph.graph.entity_curation import add_alias, settle_review
+from castlegraph.graph.entities.entity_curation import add_alias, settle_review
+from castlegraph.graph.entities.resolution import MentionInput, dry_run, resolve_mentions
 from castlegraph.graph.errors import UnknownDrawers
-from castlegraph.graph.memory_index import MemoryIndex
+from castlegraph.graph.indexes.entity_index import EntityIndex
+from castlegraph.graph.schema import migrations
 from castlegraph.resolver.entity_keys import entity_key
 from castlegraph.resolver.entity_model import make_mention
 from tests.store.test_entities import KNOWN_WORD, new_drawer
@@ -52,8 +52,8 @@ def found(rows: list[Any]) -> set[tuple[str, tuple[str, ...]]]:
     return {(entity.view.id, tuple(sorted(matched))) for entity, matched in rows if matched}
 
 
-def built(store: Any, block_bits: int = 16) -> MemoryIndex:
-    index = MemoryIndex(block_bits)
+def built(store: Any, block_bits: int = 16) -> EntityIndex:
+    index = EntityIndex(block_bits)
     assert index.build(store) is not None
     return index
 
@@ -126,7 +126,7 @@ def test_memory_decides_what_the_database_index_decides(
             assert remembered == fetched
 
 
-def resolve(store: Any, index: MemoryIndex, drawer: str, *names: str) -> list[Any]:
+def resolve(store: Any, index: EntityIndex, drawer: str, *names: str) -> list[Any]:
     inputs = [MentionInput(drawer, make_mention(name, "tool")) for name in names]
     return resolve_mentions(store, inputs, fuzzy=True, known_word=KNOWN_WORD, memory=index)
 

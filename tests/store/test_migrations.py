@@ -8,15 +8,21 @@ from typing import Any
 import pytest
 
 from castlegraph.api.service.lexicon import Lexicon
-from castlegraph.graph import migrations
-from castlegraph.graph.drawer_index import DrawerIndex
-from castlegraph.graph.drawers import DedupPolicy, NewDrawer, write_drawer
-from castlegraph.graph.duplicate_pairs import rebuild_pending_pairs
-from castlegraph.graph.duplicates import PENDING_FLOOR, Scope, duplicate_clusters, record_verdict
-from castlegraph.graph.embeddings import set_embedding
-from castlegraph.graph.entities import MentionInput, resolve_mentions
-from castlegraph.graph.entity_index import index_props, stored_keys
-from castlegraph.graph.migration_steps import (
+from castlegraph.graph.backends.entity_key_params import index_props
+from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer, write_drawer
+from castlegraph.graph.entities.resolution import MentionInput, resolve_mentions
+from castlegraph.graph.indexes.drawer_index import DrawerIndex
+from castlegraph.graph.records import Entity
+from castlegraph.graph.review.duplicate_pairs import rebuild_pending_pairs
+from castlegraph.graph.review.duplicates import (
+    PENDING_FLOOR,
+    Scope,
+    duplicate_clusters,
+    record_verdict,
+)
+from castlegraph.graph.review.embeddings import set_embedding
+from castlegraph.graph.schema import migrations
+from castlegraph.graph.schema.migration_steps import (
     attach_drawers_to_rooms,
     complete_entity_index_keys,
     derive_keys,
@@ -26,10 +32,10 @@ from castlegraph.graph.migration_steps import (
     refresh_entity_index_keys,
     reindex_anchor_terms,
 )
-from castlegraph.graph.records import Entity
 from castlegraph.resolver.drawers import TERMS_SCHEME, anchor_terms, index_terms
 from castlegraph.resolver.entity_keys import deletion_keys
 from castlegraph.resolver.entity_model import EntityView, make_mention
+from castlegraph.resolver.entity_search_keys import stored_keys
 from castlegraph.resolver.text import content_hash, fingerprint, normalize_text
 from tests.support.holding import holding_first
 

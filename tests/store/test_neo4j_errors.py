@@ -11,9 +11,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from castlegraph.graph import neo4j_store
+from castlegraph.graph.backends import neo4j_store
+from castlegraph.graph.backends.neo4j_store import Neo4jStore
 from castlegraph.graph.errors import GraphUnavailable
-from castlegraph.graph.neo4j_store import Neo4jStore
 from tests.support.holding import holding_first
 
 

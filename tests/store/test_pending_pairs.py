@@ -13,11 +13,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from castlegraph.graph import drawers, duplicates
-from castlegraph.graph.drawers import DedupPolicy, NewDrawer
-from castlegraph.graph.duplicate_pairs import rebuild_pending_pairs
-from castlegraph.graph.duplicates import PENDING_FLOOR, Scope
-from castlegraph.graph.embeddings import set_embedding
+from castlegraph.graph.drawers import palace
+from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer
+from castlegraph.graph.review import duplicates
+from castlegraph.graph.review.duplicate_pairs import rebuild_pending_pairs
+from castlegraph.graph.review.duplicates import PENDING_FLOOR, Scope
+from castlegraph.graph.review.embeddings import set_embedding
 
 DIM = 4
 """4-d like every test's vectors: Neo4j keeps its vector index and dimension across wipes."""
@@ -96,7 +97,7 @@ def write(store: Any, model: Model, number: int) -> str:
     new = NewDrawer(
         "w", room, f"memory number {number}", kind="diary" if agent else "note", agent=agent
     )
-    drawer = drawers.write_drawer(store, new, DedupPolicy()).drawer.id
+    drawer = palace.write_drawer(store, new, DedupPolicy()).drawer.id
     model.current[drawer] = (room, agent)
     return drawer
 
@@ -125,14 +126,14 @@ def test_stored_pairs_follow_every_change(store: Any, seed: int) -> None:
             embed(store, model, rng.choice(embedded))
         elif operation == "supersede" and embedded:
             old = rng.choice(embedded)
-            outcome = drawers.supersede_drawer(store, old, f"rewritten at {step}", DedupPolicy())
+            outcome = palace.supersede_drawer(store, old, f"rewritten at {step}", DedupPolicy())
             model.current[outcome.drawer.id] = model.current.pop(old)
             model.verdicts = {pair for pair in model.verdicts if old not in pair}
             if rng.random() < 0.7:
                 embed(store, model, outcome.drawer.id)
         elif operation == "delete" and embedded:
             gone = rng.choice(embedded)
-            drawers.delete_drawer(store, gone)
+            palace.delete_drawer(store, gone)
             del model.current[gone]
             model.verdicts = {pair for pair in model.verdicts if gone not in pair}
         elif operation == "verdict":

@@ -6,7 +6,7 @@ from typing import Any
 import neo4j
 import pytest
 
-from castlegraph.graph.queries import statement
+from castlegraph.graph.backends.queries import statement
 
 PAGE = {
     "status": "pending",

@@ -11,16 +11,16 @@ from typing import Any
 
 import pytest
 
-from castlegraph.graph.drawer_batch import write_drawers
-from castlegraph.graph.drawers import DedupPolicy, NewDrawer, write_drawer
-from castlegraph.graph.entities import MentionInput, dry_run, resolve_mentions
-from castlegraph.graph.entity_curation import add_alias
-from castlegraph.graph.entity_index import stored_keys
+from castlegraph.graph.drawers.drawer_batch import write_drawers
+from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer, write_drawer
+from castlegraph.graph.entities.entity_curation import add_alias
+from castlegraph.graph.entities.resolution import MentionInput, dry_run, resolve_mentions
 from castlegraph.graph.errors import UnindexedSearch
-from castlegraph.graph.memory_index import MemoryIndex
-from castlegraph.graph.migration_steps import fill_entity_keys
+from castlegraph.graph.indexes.entity_index import EntityIndex
 from castlegraph.graph.records import Entity
+from castlegraph.graph.schema.migration_steps import fill_entity_keys
 from castlegraph.resolver.entity_model import make_mention
+from castlegraph.resolver.entity_search_keys import stored_keys
 from tests.store.test_entities import KNOWN_WORD, new_drawer, resolve
 
 POLICY = DedupPolicy()
@@ -109,7 +109,7 @@ def test_entities_written_while_memory_serves_keep_no_index_keys_until_filled(
     [operator] = resolve(store, drawer, ("Kubernetes Operator", "tool"))
     store.apply_schema(memory_indexes=True)
     assert not store.stores_entity_keys
-    index = MemoryIndex()
+    index = EntityIndex()
     index.build(store)
     inputs = [MentionInput(drawer, make_mention("Grafana Loki", "tool"))]
     [loki] = resolve_mentions(store, inputs, fuzzy=True, known_word=KNOWN_WORD, memory=index)

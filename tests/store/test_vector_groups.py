@@ -14,10 +14,11 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from castlegraph.graph import drawers, duplicates
-from castlegraph.graph.drawers import DedupPolicy, NewDrawer
-from castlegraph.graph.duplicates import PAIRS_LIMIT, PENDING_FLOOR, Scope
-from castlegraph.graph.embeddings import set_embedding
+from castlegraph.graph.drawers import palace as drawers
+from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer
+from castlegraph.graph.review import duplicates
+from castlegraph.graph.review.duplicates import PAIRS_LIMIT, PENDING_FLOOR, Scope
+from castlegraph.graph.review.embeddings import set_embedding
 from castlegraph.resolver.clusters import ScoredPair, cluster_pairs
 
 BASES = [

@@ -4,8 +4,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from castlegraph.graph import drawers, duplicates
-from castlegraph.graph.drawers import DedupPolicy, NewDrawer
+from castlegraph.graph.drawers import palace
+from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer
+from castlegraph.graph.review import duplicates
 from tests.support.holding import holding_first
 
 
@@ -18,7 +19,7 @@ def test_two_verdicts_on_one_pair_at_once_leave_one_edge(store: Any) -> None:
     """Both writers found no earlier verdict and each created one edge (Neo4j): the second must
     wait for the first's commit, then replace its verdict."""
     a, b = (
-        drawers.write_drawer(store, NewDrawer("w", "r", text), DedupPolicy()).drawer.id
+        palace.write_drawer(store, NewDrawer("w", "r", text), DedupPolicy()).drawer.id
         for text in ("the first of two memories", "another memory entirely")
     )
     with holding_first("set_dedup_verdict") as hold, ThreadPoolExecutor(max_workers=2) as pool:

@@ -4,10 +4,10 @@ through the graph layer, `tests/e2e/test_export_command.py` writes it out with t
 `SPECIAL` is a drawer's content with every character a Cypher or GraphML writer must escape.
 """
 
-from castlegraph.graph import drawers
-from castlegraph.graph.drawers import DedupPolicy, NewDrawer
-from castlegraph.graph.entities import MentionInput, resolve_mentions
-from castlegraph.graph.store import GraphStore
+from castlegraph.graph.backends.store import GraphStore
+from castlegraph.graph.drawers import palace
+from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer
+from castlegraph.graph.entities.resolution import MentionInput, resolve_mentions
 from castlegraph.resolver.entity_model import make_mention
 
 GRAPHML_NS = {"g": "http://graphml.graphdrawing.org/xmlns"}
@@ -23,7 +23,7 @@ def seed(store: GraphStore) -> None:
 
     def write(room: str, content: str, name: str | None = None) -> str:
         new = NewDrawer(wing="infra", room=room, content=content, name=name)
-        return drawers.write_drawer(store, new, POLICY).drawer.id
+        return palace.write_drawer(store, new, POLICY).drawer.id
 
     first = write("ops", NEAR)
     near = write("ops", NEAR.replace("8080", "8081"))

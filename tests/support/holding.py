@@ -1,16 +1,16 @@
 """Holding a write unit open at a chosen point, to interleave two writers deterministically.
 
-Subscribed to the graph layer's statement hook (`graph.observe`), `HoldFirst(name)` stops the
-first unit that runs statement `name` right after that statement — inside its transaction,
-before its commit — until the test releases it. A second writer started meanwhile meets the
-first one's uncommitted state: what two instances writing at once would meet.
+Subscribed to the graph layer's statement hook (`graph.backends.observe`), `HoldFirst(name)` stops
+the first unit that runs statement `name` right after that statement — inside its transaction,
+before its commit — until the test releases it. A second writer started meanwhile meets the first
+one's uncommitted state: what two instances writing at once would meet.
 """
 
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from castlegraph.graph import observe
+from castlegraph.graph.backends import observe
 
 HOLD_SECONDS = 60.0
 

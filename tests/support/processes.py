@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx2 as httpx
 
 from bench.service import child_pids, database_children
-from castlegraph.graph.embedded import free_port
+from castlegraph.graph.backends.embedded import free_port
 
 START_SECONDS = 30.0
 

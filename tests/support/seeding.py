@@ -11,10 +11,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from castlegraph.graph import migrations
-from castlegraph.graph.backend import open_backend
-from castlegraph.graph.embeddings import set_embedding
+from castlegraph.graph.backends.opener import open_backend
 from castlegraph.graph.records import Entity
+from castlegraph.graph.review.embeddings import set_embedding
+from castlegraph.graph.schema import migrations
 from castlegraph.resolver.entity_model import EntityView
 
 

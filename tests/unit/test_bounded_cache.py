@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from castlegraph.graph import entity_index
-from castlegraph.graph.bounded_cache import ByteLRU, BytesBoundedMap, size_of
+from castlegraph.resolver import entity_search_keys
+from castlegraph.resolver.bounded_cache import ByteLRU, BytesBoundedMap, size_of
 
 SLACK = 1.15
 """What tracemalloc sees beyond the counted bytes: the dict and the entries' tuples."""
@@ -56,7 +56,7 @@ def _retained(function: Callable[[str], Any], keys: list[str]) -> int:
 
 @pytest.fixture
 def cleared() -> Iterator[None]:
-    caches = (entity_index.spelling_keys, entity_index._review_probes)
+    caches = (entity_search_keys.spelling_keys, entity_search_keys._review_probes)
     for cache in caches:
         cache.cache_clear()  # type: ignore[attr-defined]
     yield
@@ -66,14 +66,14 @@ def cleared() -> Iterator[None]:
 
 @pytest.mark.usefixtures("cleared")
 def test_spelling_keys_of_long_names_stay_within_the_budget() -> None:
-    retained = _retained(entity_index.spelling_keys, _keys(1_000, 200))  # 55 MB unbounded
-    assert retained <= entity_index.CACHE_BYTES * SLACK
+    retained = _retained(entity_search_keys.spelling_keys, _keys(1_000, 200))  # 55 MB unbounded
+    assert retained <= entity_search_keys.CACHE_BYTES * SLACK
 
 
 @pytest.mark.usefixtures("cleared")
 def test_review_probes_stay_within_the_budget() -> None:
-    retained = _retained(entity_index._review_probes, _keys(400, 40))  # 38 MB unbounded
-    assert retained <= entity_index.REVIEW_CACHE_BYTES * SLACK
+    retained = _retained(entity_search_keys._review_probes, _keys(400, 40))  # 38 MB unbounded
+    assert retained <= entity_search_keys.REVIEW_CACHE_BYTES * SLACK
 
 
 def test_the_least_recently_used_entry_leaves_first() -> None:

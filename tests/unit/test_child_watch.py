@@ -4,7 +4,7 @@ for while it works, a busy one is left to finish; one that never listens, or sto
 import os
 import time
 
-from castlegraph.graph.child_watch import Answer, Silence, StartWait, cpu_seconds
+from castlegraph.graph.backends.child_watch import Answer, Silence, StartWait, cpu_seconds
 
 
 def wait() -> StartWait:

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from castlegraph.graph import drawer_index
-from castlegraph.graph.drawer_index import Choice, DrawerIndex, Limits, Probes
-from castlegraph.graph.memory_segments import KeyIndex
+from castlegraph.graph.indexes import drawer_index
+from castlegraph.graph.indexes.drawer_index import Choice, DrawerIndex, Limits, Probes
+from castlegraph.graph.indexes.key_segments import KeyIndex
 
 CAPS = Limits(per_term=4, rare_terms=3, limit=20, any_len_above=2000)
 TERMS = [f"{n:016x}" for n in range(40)]

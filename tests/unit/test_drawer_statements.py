@@ -1,18 +1,18 @@
 """The statements that create one drawer name each stored property in its CREATE
-(`graph.drawers.STORED_PROPERTIES`), and a property outside that list is refused before a
+(`graph.drawers.palace.STORED_PROPERTIES`), and a property outside that list is refused before a
 statement could drop it."""
 
 import re
 
 import pytest
 
-from castlegraph.graph.drawers import (
+from castlegraph.graph.backends.queries import statement
+from castlegraph.graph.drawers.palace import (
     STORED_PROPERTIES,
     NewDrawer,
     drawer_write_props,
     new_drawer_record,
 )
-from castlegraph.graph.queries import statement
 from castlegraph.graph.records import Drawer
 from castlegraph.resolver.drawers import DrawerText
 

@@ -12,8 +12,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import OSA, Indel
 
-from castlegraph.graph.entity_index import index_keys, probe_keys
 from castlegraph.resolver.entity_rules import REVIEW_TWO_EDIT_MIN_SIMILARITY
+from castlegraph.resolver.entity_search_keys import index_keys, probe_keys
 from castlegraph.resolver.entity_segments import (
     DENSE_MAX_LEN,
     MAX_EDITS,

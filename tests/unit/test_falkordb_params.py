@@ -1,4 +1,5 @@
-"""`graph.falkordb_params` writes exactly the header FalkorDB's client writes, only faster."""
+"""`graph.backends.falkordb_params` writes exactly the header FalkorDB's client writes, only
+faster."""
 
 from typing import Any
 
@@ -7,7 +8,7 @@ from falkordb.helpers import stringify_param_value
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from castlegraph.graph.falkordb_params import encode, params_header
+from castlegraph.graph.backends.falkordb_params import encode, params_header
 
 TEXT = st.text(st.sampled_from('ab é"\\`\x1f\x1e\x1d\x1c\x00,[]{}:'), max_size=8)
 """Strings with every character the encoder treats specially: quotes, backslashes and each

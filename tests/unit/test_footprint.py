@@ -10,7 +10,7 @@ import sys
 def test_the_embedded_service_does_not_import_the_neo4j_driver() -> None:
     script = (
         "import sys\n"
-        "import api.cli.app, api.http.app, api.service.runtime, graph.backend\n"
+        "import api.cli.app, api.http.app, api.service.runtime, graph.backends.opener\n"
         "print(sorted(m for m in sys.modules if m == 'neo4j' or m.startswith('neo4j.')))\n"
     )
     found = subprocess.run(

@@ -6,8 +6,8 @@ from dataclasses import fields
 
 import pytest
 
+from castlegraph.graph.backends.queries import statement
 from castlegraph.graph.jobs import Job
-from castlegraph.graph.queries import statement
 
 READERS = ["create_job", "job_by_id", "recent_jobs", "unfinished_jobs", "update_job"]
 

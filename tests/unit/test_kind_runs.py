@@ -2,10 +2,10 @@
 
 The key bomb: one name posted under a thousand new kinds per batch made every later lookup of
 it read every entity of every kind that stores its keys, before the kind filter dropped them.
-The in-memory index keeps long runs of one key by kind (`graph.kind_runs`) and the batch's own
-index is keyed by kind: a lookup of kind `person` reads the same entries whether 0 or 10,000
-entities of other kinds share the key, and answers what the whole lookup answers, less the
-kinds it did not want. A lookup for kind `other` still reads them all (every kind is its own).
+The in-memory index keeps long runs of one key by kind (`graph.indexes.kind_runs`) and the batch's
+own index is keyed by kind: a lookup of kind `person` reads the same entries whether 0 or 10,000
+entities of other kinds share the key, and answers what the whole lookup answers, less the kinds it
+did not want. A lookup for kind `other` still reads them all (every kind is its own).
 """
 
 import uuid
@@ -15,14 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from castlegraph.graph import kind_runs
-from castlegraph.graph.entity_candidates import TWO_EDITS, depth_probes
-from castlegraph.graph.entity_index import BatchIndex, spelling_keys
-from castlegraph.graph.memory_segments import KeyIndex
-from castlegraph.graph.memory_spellings import RowSpellings
+from castlegraph.graph.entities.entity_candidates import TWO_EDITS, depth_probes
+from castlegraph.graph.indexes import kind_runs
+from castlegraph.graph.indexes.key_segments import KeyIndex
+from castlegraph.graph.indexes.row_spellings import RowSpellings
 from castlegraph.resolver.entity_keys import entity_key
 from castlegraph.resolver.entity_model import EntityView
 from castlegraph.resolver.entity_rules import OTHER_KIND, compatible_kinds, kinds_compatible
+from castlegraph.resolver.entity_search_keys import BatchIndex, spelling_keys
 
 KEY = entity_key("Ada Lovelace")
 
@@ -31,7 +31,7 @@ def _index(
     rows: list[tuple[str, str, Collection[str]]], per_segment: int
 ) -> tuple[KeyIndex, RowSpellings]:
     """Rows (id, kind, stored keys), a segment per `per_segment`, kinds first as
-    `graph.memory_index` adds them."""
+    `graph.indexes.entity_index` adds them."""
     spellings = RowSpellings()
     keys = KeyIndex(spellings.kind_codes)
     for start in range(0, len(rows), per_segment):

@@ -2,7 +2,7 @@
 
 import sys
 
-from castlegraph.graph.known_drawers import ENTRY_BYTES, KnownDrawer, KnownDrawers
+from castlegraph.graph.indexes.known_drawers import ENTRY_BYTES, KnownDrawer, KnownDrawers
 from castlegraph.resolver.drawers import DrawerText
 
 

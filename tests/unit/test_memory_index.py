@@ -12,10 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from castlegraph.graph import memory_segments
-from castlegraph.graph.memory_index import MemoryIndex, _may_use
-from castlegraph.graph.memory_segments import HASH_BITS, Geometry, KeyIndex, Segment, key_hashes
-from castlegraph.graph.memory_spellings import SEPARATOR, Record, RowSpellings
+from castlegraph.graph.indexes import key_segments
+from castlegraph.graph.indexes.entity_index import EntityIndex, _may_use
+from castlegraph.graph.indexes.key_segments import (
+    HASH_BITS,
+    Geometry,
+    KeyIndex,
+    Segment,
+    key_hashes,
+)
+from castlegraph.graph.indexes.row_spellings import SEPARATOR, Record, RowSpellings
 from castlegraph.graph.records import Entity
 from castlegraph.resolver.entity_model import EntityView
 
@@ -70,7 +76,7 @@ def test_a_lookup_answers_what_a_dict_of_the_keys_answers(
 def fill(
     index: KeyIndex, entities: list[tuple[str, set[str]]], per_page: int, block_bits: int = 16
 ) -> None:
-    """What `MemoryIndex.build` does: pages of rows into one `Filler`."""
+    """What `EntityIndex.build` does: pages of rows into one `Filler`."""
     filler = index.filler(block_bits)
     for start in range(0, len(entities), per_page):
         page = entities[start : start + per_page]
@@ -95,14 +101,14 @@ def test_segments_merge_while_the_newer_is_not_much_the_smaller() -> None:
 def test_a_merge_is_the_segment_its_pairs_make(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
     """Two segments merged (their pairs a few buckets at a time, sorted as two runs) hold the
     very entries and bucket offsets one segment made of all their pairs at once holds."""
-    monkeypatch.setattr(memory_segments, "PAIRS_CHUNK_BUCKETS", chunk)
+    monkeypatch.setattr(key_segments, "PAIRS_CHUNK_BUCKETS", chunk)
     rng = np.random.default_rng(7)
     hashes = rng.integers(0, 2**63, 3_000, dtype=np.int64).astype(np.uint64) << np.uint64(1)
     rows = np.concatenate((rng.integers(0, 300, 2_000), rng.integers(300, 400, 1_000)))
     older = Segment.of(hashes[:2_000].copy(), rows[:2_000], Geometry.for_rows(2_000, 0, 300))
     newer_rows = rows[2_000:] - 300
     newer = Segment.of(hashes[2_000:].copy(), newer_rows, Geometry.for_rows(1_000, 300, 100))
-    merged = memory_segments._merged(older, newer, 400)
+    merged = key_segments._merged(older, newer, 400)
     known = min(older.geometry.hash_bits, newer.geometry.hash_bits)
     whole = Segment.of(hashes.copy(), rows, Geometry.for_rows(3_000, 0, 400, known))
     assert merged.geometry == whole.geometry
@@ -243,7 +249,7 @@ def test_a_build_holds_four_bytes_a_key_and_merges_nothing() -> None:
 
 
 def test_an_index_is_not_used_before_it_is_built() -> None:
-    index = MemoryIndex()
+    index = EntityIndex()
     assert not index.ready
     index.written("epoch", 1, [])  # ignored: nothing to add to before the build
     assert index.seen == 0
@@ -267,7 +273,7 @@ def test_each_row_keeps_its_spellings_or_says_it_does_not_know_them(
 def test_a_lookup_says_each_entitys_latest_row() -> None:
     """A respelled entity is added again under a new row with all its keys: that row's
     spellings are the ones its hits are weighed against."""
-    index = MemoryIndex()
+    index = EntityIndex()
     keys = KeyIndex()
     first, second = str(uuid.uuid4()), str(uuid.uuid4())
     keys.add([(first, {"ab", "a"}), (second, {"ab"})])

@@ -1,7 +1,7 @@
 """Probe keys are split for Neo4j's full-text queries (Lucene's clause limit), not for FalkorDB."""
 
-from castlegraph.graph.entity_candidates import LUCENE_MAX_CLAUSES, _query_parts
-from castlegraph.graph.entity_index import probe_params
+from castlegraph.graph.backends.entity_key_params import probe_params
+from castlegraph.graph.entities.entity_candidates import LUCENE_MAX_CLAUSES, _query_parts
 
 
 def test_neo4j_probes_are_split_under_the_lucene_clause_limit() -> None:

@@ -7,11 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import OSA, Levenshtein
 
-from castlegraph.graph.entity_index import BatchIndex, probe_keys, stored_keys
 from castlegraph.resolver.drawers import NEAR_MIN_LENGTH, DrawerText, compare, may_be_near
 from castlegraph.resolver.entity_keys import entity_key
 from castlegraph.resolver.entity_model import Decision, EntityView, make_mention
 from castlegraph.resolver.entity_rules import REVIEW_MIN_KEY_LEN, TYPO_MIN_KEY_LEN, decide
+from castlegraph.resolver.entity_search_keys import BatchIndex, probe_keys, stored_keys
 from castlegraph.resolver.similarity import OSA_MAX_LENGTH, text_similarity, trigram_jaccard
 from castlegraph.resolver.text import normalize_text
 

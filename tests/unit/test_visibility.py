@@ -5,7 +5,7 @@ from importlib import resources
 
 import pytest
 
-from castlegraph.graph.visibility import visible
+from castlegraph.graph.drawers.visibility import visible
 
 PREDICATE = re.compile(
     r"\$viewer IS NULL OR coalesce\((\w+)\.kind, ''\) <> 'diary' OR \1\.agent = \$viewer"

@@ -24,9 +24,9 @@ from castlegraph.api.http.schemas.drawers import (
 )
 from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
 from castlegraph.api.service.runtime import Runtime
-from castlegraph.graph import drawers
+from castlegraph.graph.drawers import palace
+from castlegraph.graph.drawers.visibility import DIARY_KIND
 from castlegraph.graph.records import WriteOutcome
-from castlegraph.graph.visibility import DIARY_KIND
 
 router = APIRouter(tags=["drawers"])
 DIARY_ROOM = "diary"
@@ -66,7 +66,7 @@ def write_drawer(
     agent = named_agent(body.agent, caller)
     if caller is not None and body.kind == DIARY_KIND:
         agent = caller
-    new = drawers.NewDrawer(
+    new = palace.NewDrawer(
         wing=check_path_segment("wing", wing),
         room=check_path_segment("room", room),
         content=check_content(body.content),
@@ -77,7 +77,7 @@ def write_drawer(
         compare_same_agent_only=body.kind == DIARY_KIND and agent is not None,
         viewer=caller,
     )
-    outcome = drawers.write_drawer(
+    outcome = palace.write_drawer(
         runtime.store, new, runtime.policy, supersede=body.supersede, memory=runtime.drawer_index
     )
     return _written(runtime, outcome)
@@ -95,7 +95,7 @@ def write_diary(body: DiaryCreate, runtime: RuntimeDep, caller: CallerAgent) -> 
     When the caller's token names an agent, that is the only agent it may write as.
     """
     named_agent(body.agent, caller)
-    new = drawers.NewDrawer(
+    new = palace.NewDrawer(
         wing=check_path_segment("wing", body.wing),
         room=DIARY_ROOM,
         content=check_content(body.content),
@@ -104,7 +104,7 @@ def write_diary(body: DiaryCreate, runtime: RuntimeDep, caller: CallerAgent) -> 
         compare_same_agent_only=True,
         viewer=caller,
     )
-    outcome = drawers.write_drawer(runtime.store, new, runtime.policy, memory=runtime.drawer_index)
+    outcome = palace.write_drawer(runtime.store, new, runtime.policy, memory=runtime.drawer_index)
     return _written(runtime, outcome)
 
 
@@ -117,7 +117,7 @@ def write_diary(body: DiaryCreate, runtime: RuntimeDep, caller: CallerAgent) -> 
 def supersede_drawer(
     drawer_id: str, body: DrawerUpdate, runtime: RuntimeDep, caller: CallerAgent
 ) -> JSONResponse:
-    outcome = drawers.supersede_drawer(
+    outcome = palace.supersede_drawer(
         runtime.store,
         drawer_id,
         check_content(body.content),
@@ -130,12 +130,12 @@ def supersede_drawer(
 
 @router.get("/api/drawers/{drawer_id}", response_model=DrawerOut, responses=errors(TOKEN, BY_ID))
 def get_drawer(drawer_id: str, store: StoreDep, caller: CallerAgent) -> DrawerOut:
-    return DrawerOut.of(drawers.get_drawer(store, drawer_id, viewer=caller))
+    return DrawerOut.of(palace.get_drawer(store, drawer_id, viewer=caller))
 
 
 @router.delete("/api/drawers/{drawer_id}", status_code=204, responses=errors(TOKEN, BY_ID))
 def delete_drawer(drawer_id: str, runtime: RuntimeDep, caller: CallerAgent) -> Response:
-    drawers.delete_drawer(runtime.store, drawer_id, viewer=caller, memory=runtime.drawer_index)
+    palace.delete_drawer(runtime.store, drawer_id, viewer=caller, memory=runtime.drawer_index)
     return Response(status_code=204)
 
 
@@ -145,7 +145,7 @@ def delete_drawer(drawer_id: str, runtime: RuntimeDep, caller: CallerAgent) -> R
     responses=errors(TOKEN, BY_ID),
 )
 def drawer_duplicates(drawer_id: str, store: StoreDep, caller: CallerAgent) -> DrawerDuplicatesOut:
-    similar = drawers.similar_drawers(store, drawer_id, viewer=caller)
+    similar = palace.similar_drawers(store, drawer_id, viewer=caller)
     return DrawerDuplicatesOut.of(drawer_id, similar)
 
 
@@ -153,7 +153,7 @@ def drawer_duplicates(drawer_id: str, store: StoreDep, caller: CallerAgent) -> D
     "/api/drawers/{drawer_id}/similar/{other_id}", status_code=204, responses=errors(TOKEN, BY_ID)
 )
 def delete_similar(drawer_id: str, other_id: str, store: StoreDep, caller: CallerAgent) -> Response:
-    drawers.delete_similar(store, drawer_id, other_id, viewer=caller)
+    palace.delete_similar(store, drawer_id, other_id, viewer=caller)
     return Response(status_code=204)
 
 
@@ -171,7 +171,7 @@ def list_room(
     cursor: Annotated[str | None, Query(max_length=1000)] = None,
 ) -> DrawerPage:
     """Current drawers, oldest first (another agent's diary entries are not shown)."""
-    page, next_cursor = drawers.list_room(
+    page, next_cursor = palace.list_room(
         store,
         check_path_segment("wing", wing),
         check_path_segment("room", room),

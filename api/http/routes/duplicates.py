@@ -19,8 +19,8 @@ from castlegraph.api.http.schemas.duplicates import (
     VerdictOut,
 )
 from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
-from castlegraph.graph import duplicates, embeddings
-from castlegraph.graph.store import GraphStore
+from castlegraph.graph.backends.store import GraphStore
+from castlegraph.graph.review import duplicates, embeddings
 
 router = APIRouter(tags=["duplicates"])
 DEFAULT_THRESHOLD = 0.85

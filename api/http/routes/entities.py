@@ -27,11 +27,11 @@ from castlegraph.api.http.schemas.mentions import (
     MentionCreate,
     MentionOut,
 )
-from castlegraph.graph import entity_curation as curation
 from castlegraph.graph.cursors import decode_cursor, encode_cursor
-from castlegraph.graph.entities import MentionInput, dry_run, resolve_mentions
+from castlegraph.graph.entities import entity_curation as curation
+from castlegraph.graph.entities.resolution import MentionInput, dry_run, resolve_mentions
+from castlegraph.graph.entities.review_links import review_links
 from castlegraph.graph.errors import DrawerNotFound, UnknownDrawers
-from castlegraph.graph.review_links import review_links
 from castlegraph.resolver.entity_keys import normalize_kind
 from castlegraph.resolver.entity_model import make_mention
 from castlegraph.resolver.errors import EmptyLabel

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from castlegraph.api.http.deps import StoreDep
 from castlegraph.api.http.schemas.errors import TOKEN, errors
-from castlegraph.graph import migrations
+from castlegraph.graph.schema import migrations
 
 router = APIRouter(tags=["operations"])
 

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from castlegraph.api.http.schemas.common import Label, Strict
-from castlegraph.graph.duplicates import Hygiene
+from castlegraph.graph.review.duplicates import Hygiene
 from castlegraph.resolver.clusters import Cluster, ScoredPair
 
 Finite = Annotated[float, Field(allow_inf_nan=False)]

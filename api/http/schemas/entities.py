@@ -7,9 +7,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from castlegraph.api.http.schemas.common import Label, Strict
-from castlegraph.graph.entity_curation import ReviewCandidate, Settlement
+from castlegraph.graph.entities.entity_curation import ReviewCandidate, Settlement
+from castlegraph.graph.entities.review_links import ReviewLinkRecord
 from castlegraph.graph.records import Entity
-from castlegraph.graph.review_links import ReviewLinkRecord
 from castlegraph.resolver.entity_model import Decision, EntityView, ReviewLink
 
 

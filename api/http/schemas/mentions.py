@@ -8,7 +8,7 @@ from pydantic_core import to_json
 
 from castlegraph.api.http.schemas.common import Label, Strict, plain_text
 from castlegraph.api.http.schemas.entities import EntitySummaryOut
-from castlegraph.graph.entity_curation import EntityMention
+from castlegraph.graph.entities.entity_curation import EntityMention
 from castlegraph.graph.records import MentionResult, origin_of
 
 OriginKey = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")]

@@ -1,4 +1,4 @@
-"""How jobs cut their items into batches for `graph.drawer_batch.write_drawers`.
+"""How jobs cut their items into batches for `graph.drawers.drawer_batch.write_drawers`.
 
 A batch is written in one candidate read and one statement, and the job saves its progress
 after it: large enough that those round trips cost little per item, small enough that a

@@ -1,13 +1,13 @@
 """The checkpoint job: store a list of items in a room, counting exact copies (design §4.4).
 
-Items are written in batches (`graph.drawer_batch.write_drawers`: the candidate reads and one
-write statement per batch, with the verdicts and links single writes would give, an item
-compared with the items before it too). Item `i` is written with the drawer id derived from
-(job id, i): the first batch of each run is read for those ids first, and an item whose drawer
-exists was stored before a crash, so nothing is stored or linked twice and the counts come out
-as in an uninterrupted run. Only that batch can hold such items: progress is saved after every
-batch, so a run that stopped (crash, stop, lost lease, database away) wrote at most the batch
-after its last save; later batches skip the read (one round trip each).
+Items are written in batches (`graph.drawers.drawer_batch.write_drawers`: the candidate reads and
+one write statement per batch, with the verdicts and links single writes would give, an item
+compared with the items before it too). Item `i` is written with the drawer id derived from (job id,
+i): the first batch of each run is read for those ids first, and an item whose drawer exists was
+stored before a crash, so nothing is stored or linked twice and the counts come out as in an
+uninterrupted run. Only that batch can hold such items: progress is saved after every batch, so a
+run that stopped (crash, stop, lost lease, database away) wrote at most the batch after its last
+save; later batches skip the read (one round trip each).
 
 The items are read once, from the job as claimed. Progress is saved after each batch: the
 position and two counts; the list of failed items is written only when it grows (design §11).
@@ -25,7 +25,7 @@ from typing import Any
 
 from castlegraph.api.service.jobs.batches import batches
 from castlegraph.api.service.jobs.context import JobContext
-from castlegraph.graph import drawer_batch, drawers
+from castlegraph.graph.drawers import drawer_batch, palace
 from castlegraph.graph.errors import CastlegraphError, GraphError
 from castlegraph.graph.jobs import item_id
 from castlegraph.resolver.drawers import PreparedText
@@ -36,11 +36,11 @@ def _target(params: dict[str, Any], item: dict[str, Any]) -> tuple[str, str]:
     return destination.get("wing", params["wing"]), destination.get("room", params["room"])
 
 
-def _new(ctx: JobContext, index: int) -> drawers.NewDrawer:
+def _new(ctx: JobContext, index: int) -> palace.NewDrawer:
     params = ctx.job.params
     item = params["items"][index]
     wing, room = _target(params, item)
-    return drawers.NewDrawer(
+    return palace.NewDrawer(
         wing=wing,
         room=room,
         content=item["content"],
@@ -53,7 +53,7 @@ def _new(ctx: JobContext, index: int) -> drawers.NewDrawer:
 
 
 def _write(
-    ctx: JobContext, news: list[drawers.NewDrawer], ready: list[PreparedText] | None
+    ctx: JobContext, news: list[palace.NewDrawer], ready: list[PreparedText] | None
 ) -> list[drawer_batch.ItemOutcome]:
     """The batch at once (its texts `ready` if prepared ahead); should it be refused as a whole
     for a reason of its items (not the database's), item by item as before, so one bad item
@@ -69,7 +69,7 @@ def _write(
     for new in news:
         try:
             outcomes.append(
-                drawers.write_drawer(ctx.store, new, ctx.policy, memory=ctx.drawer_index)
+                palace.write_drawer(ctx.store, new, ctx.policy, memory=ctx.drawer_index)
             )
         except CastlegraphError as error:
             if isinstance(error, GraphError):
@@ -97,7 +97,7 @@ def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
 
 
 def _prepared_ahead(
-    ctx: JobContext, news: list[list[drawers.NewDrawer]]
+    ctx: JobContext, news: list[list[palace.NewDrawer]]
 ) -> Generator[list[PreparedText] | None, None, None]:
     """Each batch's prepared texts, from the worker, or None where the job prepares them."""
     if ctx.preparer is None:
@@ -111,7 +111,7 @@ def _prepared_ahead(
 def _write_batch(
     ctx: JobContext,
     batch: range,
-    news: list[drawers.NewDrawer],
+    news: list[palace.NewDrawer],
     texts: list[PreparedText] | None,
     state: dict[str, Any],
     failed: list[dict[str, Any]],

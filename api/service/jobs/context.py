@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from castlegraph.api.service.jobs.ahead import AheadPreparer
-from castlegraph.graph.drawer_index import DrawerIndex
-from castlegraph.graph.drawers import DedupPolicy
+from castlegraph.graph.backends.store import GraphStore
+from castlegraph.graph.drawers.palace import DedupPolicy
+from castlegraph.graph.indexes.drawer_index import DrawerIndex
 from castlegraph.graph.jobs import Job, save_job_progress
-from castlegraph.graph.store import GraphStore
 
 
 class JobInterrupted(Exception):
@@ -36,7 +36,7 @@ class JobContext:
     lost: threading.Event = field(default_factory=threading.Event)
     """Set when this runner no longer holds the job's lease."""
     drawer_index: DrawerIndex | None = None
-    """The service's in-memory drawer candidate index (`graph.drawer_index`), if any."""
+    """The service's in-memory drawer candidate index (`graph.indexes.drawer_index`), if any."""
     preparer: AheadPreparer | None = None
     """Prepares the job's texts ahead in a worker process (`api.service.jobs.ahead`), if any."""
 

@@ -4,9 +4,9 @@ Each chunk is a named drawer (`path#n`), so the name is its identity in the room
 chunk is left alone, a changed one supersedes its old version (closed before the new one is
 compared), and two identical files are two records linked `exact`. Chunk drawers get ids
 derived from (job id, file, chunk), so a resumed job stores and links nothing twice. A file's
-chunks are written in batches (`graph.drawer_batch`), each as if written one by one.
+chunks are written in batches (`graph.drawers.drawer_batch`), each as if written one by one.
 
-Re-mining retires what the tree no longer says (`graph.mined`): after each file, its chunks
+Re-mining retires what the tree no longer says (`graph.drawers.mined`): after each file, its chunks
 past the new end; at the end, the chunks of files the same root held and no longer lists (a
 file deleted, or now ignored). A file that is still listed but could not be read this time
 (skipped or failed) keeps its chunks: a failure to read is no news about the file; nor is a
@@ -32,7 +32,7 @@ from castlegraph.api.service.jobs.batches import batches
 from castlegraph.api.service.jobs.context import JobContext
 from castlegraph.api.service.jobs.files import BadFile, list_documents, read_document
 from castlegraph.api.service.jobs.tree import MinedTree
-from castlegraph.graph import drawer_batch, drawers, mined
+from castlegraph.graph.drawers import drawer_batch, mined, palace
 from castlegraph.graph.errors import CastlegraphError, GraphError
 from castlegraph.graph.jobs import item_id
 from castlegraph.resolver.chunks import DEFAULT_CHUNK_CHARS, chunk_text
@@ -58,9 +58,9 @@ def _read(tree: MinedTree, relative: str) -> str | None:
 
 
 def _store_chunks(
-    ctx: JobContext, state: dict[str, Any], news: list[drawers.NewDrawer], *, first: bool
+    ctx: JobContext, state: dict[str, Any], news: list[palace.NewDrawer], *, first: bool
 ) -> None:
-    """Chunks of one file as batches (`graph.drawer_batch`), each as if stored one by one.
+    """Chunks of one file as batches (`graph.drawers.drawer_batch`), each as if stored one by one.
     Only the `first` file of a run can hold chunks this job stored before it stopped (progress
     is saved after each file), so only its batches read which of their ids exist."""
     sizes = [len(new.content.encode("utf-8")) for new in news]
@@ -70,7 +70,7 @@ def _store_chunks(
         earlier = drawer_batch.drawers_by_ids(ctx.store, ids) if first else {}
         for drawer in earlier.values():  # stored by this job before an interruption
             state["superseded" if drawer.supersedes else "created"] += 1
-            similar = drawers.similar_drawers(ctx.store, drawer.id)
+            similar = palace.similar_drawers(ctx.store, drawer.id)
             state["similar"] += int(any(s.side == "older" for s in similar))
         todo = [new for new in part if new.drawer_id not in earlier]
         outcomes = (
@@ -109,7 +109,7 @@ def _store_file(
         ctx,
         state,
         [
-            drawers.NewDrawer(
+            palace.NewDrawer(
                 wing=params["wing"],
                 room=params["room"],
                 content=chunk,

@@ -30,10 +30,11 @@ from castlegraph.api.service.jobs.ahead import AheadPreparer
 from castlegraph.api.service.jobs.checkpoint import run_checkpoint
 from castlegraph.api.service.jobs.context import JobCancelled, JobContext, JobInterrupted, JobLost
 from castlegraph.api.service.jobs.mining import run_mine
+from castlegraph.graph.backends.store import GraphStore
 from castlegraph.graph.clock import utc_now
-from castlegraph.graph.drawer_index import DrawerIndex
-from castlegraph.graph.drawers import DedupPolicy
+from castlegraph.graph.drawers.palace import DedupPolicy
 from castlegraph.graph.errors import CastlegraphError, GraphUnavailable, JobNotFound
+from castlegraph.graph.indexes.drawer_index import DrawerIndex
 from castlegraph.graph.jobs import (
     claim_job,
     prune_jobs,
@@ -42,7 +43,6 @@ from castlegraph.graph.jobs import (
     unfinished_jobs,
     update_job,
 )
-from castlegraph.graph.store import GraphStore
 from castlegraph.resolver.errors import ErrorCode
 
 log = logging.getLogger("castlegraph.jobs")

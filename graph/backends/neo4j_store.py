@@ -1,0 +1,175 @@
+"""`GraphStore` on Neo4j 5 through the official driver, with managed transactions only.
+
+Every use case is one `execute_read` / `execute_write` unit, so a `neo4j://` routing URI sends
+reads to followers and writes to the leader, and the driver retries what is retryable.
+"""
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import neo4j
+import neo4j.exceptions
+
+from castlegraph.graph.backends.observe import observed_write, timed_statement
+from castlegraph.graph.backends.queries import Dialect, schema_statements, statement
+from castlegraph.graph.backends.store import Row
+from castlegraph.graph.errors import (
+    CONFLICT,
+    ConstraintViolation,
+    GraphQueryError,
+    GraphUnavailable,
+)
+
+T = TypeVar("T")
+
+TX_TIMEOUT_SECONDS = 30.0
+
+
+UNAVAILABLE = (
+    neo4j.exceptions.ServiceUnavailable,  # no server answers
+    neo4j.exceptions.SessionExpired,
+    neo4j.exceptions.DatabaseUnavailable,  # the server answers, the database is still starting
+    neo4j.exceptions.TransientError,  # retried by the driver already; retrying later may help
+)
+
+
+TIMED_OUT = ("TransactionTimedOut", "LockClientStopped")
+"""Codes of a transaction ended by its timeout, which counts a lock's wait too: a write queued
+behind long ones. Worth a retry, so not a bug: ClientError though they are, the driver does
+not retry them itself."""
+
+
+def _translate(error: Exception) -> Exception:
+    """In castlegraph's words only: the driver's text (hosts, statements) stays the cause."""
+    if isinstance(error, UNAVAILABLE):
+        return GraphUnavailable("Neo4j is unavailable or busy; retry later")
+    code = getattr(error, "code", None) or ""
+    if any(part in code for part in TIMED_OUT):
+        return GraphUnavailable(f"Neo4j timed the transaction out (locks busy?): {code}")
+    if isinstance(error, neo4j.exceptions.ConstraintError):
+        return ConstraintViolation(CONFLICT)
+    return GraphQueryError(f"Neo4j refused a statement: {error}")
+
+
+@contextmanager
+def _translated() -> Iterator[None]:
+    """Driver errors become the graph layer's, once, here: nothing above sees a neo4j class."""
+    try:
+        yield
+    except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as error:
+        raise _translate(error) from error
+
+
+class _Neo4jTx:
+    def __init__(self, tx: neo4j.ManagedTransaction) -> None:
+        self._tx = tx
+
+    @timed_statement
+    def run(self, name: str, /, **params: Any) -> list[Row]:
+        result = self._tx.run(statement(name, "neo4j"), params)
+        return [record.data() for record in result]
+
+    def lock(self, scope: str) -> None:
+        # Writing a property of a constrained node takes its write lock until commit.
+        self.run("take_lock", name=scope)
+
+
+class Neo4jStore:
+    dialect: Dialect = "neo4j"
+
+    def __init__(self, uri: str, user: str, password: str, database: str) -> None:
+        self._driver = neo4j.GraphDatabase.driver(
+            uri,
+            auth=(user, password),
+            # The linter checks the statements; the server's hints about property keys that no
+            # node has yet (an empty palace) would be one log line per query.
+            notifications_min_severity=neo4j.NotificationMinimumSeverity.OFF,
+        )
+        self._database = database
+        self._vector_indexes: set[int] = set()
+        # One bookmark manager for every session: a read sees the writes this process made
+        # before it, even on a cluster whose follower has not caught up (causal consistency).
+        self._bookmarks = neo4j.GraphDatabase.bookmark_manager()
+
+    def _session(self) -> neo4j.Session:
+        return self._driver.session(database=self._database, bookmark_manager=self._bookmarks)
+
+    def _execute(self, mode: str, work: Callable[[Any], T], use_case: str) -> T:
+        @neo4j.unit_of_work(timeout=TX_TIMEOUT_SECONDS, metadata={"use_case": use_case})
+        def unit(tx: neo4j.ManagedTransaction) -> T:
+            return work(_Neo4jTx(tx))
+
+        with _translated(), self._session() as session:
+            if mode == "read":
+                return session.execute_read(unit)
+            return session.execute_write(unit)
+
+    def read(self, work: Callable[[Any], T], *, use_case: str) -> T:
+        return self._execute("read", work, use_case)
+
+    @observed_write
+    def write(self, work: Callable[[Any], T], *, use_case: str) -> T:
+        return self._execute("write", work, use_case)
+
+    def ping(self) -> None:
+        with _translated():
+            self._driver.verify_connectivity()
+
+    memory_replaces_indexes = False
+    """Several instances share one Neo4j (design §2.2): the database's candidate indexes stay
+    whatever one instance keeps in its memory."""
+    stores_entity_keys = True
+
+    def apply_schema(self, *, memory_indexes: bool = False) -> None:
+        """Every constraint and index, whatever `memory_indexes` says (see above)."""
+        with _translated(), self._session() as session:
+            for _, text in schema_statements("neo4j"):
+                session.run(text).consume()
+            session.run(statement("await_indexes", "neo4j")).consume()
+
+    def restore_index(self, served: str) -> None:
+        """Nothing to restore: Neo4j keeps its candidate indexes."""
+
+    def run_text(self, text: str, params: dict[str, Any]) -> list[Row]:
+        """One auto-commit statement outside the use cases (tests and diagnosis only)."""
+        with _translated():
+            records, _, _ = self._driver.execute_query(
+                text, params, database_=self._database, bookmark_manager_=self._bookmarks
+            )
+        return [record.data() for record in records]
+
+    def profile_work(self, text: str, params: dict[str, Any]) -> int:
+        """Database hits of the whole plan, running the statement (tests and diagnosis only).
+
+        Expanding a node's edges costs hits per edge walked, so this sum shows whether a
+        statement's cost follows the degree of the nodes it touches.
+        """
+        with _translated(), self._session() as session:
+            profile = session.run(f"PROFILE {text}", params).consume().profile
+        return _db_hits(profile or {})
+
+    def ensure_vector_index(self, dimension: int) -> None:
+        """Create the vector index once per dimension and process: every vector write asks."""
+        if dimension in self._vector_indexes:
+            return
+        with _translated(), self._session() as session:
+            session.run(
+                statement("create_vector_index", "neo4j"), {"dimension": dimension}
+            ).consume()
+            session.run(statement("await_indexes", "neo4j")).consume()
+        self._vector_indexes.add(dimension)
+
+    def wipe(self) -> None:
+        """Delete every node and edge (tests only); the schema stays."""
+        with _translated(), self._session() as session:
+            session.run(statement("wipe_graph", "neo4j")).consume()
+
+    def close(self) -> None:
+        self._driver.close()
+
+
+def _db_hits(operator: dict[str, Any]) -> int:
+    return int(operator.get("dbHits", 0)) + sum(
+        _db_hits(child) for child in operator.get("children", [])
+    )

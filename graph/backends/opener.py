@@ -1,0 +1,55 @@
+"""Open the configured backend: Neo4j when a URI is given, else the embedded FalkorDB.
+
+The Neo4j driver is imported only to open Neo4j: an embedded service would hold it for nothing
+(30 MB of RSS, design §10).
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from castlegraph.graph.backends.embedded import HOST, EmbeddedFalkorDB
+from castlegraph.graph.backends.falkordb_store import FalkorStore
+from castlegraph.graph.backends.store import GraphStore
+
+
+@dataclass(frozen=True, slots=True)
+class Neo4jTarget:
+    uri: str
+    user: str
+    password: str
+    database: str
+
+
+class Backend:
+    """A store plus, for the embedded database, the child process that serves it."""
+
+    def __init__(self, store: GraphStore, embedded: EmbeddedFalkorDB | None = None) -> None:
+        self.store = store
+        self.embedded = embedded
+
+    @property
+    def description(self) -> str:
+        if self.embedded is None:
+            return "neo4j"
+        return f"embedded FalkorDB on {HOST}:{self.embedded.port}, data in {self.embedded.data_dir}"
+
+    def close(self) -> None:
+        try:
+            self.store.close()
+        finally:
+            if self.embedded is not None:
+                self.embedded.stop()
+
+
+def open_backend(neo4j: Neo4jTarget | None, data_dir: Path, port: int | None = None) -> Backend:
+    if neo4j is not None:
+        from castlegraph.graph.backends.neo4j_store import Neo4jStore  # noqa: PLC0415  # see the module docstring
+
+        return Backend(Neo4jStore(neo4j.uri, neo4j.user, neo4j.password, neo4j.database))
+    embedded = EmbeddedFalkorDB(data_dir, port)
+    embedded.start()
+    try:
+        return Backend(FalkorStore(HOST, embedded.port, embedded.password), embedded)
+    except Exception:
+        embedded.stop()
+        raise

@@ -1,0 +1,69 @@
+"""The `GraphStore` protocol that both backends implement.
+
+A use case is a function of a `Tx`: it runs named statements and returns plain values.
+`read` and `write` run it as one managed transaction on Neo4j. FalkorDB has no multi-statement
+transactions, so its store serialises every write unit in the process (the embedded database
+belongs to one service, see `graph.backends.embedded`), and each use case makes its changes in one
+final statement, which FalkorDB applies atomically.
+"""
+
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
+
+from castlegraph.graph.backends.queries import Dialect
+
+T = TypeVar("T")
+Row = dict[str, Any]
+
+
+class Tx(Protocol):
+    def run(self, name: str, /, **params: Any) -> list[Row]:
+        """Run the statement called `name` with `params`; rows as plain dicts."""
+        ...
+
+    def lock(self, scope: str) -> None:
+        """Hold an exclusive lock on `scope` until the transaction ends."""
+        ...
+
+
+class GraphStore(Protocol):
+    dialect: Dialect
+
+    def read(self, work: Callable[[Tx], T], *, use_case: str) -> T: ...
+
+    def write(self, work: Callable[[Tx], T], *, use_case: str) -> T: ...
+
+    memory_replaces_indexes: bool
+    """Whether `apply_schema(memory_indexes=True)` leaves out the database's candidate
+    indexes (`graph.backends.queries.MEMORY_SERVED`): true where one service owns the database."""
+
+    @property
+    def stores_entity_keys(self) -> bool:
+        """Whether entity writes store the candidate-index keys (`resolver.entity_search_keys`);
+        false only while the in-memory index serves a database that keeps no index of them.
+        An entity's stored keys are then dropped when its spellings change, so every entity
+        holds either the keys of its current spellings or none
+        (`graph.schema.migration_steps.fill_entity_keys` gives them back)."""
+        ...
+
+    def apply_schema(self, *, memory_indexes: bool = False) -> None:
+        """Create every constraint and index that is missing, then wait until usable;
+        `memory_indexes`: the service answers candidate searches from its own memory."""
+        ...
+
+    def restore_index(self, served: str) -> None:
+        """Create again the database's candidate index that the in-memory index `served`
+        ("entity", "drawer") replaced, and wait until it answers: that one failed to build.
+        Entity writes store their keys from then on; those written without are the caller's
+        to fill in (`graph.schema.migration_steps.fill_entity_keys`)."""
+        ...
+
+    def ensure_vector_index(self, dimension: int) -> None:
+        """Create the drawers' vector index for `dimension` unless it exists."""
+        ...
+
+    def ping(self) -> None:
+        """Raise `GraphUnavailable` unless the database answers."""
+        ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,267 @@
+"""The stored candidates of one write unit, fetched from the entity index depth by depth.
+
+`resolver.entity_search_keys` says which keys each entity stores and which keys a mention probes;
+this module sends those probes to the database and turns the rows into records. The key rules stay
+free of I/O and of records, so `graph.records` can derive an entity's stored index keys from them
+without an import cycle.
+
+`Candidates` fetches for one write unit, in depths (`EXACT`: the key itself; `ONE_EDIT`: its
+deletion neighbourhood; `TWO_EDITS`: the review probes), never sending a probe key twice, and
+remembers the depth reached per mention key, so a decision that needs a deeper search than was
+fetched can ask for it.
+
+With an in-memory index (`graph.indexes.entity_index`, caught up by the write unit before it asks),
+the probes are answered in memory and the entities found come from memory too, the few it does not
+keep whole read by id (`fetch_remembered`): the same entities under the same probes. A write unit
+also weighs each hit against the spelling keys and the kind the index keeps and takes only those
+some rule could use for a mention key that probed them: a spelling that may pair with the key
+(`resolver.entity_pairs.may_pair`), and a kind some mention of the key is compared with
+(`resolver.entity_rules.kinds_compatible`, registered per key by `Candidates.expect`); what it
+leaves unread would have decided nothing, so the decisions are the same. The spelling part is done
+first, pair by pair, inside the lookup (`EntityIndex.lookup_spelled`: a (row, probe) pair whose one
+sender cannot pair with the row is never turned into a hit). Its probes are then tracked per mention
+key, not once per unit: a probe two keys share is looked up for each. The kind part starts inside
+the lookup too: where thousands of entities share a probe key, only those of the kinds its keys'
+mentions are compared with are read (`graph.indexes.kind_runs`), so a mention's cost does not grow
+with the entities of other kinds that share its key (design §8.1).
+
+Without the in-memory index, the database's answer is narrowed to the kinds the unit's mentions
+are compared with (all kinds as soon as one mention is `other`): the database's key index still
+meets the other kinds' entities, but none is sent back and parsed.
+"""
+
+from collections.abc import Collection, Iterable, Iterator
+
+from castlegraph.graph.backends.entity_key_params import probe_params
+from castlegraph.graph.backends.queries import Dialect
+from castlegraph.graph.backends.store import Tx
+from castlegraph.graph.indexes.entity_index import EntityIndex
+from castlegraph.graph.records import Entity
+from castlegraph.resolver.entity_pairs import may_pair
+from castlegraph.resolver.entity_rules import compatible_kinds
+from castlegraph.resolver.entity_search_keys import (
+    BatchIndex,
+    has_edge_space_keys,
+    probe_keys,
+    stored_key_set,
+    stores,
+)
+
+LUCENE_MAX_CLAUSES = 1_000
+"""Probe keys per Neo4j full-text query: Lucene refuses more than 1,024 clauses by default."""
+
+
+def fetch(
+    tx: Tx, dialect: Dialect, probes: set[str], kinds: Collection[str] | None = None
+) -> list[tuple[Entity, list[str]]]:
+    """Entities with a stored key among `probes`, each with those of its keys that are probes;
+    with `kinds`, only entities of those kinds (the database still reads the others' index
+    entries, but returns none of them: a key many kinds share is not sent back whole).
+
+    Entities a person settled as the same as an older one (`same_as`) are no candidates.
+    FalkorDB's string index trims the values it stores (`' ab'` is indexed as `'ab'`), so a
+    probe key that starts or ends with a space (a deletion next to a one-letter word) finds
+    nothing by itself: its trimmed form is probed too, and every answer is checked against the
+    entity's real keys, which also drops what the trimmed probes over-fetch. Only an entity with
+    a key that may start or end with a space can be over-fetched that way; the others are taken
+    at their word.
+    """
+    if not probes:
+        return []
+    stand_ins: dict[str, list[str]] = {}
+    if dialect == "falkordb":
+        for probe in probes:
+            trimmed = probe.strip(" ")
+            if trimmed != probe and trimmed:
+                stand_ins.setdefault(trimmed, []).append(probe)
+    found: dict[str, tuple[Entity, list[str]]] = {}
+    for part in _query_parts(sorted(probes | stand_ins.keys()), dialect):
+        params = probe_params(part, dialect)
+        kinds_wanted = sorted(kinds) if kinds is not None else None
+        for row in tx.run("entities_by_probe_keys", **params, kinds=kinds_wanted):
+            entity = Entity.from_props(row["entity"])
+            if entity.same_as is not None or entity.view.id in found:
+                continue  # a later part finds the same entity by the same keys
+            view, returned = entity.view, row.get("probes")
+            if returned is None:  # Neo4j's full-text search does not say which token matched
+                matched = [key for key in stored_key_set(view) if key in probes]
+            elif not has_edge_space_keys(view):  # it stores what found it, and no stand-in
+                matched = [key for key in returned if key in probes]
+            else:
+                matched = [key for key in returned if key in probes and stores(view, key)]
+                matched += [
+                    key for p in returned for key in stand_ins.get(p, ()) if stores(view, key)
+                ]
+            found[view.id] = (entity, matched)
+    return list(found.values())
+
+
+def fetch_remembered(
+    tx: Tx, dialect: Dialect, memory: EntityIndex, probes: set[str]
+) -> list[tuple[Entity, list[str]]]:
+    """What `fetch` answers, with the probes looked up in `memory`: the entities found are
+    taken from memory, or read by id where it does not keep them whole."""
+    found = memory.lookup_rows(probes) if probes else {}
+    hits = {entity_id: keys for entity_id, (keys, _) in found.items()}
+    return read_found(tx, dialect, memory, hits, {i: row for i, (_, row) in found.items()})
+
+
+def read_found(
+    tx: Tx,
+    dialect: Dialect,
+    memory: EntityIndex,
+    hits: dict[str, list[str]],
+    rows: dict[str, int],
+) -> list[tuple[Entity, list[str]]]:
+    """The entities of `hits` (id → the probes that met it; `rows`: id → its latest row):
+    those `memory` handed out lately, then those it keeps whole, the few others read by id.
+    Entities settled as the same as another are dropped, as `fetch` drops them."""
+    if not hits:
+        return []
+    entities, generation = memory.cached(hits)
+    kept = memory.entities({i: rows[i] for i in hits.keys() - entities.keys()})
+    entities.update(kept)
+    unread = sorted(hits.keys() - entities.keys())
+    read = [
+        Entity.from_props(row)
+        for row in (tx.run("entities_by_ids", **id_params(unread, dialect)) if unread else ())
+    ]
+    memory.remember([*kept.values(), *read], generation)
+    entities.update((entity.view.id, entity) for entity in read)
+    return [(e, hits[e.view.id]) for e in entities.values() if e.same_as is None]
+
+
+def id_params(ids: list[str], dialect: Dialect) -> dict[str, object]:
+    """Ids as a list for Neo4j; FalkorDB gets them as one joined string, like the probes."""
+    if dialect == "neo4j":
+        return {"ids": ids}
+    joined = probe_params(ids, dialect)
+    return {"ids": joined["probes"], "separator": joined["separator"]}
+
+
+def _query_parts(probes: list[str], dialect: Dialect) -> Iterator[list[str]]:
+    """FalkorDB takes every probe at once; a Lucene query holds at most 1,024 clauses."""
+    size = LUCENE_MAX_CLAUSES if dialect == "neo4j" else max(len(probes), 1)
+    for start in range(0, len(probes), size):
+        yield probes[start : start + size]
+
+
+EXACT, ONE_EDIT, TWO_EDITS = 0, 1, 2
+"""Probe depths: the key, its one-edit neighbourhood, its review probes (`probe_keys`)."""
+
+
+def depth_probes(key: str, depth: int) -> frozenset[str]:
+    if depth == EXACT:
+        return frozenset((key,))
+    return probe_keys(key, two_edits=depth == TWO_EDITS)
+
+
+class Candidates:
+    """The stored candidates one write unit has fetched, and how deep per mention key."""
+
+    def __init__(self, tx: Tx, dialect: Dialect, memory: EntityIndex | None = None) -> None:
+        self.index = BatchIndex()
+        self._memory = memory
+        self.created_at: dict[str, str] = {}
+        self._tx = tx
+        self._dialect = dialect
+        self._sent: set[str] = set()
+        self._depth: dict[str, int] = {}
+        self._kinds: dict[str, set[str]] = {}
+        """The kinds of the batch's mentions per mention key (`expect`)."""
+
+    def expect(self, key: str, kind: str) -> None:
+        """A mention of `kind` will be decided under `key`: hits of a kind no mention of the
+        key is compared with are not read. A key never expected takes hits of every kind."""
+        self._kinds.setdefault(key, set()).add(kind)
+
+    def depth(self, key: str) -> int:
+        return self._depth.get(key, -1)
+
+    def ensure(self, keys: Iterable[str], depth: int) -> bool:
+        """Fetch, in one read, whatever `keys` lack to be searched to `depth`; True if found any."""
+        if self._memory is not None:
+            return self._ensure_remembered(self._memory, keys, depth)
+        wanted: set[str] = set()
+        for key in keys:
+            if self._depth.get(key, -1) < depth:
+                self._depth[key] = depth
+                wanted |= depth_probes(key, depth)
+        wanted -= self._sent
+        self._sent |= wanted
+        found = fetch(self._tx, self._dialect, wanted, self._unit_kinds())
+        for entity, probes in found:
+            if self.index.add_found(entity.view, probes):
+                self.created_at[entity.view.id] = entity.created_at
+        return bool(found)
+
+    def _unit_kinds(self) -> Collection[str] | None:
+        """The entity kinds any mention of the unit is compared with, or None for every kind.
+        One set for the whole unit, not per key: a probe is sent to the database once per unit
+        (`_sent`), so what it brings back must serve every key that may send it later."""
+        wanted: set[str] = set()
+        for mention_kinds in self._kinds.values():
+            compatible = compatible_kinds(mention_kinds)
+            if compatible is None:
+                return None
+            wanted.update(compatible)
+        return wanted if self._kinds else None
+
+    def _ensure_remembered(self, memory: EntityIndex, keys: Iterable[str], depth: int) -> bool:
+        """The probes looked up in memory, each hit weighed against the mention keys whose
+        probes met it: only an entity with a spelling some rule could use for one of them
+        (`may_pair`) and that this unit has not read yet is read, by id.
+
+        A hit dropped for one key may matter to another, so the probes are tracked per mention
+        key (its probes at `depth` less those of the depth it had reached), not once per batch:
+        a probe two keys share is looked up for each and its hits weighed against both.
+        """
+        needs: dict[str, frozenset[str]] = {}
+        for key in keys:
+            reached = self._depth.get(key, -1)
+            if reached >= depth:
+                continue
+            self._depth[key] = depth
+            needed = depth_probes(key, depth)
+            if reached >= EXACT:
+                needed -= depth_probes(key, reached)
+            needs[key] = needed
+        hits, wanting = memory.lookup_spelled(needs, self._kinds)
+        fresh = {i: hit for i, hit in hits.items() if i not in self.index}
+        for entity_id in hits.keys() - fresh.keys():
+            self.index.add_found(self.index.get(entity_id), hits[entity_id][0])
+        unread = {
+            entity_id: found
+            for entity_id, (found, spellings, kind, _) in fresh.items()
+            if _usable(found, wanting, spellings, kind, self._kinds)
+        }
+        rows = {entity_id: fresh[entity_id][3] for entity_id in unread}
+        for entity, found in read_found(self._tx, self._dialect, memory, unread, rows):
+            self.index.add_found(entity.view, found)
+            self.created_at[entity.view.id] = entity.created_at
+        return bool(hits)
+
+
+def _usable(
+    probes: list[str],
+    wanting: dict[str, list[str]],
+    spellings: tuple[str, ...] | None,
+    kind: str | None,
+    kinds: dict[str, set[str]],
+) -> bool:
+    """Whether the entity could matter to a mention key that probed it: a mention of that key
+    may be compared with its kind, and one of its spellings could pair with the key (each
+    unknown: assumed so)."""
+    keys = {key for probe in probes for key in wanting[probe]}
+    if kind is not None:
+        keys = {key for key in keys if _kind_may_matter(kinds.get(key), kind)}
+    if spellings is None:
+        return bool(keys)
+    return any(may_pair(key, spelling) for key in keys for spelling in spellings)
+
+
+def _kind_may_matter(mention_kinds: set[str] | None, kind: str) -> bool:
+    """`kinds_compatible` for any of `mention_kinds`, in one step however many they are (a
+    batch may post one key under a thousand kinds)."""
+    compatible = compatible_kinds(mention_kinds)
+    return compatible is None or kind in compatible

@@ -1,0 +1,432 @@
+"""The entity candidate index held in the service's memory, kept exact by a sequence (design §5.4).
+
+Why: the database's own search made a batch of mentions cost three indexed probe reads, each
+sending up to tens of thousands of probe keys and returning every entity they meet with the
+keys that met it; the database's CPU and the client's parsing of those replies capped
+resolution at a few thousand mentions a second. Here the same keys (`stored_key_set` of
+`resolver.entity_search_keys`) live in the service as 64-bit hashes in sorted numpy arrays: a lookup
+is a vectorised binary search, and the entities it finds are handed to the rules from memory too
+(`graph.indexes.row_spellings` keeps each row's whole entity). The database still holds the truth,
+keeps its own key index (the fallback while this one loads, and the reference the tests compare it
+with) and takes one write statement per batch.
+
+Layout (`graph.indexes.key_segments`): a row per entity, its id kept as the 16 bytes of its UUID;
+the (key, row) pairs bucketed by the top bits of the key's 64-bit hash, each one uint32 of the
+next hash bits over the row. About 48 keys per entity at 4.3 bytes each (bucket table and ids
+included, 4.7): about 225 MB at 1 M entities of the benchmark's names, where a uint64 per key
+took 390 and a dict of the key strings would take several GB.
+
+Exactness across writers and instances: every statement that creates an entity or changes its
+spellings (resolution, aliases, settled reviews, key migrations, bulk loads) advances one counter
+node, `(:Meta {name: 'entity_seq'})`, and stamps the entities it touched with the new value
+(`seq`, indexed). The counter's write lock is held to commit, so a committed value means every
+lower one is committed too. A write unit reads the counter after taking the `entities` lock and,
+before deciding anything, reads the entities stamped after the value this index has seen
+(`catch_up`); another instance's writes, an alias recorded through the API and a migration are
+all caught that way. After its own statement commits, the unit adds what it wrote itself
+(`written`) when nothing else came in between; otherwise the next catch-up reads it. A write
+that fails adds nothing. The counter node carries an `epoch` drawn when it is created: a graph
+wiped and written again restarts the counter under a new epoch, and the index starts over. The
+protocol is `graph.indexes.sequenced_index`'s, shared by both in-memory indexes.
+
+A respelled entity is added again under a new row with all its keys, and the lookup answers
+each id once, under the latest row that met a probe. An entity's keys only grow (aliases are
+appended) but for one case: an undone `same` verdict removes the alias it recorded, and the
+statement marks the entity `unspelled`. Its older rows still hold the lost keys, so for such an
+entity the index remembers its latest row (`_latest`, a few entries) and answers that one.
+An entry keeps 34 bits of its key's hash (at a million entities), so about `entries / 2**34`
+rows per probe (0.003 at 48 M keys) are another key's: such an entity is answered under a
+probe it does not store, which only over-fetches: the rules measure every candidate's real
+distance, and every entity within reach of a probe is found through its own keys anyway, so
+no decision changes.
+
+The entities found are built from the rows that keep them (`entities`; a row whose texts hold
+a separator keeps its keys only, and its entity is read by id), and the last
+`ENTITY_CACHE_SIZE` handed out are kept as objects: candidates recur from batch to batch. At a
+million entities, reading them by id was the largest cost that grew with the palace (3.2
+entities a mention, after a cache of 100,000). The sequence keeps rows and objects exact: a
+catch-up or a write adds the entities it stamped under new rows and drops their objects, and an
+object built or read before such a change is not kept (`cached` hands out a generation that
+`remember` checks).
+"""
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+from numpy.typing import NDArray
+
+from castlegraph.graph.backends.queries import FIRST_ENTITY_CURSOR
+from castlegraph.graph.backends.store import GraphStore, Row, Tx
+from castlegraph.graph.indexes.key_segments import (
+    BLOCK_BITS,
+    KeyIndex,
+    PairFilter,
+    WantedKinds,
+    key_hashes,
+)
+from castlegraph.graph.indexes.row_spellings import Record, RowSpellings
+from castlegraph.graph.indexes.sequenced_index import SequencedIndex
+from castlegraph.graph.records import Entity
+from castlegraph.resolver.entity_pairs import may_pair, may_pair_all
+from castlegraph.resolver.entity_rules import compatible_kinds
+from castlegraph.resolver.entity_search_keys import spellings_keys, stored_key_set
+
+SpelledLookup = tuple[
+    dict[str, tuple[list[str], tuple[str, ...] | None, str | None, int]], dict[str, list[str]]
+]
+"""`EntityIndex.lookup_spelled`: the hits, and the mention keys behind each probe that hit."""
+
+ENTITY_CACHE_SIZE = 10_000
+"""Entities kept as objects once handed out (about 600 bytes each): building one from its row
+costs a few microseconds, so only what a few batches reuse is kept; 100,000 were kept when each
+was a read by id (60 MB at 1 M)."""
+BUILD_PAGE = 2_000
+
+
+@dataclass(frozen=True, slots=True)
+class BuildStats:
+    entities: int
+    entries: int
+    seconds: float
+
+
+class EntityIndex(SequencedIndex):
+    """The candidate index of one service instance: built once, then caught up per write unit."""
+
+    counter_statement = "entity_seq"
+    name = "entity"
+
+    def __init__(self, block_bits: int = BLOCK_BITS) -> None:
+        super().__init__()
+        self._block_bits = block_bits
+        """Rows a build gathers at a time (`graph.indexes.key_segments.Filler`; tests make it 2)."""
+        self._keys, self._spellings = _empty()
+        """Each row's keys, so a lookup can drop hits no rule can use before they are read;
+        its kinds, so a long run of one key is kept by kind (`graph.indexes.kind_runs`)."""
+        self._entities: OrderedDict[str, Entity] = OrderedDict()
+        """An ordered dict, not a dict: taking a dict's first key walks the slots its earlier
+        deletions left (15 ms a batch at 1 M entities, the cache full)."""
+        self._generation = 0
+        """Advances whenever entities may have changed: a read from before is not cached."""
+        self._latest: dict[str, int] = {}
+        """The latest row of each entity that lost a spelling since the build (`unspelled`):
+        a probe of a lost key meets only its older rows, whose spellings are stale."""
+
+    @property
+    def entries(self) -> int:
+        return self._keys.entries
+
+    @property
+    def examined(self) -> int:
+        """Index entries the lookups read since the index was last built: what probes cost."""
+        return self._keys.examined
+
+    def build(
+        self, store: GraphStore, stopping: Callable[[], bool] = lambda: False
+    ) -> BuildStats | None:
+        """Index every entity, page by page; `None` if `stopping` said so first.
+
+        The counter is read before the first page: whatever changes after it carries a later
+        value, so the first catch-up reads it even if a page saw it already (an entity added
+        twice is answered once).
+        """
+        started = time.perf_counter()
+        counter = store.read(self.counter, use_case="entity_index_counter")
+        keys, spellings = _empty()
+        filler = keys.filler(self._block_bits)
+        after = FIRST_ENTITY_CURSOR[store.dialect]
+        while True:
+            if stopping():
+                return None
+            page = store.read(partial(_page, after), use_case="entity_index_build")
+            if not page:
+                break
+            rows_spellings = [_spellings(r) for r in page]
+            spelled = [spellings_keys(found, cached=False) for found in rows_spellings]
+            counts = np.fromiter(map(len, spelled), dtype=np.int64, count=len(spelled))
+            first_row = keys.rows
+            for r in page:
+                keys.row_for(r["id"])
+            spellings.extend(rows_spellings, [r.get("kind") for r in page], _records(page))
+            hashes = key_hashes([key for found in spelled for key in found])
+            filler.append(hashes, np.repeat(np.arange(first_row, keys.rows), counts))
+            after = page[-1]["cursor"]
+        filler.close()
+        del filler
+        with self._lock:
+            self._keys, self._spellings = keys, spellings
+            self._latest = {}
+            self._built(counter)
+        return BuildStats(keys.rows, keys.entries, time.perf_counter() - started)
+
+    def _start_over(self) -> None:
+        self._keys, self._spellings = _empty()
+        self._entities.clear()
+        self._latest = {}
+        self._generation += 1
+
+    def _take_since(self, tx: Tx, after: int, upto: int) -> None:
+        changed = tx.run("entities_since", after=after, upto=upto)
+        found = [_spellings(r) for r in changed]
+        first = self._keys.rows
+        self._spellings.extend(found, [r.get("kind") for r in changed], _records(changed))
+        self._keys.add([(r["id"], spellings_keys(f)) for r, f in zip(changed, found, strict=True)])
+        self._note_latest(first, [(r["id"], bool(r.get("unspelled"))) for r in changed])
+        self._forget(r["id"] for r in changed)
+
+    def _note_latest(self, first: int, added: list[tuple[str, bool]]) -> None:
+        """Rows `first`, `first + 1`, ... were just added for these (id, lost a spelling):
+        keep the latest row of every entity that lost one. Lock held."""
+        for n, (entity_id, unspelled) in enumerate(added):
+            if unspelled or entity_id in self._latest:
+                self._latest[entity_id] = first + n
+
+    def _latest_rows(self, rows: dict[str, int]) -> dict[str, int]:
+        """Each id's row as a lookup answered it, or its latest row if it lost a spelling."""
+        latest = self._latest
+        if not latest:
+            return rows
+        return {i: max(row, latest.get(i, row)) for i, row in rows.items()}
+
+    def written(self, epoch: str | None, seq: int, entities: Iterable[Entity]) -> None:
+        """After a unit's statement committed: its own entities, if nothing came in between."""
+        entities = list(entities)
+        views = [e.view for e in entities]
+
+        def take() -> None:  # kinds first: the keys' segment keeps its long runs by them
+            first = self._keys.rows
+            self._spellings.extend(
+                [(v.key, *v.alias_keys) for v in views],
+                [v.kind for v in views],
+                [Record(e.view.name, e.view.aliases, e.created_at, e.same_as) for e in entities],
+            )
+            self._keys.add([(v.id, stored_key_set(v)) for v in views])
+            self._note_latest(first, [(v.id, False) for v in views])
+            self._forget(v.id for v in views)
+
+        self._take_written(epoch, seq, take)
+
+    def lookup(self, probes: Collection[str]) -> dict[str, list[str]]:
+        """Entity id → the probes it stores, sorted, for every indexed entity that stores one."""
+        with self._lock:
+            return self._keys.lookup(probes)
+
+    def lookup_rows(self, probes: Collection[str]) -> dict[str, tuple[list[str], int]]:
+        """What `lookup` answers, each entity's probes in no particular order and with its
+        latest row (for `entities`)."""
+        with self._lock:
+            found = self._keys.lookup_rows(probes)
+            if not self._latest:
+                return found
+            rows = self._latest_rows({i: row for i, (_, row) in found.items()})
+            return {i: (keys, rows[i]) for i, (keys, _) in found.items()}
+
+    def lookup_spelled(
+        self,
+        needs: Mapping[str, Collection[str]],
+        kinds: Mapping[str, Collection[str]] | None = None,
+    ) -> SpelledLookup:
+        """What `lookup` answers for the probes of every mention key in `needs` (key → its
+        probes), each entity with its keys (name key, then alias keys) and its kind, each None
+        where not known (`graph.indexes.row_spellings`), and its latest row; and, for each probe
+        that hit, the mention keys that sent it.
+
+        `kinds` (key → the kinds of its mentions; a key not in it wants every kind) narrows a
+        probe that meets a long run of one key to the entities of kinds its keys' mentions are
+        compared with (`graph.indexes.kind_runs`): those of other kinds are never read, however many
+        share the key (design §8.1). Where a run is short, or every kind is wanted (a mention
+        of kind `other`), every hit is answered and the caller drops the kinds it cannot use.
+
+        Each (row, probe) pair is weighed before the hits are grouped by entity: where one
+        mention key sent the probe and none of the row's keys may pair with it
+        (`resolver.entity_pairs.may_pair`), the pair is dropped. At a million entities most
+        pairs are of that kind, and one check each costs less than carrying them as hits.
+        """
+        sent: dict[str, list[str]] = {}
+        decoded: dict[int, tuple[str, ...] | None] = {}
+        with self._lock:
+            spellings = self._spellings
+            keep = _weighing(needs, spellings, sent, decoded)
+            wanted = _wanted_kinds(needs, kinds, spellings) if kinds is not None else None
+            probes = set().union(*needs.values())
+            found = self._keys.lookup_rows(probes, keep, wanted) if probes else {}
+            rows = self._latest_rows({i: row for i, (_, row) in found.items()})
+            hits = {
+                entity_id: (keys, _decoded(spellings, decoded, row), spellings.kind_of(row), row)
+                for entity_id, (keys, _) in found.items()
+                for row in (rows[entity_id],)
+            }
+        return hits, sent
+
+    def entities(self, rows: dict[str, int]) -> dict[str, Entity]:
+        """The entities of these rows (id → its latest row, as a lookup answered it) that the
+        index keeps whole: as the database holds them, the index being caught up. The others
+        are not answered and must be read by id."""
+        with self._lock:
+            spellings = self._spellings
+            found = {i: spellings.entity(row, i) for i, row in rows.items()}
+            return {i: entity for i, entity in found.items() if entity is not None}
+
+    def cached(self, ids: Iterable[str]) -> tuple[dict[str, Entity], int]:
+        """The entities of `ids` read before and unchanged since, and the generation to hand
+        `remember` with what is read now."""
+        with self._lock:
+            entities = self._entities
+            return {i: e for i in ids if (e := entities.get(i)) is not None}, self._generation
+
+    def remember(self, read: Iterable[Entity], generation: int) -> None:
+        """Keep entities read by id, unless something changed since `cached` (the read may
+        predate it); the oldest go first past `ENTITY_CACHE_SIZE`."""
+        with self._lock:
+            if generation != self._generation:
+                return
+            entities = self._entities
+            for entity in read:
+                entities[entity.view.id] = entity
+            while len(entities) > ENTITY_CACHE_SIZE:
+                entities.popitem(last=False)
+
+    def _forget(self, ids: Iterable[str]) -> None:
+        """Entities respelled or settled (or new): their cached reads are stale. Lock held."""
+        for entity_id in ids:
+            self._entities.pop(entity_id, None)
+        self._generation += 1
+
+
+def _empty() -> tuple[KeyIndex, RowSpellings]:
+    """An empty index: its keys know each row's kind from its spellings."""
+    spellings = RowSpellings()
+    return KeyIndex(spellings.kind_codes), spellings
+
+
+def _wanted_kinds(
+    needs: Mapping[str, Collection[str]],
+    kinds: Mapping[str, Collection[str]],
+    spellings: RowSpellings,
+) -> WantedKinds:
+    """For probes that met a long run: the kind codes of the entities that some mention of a
+    key that sent the probe is compared with (`compatible_kinds`), with 0 (rows of unknown
+    kind may be any), or None where one of them is compared with every kind."""
+
+    by_key: dict[str, frozenset[int] | None] = {}
+
+    def codes_of(key: str) -> frozenset[int] | None:
+        """The codes one key's mentions want, once per key (a key may have a thousand kinds)."""
+        if key not in by_key:
+            compatible = compatible_kinds(kinds.get(key))
+            codes = None if compatible is None else map(spellings.code_of, compatible)
+            by_key[key] = None if codes is None else frozenset(c for c in codes if c is not None)
+        return by_key[key]
+
+    def wanted(probes: list[str]) -> list[Collection[int] | None]:
+        sent = _senders(needs, set(probes))
+        answer: list[Collection[int] | None] = []
+        for probe in probes:
+            codes = {0}
+            for key in sent.get(probe, ()):
+                of_key = codes_of(key)
+                if of_key is None:
+                    answer.append(None)
+                    break
+                codes |= of_key
+            else:
+                answer.append(codes)
+        return answer
+
+    return wanted
+
+
+def _decoded(
+    spellings: RowSpellings, decoded: dict[int, tuple[str, ...] | None], row: int
+) -> tuple[str, ...] | None:
+    """A row's keys: decoded by the lookup's weighing if it was hit, else now (the latest row
+    of an entity that lost a spelling, `EntityIndex._latest`)."""
+    return decoded[row] if row in decoded else spellings.of(row)
+
+
+def _senders(needs: Mapping[str, Collection[str]], hit: set[str]) -> dict[str, list[str]]:
+    """Probe → the mention keys that sent it (`needs`: key → its probes), for the probes that
+    hit only: a batch sends tens of thousands of probes and hits a few thousand, so the map is
+    built from the hits' side (one set operation per mention key, in C) instead of one Python
+    step per probe sent."""
+    sent: dict[str, list[str]] = {}
+    for key, needed in needs.items():
+        if not hit.isdisjoint(needed):
+            for probe in hit.intersection(needed):
+                sent.setdefault(probe, []).append(key)
+    return sent
+
+
+def _weighing(
+    needs: Mapping[str, Collection[str]],
+    spellings: RowSpellings,
+    sent: dict[str, list[str]],
+    decoded: dict[int, tuple[str, ...] | None],
+) -> PairFilter:
+    """The pair filter of `EntityIndex.lookup_spelled`: a (row, probe) pair is kept unless the
+    probe's one sender cannot pair with any of the row's keys. As it goes it fills `sent`
+    (probe → the mention keys that sent it, for the probes that hit) and `decoded` (row → its
+    keys, for the rows hit), which the caller reads after the lookup."""
+
+    def keep(
+        ordered: list[str], rows: NDArray[np.int64], positions: NDArray[np.intp]
+    ) -> NDArray[np.bool_]:
+        hit, pair_probe = np.unique(positions, return_inverse=True)
+        hit_probes = list(map(ordered.__getitem__, hit.tolist()))
+        sent.update(_senders(needs, set(hit_probes)))
+        sender = [keys[0] if len(keys) == 1 else None for keys in map(sent.__getitem__, hit_probes)]
+        hit_rows, pair_row = np.unique(rows, return_inverse=True)
+        row_keys = list(map(spellings.of, hit_rows.tolist()))
+        decoded.update(zip(hit_rows.tolist(), row_keys, strict=True))
+        return _may_use(sender, row_keys, pair_probe, pair_row)
+
+    return keep
+
+
+def _may_use(
+    senders: list[str | None],
+    row_keys: list[tuple[str, ...] | None],
+    pair_probe: NDArray[np.intp],
+    pair_row: NDArray[np.intp],
+) -> NDArray[np.bool_]:
+    """For each (probe, row) pair, whether one of the row's keys may pair with the probe's
+    sender (either unknown: yes): the rows' first keys all at once (`may_pair_all`), then the
+    other keys of the few rows with aliases that the first did not keep."""
+    sender_of = np.array(senders, dtype=object)[pair_probe]
+    first_of = np.array([k[0] if k is not None else None for k in row_keys], dtype=object)[pair_row]
+    known = (
+        np.array([k is not None for k in senders], dtype=np.bool_)[pair_probe]
+        & np.array([keys is not None for keys in row_keys], dtype=np.bool_)[pair_row]
+    )
+    kept = np.ones(len(pair_probe), dtype=np.bool_)
+    weighed = np.flatnonzero(known)
+    kept[weighed] = may_pair_all(sender_of[weighed].tolist(), first_of[weighed].tolist())
+    aliased = np.array([keys is not None and len(keys) > 1 for keys in row_keys], dtype=np.bool_)
+    for i in np.flatnonzero(known & ~kept & aliased[pair_row]).tolist():
+        keys = row_keys[pair_row[i]]
+        assert keys is not None  # known
+        kept[i] = any(may_pair(sender_of[i], key) for key in keys[1:])
+    return kept
+
+
+def _records(rows: list[Row]) -> list[Record | None]:
+    """What each row keeps besides its keys (`graph.indexes.row_spellings.Record`)."""
+    return [
+        Record(r["name"], tuple(r.get("aliases") or ()), r.get("created_at", ""), r.get("same_as"))
+        if r.get("name") is not None
+        else None
+        for r in rows
+    ]
+
+
+def _spellings(row: Row) -> tuple[str, ...]:
+    """An entity's spelling keys, read as a row of its key and alias keys."""
+    return (row["key"], *(row.get("alias_keys") or ()))
+
+
+def _page(after: object, tx: Tx) -> list[Row]:
+    return tx.run("entity_spellings_page", after=after, limit=BUILD_PAGE)

@@ -1,0 +1,263 @@
+"""The keys of the indexed candidate search for entities (design §5.4): deletion neighbourhoods.
+
+Every spelling of an entity (its key and each alias key) is stored with its depth-1 deletion
+neighbourhood: the key and the key with any one code point removed. Two keys within one edit
+always share one of those, so an indexed equality lookup of a mention's own neighbourhood finds
+every one-edit candidate, whatever the number of entities; two-edit review candidates come from
+probing deeper on the mention side (`resolver.entity_keys.review_probe_keys`). Candidates found
+this way are a superset: the rules verify each with the real distance. Where the stored key is
+the longer one (or as long, with two substitutions), depth-2 deletion probes cannot meet it;
+each spelling of ≥ 8 code points also stores 15 partition keys (`resolver.entity_segments`)
+that the review probe meets whichever key came first; one with digits of up to 16 stores its
+depth-2 deletion keys instead, as partitions of a dense family (`RFC 8975`) meet all of it. A
+spelling whose words are out of order stores the deletion keys of its sorted words, and the
+review probe sends those of the mention's, for the `word_order` links.
+
+Two-edit probes are only sent where they can matter. A depth-2 probe key (two code points
+deleted from the mention key `a`) meets the stored depth-1 keys of `b` only when `b` is shorter
+than `a` (the depth-1 probes already find every other pair they can), so such a pair's longer
+key is `a`; a two-edit review link needs `1 - 2/L ≥ 0.75`, hence `a` of ≥ 8 code points. Shorter
+mention keys probe one edit only: what depth 2 would add could never qualify for anything.
+
+A spelling long enough for a two-edit link (see below) also stores its accent-folded form
+(`resolver.entity_keys.folded_key`), and the two-edit probe of a mention includes its own: a
+name with its accents dropped in two places differs by two substitutions, which deletion keys
+alone never meet.
+
+`BatchIndex` answers the same lookups in memory for one batch. A stored entity is indexed only
+under the probe keys that found it (FalkorDB returns them with each entity), at a fraction of
+the cost of indexing every stored key of every entity fetched: a lookup is complete for the
+probe keys sent, and the depth check of `graph.entities.entity_candidates` keeps any decision from
+resting on others. What the batch itself creates or respells is not in the database yet, so it
+is indexed under all its keys.
+"""
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Collection, Iterable, Mapping
+
+from castlegraph.resolver.bounded_cache import MIB, byte_lru
+from castlegraph.resolver.entity_keys import deletion_keys, folded_key, sorted_words_key
+from castlegraph.resolver.entity_model import EntityView
+from castlegraph.resolver.entity_rules import (
+    REVIEW_MIN_KEY_LEN,
+    REVIEW_TWO_EDIT_MIN_SIMILARITY,
+    TYPO_MIN_KEY_LEN,
+    compatible_kinds,
+)
+from castlegraph.resolver.entity_segments import MAX_EDITS, partition_probe_keys, two_edit_keys
+
+CACHE_BYTES = 8 * MIB
+"""Neighbourhoods remembered: a batch repeats names, and so do batches. Bounded by bytes, as
+an entry grows with the square of its key (about 1 KB at 12 characters, 55 KB at 200: 32,768
+entries of 200-character keys held 1.8 GB). With the index in memory (design §5.4) only the
+spellings a batch creates or respells are derived here, once for the batch and once for the
+index: 8 MB hold thousands; 32 MB filled with spellings never asked for again at 1 M."""
+REVIEW_CACHE_BYTES = 16 * MIB
+"""Two-edit neighbourhoods (hundreds of keys each, 95 KB at 40 characters) are remembered
+mostly within one batch's fetch and decisions; 4,096 of them held 390 MB."""
+
+DEEP_PROBE_MIN_LEN = math.ceil(2 / (1 - REVIEW_TWO_EDIT_MIN_SIMILARITY) - 1e-9)
+"""The shortest mention key whose two-edit probes can find a link: 8 at 0.75 (see above).
+`resolver.entity_keys.TWO_EDIT_PROBE_MIN_LEN` (6) bounds the shorter key of such a pair."""
+
+
+@byte_lru(CACHE_BYTES)
+def spelling_keys(key: str) -> frozenset[str]:
+    """Keys stored for one spelling (`index_keys`), remembered."""
+    return frozenset(index_keys(key))
+
+
+def index_keys(key: str) -> set[str]:
+    """Keys stored for one spelling; a key too short for any fuzzy rule stores only itself.
+
+    Its deletion keys (one-edit candidates), its partition keys or, for a dense key with digits,
+    its depth-2 deletion keys (two-edit candidates where it is the longer key,
+    `resolver.entity_segments`), the deletion keys of its sorted words if they
+    are not in order already (`word_order` candidates) and its accent-folded form.
+    """
+    if len(key) < REVIEW_MIN_KEY_LEN:
+        return {key}
+    keys = set(deletion_keys(key))
+    keys.update(two_edit_keys(key), _folded(key), _word_order_keys(key))
+    return keys
+
+
+def _word_order_keys(key: str) -> list[str]:
+    """Deletion keys of the sorted words, for a spelling whose words are out of order: one that
+    is in order stores them already (they are its own deletion keys)."""
+    ordered = sorted_words_key(key)
+    if ordered == key or len(key) < TYPO_MIN_KEY_LEN:
+        return []
+    return deletion_keys(ordered)
+
+
+def stored_keys(view: EntityView, *, cached: bool = False) -> list[str]:
+    """The index keys stored for an entity, sorted (the `dkeys` property). Not cached by
+    default: a bulk load or a migration sees each key once; resolution derived them a moment
+    before (`BatchIndex.put_local`), and deriving them again was a tenth of a batch's CPU."""
+    return sorted(
+        stored_key_set(view)
+        if cached
+        else spellings_keys((view.key, *view.alias_keys), cached=False)
+    )
+
+
+def spellings_keys(spellings: Iterable[str], *, cached: bool = True) -> set[str]:
+    """The index keys stored for an entity with these spelling keys (its key and alias keys);
+    `cached=False` where each key is seen once (a bulk load, a build of a whole index)."""
+    derive: Callable[[str], Collection[str]] = spelling_keys if cached else index_keys
+    keys: set[str] = set()
+    for spelling in spellings:
+        keys.update(derive(spelling))
+    return keys
+
+
+def _folded(key: str) -> tuple[str, ...]:
+    """The accent-folded index key of a spelling, if it has accents and can take a two-edit link."""
+    if len(key) < DEEP_PROBE_MIN_LEN or key.isascii():
+        return ()
+    folded = folded_key(key)
+    return (folded,) if folded != key else ()
+
+
+def stored_key_set(view: EntityView) -> frozenset[str]:
+    if not view.alias_keys:
+        return spelling_keys(view.key)
+    return frozenset().union(*map(spelling_keys, (view.key, *view.alias_keys)))
+
+
+TWO_EDIT_PROBE_MAX_LEN = 40
+"""Longer keys send no depth-2 deletion probe: it grows with the square of the length (18,000
+keys at 200 characters). Their partition probes, a bounded number at any length, find the
+shorter stored keys too."""
+
+
+def probe_keys(key: str, *, two_edits: bool) -> frozenset[str]:
+    """What a mention looks up: equal and one-edit spellings, plus review candidates on request."""
+    if two_edits and len(key) >= TYPO_MIN_KEY_LEN:
+        return _review_probes(key)
+    return _one_edit_probes(key)
+
+
+def _one_edit_probes(key: str) -> frozenset[str]:
+    """The key, its deletion keys and its folded form: what meets a one-edit spelling's rows."""
+    if len(key) < REVIEW_MIN_KEY_LEN:
+        return frozenset((key,))
+    return frozenset(deletion_keys(key)).union(_folded(key))
+
+
+@byte_lru(REVIEW_CACHE_BYTES)
+def _review_probes(key: str) -> frozenset[str]:
+    """Every review candidate, whichever key is longer (design §5.3, complete):
+
+    - stored keys shorter than the mention: its depth-2 deletion neighbourhood (each pair
+      deleted once) meets their depth-1 rows; past `TWO_EDIT_PROBE_MAX_LEN`, where that
+      neighbourhood grows too large, the partition probes for shorter lengths do it instead;
+    - stored keys as long or longer: the partition probes (`resolver.entity_segments`);
+    - word order: the deletion keys of the sorted words;
+    - the accent-folded form (kept for entities indexed before partition keys existed).
+    """
+    found = set(_one_edit_probes(key))
+    found.update(deletion_keys(sorted_words_key(key)))
+    length = len(key)
+    if DEEP_PROBE_MIN_LEN <= length <= TWO_EDIT_PROBE_MAX_LEN:
+        for i in range(length):
+            shorter = key[:i] + key[i + 1 :]
+            found.update(shorter[:j] + shorter[j + 1 :] for j in range(i, len(shorter)))
+        longer = range(length, length + MAX_EDITS + 1)
+    else:
+        longer = range(length - MAX_EDITS, length + MAX_EDITS + 1)
+    found.update(partition_probe_keys(key, longer))
+    return frozenset(found)
+
+
+def stores(view: EntityView, key: str) -> bool:
+    """Whether `key` is one of the entity's stored index keys."""
+    return any(key in spelling_keys(spelling) for spelling in (view.key, *view.alias_keys))
+
+
+def has_edge_space_keys(view: EntityView) -> bool:
+    """Whether a stored key of the entity may start or end with whitespace.
+
+    Only such a key can be found through another (FalkorDB's string index trims what it
+    stores), so only then must a probe that found the entity be checked against its keys —
+    deriving every key of every entity fetched was most of the cost of a large fetch (at 100 k
+    entities they no longer fit in `spelling_keys`'s cache). Deleting up to two code points
+    bares a space only next to a word of one or two; a raw key of punctuation may hold other
+    whitespace; partition keys start with their tag and end where the key ends.
+    """
+    for spelling in (view.key, *view.alias_keys):
+        for word in spelling.split(" "):
+            if len(word) <= MAX_EDITS or any(ch.isspace() for ch in word):
+                return True
+    return False
+
+
+class BatchIndex:
+    """The same lookup in memory, over the entities a batch has fetched or created so far.
+
+    Keyed by key, then kind: a mention of a specific kind reads only the entities of its kind
+    under its probes (`candidates`), so a batch that posts one name under a thousand kinds
+    does not compare each mention with the entities of every other kind (design §8.1); a
+    mention of kind `other` reads all of them, as it is compared with every kind.
+    """
+
+    def __init__(self) -> None:
+        self._views: dict[str, EntityView] = {}
+        self._ids_by_key: defaultdict[str, defaultdict[str, set[str]]] = defaultdict(
+            lambda: defaultdict(set)
+        )
+        self._local_ids_by_key: defaultdict[str, defaultdict[str, list[str]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
+
+    def add_found(self, view: EntityView, probes: Iterable[str]) -> bool:
+        """A stored entity under the probe keys that found it; False if it was known already."""
+        new = view.id not in self._views
+        if new:
+            self._views[view.id] = view
+        for probe in probes:
+            self._ids_by_key[probe][view.kind].add(view.id)
+        return new
+
+    def put_local(self, view: EntityView, keys: Iterable[str]) -> None:
+        """An entity the batch created, or respelled with a new alias key: (re)index it."""
+        self._views[view.id] = view
+        for key in keys:
+            self._local_ids_by_key[key][view.kind].append(view.id)
+
+    def touched(self, key: str, kind: str | None = None) -> bool:
+        """Whether the batch created or respelled an entity stored under `key` that a mention
+        of `kind` is compared with (None: of any kind)."""
+        by_kind = self._local_ids_by_key.get(key)
+        if not by_kind:
+            return False
+        compatible = compatible_kinds(None if kind is None else (kind,))
+        return compatible is None or any(k in by_kind for k in compatible)
+
+    def get(self, entity_id: str) -> EntityView:
+        return self._views[entity_id]
+
+    def __contains__(self, entity_id: object) -> bool:
+        return entity_id in self._views
+
+    def candidates(self, probes: Iterable[str], kind: str | None = None) -> list[EntityView]:
+        """The entities under `probes` that a mention of `kind` is compared with (None: of
+        every kind), by id."""
+        ids: set[str] = set()
+        compatible = compatible_kinds(None if kind is None else (kind,))
+        tables: tuple[Mapping[str, Mapping[str, Collection[str]]], ...] = (
+            self._ids_by_key,
+            self._local_ids_by_key,
+        )
+        for table in tables:
+            for probe in table.keys() & probes:  # in C, over the (few) probes
+                by_kind = table[probe]
+                if compatible is None:
+                    for found in by_kind.values():
+                        ids.update(found)
+                    continue
+                for wanted in compatible:
+                    ids.update(by_kind.get(wanted, ()))
+        return [self._views[entity_id] for entity_id in sorted(ids)]
