@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.support.app import app_settings, running_app, wiped
+from tests.support.app import app_settings, backend_graph, running_app, wiped
 
 BACKENDS = ["falkordb", pytest.param("neo4j", marks=pytest.mark.neo4j)]
 
@@ -41,10 +41,7 @@ def app_client(
     database is shared with the store and end-to-end tests that run later, whose jobs a
     session-long app would take from them."""
     data_dir = tmp_path_factory.mktemp("service")
-    graph = {}
-    if request.param == "neo4j":
-        uri, user, password = request.getfixturevalue("neo4j_address")
-        graph = {"neo4j_uri": uri, "neo4j_user": user, "neo4j_password": password}
+    graph = backend_graph(request)
     settings = app_settings(data_dir, graph=graph, api={"mine_roots": [mine_root]})
     with running_app(settings) as client:
         yield client

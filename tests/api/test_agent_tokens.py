@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from castlegraph.graph.cursors import encode_cursor
 from tests.api.conftest import BACKENDS
-from tests.support.app import app_settings, assert_envelope, running_app, wiped
+from tests.support.app import app_settings, assert_envelope, backend_graph, running_app, wiped
 from tests.support.mcp import MCP_HEADERS
 
 ADMIN = {"Authorization": "Bearer admin-secret"}
@@ -35,10 +35,7 @@ MISSING = "00000000-0000-4000-8000-000000000000"
 def secured(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, mine_root: Path
 ) -> Iterator[TestClient]:
-    graph = {}
-    if request.param == "neo4j":
-        uri, user, password = request.getfixturevalue("neo4j_address")
-        graph = {"neo4j_uri": uri, "neo4j_user": user, "neo4j_password": password}
+    graph = backend_graph(request)
     tokens = ["admin-secret", "ada:ada-secret", "bob:bob-secret"]
     api = {"tokens": tokens, "mine_roots": [mine_root]}
     settings = app_settings(tmp_path_factory.mktemp("agents"), graph=graph, api=api)

@@ -28,7 +28,7 @@ from schemathesis.specs.openapi.checks import (
 from castlegraph.api.http.app import create_app
 from castlegraph.api.service.settings import Settings
 from tests.api.conftest import BACKENDS
-from tests.support.app import app_settings, assert_envelope, running_app, wiped
+from tests.support.app import app_settings, assert_envelope, backend_graph, running_app, wiped
 
 EXAMPLES = 20
 SKIPPED = {"/mcp"}  # the MCP transport speaks its own protocol, tested on its own
@@ -66,10 +66,7 @@ def secured(
 ) -> Iterator[TestClient]:
     """The secured app on each backend: a refusal must not depend on the database behind it."""
     api = {"tokens": TOKENS, "mine_roots": [mine_root]}
-    graph = {}
-    if request.param == "neo4j":
-        uri, user, password = request.getfixturevalue("neo4j_address")
-        graph = {"neo4j_uri": uri, "neo4j_user": user, "neo4j_password": password}
+    graph = backend_graph(request)
     settings_ = app_settings(tmp_path_factory.mktemp("fuzz"), graph=graph, api=api)
     with running_app(settings_) as client:
         client.headers.update(ADMIN)

@@ -14,7 +14,14 @@ from fastapi.testclient import TestClient
 
 from castlegraph.graph.jobs import create_job, update_job
 from tests.api.conftest import BACKENDS
-from tests.support.app import app_settings, app_store, assert_envelope, running_app, wiped
+from tests.support.app import (
+    app_settings,
+    app_store,
+    assert_envelope,
+    backend_graph,
+    running_app,
+    wiped,
+)
 from tests.support.holding import holding_first
 from tests.support.polling import eventually
 
@@ -31,10 +38,7 @@ ENDED = ("succeeded", "failed", "cancelled")
 def bounded(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, mine_root: Path
 ) -> Iterator[TestClient]:
-    graph = {}
-    if request.param == "neo4j":
-        uri, user, password = request.getfixturevalue("neo4j_address")
-        graph = {"neo4j_uri": uri, "neo4j_user": user, "neo4j_password": password}
+    graph = backend_graph(request)
     api = {
         "tokens": ["admin-secret", "ada:ada-secret", "bob:bob-secret"],
         "mine_roots": [mine_root],

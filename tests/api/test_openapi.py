@@ -19,7 +19,7 @@ from jsonschema import Draft202012Validator
 from castlegraph.api.http.app import create_app
 from castlegraph.api.service.settings import Settings
 from tests.api.conftest import BACKENDS
-from tests.support.app import app_settings, running_app, wiped
+from tests.support.app import app_settings, backend_graph, running_app, wiped
 
 ADMIN = {"Authorization": "Bearer admin-secret"}
 TOKENS = ["admin-secret", "ada:ada-secret"]
@@ -71,10 +71,7 @@ def secured(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, mine_root: Path
 ) -> Iterator[TestClient]:
     api = {"tokens": TOKENS, "mine_roots": [mine_root], "max_body_bytes": MAX_BODY}
-    graph = {}
-    if request.param == "neo4j":
-        uri, user, password = request.getfixturevalue("neo4j_address")
-        graph = {"neo4j_uri": uri, "neo4j_user": user, "neo4j_password": password}
+    graph = backend_graph(request)
     settings = app_settings(tmp_path_factory.mktemp("openapi"), graph=graph, api=api)
     with running_app(settings) as client:
         yield client

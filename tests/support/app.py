@@ -30,6 +30,15 @@ def app_settings(data_dir: Path, **sections: Any) -> Settings:
     return Settings(graph=graph, api=api, **sections)
 
 
+def backend_graph(request: Any) -> dict[str, str]:
+    """The `graph` settings of a test parametrised over `BACKENDS`: none for the embedded
+    database (each app starts its own), the session's Neo4j for `neo4j`."""
+    if request.param != "neo4j":
+        return {}
+    uri, user, password = request.getfixturevalue("neo4j_address")
+    return {"neo4j_uri": uri, "neo4j_user": user, "neo4j_password": password}
+
+
 @contextmanager
 def running_app(settings: Settings) -> Iterator[TestClient]:
     """The app with its database started, as a client; the database is stopped afterwards.
