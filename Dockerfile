@@ -26,6 +26,7 @@ COPY api ./api
 COPY graph ./graph
 COPY resolver ./resolver
 COPY cypher ./cypher
+COPY castlegraph ./castlegraph
 RUN pip install . && rm -rf /opt/castlegraph/build
 
 RUN mkdir /data && chown castlegraph:castlegraph /data

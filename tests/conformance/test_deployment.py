@@ -93,7 +93,7 @@ def test_the_healthcheck_asks_the_health_route() -> None:
 
 def test_the_project_is_installed_from_its_sources() -> None:
     copied = {arguments(rest)[0] for kw, rest in instructions() if kw == "COPY"}
-    assert {"api", "graph", "resolver", "cypher", "pyproject.toml"} <= copied
+    assert {"api", "graph", "resolver", "cypher", "castlegraph", "pyproject.toml"} <= copied
     assert any(kw == "RUN" and "pip install ." in rest for kw, rest in instructions())
 
 
