@@ -30,8 +30,8 @@ from castlegraph.api.cli import migrate as migrate_commands
 from castlegraph.api.cli import review as review_commands
 from castlegraph.api.cli.options import ConfigOption, DataDirOption, fail, settings_from
 from castlegraph.api.errors import describe
-from castlegraph.api.http.logs import LogFormat, configure_logging, use_json
 from castlegraph.api.service import heap
+from castlegraph.api.service.logs import LogFormat, configure_logging, use_json
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.api.service.settings import (
     Settings,

@@ -22,7 +22,7 @@ from castlegraph.api.cli.output import emit, job_detail, job_list, job_outcome
 from castlegraph.api.cli.progress import Step, follow
 from castlegraph.api.client.protocol import Client, Json
 from castlegraph.api.errors import CliInputError
-from castlegraph.api.http.schemas.jobs import CheckpointItemIn
+from castlegraph.api.models.jobs import CheckpointItemIn
 
 FINISHED = ("succeeded", "failed", "cancelled")
 EXIT_INTERRUPTED = 130

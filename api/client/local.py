@@ -2,7 +2,7 @@
 
 Calling the route functions themselves (not copies of what they do) keeps one definition of
 each use case's checks and answer: a request body goes through the same pydantic model, the
-same `api.http.limits` checks and the same `graph` use case, and comes back as the same JSON.
+same `api.service.limits` checks and the same `graph` use case, and comes back as the same JSON.
 The HTTP app's `/mcp` endpoint uses this client on the app's own runtime.
 """
 
@@ -14,21 +14,21 @@ from pydantic import BaseModel, ValidationError
 
 from castlegraph.api.client.protocol import Json
 from castlegraph.api.errors import InvalidRequest
-from castlegraph.api.http.mine_paths import server_path
 from castlegraph.api.http.routes import drawers as drawers_routes
 from castlegraph.api.http.routes import duplicates as duplicates_routes
 from castlegraph.api.http.routes import entities as entities_routes
 from castlegraph.api.http.routes import jobs as jobs_routes
-from castlegraph.api.http.schemas.drawers import DiaryCreate, DrawerCreate
-from castlegraph.api.http.schemas.duplicates import VerdictCreate
-from castlegraph.api.http.schemas.entities import (
+from castlegraph.api.models.drawers import DiaryCreate, DrawerCreate
+from castlegraph.api.models.duplicates import VerdictCreate
+from castlegraph.api.models.entities import (
     AliasCreate,
     CandidatesQuery,
     ResolveQuery,
     ReviewLinksQuery,
     ReviewVerdictCreate,
 )
-from castlegraph.api.http.schemas.jobs import CheckpointCreate, MineCreate
+from castlegraph.api.models.jobs import CheckpointCreate, MineCreate
+from castlegraph.api.service.mine_paths import server_path
 from castlegraph.api.service.runtime import Runtime
 
 Model = TypeVar("Model", bound=BaseModel)

@@ -13,10 +13,10 @@ from castlegraph.api.http.docs import install_docs
 from castlegraph.api.http.envelope import install_error_handlers
 from castlegraph.api.http.hosts import HostAllowList
 from castlegraph.api.http.idempotency import IdempotencyKeys
-from castlegraph.api.http.logs import RequestLog
 from castlegraph.api.http.metrics import METRICS_PATH, HttpMetrics, Metrics
 from castlegraph.api.http.openapi import install_openapi, operation_id
 from castlegraph.api.http.origins import OriginCheck
+from castlegraph.api.http.request_log import RequestLog
 from castlegraph.api.http.routes import drawers as drawers_routes
 from castlegraph.api.http.routes import duplicates as duplicates_routes
 from castlegraph.api.http.routes import entities as entities_routes

@@ -15,7 +15,7 @@ import hmac
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from castlegraph.api.errors import Forbidden, Unauthorized
+from castlegraph.api.errors import Unauthorized
 from castlegraph.api.http.envelope import error_response
 from castlegraph.api.service.tokens import Token
 
@@ -63,17 +63,3 @@ def caller_identified(state: object) -> bool:
     """Whether the caller showed a valid token, or none is configured (`request.state`): on the
     open paths, what a stranger may not see (design §8.1) needs it."""
     return bool(getattr(state, "identified", False))
-
-
-def caller_agent(state: object) -> str | None:
-    """The agent named by the caller's token, if any (`request.state`)."""
-    return getattr(state, "agent", None)
-
-
-def named_agent(named: str | None, caller: str | None) -> str | None:
-    """The agent a write names (a drawer's, a diary entry's, a checkpoint item's `agent`),
-    once allowed: a token that names an agent acts only as that agent, so naming another is
-    `403 auth::forbidden`; an operator's token (`caller` None) may name anyone (design §8.1)."""
-    if caller is not None and named not in (None, caller):
-        raise Forbidden("this token may only name its own agent", {"agent": named})
-    return named

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 
 from prometheus_client.core import GaugeMetricFamily, Metric
 
-from castlegraph.api.http.routes.duplicates import DEFAULT_THRESHOLD
+from castlegraph.api.models.duplicates import DEFAULT_THRESHOLD
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.graph.errors import CastlegraphError
 from castlegraph.graph.review.duplicates import Hygiene, hygiene

@@ -10,8 +10,8 @@ from fastapi import Depends, Header, Request
 from fastapi.security import HTTPBearer
 
 from castlegraph.api.errors import InvalidInput
-from castlegraph.api.http.auth import caller_agent
 from castlegraph.api.http.idempotency import MAX_KEY_LENGTH
+from castlegraph.api.service.agents import caller_agent
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.graph.backends.store import GraphStore
 from castlegraph.graph.cursors import is_id_text

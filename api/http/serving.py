@@ -67,7 +67,7 @@ def serve_recorded(app: FastAPI, settings: Settings, data_dir: Path | None) -> b
         host=settings.api.host,
         port=settings.api.port,
         log_config=None,  # keep `configure_logging`'s format
-        access_log=False,  # `api.http.logs.RequestLog` writes one without the query string
+        access_log=False,  # `api.service.logs.RequestLog` writes one without the query string
     )
     server = RecordingServer(config, data_dir)
     with contextlib.suppress(KeyboardInterrupt):  # as `uvicorn.run`: Ctrl-C is a clean stop

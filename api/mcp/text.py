@@ -9,7 +9,7 @@ import json
 from collections.abc import Mapping
 
 from castlegraph.api.client.protocol import Json
-from castlegraph.api.http.routes.duplicates import DEFAULT_THRESHOLD
+from castlegraph.api.models.duplicates import DEFAULT_THRESHOLD
 
 EXCERPT_CHARS = 80
 """Long enough to recognise a memory, short enough to keep a cluster of ten on one screen."""

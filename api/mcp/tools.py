@@ -13,18 +13,18 @@ from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
 from castlegraph.api.client.protocol import Client, Json
-from castlegraph.api.http.auth import caller_agent
-from castlegraph.api.http.routes.duplicates import DEFAULT_THRESHOLD
-from castlegraph.api.http.schemas.common import Label
-from castlegraph.api.http.schemas.drawers import (
+from castlegraph.api.mcp.errors import tool_errors
+from castlegraph.api.mcp.text import duplicates_text, hygiene_text, scope_words, shown_drawers
+from castlegraph.api.models.common import Label
+from castlegraph.api.models.drawers import (
     DiaryCreate,
     DrawerCreate,
     DrawerDuplicatesOut,
     DrawerKind,
     DrawerWriteOut,
 )
-from castlegraph.api.http.schemas.duplicates import VerdictCreate, VerdictOut
-from castlegraph.api.http.schemas.entities import (
+from castlegraph.api.models.duplicates import DEFAULT_THRESHOLD, VerdictCreate, VerdictOut
+from castlegraph.api.models.entities import (
     AliasCreate,
     CandidateOut,
     CandidatesOut,
@@ -34,8 +34,7 @@ from castlegraph.api.http.schemas.entities import (
     ReviewVerdictCreate,
     SettledOut,
 )
-from castlegraph.api.mcp.errors import tool_errors
-from castlegraph.api.mcp.text import duplicates_text, hygiene_text, scope_words, shown_drawers
+from castlegraph.api.service.agents import caller_agent
 from castlegraph.graph.errors import CastlegraphError
 from castlegraph.resolver.errors import ErrorCode
 

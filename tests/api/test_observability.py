@@ -19,7 +19,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from castlegraph.api.http.app import create_app
 from castlegraph.api.http.backlog_metrics import BACKLOG_SECONDS, ReviewBacklog
-from castlegraph.api.http.logs import (
+from castlegraph.api.service.logs import (
     JsonFormatter,
     LogFormat,
     RequestIdFilter,

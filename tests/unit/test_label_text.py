@@ -5,7 +5,7 @@ import unicodedata
 
 import pytest
 
-from castlegraph.api.http.schemas.common import NOT_LABEL_TEXT, plain_text
+from castlegraph.api.models.common import NOT_LABEL_TEXT, plain_text
 
 
 def test_the_pattern_matches_exactly_the_refused_categories() -> None:

@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from castlegraph.api.http.schemas.mentions import MentionBatchOut
+from castlegraph.api.models.mentions import MentionBatchOut
 from castlegraph.graph.records import Entity, MentionResult
 from castlegraph.resolver.entity_model import EntityView
 

@@ -10,10 +10,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
-from castlegraph.api.http.auth import named_agent
 from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
-from castlegraph.api.http.limits import check_content, check_path_segment
-from castlegraph.api.http.schemas.drawers import (
+from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
+from castlegraph.api.models.drawers import (
     DiaryCreate,
     DrawerCreate,
     DrawerDuplicatesOut,
@@ -22,7 +21,8 @@ from castlegraph.api.http.schemas.drawers import (
     DrawerUpdate,
     DrawerWriteOut,
 )
-from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
+from castlegraph.api.service.agents import named_agent
+from castlegraph.api.service.limits import check_content, check_path_segment
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.graph.drawers import palace
 from castlegraph.graph.drawers.visibility import DIARY_KIND

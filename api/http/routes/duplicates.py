@@ -9,8 +9,9 @@ from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
 from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
-from castlegraph.api.http.limits import check_path_segment
-from castlegraph.api.http.schemas.duplicates import (
+from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
+from castlegraph.api.models.duplicates import (
+    DEFAULT_THRESHOLD,
     DuplicatesOut,
     EmbeddingOut,
     EmbeddingUpdate,
@@ -18,12 +19,11 @@ from castlegraph.api.http.schemas.duplicates import (
     VerdictCreate,
     VerdictOut,
 )
-from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
+from castlegraph.api.service.limits import check_path_segment
 from castlegraph.graph.backends.store import GraphStore
 from castlegraph.graph.review import duplicates, embeddings
 
 router = APIRouter(tags=["duplicates"])
-DEFAULT_THRESHOLD = 0.85
 
 
 @router.put(

@@ -7,8 +7,9 @@ from fastapi.responses import JSONResponse
 
 from castlegraph.api.errors import BlankLabel, PayloadTooLarge
 from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
-from castlegraph.api.http.schemas.common import Label
-from castlegraph.api.http.schemas.entities import (
+from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
+from castlegraph.api.models.common import Label
+from castlegraph.api.models.entities import (
     AliasCreate,
     CandidateOut,
     EntityOut,
@@ -19,8 +20,7 @@ from castlegraph.api.http.schemas.entities import (
     ReviewVerdictCreate,
     SettledOut,
 )
-from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
-from castlegraph.api.http.schemas.mentions import (
+from castlegraph.api.models.mentions import (
     EntityMentionOut,
     MentionBatchCreate,
     MentionBatchOut,

@@ -7,17 +7,17 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
 from castlegraph.api.errors import Forbidden, PayloadTooLarge
-from castlegraph.api.http.auth import named_agent
 from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
-from castlegraph.api.http.limits import check_content, check_path_segment
-from castlegraph.api.http.mine_paths import allowed_path
 from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
-from castlegraph.api.http.schemas.jobs import (
+from castlegraph.api.models.jobs import (
     CheckpointCreate,
     JobEnvelopeOut,
     JobListOut,
     MineCreate,
 )
+from castlegraph.api.service.agents import named_agent
+from castlegraph.api.service.limits import check_content, check_path_segment
+from castlegraph.api.service.mine_paths import allowed_path
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.graph import jobs
 

@@ -4,7 +4,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from castlegraph.api.http.schemas.common import Label, Strict
+from castlegraph.api.models.common import Label, Strict
 from castlegraph.graph.jobs import Job, JobStatus
 
 PathSegment = Annotated[str, StringConstraints(min_length=1, max_length=200)]

@@ -1,14 +1,14 @@
 """Request and response models of the drawer routes (design §4, §11).
 
 Requests forbid unknown fields. Lengths that DESIGN names are checked here (422); checks that
-answer with other statuses (empty content 400, content over 1 MiB 413) live in `api.http.limits`.
+answer with other statuses (empty content 400, content over 1 MiB 413) live in `api.service.limits`.
 """
 
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 
-from castlegraph.api.http.schemas.common import Label, Strict, plain_text
+from castlegraph.api.models.common import Label, Strict, plain_text
 from castlegraph.graph.records import Drawer, SimilarDrawer, WriteOutcome
 
 SourceUri = Annotated[str, StringConstraints(max_length=2048), AfterValidator(plain_text)]

@@ -6,8 +6,8 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 from pydantic_core import to_json
 
-from castlegraph.api.http.schemas.common import Label, Strict, plain_text
-from castlegraph.api.http.schemas.entities import EntitySummaryOut
+from castlegraph.api.models.common import Label, Strict, plain_text
+from castlegraph.api.models.entities import EntitySummaryOut
 from castlegraph.graph.entities.entity_curation import EntityMention
 from castlegraph.graph.records import MentionResult, origin_of
 

@@ -1,12 +1,12 @@
 """Request and response models of the entity routes (design §5.6, §11): reading, curating and
-the resolution dry run. Mentions, posted and listed, are in `api.http.schemas.mentions`."""
+the resolution dry run. Mentions, posted and listed, are in `api.models.mentions`."""
 
 from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from castlegraph.api.http.schemas.common import Label, Strict
+from castlegraph.api.models.common import Label, Strict
 from castlegraph.graph.entities.entity_curation import ReviewCandidate, Settlement
 from castlegraph.graph.entities.review_links import ReviewLinkRecord
 from castlegraph.graph.records import Entity

@@ -5,9 +5,12 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from castlegraph.api.http.schemas.common import Label, Strict
+from castlegraph.api.models.common import Label, Strict
 from castlegraph.graph.review.duplicates import Hygiene
 from castlegraph.resolver.clusters import Cluster, ScoredPair
+
+DEFAULT_THRESHOLD = 0.85
+"""The cosine similarity from which two drawers are look-alikes, where a caller gives none."""
 
 Finite = Annotated[float, Field(allow_inf_nan=False)]
 

@@ -3,13 +3,9 @@
 `configure_logging` is called once by `castlegraph serve`: JSON by default when stderr is not a
 terminal (a container, systemd, a file), readable text on a terminal, `--log-format` to choose.
 
-`RequestLog` is a pure ASGI middleware. It takes the caller's `X-Request-Id` when it is sane (1
-to 128 characters of letters, digits and `._:-`; anything else could forge log lines) or makes
-one, returns it in the response header, and holds it in a context variable for the request:
-`RequestIdFilter` copies it into every record logged meanwhile, in route threads too (Starlette
-runs sync routes with a copy of the context). Then one access line per request: method, path,
-status and duration. Never the query string, a header, or a body: they carry tokens and
-personal data, and the route template in the metrics tells the rest.
+`RequestIdFilter` copies the request id that `api.http.request_log` holds for the request into
+every record logged meanwhile, in route threads too (Starlette runs sync routes with a copy of
+the context).
 """
 
 import enum
@@ -17,18 +13,14 @@ import json as jsonlib
 import logging
 import re
 import sys
-import time
-import uuid
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
-
 REQUEST_ID_HEADER = "X-Request-Id"
 request_id: ContextVar[str | None] = ContextVar("castlegraph_request_id", default=None)
 access_log = logging.getLogger("castlegraph.access")
-_SANE_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+SANE_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 _RECORD_FIELDS = frozenset(vars(logging.makeLogRecord({}))) | {
     "message",
     "asctime",
@@ -110,50 +102,3 @@ def configure_logging(json: bool, level: int | str = logging.INFO) -> None:
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
-
-
-class RequestLog:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        given = dict(scope.get("headers", [])).get(REQUEST_ID_HEADER.lower().encode(), b"")
-        rid = given.decode("latin-1")
-        if not _SANE_ID.fullmatch(rid):
-            rid = uuid.uuid4().hex
-        token = request_id.set(rid)
-        status = 500  # unless a response starts: an exception escaped to the server
-        started = time.perf_counter()
-
-        async def send_with_id(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-                headers = list(message.get("headers", []))
-                headers.append((b"x-request-id", rid.encode("ascii")))
-                message["headers"] = headers
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_with_id)
-        finally:
-            milliseconds = round((time.perf_counter() - started) * 1000, 1)
-            access_log.info(
-                "%s %s %d %.1f ms",
-                scope["method"],
-                scope["path"],
-                status,
-                milliseconds,
-                extra={
-                    "method": scope["method"],
-                    "path": scope["path"],
-                    "status": status,
-                    "duration_ms": milliseconds,
-                },
-            )
-        # Reset only on success: an exception goes on to the server's handler, which logs it
-        # with this id still set (the request runs in its own task, so nothing leaks).
-        request_id.reset(token)
