@@ -1,27 +1,31 @@
-// castlegraph: ready queries for Neo4j Browser.
+// castlegraph: ready queries for Neo4j Browser. Each starts from an index and stops at a LIMIT,
+// so it answers at once on a palace of millions.
 // Set a parameter first, e.g.   :param name => 'Ada Lovelace'
 
-// Everything an entity is mentioned in (by name or alias)
-MATCH (d:Drawer)-[m:MENTIONS]->(e:Entity)
-WHERE e.name = $name OR $name IN e.aliases
-RETURN d, m, e;
+// Everything an entity is mentioned in, by its name (aliases: `castlegraph entity NAME`)
+MATCH (e:Entity {name: $name})
+MATCH (d:Drawer)-[m:MENTIONS]->(e)
+RETURN d, m, e
+LIMIT 100;
 
-// How each mention of an entity was resolved (rule, confidence, provenance)
-MATCH (d:Drawer)-[m:MENTIONS]->(e:Entity)
-WHERE e.name = $name
+// How each mention of an entity was resolved (rule, confidence, provenance), newest first
+MATCH (e:Entity {name: $name})
+MATCH (d:Drawer)-[m:MENTIONS]->(e)
 RETURN d.id AS drawer, m.name AS seen_as, m.rule AS rule, m.confidence AS confidence,
        m.extractor AS extractor, m.origin_document AS document, m.created_at AS at
-ORDER BY at DESC;
+ORDER BY at DESC
+LIMIT 200;
 
-// Aliases of an entity
-MATCH (e:Entity)
-WHERE e.name = $name
-RETURN e.name AS name, e.kind AS kind, e.aliases AS aliases;
+// Aliases of an entity, in each kind that holds the name
+MATCH (e:Entity {name: $name})
+RETURN e.name AS name, e.kind AS kind, e.aliases AS aliases
+LIMIT 25;
 
-// Open review links: entities that may be the same, waiting for a person
+// Open review links: entities that may be the same, waiting for a person, best first
 MATCH (newer:Entity)-[l:POSSIBLY_SAME_AS]->(older:Entity)
-WHERE coalesce(l.status, 'pending') = 'pending'
+WHERE l.status = 'pending'
 RETURN newer, l, older
+ORDER BY l.similarity DESC
 LIMIT 100;
 
 // Near-duplicate drawers in a room   (:param wing => 'infra'  :param room => 'ops')
@@ -32,6 +36,7 @@ LIMIT 200;
 
 // Pending duplicate pairs between two vectors alike (no verdict yet), best first
 MATCH (g:VectorGroup)-[p:NEAR_VECTOR]->(h:VectorGroup)
+WHERE g.seq >= 0
 MATCH (a:Drawer {vector_hash: g.hash})
 MATCH (b:Drawer {vector_hash: h.hash})
 WHERE a.valid_to IS NULL AND b.valid_to IS NULL AND NOT (a)-[:DEDUP_CHECKED]-(b)
@@ -39,9 +44,9 @@ RETURN a, p.score AS score, b
 ORDER BY score DESC
 LIMIT 100;
 
-// The palace: wings, rooms and how many current drawers each room holds
+// The palace: wings, rooms and how many drawers each room has held (superseded ones too)
 MATCH (w:Wing)-[:HAS_ROOM]->(r:Room)
-OPTIONAL MATCH (r)-[:HAS_DRAWER]->(d:Drawer)
-WHERE d.valid_to IS NULL
-RETURN w.name AS wing, r.name AS room, count(d) AS drawers
-ORDER BY wing, room;
+WHERE w.name IS NOT NULL
+RETURN w.name AS wing, r.name AS room, COUNT { (r)-[:HAS_DRAWER]->() } AS drawers
+ORDER BY wing, room
+LIMIT 500;

@@ -82,9 +82,13 @@ class Neo4jStore:
         self._driver = neo4j.GraphDatabase.driver(
             uri,
             auth=(user, password),
-            # The linter checks the statements; the server's hints about property keys that no
-            # node has yet (an empty palace) would be one log line per query.
-            notifications_min_severity=neo4j.NotificationMinimumSeverity.OFF,
+            # Warnings (deprecations above all) go to the `neo4j.notifications` log; the
+            # server's word on property keys that no node has yet (an empty palace) would be
+            # one line per query, and the linter checks the statements' names anyway.
+            notifications_min_severity=neo4j.NotificationMinimumSeverity.WARNING,
+            notifications_disabled_classifications=[
+                neo4j.NotificationDisabledClassification.UNRECOGNIZED
+            ],
         )
         self._database = database
         self._vector_indexes: set[int] = set()
@@ -139,6 +143,12 @@ class Neo4jStore:
             )
         return [record.data() for record in records]
 
+    def plan_operators(self, text: str, params: dict[str, Any]) -> set[str]:
+        """The operators of a statement's plan, by `EXPLAIN` (tests and diagnosis only)."""
+        with _translated(), self._session() as session:
+            plan = session.run(f"EXPLAIN {text}", params).consume().plan
+        return _operators(plan or {})
+
     def profile_work(self, text: str, params: dict[str, Any]) -> int:
         """Database hits of the whole plan, running the statement (tests and diagnosis only).
 
@@ -173,3 +183,12 @@ def _db_hits(operator: dict[str, Any]) -> int:
     return int(operator.get("dbHits", 0)) + sum(
         _db_hits(child) for child in operator.get("children", [])
     )
+
+
+def _operators(operator: dict[str, Any]) -> set[str]:
+    """Operator names without the planner's `@neo4j` suffix, of the whole plan tree."""
+    name = str(operator.get("operatorType", "")).split("@")[0]
+    found = {name} if name else set()
+    for child in operator.get("children", []):
+        found |= _operators(child)
+    return found

@@ -42,9 +42,22 @@ def seed(client: TestClient) -> None:
         json={"content": "Ada Lovelace wrote the first program for the analytical engnie"},
     )
     assert near.json()["similar"], near.text
-    for drawer, vector in ((drawers, [1, 0, 0, 0]), (near.json()["drawer"], [1, 0.1, 0, 0])):
+    third = client.post(
+        "/api/wings/infra/rooms/ops/drawers",
+        json={"content": "The analytical engine ran the first program, written by Ada Lovelace"},
+    ).json()["drawer"]
+    alike = (
+        (drawers, [1, 0, 0, 0]),
+        (near.json()["drawer"], [1, 0.1, 0, 0]),
+        (third, [1, 0, 0.1, 0]),
+    )
+    for drawer, vector in alike:
         embedded = client.put(f"/api/drawers/{drawer['id']}/embedding", json={"vector": vector})
-        assert embedded.status_code == 200, embedded.text  # a pending duplicate pair
+        assert embedded.status_code == 200, embedded.text  # pending duplicate pairs
+    verdict = {"a": drawers["id"], "b": third["id"], "status": "supplement"}
+    assert client.post("/api/duplicates/verdicts", json=verdict).status_code == 200
+    job = {"wing": "infra", "room": "ops", "items": [{"content": "a checkpoint of the run"}]}
+    assert client.post("/api/checkpoints", json=job).status_code == 202
     mentions = [
         {"drawer": drawers["id"], "name": name, "kind": "person", "origin": {"document": "n.md"}}
         for name in ("Ada Lovelace", "Maria Lopez", "Mario Lopez")
@@ -80,5 +93,39 @@ def test_every_caption_names_a_property_the_graph_has(client: TestClient) -> Non
             f"MATCH {pattern} WHERE x[$prop] IS NOT NULL RETURN count(x) AS n", {"prop": prop}
         )
         found[f"{label}.{prop}"] = rows[0]["n"] > 0
-    assert len(found) >= 6
+    assert len(found) >= 11
     assert found == dict.fromkeys(found, True)
+
+
+SCANS = {
+    "AllNodesScan",
+    "NodeByLabelScan",
+    "DirectedAllRelationshipsScan",
+    "UndirectedAllRelationshipsScan",
+    "DirectedRelationshipTypeScan",
+    "UndirectedRelationshipTypeScan",
+    "CartesianProduct",
+}
+
+
+def test_every_ready_query_starts_from_an_index_and_has_a_limit(client: TestClient) -> None:
+    seed(client)
+    store = app_store(client)
+    plans = {title: store.plan_operators(statement, PARAMS) for title, statement in ready_queries()}
+    assert {title: sorted(ops & SCANS) for title, ops in plans.items()} == {
+        title: [] for title in plans
+    }
+    limited = {title: "LIMIT" in statement for title, statement in ready_queries()}
+    assert limited == dict.fromkeys(limited, True)
+
+
+def test_deprecations_reach_the_log(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+    """The driver asks the server for warnings (not hints about property keys an empty palace
+    lacks) and logs them on `neo4j.notifications`: a deprecated function shows in the log."""
+    store = app_store(client)
+    with caplog.at_level("WARNING", logger="neo4j.notifications"):
+        store.run_text("MATCH (n:Entity) RETURN id(n) AS old LIMIT 1", {})
+        store.run_text("MATCH (n:Entity) WHERE n.never_written_property = 1 RETURN n LIMIT 1", {})
+    logged = [r.getMessage() for r in caplog.records if r.name == "neo4j.notifications"]
+    assert any("id" in text and "deprecated" in text.lower() for text in logged), logged
+    assert not any("never_written_property" in text for text in logged), logged
