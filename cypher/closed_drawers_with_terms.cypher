@@ -1,3 +1,4 @@
+// plan: NodeByLabelScan — a migration step: each drawer read once, $limit a page
 // Closed (superseded) drawers that still carry anchor terms: written before superseding
 // dropped them, they crowd the candidate postings of the drawers that replaced them.
 MATCH (d:Drawer)

@@ -8,7 +8,7 @@ SET n.value = n.value + 1
 WITH n.value AS seq
 MATCH (old:Drawer {id: $supersedes})
 // A closed drawer is never a candidate again: it leaves the vector and anchor-term indexes.
-SET old.valid_to = $now, old.seq = seq, old.embedding = null, old.vector_hash = null, old.terms = null, old.terms_text = null
+SET old.valid_to = $now, old.seq = seq, old.embedding = null, old.unembedded = null, old.vector_hash = null, old.terms = null, old.terms_text = null
 WITH old, seq
 // Its verdicts go, and it leaves its vector group (its pending duplicate pairs): a rewrite
 // may look like something anew.
@@ -27,7 +27,7 @@ CREATE (r)-[:HAS_DRAWER]->(d:Drawer {
   origin_document: $props.origin_document, origin_chunk: $props.origin_chunk,
   origin_revision: $props.origin_revision, origin_root: $props.origin_root,
   terms_scheme: $props.terms_scheme, terms_text: $props.terms_text,
-  seq: seq, terms: CASE $terms WHEN '' THEN [] ELSE split($terms, ' ') END
+  seq: seq, unembedded: true, terms: CASE $terms WHEN '' THEN [] ELSE split($terms, ' ') END
 })
 WITH d
 UNWIND $links AS link

@@ -29,7 +29,7 @@ CREATE (r)-[:HAS_DRAWER]->(d:Drawer {
   origin_document: $props.origin_document, origin_chunk: $props.origin_chunk,
   origin_revision: $props.origin_revision, origin_root: $props.origin_root,
   terms_scheme: $props.terms_scheme, terms_text: $props.terms_text,
-  seq: seq, terms: CASE $terms WHEN '' THEN [] ELSE split($terms, ' ') END
+  seq: seq, unembedded: true, terms: CASE $terms WHEN '' THEN [] ELSE split($terms, ' ') END
 })
 WITH d
 UNWIND $links AS link

@@ -1,3 +1,4 @@
+// plan: CartesianProduct — the counter node and index seeks of the batch's own drawers, one row each
 // One batch of drawer writes (design §4.3, §4.4) in one statement, so it is stored whole or
 // not at all: close the drawers the batch supersedes (none: one row of null, which every
 // clause below passes over), make sure each room exists, create the drawers, then link them
@@ -13,7 +14,7 @@ WITH n.value AS seq
 OPTIONAL MATCH (old:Drawer)
 WHERE old.id IN $closing_ids
 // A closed drawer is never a candidate again: it leaves the vector and anchor-term indexes.
-SET old.valid_to = [c IN $closing WHERE c.id = old.id | c.now][0], old.seq = seq, old.embedding = null, old.vector_hash = null,
+SET old.valid_to = [c IN $closing WHERE c.id = old.id | c.now][0], old.seq = seq, old.embedding = null, old.unembedded = null, old.vector_hash = null,
   old.terms = null, old.terms_text = null
 WITH old, seq
 // Its verdicts go, and it leaves its vector group (its pending duplicate pairs): a rewrite
@@ -32,7 +33,7 @@ MATCH (r:Room {wing: item.wing, name: item.room})
 // Set, not written in the CREATE as `create_drawer` writes one drawer's: 21 map lookups per
 // item cost a batch of 25 more (~0.45 ms) than the set costs it once (~0.35 ms at 100 k).
 CREATE (r)-[:HAS_DRAWER]->(d:Drawer)
-SET d += item.props, d.seq = seq, d.terms = CASE item.terms WHEN '' THEN [] ELSE split(item.terms, ' ') END
+SET d += item.props, d.seq = seq, d.unembedded = true, d.terms = CASE item.terms WHEN '' THEN [] ELSE split(item.terms, ' ') END
 WITH count(d) AS created
 UNWIND $links AS link
 MATCH (new:Drawer {id: link.from})

@@ -1,3 +1,4 @@
+// plan: CartesianProduct — two unique-index seeks of one drawer each
 MATCH (a:Drawer {id: $id})
 MATCH (b:Drawer {id: $other})
 OPTIONAL MATCH (a)-[s:SIMILAR_TO]-(b)

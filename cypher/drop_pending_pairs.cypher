@@ -1,3 +1,4 @@
+// plan: DirectedRelationshipTypeScan — a migration step: removes every old pair, $limit a page
 // Up to $limit drawer-to-drawer pending pairs removed: kept before vector groups replaced
 // them (migration 13).
 MATCH (:Drawer)-[c:DUPLICATE_CANDIDATE]->(:Drawer)

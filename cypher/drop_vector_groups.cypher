@@ -1,3 +1,4 @@
+// plan: NodeByLabelScan — the rebuild of every vector group (migration 13), $limit a page
 // Up to $limit vector groups removed with their pairs, and drawers' memberships, before they
 // are computed again (graph/duplicate_pairs.py, migration 13).
 MATCH (g:VectorGroup)

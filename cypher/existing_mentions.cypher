@@ -1,3 +1,4 @@
+// plan: CartesianProduct — two unique-index seeks of one node each, per pair
 UNWIND $pairs AS pair
 MATCH (d:Drawer {id: pair.drawer})
 MATCH (e:Entity {id: pair.entity})

@@ -4,8 +4,9 @@
 // (design §4.4). Its other properties are named (`graph.jobs.Job`): `j {.*, items: null}` had
 // FalkorDB copy the items (~3 MB for 10,000) into the map before dropping them, 0.75 ms of a
 // poll's 0.95 ms.
+// `created_at IS NOT NULL` lets Neo4j read the jobs newest first from `job_created`.
 MATCH (j:Job)
-WHERE $agent IS NULL OR j.agent = $agent
+WHERE j.created_at IS NOT NULL AND ($agent IS NULL OR j.agent = $agent)
 RETURN j {.id, .kind, .status, .params, .item_count, .progress_done, .progress_total, .result,
   .error, .state, .failures, .files, .created_at, .started_at, .finished_at, .owner,
   .lease_until, .attempts, .agent} AS job

@@ -14,7 +14,7 @@ UNWIND $names AS name
 MATCH (d:Drawer {name: name})
 WHERE d.wing = $wing AND d.room = $room AND d.kind = 'file'
   AND (d.valid_to IS NULL OR d.retired_by = $job)
-SET d.valid_to = coalesce(d.valid_to, $now), d.retired_by = $job, d.seq = seq, d.embedding = null, d.vector_hash = null,
+SET d.valid_to = coalesce(d.valid_to, $now), d.retired_by = $job, d.seq = seq, d.embedding = null, d.unembedded = null, d.vector_hash = null,
     d.terms = null, d.terms_text = null
 WITH d
 OPTIONAL MATCH (d)-[verdict:DEDUP_CHECKED]-(:Drawer)

@@ -1,3 +1,4 @@
+// plan: CartesianProduct — two unique-index seeks of one entity each
 MATCH (a:Entity {id: $id})
 MATCH (b:Entity {id: $other})
 OPTIONAL MATCH (a)-[l:POSSIBLY_SAME_AS]-(b)

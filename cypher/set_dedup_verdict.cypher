@@ -1,3 +1,4 @@
+// plan: CartesianProduct — two unique-index seeks of one drawer each
 // A verdict replaces the pair's earlier one; readers leave the pair out of the pending ones
 // (design §6).
 MATCH (a:Drawer {id: $a})

@@ -1,3 +1,4 @@
+// plan: CartesianProduct — the counter node and unique-index seeks of one entity each
 MERGE (c:Meta {name: 'entity_seq'})
 ON CREATE SET c.value = 0, c.epoch = randomUUID()
 SET c.value = c.value + 1

@@ -1,1 +1,2 @@
+// plan: AllNodesScan — the tests' wipe, never a request's
 MATCH (n) DETACH DELETE n

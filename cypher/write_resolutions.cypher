@@ -1,3 +1,4 @@
+// plan: CartesianProduct — the counter node and unique-index seeks of one entity each
 // The entity sequence (`graph.memory_index`) advances when the batch creates or respells
 // entities ($bump = 1), and every entity the batch changes carries its value.
 MERGE (c:Meta {name: 'entity_seq'})

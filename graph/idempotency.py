@@ -51,9 +51,20 @@ def remember(store: GraphStore, key: str, response: StoredResponse, now: datetim
     )
 
 
-def purge_expired(store: GraphStore, now: datetime) -> int:
-    """Delete the keys older than `RETENTION`; how many went."""
-    rows = store.write(
-        lambda tx: tx.run("idempotency_purge", cutoff=_cutoff(now)), use_case="idempotency_purge"
-    )
-    return int(rows[0]["purged"]) if rows else 0
+PURGE_BATCH = 1000
+"""Keys deleted per transaction: a transaction's memory stays small however many expired."""
+
+
+def purge_expired(store: GraphStore, now: datetime, *, batch: int = PURGE_BATCH) -> int:
+    """Delete the keys older than `RETENTION`, `batch` a transaction; how many went."""
+    cutoff = _cutoff(now)
+    total = 0
+    while True:
+        rows = store.write(
+            lambda tx: tx.run("idempotency_purge", cutoff=cutoff, limit=batch),
+            use_case="idempotency_purge",
+        )
+        purged = int(rows[0]["purged"]) if rows else 0
+        total += purged
+        if purged < batch:
+            return total

@@ -3,7 +3,7 @@
 // would go on being searched, and compared, by its old vector).
 // The drawer joins its vector's group when current (graph/vector_groups.py).
 MATCH (d:Drawer {id: $id})
-SET d.embedding = null, d.vector_hash = CASE WHEN d.valid_to IS NULL THEN $hash ELSE null END
+SET d.embedding = null, d.unembedded = null, d.vector_hash = CASE WHEN d.valid_to IS NULL THEN $hash ELSE null END
 WITH d
 SET d.embedding = vecf32($vector)
 RETURN d.id AS id

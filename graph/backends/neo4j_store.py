@@ -145,7 +145,13 @@ class Neo4jStore:
 
     def plan_operators(self, text: str, params: dict[str, Any]) -> set[str]:
         """The operators of a statement's plan, by `EXPLAIN` (tests and diagnosis only)."""
-        with _translated(), self._session() as session:
+        quiet = neo4j.NotificationMinimumSeverity.OFF  # `EXPLAIN` without values warns of each
+        with (
+            _translated(),
+            self._driver.session(
+                database=self._database, notifications_min_severity=quiet
+            ) as session,
+        ):
             plan = session.run(f"EXPLAIN {text}", params).consume().plan
         return _operators(plan or {})
 

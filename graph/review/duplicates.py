@@ -99,8 +99,20 @@ class Scope:
     (`graph.drawers.visibility`), left out by the statements themselves."""
 
 
-def _checked(tx: Tx) -> set[tuple[str, str]]:
-    return {(row["a"], row["b"]) for row in tx.run("checked_pairs")}
+def scoped(name: str, scope: Scope) -> str:
+    """The statement of `name` for the scope's shape: a wing, or a room of a wing, has its own,
+    which seeks the drawers' (wing, room) index; `$wing IS NULL OR ...` kept the planner off it
+    and read every drawer. A room name without its wing is asked of the whole palace."""
+    if scope.wing is not None and scope.room is not None:
+        return f"{name}_in_room"
+    if scope.wing is not None:
+        return f"{name}_in_wing"
+    return name
+
+
+def _checked(tx: Tx, scope: Scope) -> set[tuple[str, str]]:
+    params = {"wing": scope.wing, "room": scope.room}
+    return {(row["a"], row["b"]) for row in tx.run(scoped("checked_pairs", scope), **params)}
 
 
 def duplicate_clusters(store: GraphStore, scope: Scope, threshold: float) -> list[Cluster]:
@@ -109,8 +121,8 @@ def duplicate_clusters(store: GraphStore, scope: Scope, threshold: float) -> lis
         return _stored_clusters(store, scope, threshold)
 
     def listed(tx: Tx) -> tuple[list[str], set[tuple[str, str]]]:
-        ids = [row["id"] for row in tx.run("embedded_drawer_ids", **params)]
-        return ids, _checked(tx)
+        ids = [row["id"] for row in tx.run(scoped("embedded_drawer_ids", scope), **params)]
+        return ids, _checked(tx, scope)
 
     ids, checked = store.read(listed, use_case="duplicate_clusters")
     if len(ids) <= EXACT_SCOPE:
@@ -141,7 +153,7 @@ def _scope_groups(tx: Tx, scope: Scope, threshold: float) -> _Groups:
         batch = wanted[start : start + 1000]
         for row in tx.run("vector_group_members", hashes=batch, **params):
             members[row["hash"]] = list(row["ids"])
-    return _Groups(members, pairs, _checked(tx))
+    return _Groups(members, pairs, _checked(tx, scope))
 
 
 def _stored_clusters(store: GraphStore, scope: Scope, threshold: float) -> list[Cluster]:
@@ -158,7 +170,7 @@ def _all_pairs(
     distinct vectors compared all pairs, drawers sharing one vector grouped."""
     rows = store.read(
         lambda tx: tx.run(
-            "scope_embeddings", wing=scope.wing, room=scope.room, viewer=scope.viewer
+            scoped("scope_embeddings", scope), wing=scope.wing, room=scope.room, viewer=scope.viewer
         ),
         use_case="scope_embeddings",
     )

@@ -193,6 +193,16 @@ def number_entities(store: GraphStore) -> int:
     )
 
 
+def mark_unembedded(store: GraphStore) -> int:
+    """Version 14: current drawers without a vector carry the mark hygiene counts from an index."""
+    return _in_batches(
+        store,
+        "drawers_unmarked_without_embedding",
+        "mark_unembedded",
+        lambda rows: [{"id": row["id"]} for row in rows],
+    )
+
+
 def move_drawer_sequence(store: GraphStore) -> int:
     """Version 12: one statement, as the sequence is one node."""
     rows = store.write(lambda tx: tx.run("move_drawer_sequence"), use_case="move_drawer_sequence")

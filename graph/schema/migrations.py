@@ -22,6 +22,7 @@ from castlegraph.graph.schema.migration_steps import (
     complete_entity_index_keys,
     derive_keys,
     drop_closed_drawer_terms,
+    mark_unembedded,
     move_drawer_sequence,
     number_entities,
     refresh_entity_index_keys,
@@ -68,6 +69,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(11, "drawer bands in two length buckets, looked up in one", reindex_anchor_terms),
     Migration(12, "drawer sequence kept on a relationship of its node", move_drawer_sequence),
     Migration(13, "identical vectors as groups, their pairs found exactly", rebuild_pending_pairs),
+    Migration(14, "drawers waiting for a vector marked, counted from an index", mark_unembedded),
 )
 
 

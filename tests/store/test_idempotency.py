@@ -34,3 +34,13 @@ def test_a_key_written_again_after_expiry_starts_a_new_day(store: Any) -> None:
     replaced = StoredResponse("another", 200, "{}")
     idempotency.remember(store, "k", replaced, now=later)
     assert idempotency.lookup(store, "k", now=later + timedelta(hours=23)) == replaced
+
+
+def test_the_purge_deletes_in_bounded_batches_until_none_is_left(store: Any) -> None:
+    for n in range(7):
+        idempotency.remember(store, f"old-{n}", ANSWER, now=T0)
+    idempotency.remember(store, "new", ANSWER, now=T0 + timedelta(hours=2))
+    later = T0 + RETENTION + timedelta(hours=1)
+    assert idempotency.purge_expired(store, now=later, batch=3) == 7
+    assert [idempotency.lookup(store, f"old-{n}", now=T0) for n in range(7)] == [None] * 7
+    assert idempotency.lookup(store, "new", now=later) == ANSWER

@@ -18,6 +18,7 @@ from castlegraph.graph.review.duplicates import (
     PENDING_FLOOR,
     Scope,
     duplicate_clusters,
+    hygiene,
     record_verdict,
 )
 from castlegraph.graph.review.embeddings import set_embedding
@@ -57,9 +58,9 @@ def rows(store: Any, text: str) -> list[dict[str, Any]]:
 
 def test_migrations_are_recorded_once(store: Any) -> None:
     first = migrations.migrate(store)
-    assert [m.version for m in first] == list(range(1, 14))
+    assert [m.version for m in first] == list(range(1, 15))
     assert migrations.migrate(store) == []
-    assert [m.version for m in migrations.applied(store)] == list(range(1, 14))
+    assert [m.version for m in migrations.applied(store)] == list(range(1, 15))
     assert migrations.pending(store) == []
 
 
@@ -81,6 +82,7 @@ def test_version_3_derives_keys_and_merges_nothing(store: Any) -> None:
         11: 0,
         12: 0,
         13: 0,
+        14: 2,
     }
     drawer = rows(store, "MATCH (d:Drawer {id: 'd1'}) RETURN properties(d) AS p")[0]["p"]
     normal = normalize_text("Legacy note about Ada")
@@ -352,3 +354,16 @@ def test_version_12_moves_the_drawer_sequence_onto_a_relationship(store: Any) ->
         "MATCH (d:Drawer {id: $id}) RETURN d.seq AS seq", {"id": written.drawer.id}
     )
     assert stored == [{"seq": 42}]
+
+
+def test_version_14_marks_the_drawers_waiting_for_a_vector(store: Any) -> None:
+    """Hygiene counts the drawers still without a vector from their mark (an index on Neo4j):
+    drawers written before the mark get it, and only the current ones without a vector."""
+    rows(store, LEGACY)
+    rows(store, "MATCH (d:Drawer {id: 'd2'}) SET d.valid_to = '2020-02-01T00:00:00.000000Z'")
+    assert hygiene(store, 0.85).drawers_without_embedding == 0
+    applied = {m.version: m.changed for m in migrations.migrate(store)}
+    assert applied[14] == 1
+    marked = rows(store, "MATCH (d:Drawer) WHERE d.unembedded = true RETURN d.id AS id")
+    assert [row["id"] for row in marked] == ["d1"]
+    assert hygiene(store, 0.85).drawers_without_embedding == 1

@@ -26,7 +26,7 @@ def test_a_drawer_create_names_every_stored_property(name: str, dialect: str) ->
     text = statement(name, dialect)  # type: ignore[arg-type]
     [written] = re.findall(r"CREATE \(r\)-\[:HAS_DRAWER\]->\(d:Drawer \{(.*?)\n\}\)", text, re.S)
     named = dict(re.findall(r"(\w+): ([^,]+?)(?:,|$)", " ".join(written.split())))
-    assert set(named) == STORED_PROPERTIES | {"seq", "terms"}
+    assert set(named) == STORED_PROPERTIES | {"seq", "unembedded", "terms"}
     assert all(named[key] == f"$props.{key}" for key in STORED_PROPERTIES)
 
 
