@@ -1,16 +1,9 @@
 """Bulk-write benchmark (design §10): a checkpoint job of 10 k items into a room of 100 k.
 
-A checkpoint stores its items in batches (`graph.drawers.drawer_batch`): the candidate reads and one
-write statement per batch, with the verdicts and links that single writes would give.
-So for each room size a fresh service fills a room through checkpoint jobs (their rate is
-reported too: it is the same path on a growing room), then one more checkpoint of `items`
-items — new texts, near and exact copies of the room and of earlier items — is timed from
-the job's own `started_at` to `finished_at`, and its counts are checked against the kinds
-planted. Beside it, in one run, single writes over HTTP into the same room: the ratio says
-what batching buys.
-
-Each size runs on a service of its own on an empty graph (a fresh data directory, or with
-`--backend neo4j` a fresh Neo4j server).
+For each room size a fresh service (empty graph) fills a room through checkpoint jobs, then one
+more checkpoint of new texts and near and exact copies is timed from its `started_at` to its
+`finished_at`, its counts checked against the kinds planted. Single writes over HTTP into the
+same room, in the same run, say what batching buys.
 """
 
 import random
@@ -109,6 +102,8 @@ def checkpoint(client: httpx.Client, room: str, texts: Sequence[Text]) -> dict[s
 
 
 def run_size(service: Service, corpus: Corpus, size: int, items: int, seed: int) -> SizeResult:
+    """Fill a room of `size` through checkpoint jobs (their rate is reported too: the same path
+    on a growing room), time a checkpoint of `items` items into it, then single writes."""
     rng = random.Random(f"{seed}:{size}")
     room = f"room-{size}"
     result = SizeResult(size=size, items=items)

@@ -1,11 +1,8 @@
 """`--backend both`: one workload on the embedded database, then on Neo4j, in one run.
 
-design §10 asks for the Neo4j numbers beside the embedded ones, as ratios measured in one run:
-the two backends run back to back on the same seeded data, each with its own tables and
-verdicts, and a last table puts the numbers a reader compares side by side with the ratio
-Neo4j / embedded (above 1: Neo4j takes longer or gives more). The numbers compared are read
-from each run's JSON (`COMPARED`), so the table needs nothing from the workload beyond its
-results.
+The two backends run back to back on the same seeded data, each with its own tables and
+verdicts; a last table puts the numbers compared (`COMPARED`, read from each run's JSON) side by
+side with the ratio Neo4j / embedded (above 1: Neo4j takes longer or gives more).
 """
 
 from collections.abc import Callable, Mapping, Sequence

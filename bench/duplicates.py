@@ -1,30 +1,9 @@
 """`find_duplicates` benchmark (design §6, §10): stored pending pairs, a whole k-NN pass, all pairs.
 
-Targets (§10): `find_duplicates` ≤ 10 s over 100 k drawers with 384-d embeddings, growth from
-10 k to 100 k ≤ 15×; `GET /api/hygiene` ≤ 1 s at 100 k. For each size N, seeded vectors are
-generated with planted near-duplicate groups (5 % of the drawers, in groups of 2-4 around a
-centre; every other vector is random, and random 384-d unit vectors are nearly orthogonal),
-loaded in bulk into a fresh embedded FalkorDB, and:
-
-1. the vector groups and their pairs are built by one exact all-pairs pass over the distinct
-   vectors (`rebuild_pending_pairs`, migrations 9 and 13: the loader writes vectors in bulk,
-   past `set_embedding`); then `graph.review.duplicates.duplicate_clusters(store, Scope(), 0.85)`,
-   which reads the stored pairs, and `graph.review.duplicates.hygiene` are timed (twice each);
-1b. `INCREMENTAL` more vectors go through `set_embedding`, each compared with every stored
-   vector in memory (the first one reads them all): the per-vector cost of keeping the pairs;
-2. `GET /api/duplicates` is timed once over HTTP against the same runtime (uvicorn thread);
-3. all pairs of the same vectors are compared with numpy (float32 matrix products in blocks,
-   counting pairs ≥ 0.85) in the same process: the ratio is all-pairs time / k-NN time;
-4. the pairs `find_duplicates` returned are checked against the all-pairs answer: its recall.
-
-The ratio columns divide the all-pairs time by `find_duplicates` and by the whole k-NN pass:
-the peer's approach (every pair, in memory) against the service's, measured in one run. With
-`--backend neo4j` each size runs on a fresh Neo4j server (`bench.neo4j_server`) instead of a
-fresh embedded database; `--backend both` runs both in turn (`bench.compare`).
-
-Then, once per backend, `SHARED` drawers get one vector through `set_embedding` (and 5 a near
-one): what is stored — vector groups, group pairs, drawer-to-drawer edges — against the drawer
-pairs they hold, with the time to cluster and count them.
+For each size, seeded 384-d vectors with planted near-duplicate groups are bulk-loaded into a
+fresh database; `find_duplicates` and hygiene are timed and their pairs compared with all pairs
+computed in numpy in the same run (`_measure_size`). `shared_vector_storage` then stores many
+drawers with one vector. `--backend neo4j | both` as every workload (`bench.compare`).
 """
 
 import sys
@@ -103,7 +82,9 @@ Matrix = np.ndarray[Any, np.dtype[np.float32]]
 
 
 def planted_vectors(n: int, seed: int) -> tuple[Matrix, int]:
-    """Unit vectors (float32) and how many drawers sit in planted groups."""
+    """Unit vectors (float32) and how many drawers sit in planted groups: `DUPLICATE_SHARE` of
+    the drawers, in groups of 2-4 around a centre. Every other vector is random, and random
+    384-d unit vectors are nearly orthogonal."""
     rng = np.random.default_rng(seed)
     vectors = rng.standard_normal((n, DIM), dtype=np.float32)
     budget = int(n * DUPLICATE_SHARE)
@@ -161,6 +142,17 @@ def _size_run(n: int, seed: int, http: bool, backend: Backend) -> dict[str, Any]
 
 
 def _measure_size(n: int, seed: int, http: bool, backend: Backend) -> dict[str, Any]:
+    """Load `n` drawers in bulk, then time, in order:
+
+    1. the vector groups and their pairs, built by one exact all-pairs pass
+       (`rebuild_pending_pairs`, as migrations 9 and 13: the loader writes past `set_embedding`);
+    2. `INCREMENTAL` more vectors through `set_embedding`, each compared in memory with every
+       stored one (the first reads them all): the per-vector cost of keeping the pairs;
+    3. `duplicate_clusters` at 0.85, which reads the stored pairs, and `hygiene` (twice each),
+       and `GET /api/duplicates` once over HTTP against the same runtime;
+    4. all pairs of the same vectors in numpy: the ratio all-pairs time / find time, and the
+       recall of the pairs find returned.
+    """
     vectors, planted = planted_vectors(n + INCREMENTAL, seed)
     ids = [f"d{i:07d}" for i in range(n + INCREMENTAL)]
     index_of = {drawer: i for i, drawer in enumerate(ids)}

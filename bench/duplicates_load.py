@@ -1,14 +1,8 @@
 """Fast set-up for `bench duplicates`: bulk-loaded drawers, and one HTTP call on the same runtime.
 
-Writing 100 k drawers through `graph.drawers.palace.write_drawer` costs about 10 ms each (dedup
-candidates, room structure), which `find_duplicates` never reads. So drawers are created in
-batches with one `UNWIND` statement each, carrying what the duplicate search and
-`Drawer.from_props` need (`id`, `wing`, `room`, `content`, `content_hash`, `kind`,
-`created_at`, no `valid_to`) and the vector as `vecf32`. The first vector goes through
-`graph.review.embeddings.set_embedding`, which records the palace's dimension and creates the vector
-index, so the rest are indexed as they arrive (building the index over 100 k vectors at once
-could outlast the store's wait for it to become operational). On Neo4j the vector is set with
-`db.create.setNodeVectorProperty`, as `set_embedding` does there.
+`find_duplicates` never reads what a drawer write spends most on (dedup candidates, room
+structure), so drawers are created in batches, one `UNWIND` statement each, with only what the
+duplicate search and `Drawer.from_props` need, and their vectors.
 """
 
 import hashlib
@@ -64,7 +58,12 @@ def _rows(ids: list[str], vectors: np.ndarray[Any, Any], start: int) -> list[dic
 def load_drawers(
     store: GraphStore, ids: list[str], vectors: np.ndarray[Any, Any], *, embed: bool = True
 ) -> float:
-    """Create the drawers, with their vectors unless `embed` is false; returns the seconds."""
+    """Create the drawers, with their vectors unless `embed` is false; returns the seconds.
+
+    The first vector goes through `set_embedding`, which records the palace's dimension and
+    creates the vector index, so the rest are indexed as they arrive: building the index over
+    100 k vectors at once could outlast the store's wait for it. On Neo4j the vector is set
+    with `db.create.setNodeVectorProperty`, as `set_embedding` does there."""
     if isinstance(store, FalkorStore):
         create = CREATE_DRAWERS
     elif isinstance(store, Neo4jStore):

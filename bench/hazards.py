@@ -1,17 +1,9 @@
 """What the load run throws in while its clients work, and the health watch that runs throughout.
 
-The load's clients show that ordinary traffic loses and duplicates nothing; these show that the
-traffic that should be refused or shrugged off is, with the service healthy all along:
-
-- mining `/dev/zero` itself (the bench lists `/dev` as a mining root, the worst an operator
-  could do), a FIFO as the mined path, and a tree holding a FIFO, a symlink to `/dev/zero`, a
-  file over 10 MiB and one with a NUL byte past the first 8 KiB — every job must finish, the
-  bad files counted, the good one stored;
-- a checkpoint of exactly the cap (`api.max_batch` × 10 = 10,000 items by default), which must
-  be accepted and store every item, and one of 100,000, which must be `413 payload::too_large`.
-
-`HealthWatch` polls `GET /api/health` from before the first hazard until every job has ended,
-so a job or a refusal that stalled the service shows as a non-200 or a slow answer.
+The load's clients show that ordinary traffic loses and duplicates nothing; these show that
+traffic that should be refused or shrugged off is (`throw_in`), with the service healthy all
+along: `HealthWatch` polls `GET /api/health` from before the first hazard until every job has
+ended, so a job or a refusal that stalled the service shows as a non-200 or a slow answer.
 """
 
 import os
@@ -106,7 +98,15 @@ def _post(client: httpx.Client, record: Record, path: str, body: dict[str, Any])
 
 
 def throw_in(base_url: str, tree: Path, record: Record) -> dict[str, Any]:
-    """Send every hazard once; the jobs they started, by name, and the refusal's answer."""
+    """Send every hazard once; the jobs they started, by name, and the refusal's answer.
+
+    - mining `/dev/zero` itself (the bench lists `/dev` as a mining root, the worst an operator
+      could do), a FIFO as the mined path, and a tree holding a FIFO, a symlink to `/dev/zero`,
+      a file over 10 MiB and one with a NUL byte past the first 8 KiB: every job must finish,
+      the bad files counted, the good one stored;
+    - a checkpoint of exactly the cap (`api.max_batch` × 10 items), which must be accepted and
+      store every item, and one of `OVER_CAP`, which must be `413 payload::too_large`.
+    """
     jobs: dict[str, str] = {}
     problems: list[str] = []
     with httpx.Client(base_url=base_url, timeout=120) as client:

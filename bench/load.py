@@ -1,12 +1,9 @@
 """`bench load`: 16 clients mixing writes, mentions, reads and alias updates, then checks.
 
 Bounded in time and loopback only: it starts its own service and stops by itself. While the
-clients run, `bench.hazards` throws in what must be refused or shrugged off (mining `/dev/zero`,
-a FIFO and a tree of bad files; a checkpoint at the cap and one of 100,000 items) and polls
-`/api/health` throughout. Afterwards it checks through the API what the load must not break: no
-5xx, one entity per (kind, key) among the names posted, every acknowledged mention and
-checkpoint item present, at most one SIMILAR_TO edge per pair, every hazard job ended as it
-must, and health 200 at every poll.
+clients run, `bench.hazards` throws in what must be refused or shrugged off and polls
+`/api/health` throughout; afterwards `_check` reads back through the API what the load must not
+break.
 """
 
 import random
@@ -113,7 +110,10 @@ def _client_loop(base_url: str, seconds: float, seed: int, tally: Tally) -> None
 
 
 def _check(service: Service, tally: Tally) -> dict[str, int]:
-    """What must hold after the load, read back through the API."""
+    """What must hold after the load, read back through the API: one entity per (kind, key)
+    among the names posted, every acknowledged mention and checkpoint item present, at most
+    one SIMILAR_TO edge per pair. (No 5xx, the hazard jobs ended as they must and health 200
+    at every poll are checked beside it.)"""
     duplicate_keys = lost = duplicate_links = 0
     with httpx.Client(base_url=service.base_url, timeout=60) as client:
         seen: set[tuple[str, str]] = set()

@@ -1,13 +1,8 @@
 """Batches of mentions as an extractor posts them: mostly names the graph knows, some not.
 
 Each mention is drawn from one `Category`, so the report can show, per category, which rules
-fired — the sanity check that the benchmark exercised every path of design §5.3: repeats
-(`exact`), other spellings of the same key (`normalized`), recorded aliases (`alias`), one-letter
-slips (`typo`, or a new entity with a review link when the slip is ambiguous, too short or
-between two real words), a changed digit (`Python 3.11` → `3.12`: a new entity, never a typo),
-unclassified kinds (`other`), and names the graph has never seen (`new`), some of which the
-extractor then repeats in later batches. Known entities are drawn uniformly from the whole
-stored set, the worst case for any cache.
+fired: the sanity check that the benchmark exercised every path of design §5.3. Known entities
+are drawn uniformly from the whole stored set, the worst case for any cache.
 """
 
 import random
@@ -22,6 +17,10 @@ from castlegraph.resolver.entity_keys import entity_key
 
 
 class Category(StrEnum):
+    """The path of design §5.3 a mention is meant to take. A typo may end new with a review
+    link (the slip ambiguous, too short, or between two real words); a changed digit
+    (`Python 3.11` → `3.12`) is a new entity, never a typo."""
+
     EXACT = "exact"
     VARIANT = "variant"  # case, punctuation or spacing: the same key
     ALIAS = "alias"  # a recorded alias of a stored entity

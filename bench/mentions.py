@@ -1,27 +1,9 @@
 """Bulk-mentions benchmark (design §10): resolution throughput as the graph grows.
 
-The budget: ≥ 10,000 mentions/s end to end through `POST /api/mentions` (batches of 1,000) at
-1 M entities, a per-mention cost at 1 M at most 1.5 times its cost at 10 k — candidate search
-must come from indexes (design §5.4) — and a service under 500 MB RSS. For each size N, N seeded
-entities (`bench.names`) are bulk-loaded into a fresh data directory (`bench.preload`), the
-real service starts on it, and a few hundred drawers are created through the API. Then batches
-from `bench.mention_mix` are posted by one keep-alive client per service, as an extractor
-would; the first batches warm the services up and are not timed.
-
-The sizes are measured interleaved: every service runs at once (idle while another works) and
-batch i goes to each in turn. On a shared 2-core machine the load of other programs drifts by
-a factor of two within minutes; interleaving makes that drift hit every size alike, so the
-cost ratio between sizes means something even when the absolute times wander. The CPU time the
-service and its database spent per batch is reported next to the wall time. The rules that
-fired, per kind of mention, are the sanity check that every path of design §5.3 ran.
-
-With `--backend neo4j` each size gets a Neo4j server of its own (`bench.neo4j_server`; the
-sizes run at once, and Community edition has one database), preloaded through
-`graph.backends.neo4j_store.Neo4jStore`; the JVM's memory and CPU time are the database's.
-
-With `peers` (the default), once the batches are done each size's stored names and a sample
-drawn from the same mix go to `bench.peers`, which times the peers' approaches (length-band
-scan, pairwise WRatio) in this process: the ratio castlegraph / peer is measured in the run.
+For each size N, N seeded entities (`bench.names`) are bulk-loaded (`bench.preload`), the real
+service starts on them, and batches from `bench.mention_mix` are posted to `POST
+/api/mentions` by one keep-alive client per service, as an extractor would. The sizes run
+interleaved (`run`); with `peers`, `bench.peers` times the peers' approaches on the same names.
 """
 
 import json
@@ -143,7 +125,11 @@ def wait_for_entity_index(base_url: str) -> None:
 def start_size(
     stack: ExitStack, root: Path, size: int, batches: int, seed: int, backend: Backend
 ) -> _Target:
-    """Generate and load `size` entities, start a service on them, create the drawers."""
+    """Generate and load `size` entities, start a service on them, create the drawers.
+
+    With `--backend neo4j` each size gets a Neo4j server of its own (`bench.neo4j_server`: the
+    sizes run at once, and Community edition has one database), preloaded through
+    `Neo4jStore`; the JVM's memory and CPU time are the database's."""
     names = NameGenerator(seed)
     rng = random.Random(f"{seed}:{size}")
     started = time.perf_counter()
@@ -176,7 +162,13 @@ def start_size(
 def run(
     sizes: Sequence[int], batches: int, seed: int, backend: Backend, *, peers: bool = True
 ) -> dict[str, Any]:
-    """All sizes at once, batches interleaved across them; returns the JSON results."""
+    """All sizes at once, batches interleaved across them; returns the JSON results.
+
+    Every service runs at once (idle while another works) and batch i goes to each in turn: on
+    a shared machine the load of other programs drifts within minutes, and interleaving makes
+    that drift hit every size alike, so the cost ratio between sizes means something even when
+    the absolute times wander. The first batches warm the services up and are not timed; the
+    CPU time the service and its database spent per batch is reported beside the wall time."""
     with TemporaryDirectory(prefix="castlegraph-bench-") as tmp, ExitStack() as stack:
         root = Path(tmp)
         targets = [start_size(stack, root, size, batches, seed, backend) for size in sorted(sizes)]
@@ -209,7 +201,8 @@ def run(
 
 
 def _peers(target: _Target) -> PeerRates:
-    """The peers on a sample drawn from this size's mix (module docstring)."""
+    """The peers on a sample drawn from this size's mix (`bench.peers`): the ratio castlegraph
+    / peer, measured in the run."""
     size = target.result.size
     print(f"timing the peers at {size:,} entities…", file=sys.stderr)
     _, body = target.mix.batch(SAMPLE, random.Random(f"peers:{size}"))

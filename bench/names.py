@@ -1,14 +1,9 @@
 """Seeded entity names that look like what extractors find, for the mentions benchmark.
 
 Resolution cost depends on the shape of the names: how many stored keys lie one or two edits
-from a mention (Maria/Mario Lopez), how long the keys are, how many carry digits. So people
-combine given names and surnames of sixteen Faker locales (Latin, Cyrillic, Greek, CJK),
-organisations take a surname and a legal suffix of their country, places mix Italian and German
-town lists with English town patterns, tools are made-up words with the suffixes software names
-wear (`…DB`, `….js`, `… Studio`), and a share of tools and all documents carry digits
-(`Zorvadb 3.11`, `SR-2023-052`, `RFC 7231`). Only Faker's word lists are used, drawn with the
-caller's `random.Random`, so the same seed gives the same names on every machine and a million
-names take seconds, not the minutes Faker's own generators would.
+from a mention (Maria/Mario Lopez), how long the keys are, how many carry digits. Only Faker's
+word lists are used, drawn with the caller's `random.Random`, so the same seed gives the same
+names on every machine and a million names take seconds, not minutes.
 """
 
 import importlib
@@ -59,7 +54,13 @@ def _names(module: str, *attributes: str) -> list[str]:
 
 
 class NameGenerator:
-    """Word pools fixed at construction; names are drawn with a caller's `random.Random`."""
+    """Word pools fixed at construction; names are drawn with a caller's `random.Random`.
+
+    People combine given names and surnames of sixteen Faker locales (Latin, Cyrillic, Greek,
+    CJK), organisations take a surname and a legal suffix of their country, places mix Italian
+    and German town lists with English town patterns, tools are made-up words with the suffixes
+    software names wear (`…DB`, `….js`, `… Studio`), and a share of tools and all documents
+    carry digits (`Zorvadb 3.11`, `SR-2023-052`, `RFC 7231`)."""
 
     def __init__(self, seed: int) -> None:
         self.given: list[list[str]] = []

@@ -1,13 +1,9 @@
 """A throw-away Neo4j 5 for a benchmark: `scripts/neo4j-server`, one per graph under test.
 
 The launcher runs Neo4j's test harness in a JVM (Bolt only, auth off, data in a temporary
-directory it removes on exit) and prints one line with its Bolt address once it accepts
-connections. It stops when its standard input closes, so a benchmark that dies takes its
-servers with it. The launcher `exec`s java, so the process started here is the JVM itself: its
-RSS and CPU time are the database's, as the redis-server child's are for the embedded backend.
-
-It runs with `--verbose`, its stderr in a log file next to the service's: that line names the
-data directory, whose size the results report.
+directory it removes on exit), prints its Bolt address once it accepts connections, and stops
+when its standard input closes, so a benchmark that dies takes its servers with it. It `exec`s
+java: the process started here is the JVM, whose RSS and CPU time are the database's.
 """
 
 import os
@@ -54,7 +50,9 @@ class Neo4jServer:
 
 @contextmanager
 def neo4j_server(log_path: Path) -> Iterator[Neo4jServer]:
-    """Start one server for the block; stop it (and so remove its data) afterwards."""
+    """Start one server for the block; stop it (and so remove its data) afterwards. It runs
+    with `--verbose`, its stderr in a log file next to the service's: a line there names the
+    data directory, whose size the results report."""
     env = {**os.environ, "NEO4J_SERVER_HEAP": heap()}
     started = time.perf_counter()
     with log_path.open("wb") as log:

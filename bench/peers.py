@@ -1,18 +1,9 @@
 """The peers' approaches timed on the mentions benchmark's own names (design §10 ratios).
 
-`bench quality` compares resolvers on a labelled stream of 25 k mentions; this module asks the
-other question: what does each approach cost per mention as the number of stored entities
-grows? For each size the N stored entities are indexed the way each peer keeps them (untimed),
-then the same sample of mentions drawn from the benchmark's mix is resolved one at a time:
-
-- MemCastle's length-band scan (`band_match`): exact name, equal key, else every entity of the
-  kind whose key length is within ±2 is scored — the scan grows with N;
-- neo4j-graphrag's pairwise WRatio (`wratio_match`): its fuzzy resolver compares every pair of
-  names; online, one new name is compared with every stored name of its kind — N per mention.
-
-Both run in this process with no database round trip (a best case for them); castlegraph's
-number beside them is the whole HTTP path. The sample is a few hundred mentions: enough for a
-rate, and the WRatio scan at 1 M entities stays under a minute.
+`bench quality` compares resolvers on a labelled stream; this asks what each approach costs per
+mention as the stored entities grow. For each size the entities are indexed the way each peer
+keeps them (untimed), then one sample of mentions from the benchmark's mix is resolved one at a
+time, in this process with no database round trip (a best case for them).
 """
 
 import time
@@ -26,7 +17,8 @@ from bench.names import Named
 from castlegraph.resolver.entity_keys import entity_key
 
 SAMPLE = 200
-"""Mentions each peer resolves per size."""
+"""Mentions each peer resolves per size: enough for a rate, and the WRatio scan at 1 M entities
+stays under a minute."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +40,8 @@ class PeerRates:
 
 
 def _length_band(stored: Sequence[Named], sample: Sequence[tuple[str, str]]) -> float:
+    """MemCastle's length-band scan (`band_match`): exact name, equal key, else every entity of
+    the kind whose key length is within ±2 is scored; the scan grows with the entities."""
     by_name = {(n.kind, n.name) for n in stored}
     by_key: set[tuple[str, str]] = set()
     bands: Bands = defaultdict(list)
@@ -66,6 +60,8 @@ def _length_band(stored: Sequence[Named], sample: Sequence[tuple[str, str]]) -> 
 
 
 def _wratio(stored: Sequence[Named], sample: Sequence[tuple[str, str]]) -> float:
+    """neo4j-graphrag's pairwise WRatio (`wratio_match`): its fuzzy resolver compares every
+    pair of names; online, one new name is compared with every stored name of its kind."""
     names: defaultdict[str, list[str]] = defaultdict(list)
     for named in stored:
         names[named.kind].append(named.name)

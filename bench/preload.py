@@ -1,18 +1,9 @@
-"""Fill a data directory with entities before the service starts.
+"""Fill a data directory (or a Neo4j server) with entities before the service starts.
 
 Posting a million entities through `POST /api/mentions` would take longer than the benchmark
-itself and measure the wrong thing, so entities go in through `graph.entities.bulk.load_entities`
-(the same derived properties resolution writes) on an embedded FalkorDB opened in this process on
-the benchmark's data directory. The embedded database belongs to one process at a time (its lock
-file), so the loader closes it before the service opens the same directory.
-
-Before closing, the append-only file is rewritten (`BGREWRITEAOF`): its base becomes an RDB
-snapshot that loads in seconds, instead of a log of every bulk statement that the service's
-database would otherwise replay at start-up — as slowly as the load itself.
-
-On Neo4j (`preload_neo4j`) the same `load_entities` writes through
-`graph.backends.neo4j_store.Neo4jStore` to the server the service will use, with the same
-statements; nothing needs compacting there.
+and measure the wrong thing, so they go in through `graph.entities.bulk.load_entities` (the
+same derived properties resolution writes) from this process. The embedded database belongs to
+one process at a time, so the loader closes it before the service opens the same directory.
 """
 
 import time
@@ -47,6 +38,9 @@ def preload(data_dir: Path, entities: Sequence[Named]) -> Loaded:
     """Create the schema and `entities` in `data_dir`; the database is stopped afterwards.
 
     The load runs with `appendfsync everysec`: a bench load that dies is simply run again.
+    Before closing, the append-only file is rewritten (`BGREWRITEAOF`): its base becomes an RDB
+    snapshot that loads in seconds, instead of a log of every bulk statement that the service's
+    database would otherwise replay at start, as slowly as the load itself.
     """
     embedded = EmbeddedFalkorDB(data_dir, fsync="everysec")
     embedded.start()
@@ -61,7 +55,8 @@ def preload(data_dir: Path, entities: Sequence[Named]) -> Loaded:
 
 
 def preload_neo4j(uri: str, user: str, password: str, entities: Sequence[Named]) -> Loaded:
-    """Create the schema and `entities` on the (empty) Neo4j server at `uri`."""
+    """Create the schema and `entities` on the (empty) Neo4j server at `uri`, with the same
+    statements through `Neo4jStore`; nothing needs compacting there."""
     created, load_seconds = _load(Neo4jStore(uri, user, password, "neo4j"), entities)
     return Loaded(created, load_seconds, None)
 

@@ -1,11 +1,9 @@
 """`python -m bench report`: docs/performance.md rendered from the latest JSON of each workload.
 
-The page is the current state, not a diary: one row per design §10 target, with the number the
-latest run of that workload measured, the command that reproduces the run (rebuilt from the
-JSON's `params`, so it is the run's own), and the machine and date it ran on. Verdicts are
-recomputed with `bench.targets.judge`, so the page and a run's own closing table agree. To
-update a row, run its command (it overwrites `bench/results/<workload>.json`) and render again;
-git keeps the earlier numbers.
+The page is the current state, not a diary: one row per design §10 target with the latest
+number, the command that reproduces the run (rebuilt from the JSON's `params`) and the machine
+and date it ran on; verdicts are recomputed with `bench.targets.judge`. To update a row, run its
+command (it overwrites `bench/results/<workload>.json`) and render again.
 """
 
 import json

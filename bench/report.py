@@ -1,11 +1,9 @@
 """Run a benchmark, print its tables and write its JSON with the facts of the machine that ran it.
 
-Every workload goes through `run_workload`, so each JSON file has the same frame and each run
-reports its wall time the same way. Absolute times only mean something next to the machine that
-produced them (design §10 budgets a 2-core machine), so every JSON file carries cores, CPU model,
-Python version, date and the load average when it ended (other programs on the same cores skew
-the times). The table uses `rich` when it is installed and plain aligned text otherwise, so a
-bare environment can still run the benchmarks.
+Every workload goes through `run_workload`, so each JSON file has the same frame. Absolute
+times only mean something next to the machine that produced them, so every file carries its
+cores, CPU model, Python version, date and load average (`machine_facts`). Tables use `rich`
+when it is installed and plain aligned text otherwise.
 """
 
 import json
@@ -22,7 +20,8 @@ Cell = str | int | float | None
 
 
 def machine_facts() -> dict[str, Any]:
-    """What the numbers depend on besides the code."""
+    """What the numbers depend on besides the code (design §10 budgets a 2-core machine); the
+    load average says how much other programs on the same cores skewed the times."""
     return {
         "cores": os.cpu_count(),
         "cpu_model": _cpu_model(),
@@ -55,7 +54,8 @@ def fmt(value: Cell) -> str:
 
 
 def print_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Cell]]) -> None:
-    """One table on stdout; numbers right-aligned."""
+    """One table on stdout; numbers right-aligned. Plain text without `rich`, so a bare
+    environment can still run the benchmarks."""
     cells = [[fmt(value) for value in row] for row in rows]
     numeric = [
         all(isinstance(row[i], int | float) or row[i] is None for row in rows)

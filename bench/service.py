@@ -1,14 +1,9 @@
 """Start and stop the real castlegraph service for a benchmark.
 
 Benchmarks measure what a client sees, so they talk HTTP to `castlegraph serve` running as a
-subprocess on a fresh data directory (nothing left from an earlier run skews the numbers) and a
-free loopback port. The service's own output goes to a log file in that directory: an unread
-pipe would fill up and stall the service mid-benchmark.
-
-On the embedded backend the database is the service's child (redis-server with FalkorDB); on
-Neo4j it is a `bench.neo4j_server` the caller started, named to the service through the
-`CASTLEGRAPH_NEO4J_*` environment. Either way `Service.database_pid` is the process whose memory
-and CPU time the results report as the database's.
+subprocess on a fresh data directory and a free loopback port. `Service.database_pid` is the
+process whose memory and CPU time the results report as the database's: the service's
+redis-server child, or the `bench.neo4j_server` the caller started.
 """
 
 import os
@@ -169,7 +164,11 @@ def serving(
     neo4j: Neo4jServer | None = None,
     environment: Mapping[str, str] | None = None,
 ) -> Iterator[Service]:
-    """`castlegraph serve` on `data_dir` (new or filled beforehand) or `neo4j`, for the block."""
+    """`castlegraph serve` on `data_dir` (new or filled beforehand) or `neo4j`, for the block.
+
+    A fresh directory per run, so nothing left from an earlier run skews the numbers; the
+    service's output goes to `log_path`, since an unread pipe would fill up and stall it
+    mid-benchmark. Neo4j is named to the service through the `CASTLEGRAPH_NEO4J_*` environment."""
     port = free_port()
     command = [*castlegraph_command(), "serve", "--port", str(port), "--data-dir", str(data_dir)]
     with log_path.open("wb") as log:

@@ -1,30 +1,9 @@
 """Skew benchmark (design §10): a batch aimed at a high-degree node against a spread batch.
 
-The budget: a batch of mentions into a drawer that already holds 20,000 mentions, or of an
-entity that many drawers mention, costs at most twice a batch spread over ordinary drawers — no
-statement may expand every edge of a node whose degree users control; a batch of one name whose
-key `shared_kinds` stored entities of other kinds share costs at most 1.5 times a spread batch
-(design §8.1: a mention's cost never grows with entities of other kinds sharing its key).
-
-One service on a fresh graph (`--backend` embedded or Neo4j) gets `entities` preloaded entities
-(`bench.preload`) and `SHARED_NAME` under `shared_kinds` kinds of its own (`shared 0`, ...), a few
-hundred ordinary drawers, one hot drawer and `entity_drawers` drawers, all through the API. Then
-it is filled, through `POST /api/mentions` in batches of 1,000: the hot drawer mentions 20,000
-stored entities, every one of the `entity_drawers` drawers mentions one hot entity.
-
-The four kinds of batch are then posted in turn (interleaved, so the drift of a shared machine
-hits each alike), each half repeats (already linked: the existing-edge check finds them) and
-half links the service has not seen (names never seen before, or for the hot entity drawers that
-do not mention it yet):
-
-- spread: repeats of pairs posted during the warm-up and fresh names, over the ordinary drawers;
-- hot drawer: repeats of its 20,000 entities and fresh names, all into the hot drawer;
-- hot entity: the hot entity's name from drawers that mention it and from drawers that do not;
-- shared key: `SHARED_NAME` over the ordinary drawers, half under stored kinds (an exact match
-  each, its own kind among thousands under the key), half under kinds never seen (a new entity
-  each: the key bomb of 1,000 new kinds a batch, whose kinds the next batches then share).
-
-The cost ratio of each skewed batch to the spread batch is the number the budget bounds.
+A batch into a drawer with 20,000 mentions, of an entity many drawers mention, or of one name
+whose key thousands of other kinds share must cost little more than a batch spread over ordinary
+drawers: no statement may expand every edge of a node whose degree users control, and a
+mention's cost never grows with other kinds sharing its key (design §8.1). `run` says how.
 """
 
 import random
@@ -132,7 +111,16 @@ def _fill(client: httpx.Client, plan: _Plan) -> float:
 
 
 def _batch(case: str, plan: _Plan, rng: random.Random) -> list[dict[str, Any]]:
-    """Half repeats, half links not made yet (module docstring)."""
+    """Half repeats (already linked: the existing-edge check finds them), half links not made
+    yet (names never seen, or for the hot entity drawers that do not mention it yet):
+
+    - spread: pairs posted during the warm-up and fresh names, over the ordinary drawers;
+    - hot drawer: its 20,000 entities and fresh names, all into the hot drawer;
+    - hot entity: its name from drawers that mention it and from drawers that do not;
+    - shared key: `SHARED_NAME` over the ordinary drawers, half under stored kinds (an exact
+      match each, its own kind among thousands under the key), half under kinds never seen (a
+      new entity each: 1,000 new kinds a batch, which the next batches then share).
+    """
     half = BATCH // 2
     if case == "hot entity":
         linked = rng.sample(plan.linked_entity_drawers, half)
@@ -163,7 +151,15 @@ def run(
     backend: Backend,
     shared_kinds: int = SHARED_KINDS,
 ) -> dict[str, Any]:
-    """Build the skew, post `rounds` batches of each case in turn; returns the JSON results."""
+    """Build the skew, post `rounds` batches of each case in turn; returns the JSON results.
+
+    One service on a fresh graph gets `entities` preloaded entities (`bench.preload`) and
+    `SHARED_NAME` under `shared_kinds` kinds of its own (`shared 0`, ...), a few hundred
+    ordinary drawers, one hot drawer and `entity_drawers` drawers, all through the API; then
+    `_fill` gives the hot drawer 20,000 mentions and the hot entity one from every one of the
+    `entity_drawers`. The cases (`_batch`) are posted interleaved, so the drift of a shared
+    machine hits each alike; the cost ratio of each skewed case to `spread` is what the budget
+    bounds."""
     names = NameGenerator(seed)
     rng = random.Random(f"skew:{seed}")
     taken: set[tuple[str, str]] = set()

@@ -1,13 +1,9 @@
 """The budgets of design §10 as data, and the verdict of a run against them.
 
-Each workload module reports what it measured in its own JSON shape; `measure` reads from that
-JSON the few numbers a budget bounds (mentions/s at the largest size, p99 of a drawer write,
-the cost ratio between the largest size and the smallest, ...), so a verdict can be recomputed
-from any results file and the tests can check the verdict logic on made-up results.
-
-A budget names the size it applies at (1 M entities, a room of 100 k drawers); a run that
-stopped short of it still gets a verdict on its largest size, marked with the size it was
-measured at, so `--sizes 10000,100000` says what it says without claiming the 1 M budget.
+Each workload reports what it measured in its own JSON shape; `measure` reads from that JSON the
+few numbers a budget bounds, so a verdict can be recomputed from any results file and the tests
+can check the verdict logic on made-up results. A run that stopped short of a budget's size is
+judged on its largest size, marked with that size (`Measured.size`).
 """
 
 from collections.abc import Callable, Mapping, Sequence
@@ -21,7 +17,9 @@ Results = Mapping[str, Any]
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """One bound of design §10: `metric` ≤ (or ≥) `bound`, meant at `size`."""
+    """One bound of design §10: `metric` ≤ (or ≥) `bound`, meant at `size` (1 M entities, a
+    room of 100 k drawers). A run with `--sizes 10000,100000` gets a verdict on 100 k, marked
+    as such, without claiming the 1 M budget."""
 
     metric: str
     label: str

@@ -1,12 +1,9 @@
 """Read a subgraph for export: an entity's neighbourhood, or a room (`castlegraph export`).
 
-Nodes carry their stored properties except the derived lookup keys (`terms`, `terms_text`,
-`dkeys`, `dkeys_text`) and `embedding`: they are index data, not knowledge, and the target
-database derives its own (design §9, migration 3). An edge whose far end lies outside the
-subgraph brings that node along, so every exported edge has both ends.
-
-Reads go through named statements, in one read unit per subgraph (an entity's name is looked
-up just before); the caller formats the result (`api.export.graphml`, `api.export.cypher`).
+Nodes carry their stored properties except the derived lookup keys and `embedding` (`EXCLUDED`:
+index data, not knowledge; the target derives its own, design §9). An edge whose far end lies
+outside the subgraph brings that node along, so every exported edge has both ends. One read
+unit per subgraph; the caller formats it (`api.export.graphml`, `api.export.cypher`).
 """
 
 from collections.abc import Iterator, Sequence

@@ -1,12 +1,9 @@
 """A least-recently-used cache bounded by the bytes it holds, not by its number of entries.
 
-`functools.lru_cache(maxsize=n)` bounds entries, and an entry's size follows its input: the
-deletion neighbourhood of a 200-character entity key is ~200 strings of ~200 characters, so
-32,768 of them held 1.8 GB (tracemalloc). `byte_lru(max_bytes)` counts each entry's size
-(`sys.getsizeof` of the key, the value and, for a set or tuple of strings, its members) and
-evicts the least recently used until the total fits; a single value larger than the whole
-budget is returned without being kept. Thread-safe: request threads share the caches.
-`BytesBoundedMap` is the same bound for values put by hand (`graph.indexes.known_drawers`).
+`functools.lru_cache(maxsize=n)` bounds entries, but an entry grows with its input (a long
+key's deletion neighbourhood is hundreds of strings), so the service's caches bound bytes
+(design §7). `byte_lru` memoises a function; `BytesBoundedMap` keeps values put by hand
+(`graph.indexes.known_drawers`). Thread-safe: request threads share them.
 """
 
 import sys
@@ -121,7 +118,10 @@ class BytesBoundedMap(Generic[K, V]):
 
 
 class ByteLRU(Generic[K, V]):
-    """`function` memoised, least recently used first out once `max_bytes` is reached."""
+    """`function` memoised, least recently used first out once `max_bytes` is reached.
+
+    Each entry weighs its key and value as `size_of` counts them; a single value larger than
+    the whole budget is returned without being kept."""
 
     def __init__(self, function: Callable[[K], V], max_bytes: int) -> None:
         self.__wrapped__ = function

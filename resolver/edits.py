@@ -1,14 +1,8 @@
 """The single edit between two keys one OSA step apart, and the guards that inspect it.
 
-The typo rule (design §5.3) must know *what* the one edit changed: digits are identity
-(``python 311`` / ``python 312``), and an edit inside one word whose two spellings are both real
-words is a different name (``maria lopez`` / ``mario lopez``). rapidfuzz gives the distance; this
-module recovers the edit itself in linear time, without a distance matrix.
-
-Where an insertion or deletion sits inside a run of one repeated character (``ab`` / ``aab``),
-the position is ambiguous; the one where the strings first differ is reported. The guards only
-look at the characters involved and the word around them, which the ambiguity cannot change
-(keys never contain two spaces in a row, so a run of one character lies inside one word).
+The typo rule (design §5.3) must know *what* the one edit changed: a digit, or a word whose two
+spellings are both known words. rapidfuzz gives only the distance; this module recovers the
+edit itself in linear time, without a distance matrix.
 """
 
 from __future__ import annotations
@@ -66,7 +60,13 @@ def _same_length_edit(source: str, target: str, i: int) -> Edit | None:
 
 
 def single_edit(source: str, target: str) -> Edit | None:
-    """The one OSA edit turning ``source`` into ``target``, or None when the distance is not 1."""
+    """The one OSA edit turning ``source`` into ``target``, or None when the distance is not 1.
+
+    Where an insertion or deletion sits inside a run of one repeated character (``ab`` /
+    ``aab``) the position is ambiguous; the first difference is reported. The guards look only
+    at the characters involved and the word around them, which the choice cannot change (keys
+    never hold two spaces in a row, so a run of one character lies inside one word).
+    """
     i = _first_difference(source, target)
     if len(source) == len(target):
         return _same_length_edit(source, target, i) if i < len(source) else None

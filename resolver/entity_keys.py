@@ -1,53 +1,9 @@
 """Entity keys (design §5.1), kinds (§5.2) and the deletion keys that index typo search (§5.4).
 
-**Key.** NFC, then per character: letters and digits (``str.isalnum``, as in §4.1), ``+`` and
-``#`` are lower-cased (``str.lower`` per character, §11) and kept; ``.``, ``'`` and U+2019 (the
-right single quote) are dropped without separating; anything else separates, a run of
-separators is one space, none at either end. If nothing survives, the key is the trimmed,
-lower-cased name. One addition the design notes are silent on: a combining mark (category ``M*``)
-that follows a kept character is kept with it, because NFC leaves marks without a precomposed
-form in place (Devanagari vowel signs, ``n̈``) and treating them as separators would split words
-and silently fold accents.
-
-**Deletion keys (one edit).** ``deletion_keys(k)`` is the deletion neighbourhood of depth 1:
-``k`` plus every string obtained by deleting one code point. For any two keys ``a``, ``b``:
-
-- ``D1(a) ∩ D1(b) ≠ ∅`` whenever ``OSA(a, b) ≤ 1``: after an insertion or deletion the shorter
-  key is itself in the longer key's neighbourhood; a substitution at ``i`` deletes ``i`` on both
-  sides; an adjacent transposition ``xy`` → ``yx`` deletes ``x`` on both sides.
-- The converse does not hold: intersecting neighbourhoods only mean a common subsequence of
-  length ≥ max(|a|, |b|) - 1, i.e. a Levenshtein distance ≤ 2 (``abcx`` / ``bcxy``).
-
-So the database stores, for every spelling of an entity (its key and each alias key), the
-spelling's deletion keys under an equality index (one row per (kind, deletion key, entity)); a
-mention looks up *its* deletion keys with ``IN $keys``/``UNWIND`` and gets a small **superset** of
-the one-edit candidates, found by equality lookups whose cost does not depend on how many
-entities exist. The rules then verify every candidate with the true OSA distance; nothing is
-decided from the index hit itself. No rule uses a pair whose shorter key has fewer than 4 code
-points, so the graph layer may skip the fuzzy probe (and the stored rows) for keys that short.
-
-**Two-edit review candidates.** ``review_probe_keys(k)`` is the neighbourhood of depth ≤ 2 on the
-probe side, looked up against the same depth-1 rows. In general ``Dp(a) ∩ Ds(b) ≠ ∅`` iff the
-longest common subsequence ``LCS(a, b) ≥ max(|a| - p, |b| - s)``; with ``p = 2`` (mention ``a``)
-and ``s = 1`` (stored ``b``) that finds, besides every one-edit pair:
-
-- every pair where the stored key is *shorter* by 1 or 2 and within two edits (two deletions;
-  a deletion plus a substitution or transposition);
-- equal-length pairs that differ by one deletion and one insertion (``abcx`` / ``bcxy``).
-
-It misses stored keys *longer* than the mention at distance 2 and equal-length pairs with two
-substitutions or transpositions (``Katarina``/``Katerino``): depth 2 on the stored side would
-close that at ~|k|²/2 rows per spelling. ``resolver.entity_segments`` closes it instead with
-15 partition keys per spelling, so review candidates are complete in both arrival orders
-(design §5.3); every candidate, however found, is verified with the true OSA distance.
-The probe is only widened when a two-edit link is possible at all: ``1 - 2/L ≥ 0.75`` needs a
-longer key of ≥ 8, so both keys have ≥ 6 code points (``TWO_EDIT_PROBE_MIN_LEN``).
-
-**Accent-folded keys.** The commonest pair in that gap is a name written with and without its
-accents in two places (``Jönköping``/``Jonkoping``: two substitutions). ``folded_key(k)`` drops
-the accents (canonical decomposition, combining marks removed); the graph layer stores it next
-to a spelling's deletion keys and adds the mention's to its two-edit probe. It is an index key
-only: keys themselves never fold accents (design §5.1), and the rules verify the true distance.
+What the graph layer stores and probes per spelling: its key, its deletion neighbourhood, the
+deeper probe for two-edit review links, and the word-sorted and accent-folded forms that index
+review candidates only. An index hit is only a candidate: the rules verify the true OSA
+distance, so nothing is decided from the index itself.
 """
 
 from __future__ import annotations
@@ -60,7 +16,7 @@ from castlegraph.resolver.errors import EmptyLabel
 _DROPPED = frozenset(".'\u2019")
 # Kept although not alphanumeric: ``C++`` ≠ ``C#`` ≠ ``C``.
 _KEPT_SYMBOLS = frozenset("+#")
-# Shortest key that can take part in a two-edit review pair (see the module docstring);
+# Shortest key that can take part in a two-edit review pair (see `review_probe_keys`);
 # a unit test checks it against the thresholds of ``resolver.entity_rules``.
 TWO_EDIT_PROBE_MIN_LEN = 6
 
@@ -71,7 +27,12 @@ def _lower(text: str) -> str:
 
 
 def entity_key(name: str) -> str:
-    """Return the entity key of ``name`` (design §5.1)."""
+    """Return the entity key of ``name`` (design §5.1).
+
+    A combining mark (``M*``) after a kept character stays with it: NFC leaves marks without a
+    precomposed form in place (Devanagari vowel signs, ``n̈``), and treating them as separators
+    would split words and silently fold accents.
+    """
     text = unicodedata.normalize("NFC", name)
     out: list[str] = []
     separated = False  # a separator was seen since the last kept character
@@ -99,7 +60,13 @@ def normalize_kind(kind: str) -> str:
 
 
 def folded_key(key: str) -> str:
-    """``key`` without accents: NFD, combining marks (``M*``) dropped, NFC again."""
+    """``key`` without accents: NFD, combining marks (``M*``) dropped, NFC again.
+
+    An index key only: the graph layer stores it beside a spelling's deletion keys and adds the
+    mention's to its two-edit probe, since a name written with and without accents
+    (``Jönköping``/``Jonkoping``) is two substitutions that the depth-1 rows miss. Keys
+    themselves never fold accents (design §5.1); the rules verify the true distance.
+    """
     if key.isascii():
         return key
     decomposed = unicodedata.normalize("NFD", key)
@@ -129,16 +96,29 @@ def deletion_neighbourhood(key: str, depth: int) -> list[str]:
 
 
 def deletion_keys(key: str) -> list[str]:
-    """The depth-1 deletion neighbourhood stored per spelling and probed for one-edit pairs."""
+    """The depth-1 deletion neighbourhood stored per spelling and probed for one-edit pairs.
+
+    Two keys within one OSA edit always share one (design §5.4). The converse does not hold: a
+    shared key only means a Levenshtein distance ≤ 2 (``abcx`` / ``bcxy``), so every hit is
+    verified. No rule uses a pair whose shorter key has fewer than 4 code points, so the graph
+    layer may skip the rows and the probe for keys that short.
+    """
     return deletion_neighbourhood(key, 1)
 
 
 def review_probe_keys(key: str) -> list[str]:
     """Probe keys for one- and two-edit candidates against the stored depth-1 rows.
 
-    Depth 2 when a two-edit review link is possible (key of ≥ ``TWO_EDIT_PROBE_MIN_LEN``),
-    depth 1 otherwise; a superset of :func:`deletion_keys`. What it finds and misses is in the
-    module docstring.
+    Depth 2 when a two-edit review link is possible, depth 1 otherwise; a superset of
+    :func:`deletion_keys`. A link needs ``1 - 2/L ≥ 0.75``, so a longer key of ≥ 8 and both of
+    ≥ ``TWO_EDIT_PROBE_MIN_LEN``.
+
+    A probe of depth p meets a row of depth s iff ``LCS(a, b) ≥ max(|a| - p, |b| - s)``. With
+    p = 2 and s = 1 that finds, besides every one-edit pair, stored keys *shorter* by 1 or 2
+    within two edits and equal-length pairs of one deletion plus one insertion
+    (``abcx`` / ``bcxy``). It misses stored keys longer than the mention at two edits and
+    equal-length pairs of two substitutions or transpositions (``Katarina``/``Katerino``):
+    ``resolver.entity_segments`` closes that gap (design §5.4).
     """
     depth = 2 if len(key) >= TWO_EDIT_PROBE_MIN_LEN else 1
     return deletion_neighbourhood(key, depth)

@@ -1,27 +1,9 @@
 """Entity resolution as a decision procedure (design §5.2-5.3, design §11).
 
-Cheapest and safest rule first; the first rule that fires wins:
-
-1. ``exact``       the canonical name equals the mention byte for byte            1.0
-2. ``normalized``  the entity key equals the mention key                          0.98
-3. ``alias``       an alias key equals the mention key                            0.95
-4. ``typo``        exactly one typo candidate (fuzzy only)                        1 - 1/L
-5. ``new``         anything else; review links to look-alikes (fuzzy only)        1.0
-
-Candidates are whatever the graph layer fetched (name, key, alias-key and deletion-key lookups);
-irrelevant ones are filtered here, so over-fetching is always safe. Kinds: a mention matches
-entities of its own kind; an ``other`` mention matches any kind and prefers a specific kind;
-then the lowest id (as a string) wins. Preference breaks ties *within* a rule: rule order comes
-first, so an exact name on an ``other`` entity beats a key match on a ``person``.
-
-A typo candidate is an entity one OSA edit from the mention key (by its key or an alias key)
-with a shorter key of ≥ ``TYPO_MIN_KEY_LEN`` code points, whose edit touches no digit and is not
-an edit between two known words; on kinds that hold people the stored spelling of the edited
-word must also be a known word or name when ``NameGuard.typos_onto_known_names`` is on.
-"Exactly one" counts distinct *identities*: candidates sharing one canonical key (legacy
-duplicates, or an ``other`` and a ``person`` with the same name) are one identity and the
-preferred of them wins, as rule 2 would pick among them (design §9). Anything ambiguous is
-handed on as review links, never guessed.
+Cheapest and safest rule first, the first that fires wins: ``exact``, ``normalized``,
+``alias``, then (fuzzy only) ``typo``, else ``new`` with review links to look-alikes.
+Candidates are whatever the graph layer fetched; incompatible ones are filtered here, so
+over-fetching is always safe. Anything ambiguous is handed on as review links, never guessed.
 """
 
 from __future__ import annotations
@@ -109,7 +91,11 @@ class NameGuard:
 
 
 def _preference(entity: EntityView) -> tuple[bool, str]:
-    """Specific kinds before ``other``, then the lowest id: a stable answer."""
+    """Specific kinds before ``other``, then the lowest id (as a string): a stable answer.
+
+    It breaks ties *within* a rule: rule order comes first, so an exact name on an ``other``
+    entity beats a key match on a ``person``.
+    """
     return (entity.kind == OTHER_KIND, entity.id)
 
 
@@ -210,6 +196,10 @@ def _typo_rule(
     away: it makes the mention ambiguous, as design §5.3's rule 4 counts it, so the other
     candidate does not win by default. Otherwise a name list that knows `katarina` and
     `katerina` would send `Katerina` to `Katerino`.
+
+    "One" counts *identities*: candidates sharing one canonical key (legacy duplicates, or an
+    ``other`` and a ``person`` with the same name) are one, and the preferred of them wins, as
+    rule 2 would pick among them (design §9).
     """
     typo = [p for p in pairs if p.is_typo_candidate(TYPO_MIN_KEY_LEN)]
     near = [p for p in pairs if p.is_one_edit_neighbour(TYPO_MIN_KEY_LEN)]

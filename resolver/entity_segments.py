@@ -1,44 +1,9 @@
 """Partition keys: two-edit review candidates whichever key is the longer (design §5.3, §5.4).
 
-Deletion keys of depth 1 stored per spelling, probed to depth 2 by the mention, meet a two-edit
-pair only when the *stored* key is the shorter one (``resolver.entity_keys``). Depth 2 on the
-stored side too would close the gap at ~L²/2 rows per spelling (80 for a 12-character key,
-several gigabytes at a million entities). This module closes it with a fixed 15 rows per
-spelling instead, by the pigeonhole idea of PassJoin (Li et al., VLDB 2011):
-
-- A stored key ``b`` (``len(b) ≥ PARTITION_MIN_LEN``) is cut into ``SEGMENTS`` = 6 segments by
-  its length alone. Each segment is widened by one character to the right, so that a
-  transposition across a segment boundary lies inside one widened segment.
-- Any OSA edit lies inside one widened segment (an insertion at a boundary inside either), so
-  two edits leave at least four of the six untouched. ``partition_keys(b)`` stores, for every
-  pair ``s < t`` of segments, ``b`` with those two widened segments cut out: the prefix before
-  ``s``, the part between them and the suffix after ``t``, tagged with ``len(b)``, ``s`` and ``t``.
-- A mention ``a`` at most two edits from ``b`` agrees with ``b`` outside the two widened segments
-  holding the edits: the prefix is ``a``'s own prefix, the suffix ``a``'s suffix, and the part
-  between is shifted by what the first segment's edits inserted or deleted (at most two; with
-  the second segment's, exactly ``len(a) - len(b)``). ``partition_probe_keys(a, lengths)``
-  writes those strings for every stored length asked, every pair and every possible shift: at
-  most 3 × 15 × 3 keys, whatever the key length.
-
-So every pair within two OSA edits whose longer key has ≥ 8 code points (what a two-edit link
-needs: ``1 - 2/L ≥ 0.75``) shares a partition key, in both arrival orders, and the keys keep
-about two thirds of a name (first and last names both), which keeps them selective among a
-million entities. Like the deletion keys they only fetch candidates: the rules verify each with
-the true distance. Keys are pure functions of one key, so a later in-memory index can hash them.
-
-**Dense families.** Two thirds of a short name is not selective where every combination exists:
-digits. ``RFC 8975`` keeps ``rfc`` and a space once two of its six segments are cut out, and
-met every stored ``RFC ····`` (2,000 entities at 100 k, of which ~130 were within two edits);
-``CORE-2024-123`` kept ``core 2``. A key with a digit of ``PARTITION_MIN_LEN`` to
-``DENSE_MAX_LEN`` code points stores its depth-2 deletion neighbourhood instead
-(``two_edit_keys``): strings of ``L - 2`` characters, which the mention's own probes (the key,
-its deletion keys, and its depth-2 neighbourhood from 8 code points,
-``resolver.entity_search_keys``) meet exactly when the two keys share a subsequence of ``max(len) -
-2``, which every pair within two OSA edits does: two insertions leave the mention a subsequence of
-the stored key, an insertion and a substitution or transposition one deletion of the mention, and
-two equal-length edits two deletions on each side. It costs ~L²/2 rows per such spelling (37 at 8,
-137 at 16), so longer keys, whose partition keys keep enough digits, and keys without digits keep
-the 15.
+The mention's depth-2 probe meets stored depth-1 deletion keys only when the stored key is the
+shorter (``resolver.entity_keys``); depth 2 on the stored side would cost ~L²/2 rows a spelling.
+Instead a spelling of ≥ 8 code points stores 15 partition keys, after PassJoin's pigeonhole (Li
+et al., VLDB 2011), or its depth-2 neighbourhood in a dense family. Both only fetch candidates.
 """
 
 from __future__ import annotations
@@ -55,9 +20,8 @@ PARTITION_MIN_LEN = 8
 and a shorter stored key is found by the mention's depth-2 deletion probe."""
 MAX_EDITS = 2
 DENSE_MAX_LEN = 16
-"""The longest key with a digit that stores its depth-2 deletion neighbourhood (see above):
-measured on the bench names, it cut the candidates of a review probe at 100 k entities from 122
-to 21 (5 within two edits) for 47 index keys per entity instead of 39."""
+"""The longest key with a digit that stores its depth-2 deletion neighbourhood (`is_dense`):
+longer keys keep enough digits in their partition keys to stay selective."""
 _PAIRS = tuple(combinations(range(SEGMENTS), 2))
 
 
@@ -74,7 +38,14 @@ def _tag(length: int, s: int, t: int, prefix: str, middle: str, suffix: str) -> 
 
 
 def partition_keys(key: str) -> list[str]:
-    """The 15 keys stored for a spelling of ≥ ``PARTITION_MIN_LEN`` code points (else none)."""
+    """The 15 keys stored for a spelling of ≥ ``PARTITION_MIN_LEN`` code points (else none).
+
+    The key is cut into ``SEGMENTS`` segments by its length alone, each widened by one
+    character to the right so a transposition across a boundary lies inside one. Two OSA edits
+    lie in at most two widened segments, so for every pair ``s < t`` the key with those two cut
+    out (prefix, middle, suffix; tagged with the length, ``s`` and ``t``) survives them. The
+    keys keep about two thirds of a name (first and last names both): selective at a million.
+    """
     length = len(key)
     if length < PARTITION_MIN_LEN:
         return []
@@ -89,7 +60,14 @@ def partition_keys(key: str) -> list[str]:
 
 
 def is_dense(key: str) -> bool:
-    """Whether ``key`` indexes two-edit candidates by deletions instead of partitions."""
+    """Whether ``key`` indexes two-edit candidates by deletions instead of partitions.
+
+    Two thirds of a short name is not selective where every combination exists: digits
+    (``RFC 8975`` keeps ``rfc`` and a space once two segments are cut out, and would meet every
+    stored ``RFC ····``). Such a key stores its depth-2 deletion neighbourhood (~L²/2 rows: 37
+    at 8, 137 at 16), which the mention's probes (``resolver.entity_search_keys``) meet exactly
+    when the keys share a subsequence of ``max(len) - 2``, as every pair within two edits does.
+    """
     return PARTITION_MIN_LEN <= len(key) <= DENSE_MAX_LEN and any(ch.isdigit() for ch in key)
 
 
@@ -144,7 +122,13 @@ def _probes_for_length(key: str, stored_length: int) -> list[str]:
 
 def partition_probe_keys(key: str, stored_lengths: Iterable[int]) -> set[str]:
     """Keys that meet the partition keys of every stored key of those lengths within two edits
-    of ``key`` (lengths below ``PARTITION_MIN_LEN`` store none and are skipped)."""
+    of ``key`` (lengths below ``PARTITION_MIN_LEN`` store none and are skipped).
+
+    A mention two edits from a stored key agrees with it outside the two widened segments that
+    hold the edits: its own prefix and suffix, and the middle shifted by what the first
+    segment's edits inserted or deleted. So it writes every pair's cut for every stored length
+    and every possible shift: at most 3 × 15 × 3 keys, whatever the key length.
+    """
     found: set[str] = set()
     for stored_length in stored_lengths:
         if stored_length >= PARTITION_MIN_LEN and abs(stored_length - len(key)) <= MAX_EDITS:

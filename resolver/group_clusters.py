@@ -1,17 +1,9 @@
 """Clusters of duplicate pairs when identical vectors are kept as one group (design §6).
 
-A thousand copies of one boilerplate vector are half a million pairs of drawers: too many to
-store or to list. Here a pair exists between two drawers of one group (score 1.0), or between
-a drawer of group g and one of group h when the pair (g, h) reaches the threshold; a pair with
-a verdict does not exist. The clusters are the connected components of those pairs, as
-`resolver.clusters.cluster_pairs` would find them from every pair, but computed without
-listing the pairs: a breadth-first search that takes each group's not yet visited members at
-once, and leaves behind only the members a verdict separates from the drawer being visited.
-Each cluster then lists its best `limit` pairs, in the same order (score descending, then ids),
-and reports its full size and how many pairs it holds.
-
-Cost: members plus group pairs plus verdicts, times a drawer's groups' neighbours — never the
-number of drawer pairs.
+A pair is two drawers of one group (score 1.0), or of groups g and h when (g, h) reaches the
+threshold; a pair with a verdict does not exist. The clusters are those `resolver.clusters`
+would find from every pair, found without listing the pairs (a thousand copies of one vector
+are half a million): the cost follows members, group pairs and verdicts, never drawer pairs.
 """
 
 import bisect
@@ -42,7 +34,8 @@ def group_clusters(
 ) -> list[Cluster]:
     """Clusters of the drawers in `members` (group -> drawer ids in scope). `checked` holds
     the pairs with a verdict as (smaller id, larger id). Groups absent from `members` have no
-    drawer in scope and are ignored."""
+    drawer in scope and are ignored. Each cluster lists its best `limit` pairs (score
+    descending, then ids) and reports its full size and how many pairs it holds."""
     neighbours: dict[str, list[tuple[str, float]]] = {}
     for pair in pairs:
         if members.get(pair.g) and members.get(pair.h) and pair.g != pair.h:
@@ -126,9 +119,10 @@ def _components(
     group_of: Mapping[str, str],
     checked: set[tuple[str, str]],
 ) -> dict[str, int]:
-    """Component number of every drawer. A visit takes every unvisited member of its own group
-    and of the groups paired with it, except those a verdict separates from it (left for
-    another visit): each member is taken once, each verdict passed over at most twice."""
+    """Component number of every drawer, by a breadth-first search over groups rather than
+    pairs. A visit takes every unvisited member of its own group and of the groups paired with
+    it, except those a verdict separates from it (left for another visit): each member is taken
+    once, each verdict passed over at most twice."""
     unvisited = {group: set(ids) for group, ids in members.items()}
     component: dict[str, int] = {}
     for start in sorted(group_of):

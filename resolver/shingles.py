@@ -1,26 +1,8 @@
 """Character evidence for near copies that survives a typo in every word (design §4.5).
 
-Word pairs miss a near copy whose typos touch every pair (`the storage engine` / `the sotrage
-engine`: 94 % alike, no pair in common), and single words or short character pieces recur all
-over a room of 100 k drawers. So a text is also indexed by **bands** of a MinHash sketch of its
-character 5-grams: a band is two neighbouring sketch values at once, which two texts share
-with a probability of about J², J being the Jaccard index of their 5-gram sets. A near copy at
-the 0.9 threshold keeps J ≳ 0.4 even with one typo in every word; among 64 bands (each value in
-two of them) at least one is then shared with a probability of about 1 − 2·10⁻⁴ (and far
-closer to 1 for the usual J of 0.6 and more), while unrelated texts of a room rarely share any.
-Bands are keyed with the room and a **length bucket** too (texts near each other are within
-10 % in length), which keeps a band of two common pieces from collecting every long text of
-the room. A stored text is indexed in its own bucket and the next one up, so a write looks its
-bands up in one bucket (`probe_buckets`), not two: the lookups are most of what a write asks
-of the database, and they halved (design §4.5).
-
-The sketch is one-permutation hashing (one hash per 5-gram, the minimum per bin) with
-densification for empty bins, so a write costs one hash per character, not one per character
-and band; the hash is a 2-universal one (`a·x + b mod 2⁶¹ − 1` over the 5-gram's bytes), three
-times cheaper in Python than a cryptographic digest per 5-gram. Nothing here is random at run
-time: the same text gives the same keys on every machine and in every process. An ASCII text
-(most of them) is hashed with numpy, all its 5-grams at once (`_ascii_least`: the same values,
-five times faster than the loop over 5-grams it replaces; design §4.5).
+Word pairs miss a copy whose typos touch every pair, so a text is also indexed by **bands** of
+a MinHash sketch of its character 5-grams, keyed with its room and a length bucket. Nothing here
+is random at run time: the same text gives the same keys on every machine and in every process.
 """
 
 import hashlib
@@ -71,6 +53,11 @@ _PROBES: tuple[tuple[int, ...], ...] = tuple(
 @lru_cache(maxsize=64)  # a write asks twice: for its probes and for its own index terms
 def sketch(normalized: str) -> tuple[str, ...]:
     """One value per bin: the least hash of the bin's 5-grams, or a borrowed one.
+
+    One-permutation hashing (one hash per 5-gram, the minimum per bin), so a write costs one
+    hash per character, not one per character and band; the hash is 2-universal
+    (`a·x + b mod 2⁶¹ − 1` over the 5-gram's bytes), cheaper in Python than a digest per
+    5-gram. An ASCII text is hashed with numpy, all its 5-grams at once (`_ascii_least`).
 
     The text is padded with a space on both sides so its first and last words make shingles
     of their own. An empty bin takes the value of the first non-empty bin on its probe list
@@ -149,12 +136,17 @@ def _bin_value(least: list[int | None], index: int) -> str:
 
 
 def length_bucket(length: int) -> int:
-    """Log-scale bucket of a normal form's length; one bucket for long texts."""
+    """Log-scale bucket of a normal form's length; one bucket for long texts.
+
+    Texts near each other are within 10 % in length, and the bucket keeps a band of two common
+    pieces from collecting every long text of the room."""
     return int(math.log(min(max(length, 1), LONG_TEXT)) / -math.log(BUCKET_RATIO))
 
 
 def stored_buckets(length: int) -> list[int]:
-    """Where a text of `length` code points is indexed: its own bucket and the next one up."""
+    """Where a text of `length` code points is indexed: its own bucket and the next one up,
+    so a write looks its bands up in one bucket (`probe_buckets`), not two: the lookups are
+    most of what a write asks of the database."""
     own = length_bucket(length)
     return [own, own + 1]
 

@@ -1,13 +1,9 @@
 """Gauges of what waits for review and of the in-memory indexes, for `/metrics`.
 
-    castlegraph_review_links_pending         POSSIBLY_SAME_AS links awaiting a verdict
-    castlegraph_duplicate_pairs_pending      stored duplicate pairs awaiting a verdict (at 0.85)
-    castlegraph_drawers_without_embedding    drawers no vector was stored for yet
-    castlegraph_memory_index{index,state}    1 for the state each in-memory index is in
-
-The review counts are hygiene's (`graph.review.duplicates.hygiene`, over every drawer), read from
-the graph at most once per `BACKLOG_SECONDS`: a scrape every few seconds must not count the whole
-backlog each time, and a backlog a minute old says as much. The index states cost nothing.
+The review counts are hygiene's (`graph.review.duplicates.hygiene`, over every drawer), read
+from the graph at most once per `BACKLOG_SECONDS`: a scrape every few seconds must not count
+the whole backlog each time, and a backlog a minute old says as much. The index states cost
+nothing.
 """
 
 import threading

@@ -1,25 +1,9 @@
 """Prometheus metrics at `/metrics` (open like health: counts, never content).
 
-    castlegraph_http_requests_total{method,route,status}            route = the template;
-                                                                    an unknown method is OTHER
-    castlegraph_http_request_duration_seconds{method,route,status}  histogram
-    castlegraph_resolutions_total{rule}                  exact, normalized, alias, typo, new
-    castlegraph_drawer_writes_total{outcome}             created, exact_copy (existing returned)
-    castlegraph_similar_links_total{kind}                SIMILAR_TO written: exact, normalized, near
-    castlegraph_graph_statement_duration_seconds{statement}   every round trip, by statement name
-    castlegraph_graph_statement_errors_total{statement}
-    castlegraph_jobs{status}                             counted in the graph at each scrape
-    castlegraph_graph_ready                              1 once the database answers
-    castlegraph_mcp_tool_calls_total{tool}               calls at /mcp; `unknown` for no tool
-    castlegraph_review_links_pending, castlegraph_duplicate_pairs_pending,
-    castlegraph_drawers_without_embedding, castlegraph_memory_index{index,state}
-                                                         `api.http.backlog_metrics`
-    process_*, python_*                                  the service process
-
-Resolutions, drawer verdicts and statements come from `graph.backends.observe`, so they count every
-caller in the process (HTTP routes, MCP tools, jobs) and no route needs a hook. The hooks are
-per process (one service per process): each app has its own registry, but every live app
-observes every store in its process, which only matters to tests.
+Every metric and its labels: the table in docs/operations.md. Resolutions, drawer verdicts and
+statements come from `graph.backends.observe`, so they count every caller in the process (HTTP
+routes, MCP tools, jobs) and no route needs a hook; the review backlog and the in-memory
+indexes' states are gauges of `api.http.backlog_metrics`.
 """
 
 import time
@@ -96,7 +80,10 @@ class _GraphState:
 
 
 class Metrics:
-    """The app's registry; observes the graph layer for as long as it lives."""
+    """The app's registry; observes the graph layer for as long as it lives.
+
+    The hooks are per process (one service per process): each app has its own registry, but
+    every live app observes every store in its process, which only matters to tests."""
 
     def __init__(self, runtime: Runtime) -> None:
         disable_created_metrics()  # type: ignore[no-untyped-call]  # no `_created` twin per counter

@@ -2,11 +2,8 @@
 
 They run in the order a person would look: settings, backend, data directory or Neo4j, schema,
 migrations, embeddings provider, running service. Doctor reports and never repairs: it opens
-the database without applying the schema or migrating. When a running service holds the
-embedded data directory, the database is its alone, so the service is asked over HTTP instead
-(its health answers 200 only once the schema and migrations are in place). A service that
-does not answer is called hung only where it recorded that it listens: a lock alone may be a
-service still starting or a command using the directory in-process.
+the database without applying the schema or migrating, and when a running service holds the
+embedded data directory (the database is its alone) it asks that service over HTTP instead.
 """
 
 import importlib.util
@@ -123,14 +120,17 @@ def ask_service(url: str) -> ServiceAnswer:
 @dataclass(frozen=True, slots=True)
 class Expected:
     """Why a service must answer, and what to do when none does: it depends on what pointed
-    at it (`--url`, the address a service recorded, or only a lock and the settings)."""
+    at it (`--url`, the address a service recorded, or only a lock and the settings). A
+    service that does not answer is called hung only where it recorded that it listens: a lock
+    alone may be a service still starting, or a command using the directory in-process."""
 
     why: str
     fix: str
 
 
 def service_check(answer: ServiceAnswer, expected: Expected | None) -> Check:
-    """`expected`: a service must answer (None: none need be running)."""
+    """`expected`: a service must answer (None: none need be running). Its health answers 200
+    only once the schema and migrations are in place."""
     if answer.status is None:
         message = f"no service answers at {answer.url}"
         if expected is not None:

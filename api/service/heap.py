@@ -1,18 +1,9 @@
 """The C heap of a long-running service: fewer arenas, large blocks given back (design §10).
 
-glibc's malloc gives each thread that allocates at once an arena of its own (up to 8 per
-core), and memory freed in an arena mostly stays in the process: the service's request threads
-each kept what their batches had used. Its threshold for serving a large block by `mmap` (and
-so returning it to the system when freed) grows with the largest block freed, up to 32 MB, so
-after the entity index's build buffers every smaller array came from the arenas and stayed
-there too. `tune` caps the arenas at two and fixes the threshold at 256 KB; `trim` hands back
-what the arenas hold free, after the start-up work that used the most (the word lists, the
-index). Measured with `bench mentions` at 10 k entities: 288 → 257 MB RSS after ten batches.
-
-Python's cyclic collector is tuned too (`GC_THRESHOLDS`) and what start-up left alive is frozen
-out of its generations (`freeze`).
-
-Elsewhere than glibc (musl, macOS) both do nothing.
+glibc's malloc keeps most of what threads free in their arenas, and its `mmap` threshold grows
+with the largest block freed: `tune` caps the arenas and fixes the threshold (and the cyclic
+collector's thresholds), `trim` hands back what the arenas hold free, `freeze` takes what
+start-up left alive out of the collector's way. Elsewhere than glibc the malloc calls do nothing.
 """
 
 import ctypes
@@ -55,7 +46,12 @@ def _glibc() -> ctypes.CDLL | None:
 
 def tune() -> None:
     """At start, before the threads: two arenas, a fixed `mmap` threshold, and the collector's
-    thresholds (the last everywhere, the first two on glibc)."""
+    thresholds (the last everywhere, the first two on glibc).
+
+    glibc gives each thread that allocates at once an arena of its own (up to 8 per core), and
+    the request threads each kept what their batches had used. Its `mmap` threshold grows with
+    the largest block freed, up to 32 MB, so after the entity index's build buffers every
+    smaller array came from the arenas and stayed there too."""
     gc.set_threshold(*GC_THRESHOLDS)
     libc = _glibc()
     if libc is not None and not (

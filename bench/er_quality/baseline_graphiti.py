@@ -1,21 +1,8 @@
 """Graphiti's deterministic entity resolver as a `bench quality` baseline.
 
-Read from graphiti-core's `utils/maintenance/dedup_helpers.py` (its published constants):
-
-1. names are lower-cased with whitespace collapsed (exact form); the fuzzy form keeps only
-   `[a-z0-9' ]` (so accented letters become separators) and shingles it into character trigrams
-   with the spaces removed;
-2. a name of fewer than 6 characters and 1 token, or whose character entropy is < 1.5 bits, is
-   not decided here but handed to the LLM (`deferred`; scored as a new entity, since this bench
-   runs no LLM) — this check comes first, before the exact lookup, as in graphiti;
-3. exactly one existing entity with the same exact form → `exact`;
-4. MinHash of the trigrams (32 permutations, blake2b seeded by the permutation number), LSH in
-   bands of 4; the candidates sharing a band are scored by their true trigram Jaccard, and the
-   best at ≥ 0.9 wins → `minhash`;
-5. anything else is a new entity, added to the indexes.
-
-Per kind, as castlegraph partitions. Graphiti finds the candidate by a linear scan of the
-existing nodes; a dict lookup stands in for it here (the result is the same).
+Read from graphiti-core's `utils/maintenance/dedup_helpers.py` (its published constants): an
+exact form, then MinHash LSH over character trigrams with a true-Jaccard check; names too short
+or too plain to decide are handed to an LLM (`deferred`). The steps: `graphiti_minhash`.
 """
 
 import math
@@ -88,6 +75,23 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def graphiti_minhash(stream: Sequence[LabelledMention]) -> tuple[list[Outcome], float]:
+    """Graphiti's steps, per kind as castlegraph partitions:
+
+    1. names are lower-cased with whitespace collapsed (exact form); the fuzzy form keeps only
+       `[a-z0-9' ]` (so accented letters become separators) and shingles it into character
+       trigrams with the spaces removed;
+    2. a name of fewer than 6 characters and 1 token, or whose character entropy is < 1.5 bits,
+       is not decided but handed to the LLM (`deferred`; scored as a new entity, since this
+       bench runs no LLM): this check comes first, before the exact lookup, as in graphiti;
+    3. exactly one existing entity with the same exact form → `exact`;
+    4. MinHash of the trigrams (32 permutations, blake2b seeded by the permutation number), LSH
+       in bands of 4; candidates sharing a band are scored by their true trigram Jaccard, and
+       the best at ≥ 0.9 wins → `minhash`;
+    5. anything else is a new entity, added to the indexes.
+
+    Graphiti finds the candidate by a linear scan of the existing nodes; a dict lookup stands in
+    for it here (the result is the same).
+    """
     _shingles.cache_clear()
     _bands.cache_clear()
     exact: defaultdict[tuple[str, str], list[str]] = defaultdict(list)

@@ -1,20 +1,9 @@
 """Baseline resolvers for `bench quality`, built from their published descriptions.
 
 All three run in memory, in this process, over the same stream, and partition by kind as
-castlegraph does; none has a database round trip, so their speed is a best case for them.
-
-- `length_band` — MemCastle's candidate scan (design §5.4): exact name, then equal key (the
-  same §5.1 key castlegraph uses), then fetch *every* entity of the kind whose key length is within
-  ±2 and accept the best with `1 - OSA/L ≥ 0.9` (rapidfuzz `OSA.normalized_similarity`).
-  Entities are compared by their canonical key; nothing is learnt from converged mentions.
-- `graphrag_fuzzy` — neo4j-graphrag's `FuzzyMatchResolver` after its exact-name resolver: a
-  post-hoc pass over every pair of distinct names of a kind, `WRatio` on `default_process`ed
-  text ≥ 0.8, then its greedy `_consolidate_sets` (a node already placed stays with the first
-  set that took it — the library's sets can overlap, APOC merges the first). Being post-hoc,
-  a mention "converged" when an earlier mention of the stream is in its merged set; the rule
-  is `exact` when that includes the same name, `fuzzy` otherwise. `rapidfuzz.process.cdist`
-  with one worker does the pairs, which is faster than the library's Python loop.
-- `graphiti_minhash` — in `bench.er_quality.baseline_graphiti`.
+castlegraph does; none has a database round trip, so their speed is a best case for them:
+`length_band` (MemCastle), `graphrag_fuzzy` (neo4j-graphrag) and `graphiti_minhash`
+(`bench.er_quality.baseline_graphiti`).
 """
 
 import time
@@ -69,6 +58,10 @@ def wratio_match(name: str, names: Sequence[str]) -> int | None:
 
 
 def length_band(stream: Sequence[LabelledMention]) -> tuple[list[Outcome], float]:
+    """MemCastle's candidate scan (design §5.4): exact name, then equal key (the §5.1 key
+    castlegraph uses), then fetch *every* entity of the kind whose key length is within ±2 and
+    accept the best with `1 - OSA/L ≥ 0.9` (rapidfuzz `OSA.normalized_similarity`). Entities
+    are compared by their canonical key; nothing is learnt from converged mentions."""
     by_name: dict[tuple[str, str], str] = {}
     by_key: dict[tuple[str, str], str] = {}
     bands: Bands = defaultdict(list)
@@ -128,6 +121,13 @@ def _consolidate(pairs: list[tuple[int, int]]) -> list[set[int]]:
 
 
 def graphrag_fuzzy(stream: Sequence[LabelledMention]) -> tuple[list[Outcome], float]:
+    """neo4j-graphrag's `FuzzyMatchResolver` after its exact-name resolver: a post-hoc pass over
+    every pair of distinct names of a kind, `WRatio` on `default_process`ed text ≥ 0.8, then
+    its greedy `_consolidate_sets` (a node already placed stays with the first set that took
+    it: the library's sets can overlap, APOC merges the first). Being post-hoc, a mention
+    "converged" when an earlier mention of the stream is in its merged set; the rule is `exact`
+    when that includes the same name, `fuzzy` otherwise. `rapidfuzz.process.cdist` with one
+    worker does the pairs, faster than the library's Python loop."""
     began = time.perf_counter()
     names_by_kind: defaultdict[str, dict[str, int]] = defaultdict(dict)
     for mention in stream:  # the exact-name resolver: one node per distinct (kind, name)

@@ -1,15 +1,8 @@
 """castlegraph's own resolution over a labelled stream, two ways.
 
-- `resolve_in_graph`: the real path. A `Runtime` on a fresh temporary data directory starts the
-  embedded FalkorDB, a few drawers are written, and `graph.entities.resolution.resolve_mentions`
-  resolves the stream in batches of 1,000 with the runtime's in-memory index (what `POST
-  /api/mentions` calls, minus HTTP; the embedded database keeps no candidate index of its own then).
-  Only those calls are timed. This is the headline number.
-- `resolve_in_memory`: the same rules (`resolver.entity_rules.decide`) against an in-memory
-  deletion-key index (the keys of `resolver.entity_search_keys.stored_keys`, probed with its
-  `probe_keys`), with new entities and new aliases applied as `graph.entities.resolution` applies
-  them. No database: it shows what the rules cost by themselves, and it must agree with the real
-  path decision for decision (ties aside, which both break by id).
+`resolve_in_graph` is the real path and the headline number; `resolve_in_memory` runs the same
+rules with no database, to show what the rules cost by themselves, and must agree with the real
+path decision for decision (ties aside, which both break by id).
 """
 
 import tempfile
@@ -42,7 +35,13 @@ def resolve_in_graph(
     batch: int = BATCH,
     names: NameGuard | None = None,
 ) -> tuple[list[Outcome], float]:
-    """Outcomes and the seconds spent inside `resolve_mentions` (all batches)."""
+    """Outcomes and the seconds spent inside `resolve_mentions` (all batches).
+
+    A `Runtime` on a fresh temporary data directory starts the embedded FalkorDB, a few drawers
+    are written, and `graph.entities.resolution.resolve_mentions` resolves the stream in
+    batches with the runtime's in-memory index: what `POST /api/mentions` calls, minus HTTP
+    (the embedded database keeps no candidate index of its own then). Only those calls are
+    timed."""
     known_word("warm")  # load the lexicon and the name lists before the clock starts
     if names is not None:
         names.is_known_name("warm")
@@ -108,6 +107,10 @@ class EntityIndex:
 def resolve_in_memory(
     stream: Sequence[LabelledMention], known_word: KnownWord, names: NameGuard | None = None
 ) -> tuple[list[Outcome], float]:
+    """The same rules (`resolver.entity_rules.decide`) against an in-memory deletion-key index
+    (`EntityIndex`: the keys of `resolver.entity_search_keys.stored_keys`, probed with its
+    `probe_keys`), new entities and aliases applied as `graph.entities.resolution` applies
+    them; outcomes and seconds."""
     known_word("warm")
     if names is not None:
         names.is_known_name("warm")

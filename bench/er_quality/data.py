@@ -1,16 +1,9 @@
 """The labelled mention stream of `bench quality`: real name lists, real variants, true ids.
 
 Names come from lists that PyPI packages ship, seeded: Faker's person, company and city names
-across ten locales (accents, hyphens, apostrophes, legal suffixes), Pygments' lexer names as
-software (`C++`, `C#`, `Node.js`-style punctuation), and products and tickets built from Faker
-words with model numbers. Every true entity has a canonical id; every mention carries the id
-and the form it was written in (`canonical` or one of `bench.er_quality.variants.FORMS`).
-
-Planted hard negatives are separate true entities that look like one another: given names or
-surnames one edit apart with the rest equal (`Maria Lopez` / `Mario Lopez`, `Meyer` /
-`Meier`), and digit siblings (`Python 3.11` / `Python 3.12`, `Vertex 300` / `Vertex 310`,
-`SR-2023-052` / `SR-2023-053`). Within a kind no two true entities share an entity key (that
-would be the same name), and no variant takes another entity's key.
+across ten locales, Pygments' lexer names as software, products and tickets built from Faker
+words with model numbers. Every mention carries its true entity's id and the form it was
+written in (`canonical` or one of `bench.er_quality.variants.FORMS`).
 """
 
 import random
@@ -173,6 +166,11 @@ def _products_and_tickets(reg: _Registry, rng: random.Random, seed: int, scale: 
 
 
 def true_entities(seed: int, scale: float) -> list[TrueEntity]:
+    """Every true entity, with planted hard negatives: separate entities that look like one
+    another, given names or surnames one edit apart with the rest equal (`Maria Lopez` /
+    `Mario Lopez`, `Meyer` / `Meier`), and digit siblings (`Python 3.11` / `Python 3.12`,
+    `SR-2023-052` / `SR-2023-053`). Within a kind no two share an entity key (that would be
+    the same name), and no variant takes another entity's key (`_variant`)."""
     rng = random.Random(seed)
     reg = _Registry()
     _people(reg, rng, seed, scale)

@@ -1,27 +1,8 @@
 """Scoring of one resolver's answers against the true ids of `bench quality`.
 
 Every resolver, castlegraph or baseline, returns one `Outcome` per mention in stream order: the
-entity it landed on (its own ids), the rule, and any review links. Entities are mapped to the
-true id of the mention that created them, then:
-
-- a **converged** mention (any rule but `new`/`deferred`) is correct when its entity's true id is
-  the mention's own: precision is correct / converged, per rule and overall;
-- a **target** is a mention whose true entity already has an entity (created from a mention of
-  the same true id) and whose spelling that true entity has not shown before: a true variant.
-  It is recalled when it converged correctly, or stayed new with a review link to an entity of
-  its true id. `recall_all` also counts repeated spellings;
-- a target is **reachable** when some rule could connect it to a spelling of its true entity
-  seen before it (`bench.er_quality.reach`): the recall the rules answer for is over reachable
-  targets (`recall_reachable`, and `recall_converged_reachable` without review links); the
-  others are counted apart as beyond the rules (initials, accents dropped in three places, a
-  two-edit variant whose only earlier sighting was another variant). Rows per reach (the rule
-  that could catch it), for variants of entities first seen in a variant spelling (`variant
-  first`: the stored key is the variant, the arriving one the name, the reverse of the usual
-  order), and for short names (key < 6 code points: only review links can catch those);
-- the **review load** is review links per 1,000 mentions; link precision is the share of links
-  that point at the mention's true entity.
-
-`deferred` is a baseline's "no decision, hand it to an LLM": scored as a new entity.
+entity it landed on (its own ids), the rule, and any review links. `score` maps entities to the
+true id of the mention that created them and counts precision, recall and review load.
 """
 
 from collections import Counter, defaultdict
@@ -63,6 +44,24 @@ def score(
     entities: Sequence[TrueEntity],
     seconds: float,
 ) -> dict[str, Any]:
+    """One resolver's scores:
+
+    - a **converged** mention (any rule but `new`/`deferred`, a baseline's "hand it to an LLM",
+      scored as new) is correct when its entity's true id is the mention's own: precision is
+      correct / converged, per rule and overall;
+    - a **target** is a mention whose true entity already has an entity and whose spelling that
+      entity has not shown before: a true variant. It is recalled when it converged correctly,
+      or stayed new with a review link to an entity of its true id (`recall_all` also counts
+      repeated spellings);
+    - a target is **reachable** when some rule could connect it to an earlier spelling of its
+      true entity (`bench.er_quality.reach`): the recall the rules answer for is over reachable
+      targets (`recall_reachable`; `recall_converged_reachable` without review links), the rest
+      counted apart as beyond the rules. Rows per reach, for entities first seen in a variant
+      spelling (`variant_first`: the reverse of the usual order), and for short keys (< 6 code
+      points: only review links can catch those);
+    - the **review load** is review links per 1,000 mentions; link precision the share of links
+      that point at the mention's true entity.
+    """
     truth_of: dict[str, str] = {}  # resolver entity id -> true id of its creating mention
     created: set[str] = set()  # true ids that have an entity
     spellings: defaultdict[str, set[str]] = defaultdict(set)  # true id -> spellings seen

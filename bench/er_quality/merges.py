@@ -1,12 +1,8 @@
 """The false merges of `bench quality` by class: which pairs of spellings converge wrongly.
 
 A resolver's entity holds every spelling that landed on it (its name, then its aliases), so the
-pair a false merge converged on is the mention's key and the closest of those spellings. Each
-pair is classed by the rule that fired, the edit between the two keys (an insertion, deletion,
-substitution or transposition; at the first or last letter of a word or inside it; a doubled
-letter; a diacritic; a space), the length of the edited word, single- or multi-word names, and
-which side the word guard's lexicon knows (for the kinds that hold people, with the name lists):
-the evidence a rule change for people has to work with.
+pair a false merge converged on is the mention's key and the closest of those spellings. The
+classes (`classify_pair`) are the evidence a rule change for people has to work with.
 """
 
 import unicodedata
@@ -59,7 +55,11 @@ def _shape(source: str, edit: Edit) -> str:
 def classify_pair(
     mention_key: str, stored_key: str, known: Callable[[str], bool]
 ) -> dict[str, Any]:
-    """The class of one converged pair of keys (mention first)."""
+    """The class of one converged pair of keys (mention first): the edit between them (an
+    insertion, deletion, substitution or transposition; at the first or last letter of a word
+    or inside it; a doubled letter; a diacritic; a space), the length of the edited word,
+    single- or multi-word names, and which side `known` (the word guard's lexicon, with the
+    name lists for the kinds that hold people) knows. `false_merges` adds the rule that fired."""
     edit = single_edit(mention_key, stored_key)
     multi = "multi-word" if " " in mention_key or " " in stored_key else "one word"
     if edit is None:

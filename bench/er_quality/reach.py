@@ -1,15 +1,8 @@
 """What the rules of design §5.3 can reach: the yardstick recall is measured against.
 
 A true variant can only be caught through a spelling of its true entity that was seen before
-it (the graph holds nothing else). `reach` says which rule could connect the two, the best over
-every earlier spelling: the same key (`spelling`: rules 1-3), one edit (`one_edit`: the typo
-rule, or a review link), two edits at key similarity ≥ 0.75 (`two_edits`: a review link), the
-same words in another order (`word_order`: a review link), or nothing (`beyond`: no rule
-links them, so no resolver built on these rules can, whatever its index).
-
-The spellings are those the stream showed, not those a resolver kept: a spelling lost to an
-earlier wrong merge still counts as reachable, so that mistake shows as a miss. Guards (digits,
-known words) are ignored: a guarded pair still gets a review link.
+it (the graph holds nothing else). `reach` says which rule could connect the two, or none
+(`beyond`: no resolver built on these rules can, whatever its index).
 """
 
 from collections.abc import Iterable
@@ -49,7 +42,14 @@ def _pair_reach(key: str, seen: str) -> Reach:
 
 
 def reach(key: str, seen_keys: Iterable[str]) -> Reach:
-    """The strongest rule that connects `key` to one of `seen_keys` (`REACHES` order)."""
+    """The strongest rule that connects `key` to one of `seen_keys` (`REACHES` order): the
+    same key (`spelling`: rules 1-3), one edit (`one_edit`: the typo rule, or a review link),
+    two edits at key similarity ≥ 0.75 (`two_edits`), the same words in another order
+    (`word_order`), or nothing (`beyond`).
+
+    `seen_keys` are the spellings the stream showed, not those a resolver kept: a spelling lost
+    to an earlier wrong merge still counts as reachable, so that mistake shows as a miss.
+    Guards (digits, known words) are ignored: a guarded pair still gets a review link."""
     best = len(REACHES) - 1
     for seen in seen_keys:
         best = min(best, REACHES.index(_pair_reach(key, seen)))

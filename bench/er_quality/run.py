@@ -1,15 +1,9 @@
 """Resolution quality benchmark (design §10): precision, recall and review load, per rule.
 
-One seeded, labelled mention stream (`bench.er_quality.data`) is resolved, in this process, by:
-
-- castlegraph through the real path (embedded FalkorDB, `resolve_mentions`, batches of 1,000):
-  the headline; then again with the word guard off and with stricter and looser lexicons, the
-  trade-off the guard's threshold (`api.service.lexicon.MIN_ZIPF`) decides;
-- castlegraph's rules in memory (no database), which must agree with the real path;
-- three baselines from their published descriptions (`bench.baselines`,
-  `bench.er_quality.baseline_graphiti`).
-
-Targets: precision of converged mentions ≥ 0.995, recall of true variants ≥ 0.95.
+One seeded, labelled mention stream (`bench.er_quality.data`) is resolved in this process by
+castlegraph's real path, its rules in memory, and three baselines from their published
+descriptions (`run`). Targets: precision of converged mentions ≥ 0.995, recall of true variants
+≥ 0.95.
 """
 
 import sys
@@ -62,6 +56,11 @@ KNOWN_NAMES_ROW = "castlegraph, person typos onto known names"
 def run(
     seed: int, scale: float, sweep: bool, baselines: bool, merges: bool = False
 ) -> dict[str, Any]:
+    """Resolve the stream with castlegraph through the real path (embedded FalkorDB,
+    `resolve_mentions`): the headline, then with `sweep` again with the word guard off and with
+    stricter and looser lexicons, the trade-off `api.service.lexicon.MIN_ZIPF` decides; with
+    castlegraph's rules in memory, which must agree with the real path; and with `baselines`,
+    the three of `bench.er_quality.baselines` and `bench.er_quality.baseline_graphiti`."""
     entities = true_entities(seed, scale)
     stream = mention_stream(entities, seed)
     print(f"{len(entities):,} true entities, {len(stream):,} mentions", file=sys.stderr)

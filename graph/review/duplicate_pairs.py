@@ -1,25 +1,9 @@
 """Pending duplicate pairs, kept up to date as vectors arrive (design §6).
 
-Hygiene and `find_duplicates` at the default threshold would otherwise compare the whole
-palace on every call. Instead each vector, when it is stored, joins the group of drawers
-holding that vector (`graph.review.vector_groups`); a vector stored for the first time creates its
-group, with a `NEAR_VECTOR` edge (and the cosine) to every group at or above `PENDING_FLOOR`,
-found by an exact comparison with every stored vector. The pending pairs are then the pairs of
-current drawers in one group, or in two paired groups, less those with a verdict: readers count
-or cluster them from the groups (`graph.review.duplicates`), so their cost follows the groups and
-their pairs, not the palace, and what is stored stays linear in the drawers however many share
-one vector. The groups are review bookkeeping, not knowledge: no export carries them.
-
-What keeps them exact:
-- a vector, first or again, is stored under `graph.locks.PENDING_PAIRS`, and so is every new
-  group: of two vectors stored at once the second sees the first's group;
-- the comparison is exact (every group's vector, in memory), never an approximate index's
-  k nearest neighbours;
-- superseding and retiring take the closed drawer out of its group (`vector_hash` cleared) and
-  drop its verdicts in the same statement; deleting removes the node.
-
-Databases from before the groups get them once, from a whole pass (`rebuild_pending_pairs`,
-migrations 9 and 13).
+Each stored vector joins its group (`graph.review.vector_groups`); a new vector's group gets a
+`NEAR_VECTOR` edge to every group at or above `PENDING_FLOOR`. Readers count or cluster the
+pending pairs from the groups (`graph.review.duplicates`), so their cost follows the groups,
+not the palace. The groups are review bookkeeping, not knowledge: no export carries them.
 """
 
 from functools import partial
@@ -47,8 +31,14 @@ BATCH = 1000
 
 def store_vector_with_pairs(tx: Tx, table: VectorTable, drawer_id: str, vector: list[float]) -> int:
     """Store the drawer's vector in its group, creating the group (and its pairs with every
-    other group) when the vector is new; how many group pairs were created. The caller holds
-    the lock."""
+    other group) when the vector is new; how many group pairs were created.
+
+    The caller holds `graph.locks.PENDING_PAIRS`, under which every vector and every new group
+    is stored, so of two vectors stored at once the second sees the first's group. The pairs
+    come from an exact comparison with every group's vector, never an approximate index's k
+    nearest neighbours. Superseding and retiring take a closed drawer out of its group, and
+    drop its verdicts, in the statement that closes it.
+    """
     stored = np.asarray(vector, dtype=np.float32).tolist()  # what the database keeps
     key = vector_hash(stored)
     created = 0

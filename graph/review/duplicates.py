@@ -1,21 +1,9 @@
 """Meaning-level duplicates: every pair of a scope at or above a cosine threshold (design §6).
 
-Read-only, and exact for its scope. A scope of up to `EXACT_SCOPE` drawers (a room, a small
-wing or palace) is compared in memory, all pairs in one matrix product of its vectors. A larger
-one asks the vector index for each drawer's k nearest neighbours (in batches, a few at once);
-a drawer whose k neighbours are all at or above the threshold — in scope or not — may have more,
-so it asks again with a larger k until its list ends below the threshold. A k-NN search filtered
-to the scope afterwards would otherwise lose a room's pairs behind boilerplate repeated in
-other rooms, and cut a cluster whose drawers have more than k look-alikes. Pairs already given
-a verdict are skipped, and union-find groups the rest into clusters. Cost grows with the number
-of drawers times their look-alikes, never with the number of pairs of the palace.
-
-At a threshold at or above `PENDING_FLOOR` (the default threshold) neither search runs: the
-vector groups and their pairs kept as vectors arrive (`graph.review.duplicate_pairs`) are read for
-the scope and clustered without listing every drawer pair (`resolver.group_clusters`), and `hygiene`
-counts the pairs arithmetically, so both cost what the groups cost, not the palace nor the square of
-a shared vector's copies. A small scope compared in memory is grouped the same way. Every cluster
-reports its size and its number of pairs, and lists its best `PAIRS_LIMIT` pairs.
+Read-only and exact for its scope, whatever the rest of the palace holds; pairs with a verdict
+are skipped and the rest clustered. `duplicate_clusters` picks the search: the stored vector
+groups at or above `PENDING_FLOOR`, all pairs in memory for a small scope, else the vector
+index with a growing k. None costs the number of drawer pairs of the palace.
 """
 
 import os
@@ -116,6 +104,9 @@ def _checked(tx: Tx, scope: Scope) -> set[tuple[str, str]]:
 
 
 def duplicate_clusters(store: GraphStore, scope: Scope, threshold: float) -> list[Cluster]:
+    """The scope's clusters at `threshold`, each with its size, its number of pairs and its
+    best `PAIRS_LIMIT` pairs: from the stored vector groups at or above `PENDING_FLOOR` (the
+    default threshold), else all pairs in memory up to `EXACT_SCOPE` drawers, else the index."""
     params = {"wing": scope.wing, "room": scope.room, "viewer": scope.viewer}
     if threshold >= PENDING_FLOOR:
         return _stored_clusters(store, scope, threshold)
@@ -202,7 +193,11 @@ def nearest_pairs(
     store: GraphStore, scope: Scope, ids: list[str], threshold: float
 ) -> Iterable[ScoredPair]:
     """Pairs from the vector index, each drawer's k grown until its list ends below the
-    threshold (or holds every vector of the palace)."""
+    threshold (or holds every vector of the palace).
+
+    A k-NN search filtered to the scope afterwards would lose a room's pairs behind
+    boilerplate repeated in other rooms, and cut a cluster whose drawers have more than k
+    look-alikes; growing k costs the drawers times their look-alikes instead."""
     cosine = COSINE[store.dialect]
     search: dict[str, Any] = {
         "score_cutoff": INDEX_SCORE[store.dialect](threshold),  # filtered in the database

@@ -1,11 +1,9 @@
 """Drawer embeddings and the vector index that serves them (design §6).
 
-The dimension is the configured one, or else fixed by the first vector stored (kept in the
-graph as `(:Meta {name: 'embeddings', dimension})`); the vector index is created once it is
-known. Vectors are checked before they reach the database: FalkorDB would silently accept a
-vector of another length. Storing a vector also puts the drawer in its vector group, and a new
-vector's group gets its pending duplicate pairs (`graph.review.duplicate_pairs`), in the same write
-unit.
+The dimension is the configured one, or else fixed by the first vector stored (kept in
+`(:Meta {name: 'embeddings'})`); the index is created once it is known. Vectors are checked
+before they reach the database: FalkorDB would silently accept one of another length. Storing a
+vector also files it in its group, with its pending pairs, in the same write unit.
 """
 
 from collections.abc import Sequence

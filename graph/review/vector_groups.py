@@ -1,27 +1,9 @@
 """Identical vectors kept as one group, and each group's pairs found exactly (design §6).
 
-Pending duplicate pairs used to be drawer pairs, found by the vector index's approximate k-NN
-search as each vector arrived. An approximate index may leave a neighbour out (it did, behind
-many copies of one vector and a run of supersedes), and a thousand copies of one vector made
-half a million edges. Now:
-
-- a drawer's vector is hashed (`vector_hash`, of its float32 bytes: what the database keeps);
-  drawers with one vector are members of one `VectorGroup` (the drawer's `vector_hash`);
-- a group is created the first time its vector is stored, with a `NEAR_VECTOR` edge to every
-  group whose cosine reaches the pending-pair floor. Those are found by comparing the vector
-  with every group's vector (`VectorTable`, one matrix product in the service's memory), not by
-  the index: exact. A vector already stored joins its group and computes nothing.
-- group pairs are facts about vectors, not drawers: they never go stale. A group whose drawers
-  were all superseded or deleted keeps its pairs (it is found again by the same vector), and
-  readers take only current members.
-
-The table of vectors follows the protocol of the in-memory indexes
-(`graph.indexes.sequenced_index`), simplified: groups are created only under the lock vectors take
-(`graph.locks.PENDING_PAIRS`), each numbered by a counter on the embeddings node that stays locked
-to commit, and never change. So a writer, holding the lock, reads the groups numbered after what the
-table has seen, and then knows every group. A table starts over when the counter's epoch changes (a
-wiped graph). Memory: 4 bytes per dimension per distinct vector (100 k 384-d vectors: 154 MB), read
-once, at the first vector stored after a start.
+Drawers with one vector (`vector_hash`) are members of one `VectorGroup`, created the first time
+the vector is stored with a `NEAR_VECTOR` edge to every group whose cosine reaches the
+pending-pair floor, found by `VectorTable`: exact, never an approximate index. Group pairs are
+facts about vectors and never go stale; readers take only a group's current members.
 """
 
 import base64
@@ -67,7 +49,15 @@ def exact_cosines(rows: NDArray[np.float32], vector: NDArray[np.float32]) -> NDA
 
 @dataclass
 class VectorTable:
-    """Every group's vector (float32 rows) and unit norm, by group hash."""
+    """Every group's vector (float32 rows) and unit norm, by group hash.
+
+    It follows the protocol of the in-memory indexes (`graph.indexes.sequenced_index`),
+    simplified: groups are created only under the lock vectors take
+    (`graph.locks.PENDING_PAIRS`), numbered by a counter on the embeddings node that stays
+    locked to commit, and never change. So a writer holding the lock reads the groups numbered
+    after `seen` and then knows every group; a new epoch (a wiped graph) starts it over. It
+    costs 4 bytes per dimension per distinct vector, read at the first vector after a start.
+    """
 
     hashes: list[str] = field(default_factory=list)
     rows: NDArray[np.float32] = field(default_factory=lambda: np.zeros((0, 0), np.float32))

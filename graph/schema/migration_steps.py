@@ -1,32 +1,6 @@
-"""The data migrations (design §9). Each is idempotent and merges nothing.
-
-- 2: drawers written without the palace structure get their Wing, Room and HAS_* edges.
-- 3: keys this service relies on, derived for data written before them: drawer hashes,
-  fingerprints, normal-form lengths and anchor terms; entity keys, alias keys and the
-  candidate-index keys. Duplicates that already exist stay: new sightings converge on the one
-  with the lowest id, deterministically, because the rules break ties by id.
-- 4: anchor terms of drawers indexed under an older scheme (single words) re-derived as word
-  pairs (`resolver.drawers.TERMS_SCHEME`).
-- 5: candidate-index keys of entities with an accent recomputed where they lack the
-  accent-folded keys (`resolver.entity_search_keys`), one page of all entities at a time.
-- 6: closed drawers leave the anchor-term index.
-- 7: the same step as 4 again for the terms scheme that adds MinHash bands of character 5-grams
-  to the word pairs, so a near copy with a typo in every word pair finds an older drawer too.
-- 8: candidate-index keys of every entity recomputed where they lack the partition keys or the
-  sorted-words keys (complete review links, design §5.3), the same way as 5.
-- 9: the pending duplicate pairs of the vectors stored before they were kept
-  (`graph.review.duplicate_pairs.rebuild_pending_pairs`).
-- 10: every entity gets a value of the entity sequence (`seq`), which each statement that
-  creates an entity or changes its spellings advances, so an in-memory candidate index can
-  catch up on what changed (`graph.indexes.entity_index`).
-- 12: the drawer sequence moves from its node's properties to a relationship of the node
-  (`move_drawer_sequence`): setting a relationship's property beside a CREATE costs FalkorDB
-  nothing, setting a node's costs it more the bigger the graph.
-
-Each works in batches until a lookup finds nothing left, so a second run changes nothing.
-- 13: identical vectors become one group and pending pairs pairs of groups, found by an exact
-  all-pairs pass (`graph.review.duplicate_pairs.rebuild_pending_pairs` again): the drawer-to-drawer
-  pairs an approximate k-NN search kept before go.
+"""The data migrations of design §9, one function per step (`graph.schema.migrations` numbers
+them, each function's docstring says which). Each is idempotent and merges nothing: it works in
+batches (entities page by a cursor) until nothing is left, so a second run changes nothing.
 """
 
 from collections.abc import Callable, Iterator
@@ -72,7 +46,8 @@ def _write(name: str, rows: list[dict[str, Any]], tx: Tx) -> None:
 
 
 def attach_drawers_to_rooms(store: GraphStore) -> int:
-    """Version 2."""
+    """Version 2: drawers written without the palace structure get their Wing, Room and
+    HAS_* edges."""
     return _in_batches(
         store,
         "drawers_outside_palace",
@@ -92,7 +67,10 @@ def _drawer_key_rows(dialect: Dialect, rows: list[Row]) -> list[dict[str, Any]]:
 
 
 def derive_keys(store: GraphStore) -> int:
-    """Version 3."""
+    """Version 3: the keys this service relies on, derived for data written before them
+    (drawer hashes, fingerprints, normal-form lengths and anchor terms; entity keys, alias keys
+    and candidate-index keys). Duplicates that already exist stay: new sightings converge on
+    the one with the lowest id, deterministically, because the rules break ties by id."""
     drawer_rows = partial(_drawer_key_rows, store.dialect)
     drawers = _in_batches(store, "drawers_without_keys", "set_drawer_keys", drawer_rows)
     return drawers + fill_entity_keys(store)
@@ -123,7 +101,9 @@ def _entity_keys(dialect: Dialect, row: Row) -> dict[str, Any]:
 
 
 def reindex_anchor_terms(store: GraphStore) -> int:
-    """Versions 4, 7 and 11: current drawers whose terms were derived under another scheme."""
+    """Versions 4, 7 and 11: current drawers whose terms were derived under another scheme
+    (`resolver.drawers.TERMS_SCHEME`) get them again: word pairs (4), MinHash bands of
+    character 5-grams beside them (7), bands in two length buckets (11); design §4.5."""
     return _in_batches(
         store,
         "drawers_with_old_terms",
@@ -149,8 +129,9 @@ def refresh_entity_index_keys(store: GraphStore) -> int:
 
 
 def complete_entity_index_keys(store: GraphStore) -> int:
-    """Version 7: every entity of ≥ 8 code points gains its partition keys, every one with its
-    words out of order the deletion keys of its sorted words (`resolver.entity_search_keys`)."""
+    """Version 8: every entity of ≥ 8 code points gains its partition keys, every one with its
+    words out of order the deletion keys of its sorted words (`resolver.entity_search_keys`),
+    so review links are complete (design §5.4)."""
     return _refresh_index_keys(store, lambda entity: True)
 
 
@@ -184,7 +165,8 @@ def _refresh_index_keys(store: GraphStore, wanted: Callable[[dict[str, Any]], bo
 
 
 def number_entities(store: GraphStore) -> int:
-    """Version 10: entities written before the sequence get one value of it, in batches."""
+    """Version 10: entities written before the sequence get one value of it, in batches, so
+    an in-memory candidate index can catch up on what changed (`graph.indexes.entity_index`)."""
     return _in_batches(
         store,
         "entities_without_seq",
@@ -204,7 +186,8 @@ def mark_unembedded(store: GraphStore) -> int:
 
 
 def move_drawer_sequence(store: GraphStore) -> int:
-    """Version 12: one statement, as the sequence is one node."""
+    """Version 12: the drawer sequence moves from its node's properties to a relationship of
+    the node (design §2.2 says why); one statement, as the sequence is one node."""
     rows = store.write(lambda tx: tx.run("move_drawer_sequence"), use_case="move_drawer_sequence")
     return int(rows[0]["moved"]) if rows else 0
 

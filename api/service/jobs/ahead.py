@@ -1,21 +1,9 @@
-"""Jobs' texts prepared one batch ahead, in a worker process (design §4.4).
+"""Jobs' texts prepared one batch ahead, in a worker process on the other core (design §4.4).
 
-Preparing an item (its normal form, MinHash sketch, index terms: `resolver.drawers.
-prepare_text`) is about a sixth of what a checkpoint's thread does per batch, and it needs
-nothing but the item's text and room. A thread could not take it off the job's thread: the two
-would take turns with the interpreter. A process can: on the machine's other core it prepares
-the next batch while the job's thread decides and writes this one, and the job's thread only
-reads the answer (a tenth of the cost of computing it).
-
-The worker is this module run as a program
-(`python -m castlegraph.api.service.jobs.ahead`): a loop that reads a batch from its standard
-input and writes the batch prepared to its standard output,
-each a length-prefixed pickle. Only one batch is ever asked for and not yet read, so neither
-side can block the other on a full pipe. It is started on the first job large enough to need
-it and kept until the service stops (which ends it); should the service die, it ends when its
-input closes. Should it fail, the job prepares its batches itself, as small jobs always do,
-and the next job starts a new worker: the answer is the same either way (`prepare_text` is a
-pure function of the text and the room).
+The worker, `python -m castlegraph.api.service.jobs.ahead`, reads batches on its standard input
+and writes them prepared (`resolver.drawers.prepare_text`) to its standard output as
+length-prefixed pickles. A process, not a thread: a thread would only take turns with the
+job's thread for the interpreter.
 """
 
 import contextlib
@@ -43,7 +31,13 @@ _LENGTH = struct.Struct(">I")
 
 
 class AheadPreparer:
-    """One worker process, shared by the jobs of a runner (it runs one job at a time)."""
+    """One worker process, shared by the jobs of a runner (it runs one job at a time).
+
+    Started on the first job large enough to need it and kept until the service stops; should
+    the service die, it ends when its input closes. Only one batch is ever asked for and not
+    yet read, so neither side blocks the other on a full pipe. Should it fail, the job prepares
+    its batches itself, as small jobs always do, and the next job starts a new worker: the
+    answer is the same either way (`prepare_text` is pure)."""
 
     def __init__(self, near_threshold: float) -> None:
         self._near_threshold = near_threshold

@@ -1,21 +1,9 @@
 """The checkpoint job: store a list of items in a room, counting exact copies (design §4.4).
 
-Items are written in batches (`graph.drawers.drawer_batch.write_drawers`: the candidate reads and
-one write statement per batch, with the verdicts and links single writes would give, an item
-compared with the items before it too). Item `i` is written with the drawer id derived from (job id,
-i): the first batch of each run is read for those ids first, and an item whose drawer exists was
-stored before a crash, so nothing is stored or linked twice and the counts come out as in an
-uninterrupted run. Only that batch can hold such items: progress is saved after every batch, so a
-run that stopped (crash, stop, lost lease, database away) wrote at most the batch after its last
-save; later batches skip the read (one round trip each).
-
-The items are read once, from the job as claimed. Progress is saved after each batch: the
-position and two counts; the list of failed items is written only when it grows (design §11).
-
-Each batch's texts are prepared (normal forms, MinHash sketches, index terms) one batch
-ahead by a worker process (`api.service.jobs.ahead`); a small job, or one whose worker is gone,
-prepares them on its own thread (`write_drawers` does). A helper *thread* bought nothing on two
-cores: it took turns with the job's thread for the interpreter (design §4.4).
+Items are written in batches (`graph.drawers.drawer_batch.write_drawers`), their texts prepared
+one batch ahead (`api.service.jobs.ahead`). Item `i` is the drawer `item_id(job, i)`, so a run
+resumed after a crash stores and links nothing twice and counts as an uninterrupted run would.
+Progress is saved after each batch, the failed list only when it grows (design §11).
 """
 
 import contextlib
@@ -79,6 +67,8 @@ def _write(
 
 
 def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
+    """Store the job's items from its saved position; the items are read once, from the job
+    as claimed."""
     items: list[dict[str, Any]] = ctx.job.params["items"]
     state = ctx.job.state or {"next": 0, "stored": 0, "duplicates": 0}
     failed: list[dict[str, Any]] = state.pop("failed", None) or list(ctx.job.failures)
@@ -118,8 +108,11 @@ def _write_batch(
     *,
     first: bool,
 ) -> None:
-    """Store the batch's items not stored before a crash (only the `first` batch of a run may
-    hold some), count them, save the progress."""
+    """Store the batch's items not stored before a crash, count them, save the progress.
+
+    Only the `first` batch of a run may hold such items: progress is saved after every batch,
+    so a run that stopped (crash, stop, lost lease, database away) wrote at most the batch
+    after its last save. Later batches skip the read (one round trip each)."""
     ids = [new.drawer_id or "" for new in news]
     stored_before = drawer_batch.drawers_by_ids(ctx.store, ids) if first else {}
     state["stored"] += len(stored_before)

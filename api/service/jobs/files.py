@@ -1,18 +1,9 @@
 """Which files of a directory mining reads: text files, minus what `.gitignore` ignores.
 
-Binary files are recognised by content (a NUL byte, or bytes that are not UTF-8, in the first
-8 KiB, as git does), not by name, so code in any language and extension-less notes are read.
-A file that starts as text but cannot be stored whole is a bad file (`BadFile`), which the job
-counts as failed. `.git` is always skipped; every `.gitignore` found applies to its own
-directory and below, as git does. Hidden files and directories (a leading dot) are
-configuration, not memories, and are skipped too. Only regular files inside the mined path
-are read, each through the tree's descriptors (`tree`, design §8.1): what a directory links to
-elsewhere, and devices or FIFOs that would never finish reading, are not its memories either.
-
-The walk keeps a list of pending directories, not a call stack, so any depth works. A
-directory that cannot be listed, or whose `.gitignore` cannot be honoured (`gitignore`), is
-left out with its reason (`Listing.failures`), never failing the job: mining what the user
-asked to ignore is worse than mining less.
+Binary files are recognised by content, as git does, not by name, so code in any language and
+extension-less notes are read. `.git`, hidden files and what a `.gitignore` ignores (in its own
+directory and below) are skipped; only regular files inside the mined path are read, through
+the tree's descriptors (`tree`, design §8.1).
 """
 
 import codecs
@@ -160,7 +151,13 @@ def _visit(
 
 def list_documents(tree: MinedTree) -> Listing:
     """Candidate text files under the tree's root. A root that is not a directory is its own
-    one file, so a device or FIFO asked for is counted as skipped."""
+    one file, so a device or FIFO asked for is counted as skipped.
+
+    Hidden files and directories (a leading dot) are configuration, not memories. The walk
+    keeps a list of pending directories, not a call stack, so any depth works. A directory
+    that cannot be listed, or whose `.gitignore` cannot be honoured, is left out with its
+    reason (`Listing.failures`), never failing the job: mining what the user asked to ignore
+    is worse than mining less."""
     if tree.problem is not None:
         return Listing(failures=[("./", tree.problem)])
     if tree.single is not None:

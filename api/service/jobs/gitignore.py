@@ -1,16 +1,8 @@
 """`.gitignore` files, parsed as git parses them and decided as git decides (design §8.1).
 
-Lines: a UTF-8 BOM and a CR before the LF are dropped; blank lines and lines starting with `#`
-are none; trailing spaces go unless quoted with a backslash; `!` negates; a trailing `/` means
-directories only; a pattern holding another `/` is anchored at its file's directory and
-matched against the path below it (`**` as a whole segment: any number of directories, and at
-the end at least one name), else against the last name only. The last pattern that matches
-wins, deeper files after shallower ones; a directory ignored is not walked, so nothing in it
-can be taken back.
-
 Matching is linear in the name (`glob`), and each name gets `MAX_MATCH_STEPS` of it: a file of
-patterns that needs more is not honoured rather than honoured slowly. Files past the bounds
-below are refused the same way; the walk counts the directory failed with the reason.
+patterns that needs more is not honoured rather than honoured slowly, and so is a file past the
+bounds below. The walk counts the directory failed with the reason.
 """
 
 from dataclasses import dataclass, field
@@ -145,7 +137,13 @@ def _ways(text: str) -> tuple[tuple[Segment, ...], ...]:
 
 
 def compile_pattern(line: str) -> Pattern | None:
-    """One line of a `.gitignore` as a pattern; None for what matches nothing."""
+    """One line of a `.gitignore` as a pattern; None for what matches nothing.
+
+    As git reads a line: blank lines and lines starting with `#` are none; trailing spaces go
+    unless quoted with a backslash; `!` negates; a trailing `/` means directories only; a
+    pattern holding another `/` is anchored at its file's directory and matched against the
+    path below it (`**` as a whole segment: any number of directories, and at the end at least
+    one name), else against the last name only."""
     if not line or line.startswith("#"):
         return None
     text = _trim_trailing_spaces(line)
@@ -168,8 +166,9 @@ def compile_pattern(line: str) -> Pattern | None:
 
 
 def parse(text: str) -> tuple[Pattern, ...]:
-    """The patterns of a `.gitignore`, in order. Refused past `MAX_PATTERNS` patterns or with
-    a pattern over `MAX_PATTERN_CHARS` characters (the caller bounds the file's bytes)."""
+    """The patterns of a `.gitignore`, in order; a UTF-8 BOM and a CR before the LF are
+    dropped. Refused past `MAX_PATTERNS` patterns or with a pattern over `MAX_PATTERN_CHARS`
+    characters (the caller bounds the file's bytes)."""
     patterns: list[Pattern] = []
     for raw in text.removeprefix("\ufeff").split("\n"):
         line = raw.removesuffix("\r")
@@ -196,7 +195,9 @@ class IgnoreRules:
     """Set once a name took too many steps here: later names fail at once, not slowly."""
 
     def ignored(self, names: tuple[str, ...], is_dir: bool) -> bool:
-        """Whether the entry at `names` (below the mined root) is ignored.
+        """Whether the entry at `names` (below the mined root) is ignored: the last pattern
+        that matches wins, deeper files after shallower ones. (A directory ignored is not
+        walked, so nothing in it can be taken back.)
 
         Raises `OverBudget` when deciding takes more than `MAX_MATCH_STEPS` steps."""
         level: IgnoreRules | None = self

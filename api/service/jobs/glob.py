@@ -1,16 +1,9 @@
 """Gitignore's wildcards, matched without backtracking (design §8.1).
 
 A regular expression built from `*a*a*a*a*b` backtracks exponentially on a long run of `a`s,
-and Python's `re` holds the GIL the whole time: one hostile `.gitignore` froze every thread of
-the service. Here a pattern is a tuple of tokens matched by the classic greedy two-pointer
-algorithm: on a mismatch only the last `*` is retried one character further, so a match costs
-at most (name length x pattern length) steps, whatever the pattern. The same algorithm matches
-path segments against `**`. Every step is counted in a `Steps` budget, so a caller can bound
-the work of one name and tests can show it grows linearly.
-
-Semantics are git's `wildmatch` with `WM_PATHNAME`: `*` and `?` never match `/`, `[...]` takes
-`!`/`^` negation, ranges, `[:class:]` and backslash escapes, a `]` first is literal, an unclosed
-`[` or an unknown class makes the pattern match nothing, and a backslash quotes any character.
+holding the GIL all the while: one hostile `.gitignore` would freeze every thread. Here a
+pattern is a tuple of tokens matched by the greedy two-pointer walk, at most name length ×
+pattern length steps, each counted in a `Steps` budget so a caller can bound one name's work.
 """
 
 from collections.abc import Callable
@@ -155,7 +148,10 @@ _SPECIAL: dict[str, Token] = {"*": STAR, "?": ANY, "/": SLASH}
 def tokens(pattern: str) -> list[Token]:
     """The tokens of a pattern: escapes resolved, classes parsed, `/` as `SLASH`.
 
-    Raises `Unmatchable` for what wildmatch aborts on."""
+    Git's `wildmatch` with `WM_PATHNAME`: `*` and `?` never match `/`, `[...]` takes `!`/`^`
+    negation, ranges, `[:class:]` and backslash escapes, a `]` first is literal, and a
+    backslash quotes any character. Raises `Unmatchable` for what wildmatch aborts on (an
+    unclosed `[`, an unknown class): the pattern matches nothing."""
     found: list[Token] = []
     at = 0
     while at < len(pattern):

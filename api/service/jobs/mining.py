@@ -1,26 +1,9 @@
 """The mining job: every text file of a directory, chunked and stored as drawers (design §4.4).
 
-Each chunk is a named drawer (`path#n`), so the name is its identity in the room: an unchanged
-chunk is left alone, a changed one supersedes its old version (closed before the new one is
-compared), and two identical files are two records linked `exact`. Chunk drawers get ids
-derived from (job id, file, chunk), so a resumed job stores and links nothing twice. A file's
-chunks are written in batches (`graph.drawers.drawer_batch`), each as if written one by one.
-
-Re-mining retires what the tree no longer says (`graph.drawers.mined`): after each file, its chunks
-past the new end; at the end, the chunks of files the same root held and no longer lists (a
-file deleted, or now ignored). A file that is still listed but could not be read this time
-(skipped or failed) keeps its chunks: a failure to read is no news about the file; nor is a
-directory that could not be listed, whose files keep theirs too. The root is
-recorded on each chunk as a digest (`origin.root`), never as the server's path, so two roots
-mined into one room never retire each other's files.
-
-A bad file — a name that is not UTF-8, a NUL byte, control characters or undecodable bytes
-past the sniffed start, over 10 MiB — is counted in `failed` with its reason and the job goes
-on (design §11), and so is a directory left out of the walk (`dir/`, the root `./`: gone,
-replaced, unreadable, or a `.gitignore` that cannot be honoured). The result lists the first
-`FAILED_LISTED` of them by their path relative to the mined root (never the server's absolute
-path) and counts them all in `failed_count`; the list is saved only when it grows, so a save
-stays as small at file 10,000 as at file 1.
+Each chunk is a drawer named `path#n`, its identity in the room: an unchanged chunk is left
+alone, a changed one supersedes its old version. Ids derive from (job, file, chunk), so a
+resumed job stores and links nothing twice. Re-mining retires what the tree no longer says; a
+bad file or directory is counted in `failed` with its reason and the job goes on (design §11).
 """
 
 import hashlib
@@ -93,7 +76,8 @@ def _store_chunks(
 
 def root_digest(root: Path) -> str:
     """What names a mining root on its chunks: the same for every mine of that path, and not
-    the path itself (drawers are read by callers who have no business knowing it)."""
+    the path itself (drawers are read by callers who have no business knowing it). Re-mining
+    retires by it, so two roots mined into one room never retire each other's files."""
     return hashlib.sha256(os.fsencode(root)).hexdigest()[:16]
 
 
@@ -142,7 +126,9 @@ def run_mine(ctx: JobContext) -> dict[str, Any]:
 def _failure(
     state: dict[str, Any], failed: list[dict[str, str]], relative: str, reason: str
 ) -> bool:
-    """Count one failure; whether the listed ones grew (then they are saved)."""
+    """Count one failure; whether the listed ones grew (then they are saved: only then, so a
+    save stays as small at file 10,000 as at file 1). Paths are relative to the mined root,
+    never the server's absolute path."""
     state["failed"] += 1
     if len(failed) >= FAILED_LISTED:
         return False
@@ -157,9 +143,11 @@ def _retire_vanished(
     files: list[str],
     tree: MinedTree,
 ) -> int:
-    """Retire the chunks of files the tree no longer holds, but not of those in a directory
-    that could not be listed this time. Those are the listed failures ending in `/`; when not
-    all of them could be listed, which directories they were is unknown and nothing retires."""
+    """Retire the chunks of files the tree no longer holds (deleted, or now ignored), but not
+    of those in a directory that could not be listed this time: a failure to read is no news
+    about a file, and a file still listed but unread keeps its chunks too. Unlisted directories
+    are the listed failures ending in `/`; when not all of them could be listed, which
+    directories they were is unknown and nothing retires."""
     unlisted = [entry["path"] for entry in failed if entry["path"].endswith("/")]
     if len(unlisted) < state["failed_directories"]:
         return 0

@@ -1,20 +1,9 @@
 """Runs jobs one at a time on a background thread; resumes and takes over unfinished ones.
 
-A runner has an `owner` name and runs a job only after claiming it (`graph.jobs.claim_job`),
-renewing the claim's lease while the job runs. So several instances on one Neo4j never run a
-job twice, and an instance that dies leaves its job to be taken over once its lease runs out:
-each runner looks for such jobs every `SCAN_SECONDS`. On the embedded database the data
-directory's lock already makes one process the only runner, so its owner name is fixed and a
-restart resumes its own jobs at once.
-
-A job interrupted by a shutdown keeps its checkpointed state and goes back to `queued` with no
-owner. A job whose database goes away is put back in the queue and retried, never marked
-failed for it.
-
-Nothing a job does stops the runner (design §11): a job cancelled on any instance stops at its
-next save; one whose node disappeared is dropped with a log line; one whose service died during
-each of its last two runs is failed at its third start (`graph.jobs.claim_job`). Finished jobs
-older than 30 days are pruned at start and every `PRUNE_SECONDS`.
+A runner runs a job only after claiming it (`graph.jobs.claim_job`) and renews the claim's
+lease while it runs, so instances on one Neo4j never run a job twice and a dead instance's job
+is taken over once its lease runs out (design §2.2). Nothing a job does stops the runner
+(design §11); a job whose database goes away is queued again, never failed for it.
 """
 
 import logging
@@ -56,9 +45,9 @@ RENEW_SECONDS = LEASE_SECONDS / 3
 SCAN_SECONDS = 10.0
 """How often an idle runner looks for jobs whose owner's lease ran out."""
 PRUNE_SECONDS = 24 * 3600.0
+"""How often finished jobs past their keeping time are pruned (and once at start)."""
 JOB_FAILED = "the job failed; the service log has the detail"
 """All a client hears of a job's bug: no traceback, database text or server path (design §7)."""
-"""How often finished jobs past their keeping time are pruned (and once at start)."""
 RELEASED: dict[str, Any] = {"owner": None, "lease_until": None}
 
 
@@ -67,6 +56,10 @@ def _lease_end(seconds: float = LEASE_SECONDS) -> str:
 
 
 class JobRunner:
+    """The jobs of one `owner`. On the embedded database the data directory's lock already
+    makes one process the only runner, so its owner name is fixed and a restart resumes its
+    own jobs at once; elsewhere an idle runner looks for expired leases every `SCAN_SECONDS`."""
+
     def __init__(
         self,
         store: Callable[[], GraphStore],
@@ -99,7 +92,8 @@ class JobRunner:
         self._queue.put(job_id)
 
     def stop(self) -> None:
-        """Ask the running job to checkpoint and return; it resumes at the next start."""
+        """Ask the running job to checkpoint and return: it keeps its saved state, goes back to
+        `queued` with no owner, and resumes at the next start."""
         self._stopping.set()
         if self._thread.is_alive():
             self._thread.join(STOP_SECONDS)

@@ -1,15 +1,9 @@
 """The mined tree, reached only through open directory descriptors (design §8.1).
 
-Checking a resolved path and then opening it by name leaves a window: swap a directory of the
-tree for a symlink in between and the open lands outside the root (`O_NOFOLLOW` guards the
-last component only). Here the root is opened once, from `/` one component at a time, and
-every directory and file below it is opened relative to the descriptor of its parent with
-`O_NOFOLLOW`: a component that is a symlink fails to open, whatever happens meanwhile, so
-nothing outside the root can be reached. A symlink in the tree to a file in the tree is still
-read: its target's path inside the root is found, then opened the same way.
-
-Descriptors of the last directory's ancestors are kept for the next open (a walk and a sorted
-list of files mostly stay near it), at most `HELD_LEVELS` of them, so any depth works.
+Checking a resolved path, then opening it by name, leaves a window: swap a directory for a
+symlink in between and the open lands outside the root (`O_NOFOLLOW` guards the last component
+only). Here the root is opened from `/` one component at a time and everything below relative
+to its parent's descriptor with `O_NOFOLLOW`, so nothing outside the root can be reached.
 """
 
 import errno
@@ -22,6 +16,8 @@ DIRECTORY_FLAGS: Final = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLO
 FILE_FLAGS: Final = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
 """`O_NONBLOCK`: even a FIFO swapped in after its type was checked cannot block the open."""
 HELD_LEVELS: Final = 32
+"""Descriptors of the last directory's ancestors kept open for the next open (a walk and a
+sorted list of files mostly stay near it); past this many the oldest close, so any depth works."""
 
 Names = tuple[str, ...]
 """A path below the root, one name per component."""
