@@ -36,8 +36,7 @@ from castlegraph.api.http.schemas.entities import (
 )
 from castlegraph.api.mcp.errors import tool_errors
 from castlegraph.api.mcp.text import duplicates_text, hygiene_text, scope_words, shown_drawers
-from castlegraph.graph.errors import CastlegraphError
-from castlegraph.resolver.errors import ErrorCode
+from castlegraph.resolver.errors import CastlegraphError, ErrorCode
 
 Wing = Annotated[Label, Field(description="Wing of the palace: a broad area, e.g. a project.")]
 Room = Annotated[Label, Field(description="Room of the wing: one topic, e.g. `deploy`.")]

@@ -7,11 +7,13 @@ error classes changed none of them.
 
 import pytest
 
-from castlegraph.graph.errors import CastlegraphError
+from castlegraph.api.errors import ApiError
+from castlegraph.api.http.statuses import http_status
+from castlegraph.resolver.errors import CastlegraphError
 from tests.support.exceptions import project_exception_classes
 
 STATUS_BY_CLASS = {
-    "graph.errors.CastlegraphError": 500,
+    "resolver.errors.CastlegraphError": 500,
     "graph.errors.GraphError": 500,
     "graph.errors.GraphUnavailable": 503,
     "graph.backends.embedded._Stalled": 503,
@@ -33,13 +35,13 @@ STATUS_BY_CLASS = {
     "graph.errors.InvalidVector": 422,
     "graph.errors.SelfVerdict": 422,
     "graph.errors.UnknownDrawers": 422,
+    "graph.review.embeddings._FirstVectorRace": 500,
     "resolver.errors.EmptyLabel": 400,
     "api.errors.ApiError": 500,
     "api.errors.InvalidInput": 400,
     "api.errors.CliInputError": 400,
     "api.errors.InvalidRequest": 422,
     "api.errors.InvalidPath": 400,
-    "api.errors.BlankLabel": 400,
     "api.errors.Unauthorized": 401,
     "api.errors.Forbidden": 403,
     "api.errors.IdempotencyKeyReused": 409,
@@ -50,7 +52,7 @@ STATUS_BY_CLASS = {
 }
 """`module.Class` (without `castlegraph.`) -> the status its errors are answered with."""
 
-CARRY_THEIR_OWN = {"api.errors.RemoteError"}
+CARRY_THEIR_OWN = {"api.client.http.RemoteError"}
 """The HTTP client's re-raise of a service's envelope: its status is the answer's."""
 
 
@@ -58,15 +60,10 @@ def _name(kind: type[BaseException]) -> str:
     return f"{kind.__module__.removeprefix('castlegraph.')}.{kind.__qualname__}"
 
 
-def _answered(kind: type[BaseException]) -> bool:
-    """An error class a door answers with: in the tree, or carrying a status of its own."""
-    return issubclass(kind, CastlegraphError) or hasattr(kind, "status")
-
-
 ERROR_CLASSES = {
     _name(kind): kind
     for kind in project_exception_classes()
-    if _answered(kind) and _name(kind) not in CARRY_THEIR_OWN
+    if issubclass(kind, CastlegraphError) and _name(kind) not in CARRY_THEIR_OWN
 }
 
 
@@ -76,4 +73,13 @@ def test_the_table_names_every_error_class_of_the_project() -> None:
 
 @pytest.mark.parametrize(("name", "status"), sorted(STATUS_BY_CLASS.items()))
 def test_each_error_class_keeps_its_status(name: str, status: int) -> None:
-    assert ERROR_CLASSES[name].status == status  # type: ignore[attr-defined]
+    assert http_status(ERROR_CLASSES[name]) == status
+
+
+@pytest.mark.parametrize("name", sorted(set(STATUS_BY_CLASS) - {"api.errors.ApiError"}))
+def test_a_class_is_a_bug_exactly_when_it_is_answered_500(name: str) -> None:
+    """`bug` is what the doors read; 500 is what HTTP made of it before the two were apart.
+    (`ApiError` is only a base: never raised, never a bug.)"""
+    kind = ERROR_CLASSES[name]
+    assert kind.bug == (http_status(kind) == 500)
+    assert not issubclass(kind, ApiError) or not kind.bug
