@@ -50,7 +50,7 @@ def _wire_codes() -> list[tuple[str, str]]:
     return [*core[:cut], *((code.name, code.value) for code in DoorCode), *core[cut:]]
 
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # mypy cannot follow an enum built from a computed list: any StrEnum to it
     WireCode = enum.StrEnum
 else:
     WireCode = enum.StrEnum("ErrorCode", _wire_codes())

@@ -33,7 +33,8 @@ URL_ENV = "CASTLEGRAPH_URL"
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_BY_ERROR: dict[type[CastlegraphError], int] = {CastlegraphError: EXIT_FAILED}
-"""The CLI door's table: the exit status of an error, by the nearest class of its MRO listed."""
+"""The CLI door's table: every error of the tree ends a command with 1, a bug's included (its
+message is castlegraph's own words; a driver's text stays in its cause)."""
 
 JsonFlag = Annotated[
     bool, typer.Option("--json", help="Print the JSON the HTTP API returns, nothing else.")
@@ -71,9 +72,14 @@ def settings_from(
         fail(f"invalid settings:\n{error}", EXIT_USAGE)
 
 
+def exit_status(kind: type[CastlegraphError]) -> int:
+    """The exit status of an error of this class: the nearest class of its MRO listed."""
+    return next(EXIT_BY_ERROR[c] for c in kind.__mro__ if c in EXIT_BY_ERROR)
+
+
 def fail_with(error: CastlegraphError) -> NoReturn:
     """End the command on an error: `castlegraph: <message and details>`, its exit status."""
-    fail(describe(error), next(EXIT_BY_ERROR[c] for c in type(error).__mro__ if c in EXIT_BY_ERROR))
+    fail(describe(error), exit_status(type(error)))
 
 
 @contextmanager
