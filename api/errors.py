@@ -1,31 +1,61 @@
-"""Errors decided by the API layer itself, and `describe()`, which every door uses to word one.
+"""Errors decided by the API layer itself, the doors' own codes, and `describe()`, which every
+door uses to word an error.
 
-    CastlegraphError (graph.errors)
-    └── ApiError                     an answer the API decided, never a bug
-        ├── InvalidInput             input::invalid 400: a check of the routes' own (content)
-        │   └── CliInputError        input::invalid 400: a file a command reads is not valid
-        ├── InvalidRequest           input::invalid 422: the body breaks the request's schema
-        ├── InvalidPath              palace::invalid_path 400: a bad wing/room/agent or mine path
-        ├── BlankLabel               domain::empty_label 400: a blank name, in the route's words
-        ├── Unauthorized             auth::unauthorized 401
-        ├── Forbidden                auth::forbidden 403
-        ├── IdempotencyKeyReused     idempotency::key_reused 409
-        ├── PayloadTooLarge          payload::too_large 413
-        ├── ServiceBusy              service::busy 503 (retryable): heavy reads all running
-        ├── ServiceUnreachable       cli::service_unreachable 503: the client found no service
-        └── RemoteError              the status and code a service answered (the HTTP client)
+    CastlegraphError (resolver.errors)
+    ├── ApiError                     an answer the API decided, never a bug
+    │   ├── InvalidInput             input::invalid: a check of the routes' own (content)
+    │   │   └── CliInputError        input::invalid: a file a command reads is not valid
+    │   ├── InvalidRequest           input::invalid: the body breaks the request's schema
+    │   ├── InvalidPath              palace::invalid_path: a bad wing/room/agent or mine path
+    │   ├── Unauthorized             auth::unauthorized
+    │   ├── Forbidden                auth::forbidden
+    │   ├── IdempotencyKeyReused     idempotency::key_reused
+    │   ├── PayloadTooLarge          payload::too_large
+    │   ├── ServiceBusy              service::busy (retryable): heavy reads all running
+    │   ├── ServiceUnreachable       cli::service_unreachable: the client found no service
+    │   └── RemoteError              (api.client.http) the code a service answered with
+    └── UnexportableValue            internal::error, bug: a value no Cypher literal carries
 
-    ValueError
-    └── UnexportableValue            internal::error 500: a value no Cypher literal carries
-
-Like every `CastlegraphError`, each class carries its `code` and HTTP `status`: the envelope
-(`api.http.envelope`), the CLI and the MCP tools all read them from the error, design §7.
+A blank label is the resolver's `EmptyLabel` wherever it is found. The doors' tables say what
+each error becomes: `api.http.statuses` (status, `Retry-After`), `api.mcp.errors` (tool error),
+`api.cli.options` (exit code). `DoorCode` holds the codes only a door raises; `WireCode` is
+every code a client may meet, the one enum the envelope's schema lists.
 """
 
-from typing import Any, ClassVar
+import enum
+from typing import TYPE_CHECKING, Any
 
-from castlegraph.graph.errors import CastlegraphError
-from castlegraph.resolver.errors import ErrorCode
+from castlegraph.resolver.errors import CastlegraphError, ErrorCode
+
+
+class DoorCode(enum.StrEnum):
+    """The codes of the doors' own refusals, which no core layer raises: transport, tokens,
+    request limits, the CLI's client."""
+
+    PAYLOAD_TOO_LARGE = "payload::too_large"
+    AUTH_UNAUTHORIZED = "auth::unauthorized"
+    AUTH_FORBIDDEN = "auth::forbidden"
+    IDEMPOTENCY_KEY_REUSED = "idempotency::key_reused"
+    HTTP_NOT_FOUND = "http::not_found"
+    HTTP_METHOD_NOT_ALLOWED = "http::method_not_allowed"
+    HTTP_ERROR = "http::error"
+    CLI_SERVICE_UNREACHABLE = "cli::service_unreachable"
+
+
+def _wire_codes() -> list[tuple[str, str]]:
+    """The core's codes and the doors', in the order the OpenAPI document has always listed
+    them (the doors' came after `domain::empty_label` when one enum held them all)."""
+    core = [(code.name, code.value) for code in ErrorCode]
+    cut = [name for name, _ in core].index(ErrorCode.DOMAIN_EMPTY_LABEL.name) + 1
+    return [*core[:cut], *((code.name, code.value) for code in DoorCode), *core[cut:]]
+
+
+if TYPE_CHECKING:  # mypy cannot follow an enum built from a computed list: any StrEnum to it
+    WireCode = enum.StrEnum
+else:
+    WireCode = enum.StrEnum("ErrorCode", _wire_codes())
+    WireCode.__doc__ = ErrorCode.__doc__
+"""Every code a client may meet, core or door; named `ErrorCode` in the OpenAPI document."""
 
 SERVICE_FAILED = "the service failed; see its log"
 """All a caller hears of a bug; what went wrong is in the service's log."""
@@ -34,10 +64,11 @@ SERVICE_FAILED = "the service failed; see its log"
 class ApiError(CastlegraphError):
     """An error the API layer decided, so never a bug: the caller hears its message."""
 
+    bug = False
+
 
 class InvalidInput(ApiError):
     code = ErrorCode.INPUT_INVALID
-    status = 400
 
 
 class CliInputError(InvalidInput):
@@ -51,7 +82,6 @@ class InvalidRequest(ApiError):
     """
 
     code = ErrorCode.INPUT_INVALID
-    status = 422
 
     def __init__(self, details: list[dict[str, Any]]) -> None:
         super().__init__("the request is invalid", details)
@@ -59,71 +89,43 @@ class InvalidRequest(ApiError):
 
 class InvalidPath(ApiError):
     code = ErrorCode.PALACE_INVALID_PATH
-    status = 400
-
-
-class BlankLabel(ApiError):
-    """A blank name the route finds itself, worded for the request (`resolver`'s `EmptyLabel`
-    says which label, not where in the request it was)."""
-
-    code = ErrorCode.DOMAIN_EMPTY_LABEL
-    status = 400
 
 
 class Unauthorized(ApiError):
-    code = ErrorCode.AUTH_UNAUTHORIZED
-    status = 401
+    code = DoorCode.AUTH_UNAUTHORIZED
 
 
 class Forbidden(ApiError):
-    code = ErrorCode.AUTH_FORBIDDEN
-    status = 403
+    code = DoorCode.AUTH_FORBIDDEN
 
 
 class IdempotencyKeyReused(ApiError):
-    code = ErrorCode.IDEMPOTENCY_KEY_REUSED
-    status = 409
+    code = DoorCode.IDEMPOTENCY_KEY_REUSED
 
 
 class PayloadTooLarge(ApiError):
-    code = ErrorCode.PAYLOAD_TOO_LARGE
-    status = 413
+    code = DoorCode.PAYLOAD_TOO_LARGE
 
 
 class ServiceBusy(ApiError):
     """Too many heavy reads at once (`api.service.heavy_reads`): retrying later will do."""
 
     code = ErrorCode.SERVICE_BUSY
-    status = 503
 
     def is_retryable(self) -> bool:
         return True
 
 
 class ServiceUnreachable(ApiError):
-    code = ErrorCode.CLI_SERVICE_UNREACHABLE
-    status = 503
+    code = DoorCode.CLI_SERVICE_UNREACHABLE
 
 
-class RemoteError(ApiError):
-    """The error envelope of a service's answer, raised by the HTTP client as the service's own
-    error would be raised in-process: its status and code are the answer's."""
-
-    def __init__(self, status: int, code: ErrorCode, message: str, details: Any = None) -> None:
-        super().__init__(message, details)
-        self.status = status
-        self.code = code
-
-
-class UnexportableValue(ValueError):
+class UnexportableValue(CastlegraphError):
     """A property value no Cypher literal can carry (a map, NaN, infinity).
 
-    A `ValueError`, not an answer: neither backend stores such a value, so meeting one in an
-    export is a bug and shows its traceback.
+    A bug, not an answer: neither backend stores such a value, so meeting one in an export
+    means castlegraph wrote what it should have refused.
     """
-
-    code: ClassVar[ErrorCode] = ErrorCode.INTERNAL_ERROR
-    status: ClassVar[int] = 500
 
 
 def describe(error: CastlegraphError) -> str:

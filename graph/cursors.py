@@ -17,7 +17,8 @@ from castlegraph.graph.errors import InvalidCursor
 NOT_ID_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 """What no id or sort key holds: control characters (a NUL cuts a FalkorDB query) and lone
 surrogates (no UTF-8 spells them, so no driver can send them). The rule for ids in request
-paths too (`api.http.deps`), so a malformed id is a 400 wherever it comes, never a 500."""
+paths too (the API's dependencies), so a malformed id is bad input wherever it comes, never
+a bug."""
 
 
 def is_id_text(value: str) -> bool:

@@ -1,63 +1,39 @@
-"""Errors raised by the graph layer, each with its stable `code` and its HTTP `status`.
+"""Errors raised by the graph layer, each with its stable `code`; the root is `resolver.errors`'.
 
-    CastlegraphError                 internal::error 500    code, status, message, details
-    ├── GraphError                   graph::error 500
-    │   ├── GraphUnavailable         graph::unavailable 503 (retryable): unreachable, busy, timeout
-    │   ├── ConstraintViolation      graph::constraint_violation 409 (retryable): a concurrent write
-    │   ├── GraphQueryError          graph::query_failed 500: a refused statement is a bug
-    │   └── MigrationFailed          graph::migration_failed 503
-    ├── DataDirInUse                 graph::data_dir_in_use 500: another service owns the directory
-    ├── DrawerNotFound               palace::drawer_not_found 404
-    ├── DrawerNameTaken              palace::drawer_name_taken 409
-    ├── DrawerSuperseded             palace::drawer_superseded 409
-    ├── EntityNotFound               graph::entity_not_found 404
-    ├── ReviewLinkNotFound           graph::review_link_not_found 404
-    ├── AliasTaken                   graph::alias_taken 409: the spelling is another entity's
-    ├── JobNotFound                  jobs::job_not_found 404
-    ├── TooManyJobs                  service::busy 429 (retryable): the caller's queue is full
-    ├── NothingToExport              export::not_found 404 (the CLI's export only)
-    ├── InvalidCursor                input::invalid 400: a page cursor this service never returned
-    ├── InvalidVector                input::invalid 422: an embedding the index cannot hold
-    ├── SelfVerdict                  input::invalid 422: a verdict pairing a drawer with itself
-    └── UnknownDrawers               input::invalid 422: mentions of drawers that do not exist
+    CastlegraphError (resolver.errors)   an answer (bug False) or the service's fault (bug True)
+    ├── GraphError                   graph::error, bug
+    │   ├── GraphUnavailable         graph::unavailable (retryable): unreachable, busy, timeout
+    │   ├── ConstraintViolation      graph::constraint_violation (retryable): a concurrent write
+    │   ├── GraphQueryError          graph::query_failed, bug: a refused statement
+    │   ├── UnindexedSearch          internal::error, bug: a search the database has no index for
+    │   └── MigrationFailed          graph::migration_failed (retryable if its cause is)
+    ├── DataDirInUse                 graph::data_dir_in_use, bug: another service owns the directory
+    ├── DrawerNotFound               palace::drawer_not_found
+    ├── DrawerNameTaken              palace::drawer_name_taken
+    ├── DrawerSuperseded             palace::drawer_superseded
+    ├── EntityNotFound               graph::entity_not_found
+    ├── ReviewLinkNotFound           graph::review_link_not_found
+    ├── AliasTaken                   graph::alias_taken: the spelling is another entity's
+    ├── JobNotFound                  jobs::job_not_found
+    ├── TooManyJobs                  service::busy (retryable): the caller's queue is full
+    ├── NothingToExport              export::not_found (the CLI's export only)
+    ├── InvalidCursor                input::invalid: a page cursor this service never returned
+    ├── InvalidVector                input::invalid: an embedding the index cannot hold
+    ├── SelfVerdict                  input::invalid: a verdict pairing a drawer with itself
+    └── UnknownDrawers               input::invalid: mentions of drawers that do not exist
 
-Every door reads `status` from the error itself: the HTTP envelope answers with it, and a
-status of 500 marks a bug whose message stays in the log. `input::invalid` is a 400 for what
-the routes check themselves and a 422 where the body was valid by schema but not by content.
-The API layer's own errors (`api.errors`) grow this tree; the codes are `resolver.errors`'.
+What a door makes of each (a status, a tool error, an exit code) is the door's own table, in
+`api`; the graph layer only says what went wrong and whether it is the caller's answer.
 
 Driver errors (redis, neo4j) are translated once, at the store boundary, into these. The
 driver's own text names hosts, ports and query fragments, so the translated error's message is
 castlegraph's own words and the driver error stays its `__cause__`, which `log_text` adds for
-the log only (design §7: never a raw database message to the client). A retryable error is
-answered with `Retry-After: RETRY_AFTER_SECONDS`.
+the log only (design §7: never a raw database message to the client).
 """
 
-from typing import Any
-
-from castlegraph.resolver.errors import ErrorCode
+from castlegraph.resolver.errors import CastlegraphError, ErrorCode
 
 CONFLICT = "a concurrent write claimed the same unique key; retry the request"
-RETRY_AFTER_SECONDS = 2
-"""What a retryable answer tells the client to wait: the runtime's own reconnect interval."""
-
-
-class CastlegraphError(Exception):
-    code: ErrorCode = ErrorCode.INTERNAL_ERROR
-    status: int = 500
-
-    def __init__(self, message: str, details: Any = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.details = details
-
-    def is_retryable(self) -> bool:
-        return False
-
-    def log_text(self) -> str:
-        """The message and, for the log only, the driver error it translates."""
-        cause = self.__cause__
-        return f"{self.message} ({cause})" if cause is not None else self.message
 
 
 class GraphError(CastlegraphError):
@@ -66,7 +42,7 @@ class GraphError(CastlegraphError):
 
 class GraphUnavailable(GraphError):
     code = ErrorCode.GRAPH_UNAVAILABLE
-    status = 503
+    bug = False
 
     def is_retryable(self) -> bool:
         return True
@@ -77,7 +53,7 @@ class ConstraintViolation(GraphError):
     caller settles by retrying, when its write finds the other's node and converges."""
 
     code = ErrorCode.GRAPH_CONSTRAINT_VIOLATION
-    status = 409
+    bug = False
 
     def is_retryable(self) -> bool:
         return True
@@ -91,12 +67,12 @@ class UnindexedSearch(GraphError):
     """A candidate search sent to the database while the service's memory serves that index
     and the database keeps none (design §5.4): answered, it would read every node of the label
     until the query timed out. A caller that should have passed the in-memory index did not, a
-    bug of castlegraph's and never the client's: refused at once (500 `internal::error`)."""
+    bug of castlegraph's and never the client's: refused at once."""
 
 
 class MigrationFailed(GraphError):
     code = ErrorCode.GRAPH_MIGRATION_FAILED
-    status = 503
+    bug = False
 
     def is_retryable(self) -> bool:
         """As retryable as what stopped it: a database still starting, not a bad statement."""
@@ -110,7 +86,7 @@ class DataDirInUse(CastlegraphError):
 
 class DrawerNotFound(CastlegraphError):
     code = ErrorCode.PALACE_DRAWER_NOT_FOUND
-    status = 404
+    bug = False
 
     def __init__(self, drawer_id: str) -> None:
         super().__init__(f"no drawer with id {drawer_id!r}", {"drawer": drawer_id})
@@ -118,7 +94,7 @@ class DrawerNotFound(CastlegraphError):
 
 class DrawerNameTaken(CastlegraphError):
     code = ErrorCode.PALACE_DRAWER_NAME_TAKEN
-    status = 409
+    bug = False
 
     def __init__(self, wing: str, room: str, name: str, holder: str | None) -> None:
         """`holder` None: the holder is another agent's diary entry, whose id is not shown."""
@@ -131,7 +107,7 @@ class DrawerNameTaken(CastlegraphError):
 
 class DrawerSuperseded(CastlegraphError):
     code = ErrorCode.PALACE_DRAWER_SUPERSEDED
-    status = 409
+    bug = False
 
     def __init__(
         self, drawer_id: str, successor: str | None, refused: str = "superseded again"
@@ -145,7 +121,7 @@ class DrawerSuperseded(CastlegraphError):
 
 class EntityNotFound(CastlegraphError):
     code = ErrorCode.GRAPH_ENTITY_NOT_FOUND
-    status = 404
+    bug = False
 
     def __init__(self, entity_id: str) -> None:
         super().__init__(f"no entity with id {entity_id!r}", {"entity": entity_id})
@@ -153,7 +129,7 @@ class EntityNotFound(CastlegraphError):
 
 class ReviewLinkNotFound(CastlegraphError):
     code = ErrorCode.GRAPH_REVIEW_LINK_NOT_FOUND
-    status = 404
+    bug = False
 
     def __init__(self, entity_id: str, other_id: str) -> None:
         super().__init__(
@@ -168,7 +144,7 @@ class AliasTaken(CastlegraphError):
     `same` may settle."""
 
     code = ErrorCode.GRAPH_ALIAS_TAKEN
-    status = 409
+    bug = False
 
     def __init__(self, alias: str, entity_id: str, holder: str) -> None:
         super().__init__(
@@ -180,7 +156,7 @@ class AliasTaken(CastlegraphError):
 
 class JobNotFound(CastlegraphError):
     code = ErrorCode.JOBS_JOB_NOT_FOUND
-    status = 404
+    bug = False
 
     def __init__(self, job_id: str) -> None:
         super().__init__(f"no job with id {job_id!r}", {"job": job_id})
@@ -191,7 +167,7 @@ class TooManyJobs(CastlegraphError):
     waits until one of those ends, so it is retryable."""
 
     code = ErrorCode.SERVICE_BUSY
-    status = 429
+    bug = False
 
     def __init__(self, queued: int, limit: int) -> None:
         super().__init__(
@@ -208,14 +184,14 @@ class NothingToExport(CastlegraphError):
     """No entity or room by that name: the export has nothing to write."""
 
     code = ErrorCode.EXPORT_NOT_FOUND
-    status = 404
+    bug = False
 
 
 class InvalidCursor(CastlegraphError):
     """A page cursor that does not decode: only the cursors a page returned are accepted."""
 
     code = ErrorCode.INPUT_INVALID
-    status = 400
+    bug = False
 
     def __init__(self, cursor: str) -> None:
         super().__init__("the cursor is not one this service returned", {"cursor": cursor})
@@ -225,7 +201,7 @@ class InvalidVector(CastlegraphError):
     """Checked before the write: FalkorDB would silently accept a vector of another length."""
 
     code = ErrorCode.INPUT_INVALID
-    status = 422
+    bug = False
 
 
 class SelfVerdict(CastlegraphError):
@@ -233,7 +209,7 @@ class SelfVerdict(CastlegraphError):
     never a duplicate of itself, and the edge would be a loop."""
 
     code = ErrorCode.INPUT_INVALID
-    status = 422
+    bug = False
 
     def __init__(self, drawer_id: str) -> None:
         super().__init__(
@@ -246,7 +222,7 @@ class UnknownDrawers(CastlegraphError):
     """A mention batch is refused whole; `details` lists each mention whose drawer is missing."""
 
     code = ErrorCode.INPUT_INVALID
-    status = 422
+    bug = False
 
     def __init__(self, indexes: dict[int, str]) -> None:
         super().__init__(

@@ -1,24 +1,28 @@
-"""The stable error codes of the whole service, and the errors raised by the pure resolver rules.
+"""The root of every error castlegraph raises, the core's stable codes, and the resolver's error.
 
-Tree::
+Tree (the graph layer's errors in `graph.errors`, the doors' in `api.errors`)::
 
-    ValueError
-     └── EmptyLabel      domain::empty_label (400): a name, kind or alias blank once trimmed
+    CastlegraphError         internal::error, a bug: code, message, details, bug, is_retryable()
+    ├── EmptyLabel           domain::empty_label: a name, kind or alias blank once trimmed
+    ├── graph.errors.*       the database and the use cases' refusals
+    └── api.errors.*         what the doors decide themselves (ApiError) and UnexportableValue
 
-`ErrorCode` lives here, in the lowest layer, because every layer raises coded errors and the
-resolver may import nothing but the standard library: defined here, the graph layer and every
-door of the API use the very same members, and no layer needs an upper one to name a code.
-A code is part of the wire format (the HTTP envelope, MCP tool errors, a failed job's record),
-so the enum is a `StrEnum`: a member serialises, formats and compares as its string.
+The root lives here, in the lowest layer, because the resolver may import nothing but the
+standard library: every layer derives from it and names its codes without needing an upper one.
+An error is either an answer to the caller (`bug` False: the doors show its code, message and
+details) or the service's fault (`bug` True: the doors log it and tell the caller only that the
+service failed). How a door shows either (a status, a tool error, an exit code) is the door's
+own table; nothing here knows a transport.
 
-Each error class carries its ``code`` and its HTTP ``status``, so the API maps resolver errors
-without parsing messages (design §7: ``domain::empty_label`` is a 400).
+A code is part of the wire format (an error envelope, an MCP tool error, a failed job's record),
+so `ErrorCode` is a `StrEnum`: a member serialises, formats and compares as its string. It holds
+the codes of the core; the doors' own (tokens, transport, limits) are `api.errors.DoorCode`.
 """
 
 from __future__ import annotations
 
 import enum
-from typing import ClassVar
+from typing import Any, ClassVar
 
 
 class ErrorCode(enum.StrEnum):
@@ -27,14 +31,6 @@ class ErrorCode(enum.StrEnum):
     INTERNAL_ERROR = "internal::error"
     INPUT_INVALID = "input::invalid"
     DOMAIN_EMPTY_LABEL = "domain::empty_label"
-    PAYLOAD_TOO_LARGE = "payload::too_large"
-    AUTH_UNAUTHORIZED = "auth::unauthorized"
-    AUTH_FORBIDDEN = "auth::forbidden"
-    IDEMPOTENCY_KEY_REUSED = "idempotency::key_reused"
-    HTTP_NOT_FOUND = "http::not_found"
-    HTTP_METHOD_NOT_ALLOWED = "http::method_not_allowed"
-    HTTP_ERROR = "http::error"
-    CLI_SERVICE_UNREACHABLE = "cli::service_unreachable"
     SERVICE_BUSY = "service::busy"
     GRAPH_ERROR = "graph::error"
     GRAPH_UNAVAILABLE = "graph::unavailable"
@@ -53,15 +49,42 @@ class ErrorCode(enum.StrEnum):
     EXPORT_NOT_FOUND = "export::not_found"
 
 
-class EmptyLabel(ValueError):
+class CastlegraphError(Exception):
+    """An error of castlegraph's: its `code`, a `message` in castlegraph's own words, and
+    `details` a caller can act on. Unless a class says otherwise it is a bug."""
+
+    code: enum.StrEnum = ErrorCode.INTERNAL_ERROR
+    bug: ClassVar[bool] = True
+    """The service's fault: logged with its cause, never shown to the caller."""
+
+    def __init__(self, message: str, details: Any = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+    def is_retryable(self) -> bool:
+        """Whether the same request may succeed later (the database back, a queue shorter)."""
+        return False
+
+    def log_text(self) -> str:
+        """The message and, for the log only, the driver error it translates."""
+        cause = self.__cause__
+        return f"{self.message} ({cause})" if cause is not None else self.message
+
+
+class EmptyLabel(CastlegraphError):
     """A label (mention name, kind, alias) is empty or whitespace only.
 
-    ``field`` names which label was blank, so the API can point at it in ``details``.
+    ``field`` names which label was blank; ``details`` points at it (``{"field": ...}`` unless
+    the caller, a route, says where in its request it was).
     """
 
-    code: ClassVar[ErrorCode] = ErrorCode.DOMAIN_EMPTY_LABEL
-    status: ClassVar[int] = 400
+    code = ErrorCode.DOMAIN_EMPTY_LABEL
+    bug = False
 
-    def __init__(self, field: str) -> None:
-        super().__init__(f"{field} must not be blank")
+    def __init__(self, field: str, message: str | None = None, details: Any = None) -> None:
+        super().__init__(
+            message or f"{field} must not be blank",
+            {"field": field} if details is None else details,
+        )
         self.field = field

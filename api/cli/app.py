@@ -28,8 +28,7 @@ from castlegraph.api.cli import jobs as jobs_commands
 from castlegraph.api.cli import mcp as mcp_commands
 from castlegraph.api.cli import migrate as migrate_commands
 from castlegraph.api.cli import review as review_commands
-from castlegraph.api.cli.options import ConfigOption, DataDirOption, fail, settings_from
-from castlegraph.api.errors import describe
+from castlegraph.api.cli.options import ConfigOption, DataDirOption, fail_with, settings_from
 from castlegraph.api.service import heap
 from castlegraph.api.service.logs import LogFormat, configure_logging, use_json
 from castlegraph.api.service.runtime import Runtime
@@ -39,7 +38,7 @@ from castlegraph.api.service.settings import (
     settings_file,
     settings_sources,
 )
-from castlegraph.graph.errors import CastlegraphError
+from castlegraph.resolver.errors import CastlegraphError
 
 log = logging.getLogger("castlegraph")
 
@@ -78,7 +77,7 @@ def serve(
     try:
         runtime.start()  # on the main thread, before serving: see `api.http.app`
     except CastlegraphError as error:
-        fail(describe(error))
+        fail_with(error)
     embedded = runtime.backend.embedded if runtime.backend else None
     # Only the embedded database locks its data directory, so only there is the address looked up.
     started = serve_recorded(

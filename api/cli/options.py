@@ -6,8 +6,9 @@ typer sees one signature with the command's options first and the shared ones af
 names, help texts, environment variable and defaults for every command.
 
 Expected errors (`CastlegraphError` and its subclasses, the HTTP envelope's errors included)
-become one line on stderr, `castlegraph: <message>`, and exit status 1; bad usage or settings
-exit with 2, as click does for a bad option. A traceback means a bug.
+become one line on stderr, `castlegraph: <message>`, and the exit status `EXIT_BY_ERROR` gives
+their class (1); bad usage or settings exit with 2, as click does for a bad option. A traceback
+means a bug outside the tree.
 """
 
 import functools
@@ -26,12 +27,14 @@ from castlegraph.api.client.connect import connect
 from castlegraph.api.client.protocol import Client
 from castlegraph.api.errors import describe
 from castlegraph.api.service.settings import CONFIG_ENV, Settings, load_settings
-from castlegraph.graph.errors import CastlegraphError
-from castlegraph.resolver.errors import EmptyLabel
+from castlegraph.resolver.errors import CastlegraphError
 
 URL_ENV = "CASTLEGRAPH_URL"
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+EXIT_BY_ERROR: dict[type[CastlegraphError], int] = {CastlegraphError: EXIT_FAILED}
+"""The CLI door's table: every error of the tree ends a command with 1, a bug's included (its
+message is castlegraph's own words; a driver's text stays in its cause)."""
 
 JsonFlag = Annotated[
     bool, typer.Option("--json", help="Print the JSON the HTTP API returns, nothing else.")
@@ -69,15 +72,23 @@ def settings_from(
         fail(f"invalid settings:\n{error}", EXIT_USAGE)
 
 
+def exit_status(kind: type[CastlegraphError]) -> int:
+    """The exit status of an error of this class: the nearest class of its MRO listed."""
+    return next(EXIT_BY_ERROR[c] for c in kind.__mro__ if c in EXIT_BY_ERROR)
+
+
+def fail_with(error: CastlegraphError) -> NoReturn:
+    """End the command on an error: `castlegraph: <message and details>`, its exit status."""
+    fail(describe(error), exit_status(type(error)))
+
+
 @contextmanager
 def reported_errors() -> Iterator[None]:
-    """Turn expected errors into `castlegraph: <message>` and exit status 1."""
+    """Turn castlegraph's errors into `castlegraph: <message>` and their exit status."""
     try:
         yield
     except CastlegraphError as error:
-        fail(describe(error))
-    except EmptyLabel as error:  # the resolver's one error, raised below the routes' checks
-        fail(str(error))
+        fail_with(error)
 
 
 @dataclass(frozen=True, slots=True)

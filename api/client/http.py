@@ -16,13 +16,22 @@ from urllib.parse import quote
 import httpx2 as httpx
 
 from castlegraph.api.client.protocol import Json
-from castlegraph.api.errors import RemoteError, ServiceUnreachable
+from castlegraph.api.errors import ApiError, DoorCode, ServiceUnreachable, WireCode
 from castlegraph.api.service.settings import Settings
 from castlegraph.api.service.tokens import Token
-from castlegraph.resolver.errors import ErrorCode
 
 TIMEOUT_SECONDS = 60.0
 PAGE = 100
+
+
+class RemoteError(ApiError):
+    """The error envelope of a service's answer, raised as the service's own error would be
+    raised in-process: its code is the answer's, and `status` the answer's HTTP status."""
+
+    def __init__(self, status: int, code: WireCode, message: str, details: Any = None) -> None:
+        super().__init__(message, details)
+        self.status = status
+        self.code = code
 
 
 def _error(response: httpx.Response) -> RemoteError:
@@ -31,10 +40,10 @@ def _error(response: httpx.Response) -> RemoteError:
     status = response.status_code
     try:
         error = response.json()["error"]
-        return RemoteError(status, ErrorCode(error["code"]), error["message"], error.get("details"))
+        return RemoteError(status, WireCode(error["code"]), error["message"], error.get("details"))
     except (ValueError, KeyError, TypeError):
         text = response.text.strip()[:200] or response.reason_phrase
-        return RemoteError(status, ErrorCode.HTTP_ERROR, f"HTTP {status}: {text}")
+        return RemoteError(status, DoorCode.HTTP_ERROR, f"HTTP {status}: {text}")
 
 
 def _segment(value: str) -> str:

@@ -14,8 +14,8 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 
 from castlegraph.api.models.duplicates import DEFAULT_THRESHOLD
 from castlegraph.api.service.runtime import Runtime
-from castlegraph.graph.errors import CastlegraphError
 from castlegraph.graph.review.duplicates import Hygiene, hygiene
+from castlegraph.resolver.errors import CastlegraphError
 
 BACKLOG_SECONDS = 60.0
 INDEX_STATES = ("off", "building", "ready", "failed")

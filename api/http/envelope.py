@@ -1,12 +1,14 @@
 """The error envelope: `{"error": {"code", "message", "details"}}` on every non-2xx (design §7).
 
 Turns every error class of every layer, FastAPI's own validation errors and unknown routes into
-the same envelope, with the status the error carries. A status of 500 is a bug: the caller
-hears only that the service failed, the log says what failed. A retryable error (the database
-unreachable or busy, a write that lost a race) carries `Retry-After`.
+the same envelope, with the status `api.http.statuses` gives its class. A bug (the error's
+`bug`) is a 500 whose words stay in the log: the caller hears only that the service failed. A
+retryable error (the database unreachable or busy, a write that lost a race) carries
+`Retry-After`.
 """
 
 import logging
+from enum import StrEnum
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -14,23 +16,23 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from castlegraph.api.errors import SERVICE_FAILED, InvalidRequest
-from castlegraph.graph.errors import RETRY_AFTER_SECONDS, CastlegraphError
-from castlegraph.resolver.errors import EmptyLabel, ErrorCode
+from castlegraph.api.errors import SERVICE_FAILED, DoorCode, InvalidRequest
+from castlegraph.api.http.statuses import http_status, retry_after
+from castlegraph.resolver.errors import CastlegraphError, ErrorCode
 
 log = logging.getLogger("castlegraph.api")
 
 CODE_BY_HTTP_STATUS = {
-    404: ErrorCode.HTTP_NOT_FOUND,
-    405: ErrorCode.HTTP_METHOD_NOT_ALLOWED,
-    413: ErrorCode.PAYLOAD_TOO_LARGE,
+    404: DoorCode.HTTP_NOT_FOUND,
+    405: DoorCode.HTTP_METHOD_NOT_ALLOWED,
+    413: DoorCode.PAYLOAD_TOO_LARGE,
 }
 """Starlette's own refusals (no route, wrong method, a body cut off past the limit)."""
 
 
 def envelope(
     status: int,
-    code: ErrorCode,
+    code: StrEnum,
     message: str,
     details: Any = None,
     headers: dict[str, str] | None = None,
@@ -41,8 +43,8 @@ def envelope(
 
 def error_response(error: CastlegraphError) -> JSONResponse:
     """The envelope of an error, for the middlewares, which answer before the handlers run."""
-    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)} if error.is_retryable() else None
-    return envelope(error.status, error.code, error.message, error.details, headers)
+    status = http_status(type(error))
+    return envelope(status, error.code, error.message, error.details, retry_after(error))
 
 
 def _validation_details(error: RequestValidationError) -> list[dict[str, Any]]:
@@ -55,16 +57,12 @@ def _validation_details(error: RequestValidationError) -> list[dict[str, Any]]:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(CastlegraphError)
     async def _domain_error(_: Request, error: CastlegraphError) -> JSONResponse:
-        if error.status == 500:
+        if error.bug:
             log.error("internal error %s: %s", error.code, error.log_text())
             return envelope(500, ErrorCode.INTERNAL_ERROR, SERVICE_FAILED)
-        if error.__cause__ is not None and error.status >= 500:
+        if error.__cause__ is not None and http_status(type(error)) >= 500:
             log.warning("%s: %s", error.code, error.log_text())  # the driver's words: log only
         return error_response(error)
-
-    @app.exception_handler(EmptyLabel)
-    async def _empty_label(_: Request, error: EmptyLabel) -> JSONResponse:
-        return envelope(error.status, error.code, str(error), {"field": error.field})
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, error: RequestValidationError) -> JSONResponse:
@@ -72,7 +70,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, error: StarletteHTTPException) -> JSONResponse:
-        code = CODE_BY_HTTP_STATUS.get(error.status_code, ErrorCode.HTTP_ERROR)
+        code = CODE_BY_HTTP_STATUS.get(error.status_code, DoorCode.HTTP_ERROR)
         return envelope(error.status_code, code, str(error.detail))
 
     @app.exception_handler(Exception)

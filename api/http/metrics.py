@@ -31,10 +31,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from castlegraph.api.http.backlog_metrics import IndexStates, ReviewBacklog
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.graph.backends import observe
-from castlegraph.graph.errors import CastlegraphError
 from castlegraph.graph.records import MentionResult, WriteOutcome
 from castlegraph.graph.schema.inspection import JOB_STATUSES, job_counts
 from castlegraph.resolver.entity_model import RuleName
+from castlegraph.resolver.errors import CastlegraphError
 
 METRICS_PATH = "/metrics"
 UNMATCHED = "unmatched"

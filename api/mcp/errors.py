@@ -1,8 +1,14 @@
 """How the MCP tools fail: a tool error that starts with castlegraph's error code.
 
+The MCP door's table, by kind of error::
+
+    a bug (`CastlegraphError.bug`)   internal::error: the service failed; see its log
+                                     (its code and words, with the driver's, go to the log)
+    any other `CastlegraphError`     <code>: <describe(error)>, a service's answer included
+    pydantic `ValidationError`       input::invalid: <loc>: <msg>; ... (a tool's arguments)
+
 `graph::entity_not_found: no entity ...` reads the same whether the tool ran in-process or
 through a service, and an agent can act on the code as an HTTP client acts on the envelope's.
-A bug is not an answer: its details go to the log, and the agent hears only that it happened.
 """
 
 import logging
@@ -12,34 +18,27 @@ from contextlib import contextmanager
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
-from castlegraph.api.errors import SERVICE_FAILED, ApiError, describe
-from castlegraph.graph.errors import CastlegraphError
-from castlegraph.resolver.errors import EmptyLabel, ErrorCode
+from castlegraph.api.errors import SERVICE_FAILED, describe
+from castlegraph.resolver.errors import CastlegraphError, ErrorCode
 
 log = logging.getLogger("castlegraph.mcp")
 
 
-def _is_bug(error: CastlegraphError) -> bool:
-    """As the HTTP envelope decides: an error of status 500 is a bug, not an answer.
-
-    The API layer's own errors never are: a service's answer over HTTP was already decided
-    there, and an unreachable service is something the caller must hear about.
-    """
-    return not isinstance(error, ApiError) and error.status == 500
+def tool_error_text(error: CastlegraphError) -> str:
+    """What the agent reads of an error; a bug's code and words are logged instead."""
+    if error.bug:
+        log.error("internal error %s: %s", error.code, error.log_text())
+        return f"{ErrorCode.INTERNAL_ERROR}: {SERVICE_FAILED}"
+    return f"{error.code}: {describe(error)}"
 
 
 @contextmanager
 def tool_errors() -> Iterator[None]:
-    """castlegraph's errors as tool errors with their code; a bug's details stay in the log."""
+    """castlegraph's errors and invalid arguments as tool errors that start with their code."""
     try:
         yield
     except CastlegraphError as error:
-        if _is_bug(error):
-            log.error("internal error %s: %s", error.code, error.log_text())
-            raise ToolError(f"{ErrorCode.INTERNAL_ERROR}: {SERVICE_FAILED}") from error
-        raise ToolError(f"{error.code}: {describe(error)}") from error
-    except EmptyLabel as error:
-        raise ToolError(f"{error.code}: {error}") from error
+        raise ToolError(tool_error_text(error)) from error
     except ValidationError as error:
         raise ToolError(invalid(error)) from error
 

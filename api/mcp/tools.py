@@ -35,8 +35,7 @@ from castlegraph.api.models.entities import (
     SettledOut,
 )
 from castlegraph.api.service.agents import caller_agent
-from castlegraph.graph.errors import CastlegraphError
-from castlegraph.resolver.errors import ErrorCode
+from castlegraph.resolver.errors import CastlegraphError, ErrorCode
 
 Wing = Annotated[Label, Field(description="Wing of the palace: a broad area, e.g. a project.")]
 Room = Annotated[Label, Field(description="Room of the wing: one topic, e.g. `deploy`.")]

@@ -15,7 +15,7 @@ from typing import Any, Literal
 import httpx2 as httpx
 
 from castlegraph.api.service.settings import Settings, safe_uri
-from castlegraph.graph.errors import CastlegraphError
+from castlegraph.resolver.errors import CastlegraphError
 
 Status = Literal["ok", "fail", "skip"]
 HEALTH_TIMEOUT_SECONDS = 3.0

@@ -15,9 +15,10 @@ from typing import Protocol
 
 from castlegraph.graph.backends.store import GraphStore
 from castlegraph.graph.drawers.palace import get_drawer
-from castlegraph.graph.errors import CastlegraphError, DrawerNotFound, GraphUnavailable
+from castlegraph.graph.errors import DrawerNotFound, GraphUnavailable
 from castlegraph.graph.records import Drawer
 from castlegraph.graph.review.embeddings import set_embedding
+from castlegraph.resolver.errors import CastlegraphError
 
 log = logging.getLogger("castlegraph.embeddings")
 BATCH = 32

@@ -25,7 +25,7 @@ from castlegraph.api.service.settings import Settings, scrub
 from castlegraph.graph.backends.opener import Backend, Neo4jTarget, open_backend
 from castlegraph.graph.backends.store import GraphStore
 from castlegraph.graph.drawers.palace import DedupPolicy
-from castlegraph.graph.errors import CastlegraphError, GraphUnavailable
+from castlegraph.graph.errors import GraphUnavailable
 from castlegraph.graph.idempotency import purge_expired
 from castlegraph.graph.indexes.drawer_index import DrawerIndex
 from castlegraph.graph.indexes.entity_index import EntityIndex
@@ -36,6 +36,7 @@ from castlegraph.graph.schema.migration_steps import fill_entity_keys
 from castlegraph.graph.schema.migrations import migrate
 from castlegraph.resolver.entity_keys import normalize_kind
 from castlegraph.resolver.entity_rules import NameGuard
+from castlegraph.resolver.errors import CastlegraphError
 
 log = logging.getLogger("castlegraph")
 

@@ -67,9 +67,10 @@ OVERLOADED = ("max pending queries exceeded", "mem consumption exceeded capacity
 
 def _translate(error: Exception) -> Exception:
     """Lost connections, timeouts (the socket's, or FalkorDB's own query timeout, which
-    comes back as an error reply) and an overloaded server are 503: retrying may help (design
-    §7). A socket timeout may surface as redis-py's `TimeoutError` or as the builtin one (an
-    `OSError`). Messages are castlegraph's own; the driver's text stays the cause."""
+    comes back as an error reply) and an overloaded server are `GraphUnavailable`: retrying
+    may help (design §7). A socket timeout may surface as redis-py's `TimeoutError` or as the
+    builtin one (an `OSError`). Messages are castlegraph's own; the driver's text stays the
+    cause."""
     if isinstance(
         error, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError | TimeoutError
     ):

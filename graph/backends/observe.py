@@ -2,8 +2,8 @@
 
 The two stores decorate their transaction's `run` with `timed_statement` (every round trip:
 statement name, seconds, failed or not) and their `write` with `observed_write` (every committed
-write unit: its use case and what it returned). `api.http.metrics` subscribes; with no subscriber a
-hook costs one empty-tuple test.
+write unit: its use case and what it returned). The service's metrics subscribe; with no subscriber
+a hook costs one empty-tuple test.
 
 Observers are held by weak reference: an app that is dropped (a test's) stops observing without
 having to unsubscribe. A statement that Neo4j's driver retries is observed once per attempt; a

@@ -1,7 +1,7 @@
 """Many drawer writes at once, as if written one by one (design §4.3, §4.4).
 
 Jobs store hundreds of items: one transaction per item made a checkpoint slower than single
-writes over HTTP. `write_drawers` takes the locks of every room the batch touches, reads the
+writes through the API. `write_drawers` takes the locks of every room the batch touches, reads the
 candidates of all its items (on Neo4j in one round trip, `drawer_batch_candidates`: per item
 exactly what `graph.drawers.palace` reads for one write; on FalkorDB with that very statement, item
 by item, which costs it less, and the name holders of all in one round trip), decides each item in
@@ -55,12 +55,13 @@ from castlegraph.graph.drawers.palace import (
     settle,
     similar_entry,
 )
-from castlegraph.graph.errors import CastlegraphError, DrawerNameTaken
+from castlegraph.graph.errors import DrawerNameTaken
 from castlegraph.graph.indexes.drawer_index import Choice, DrawerIndex, Probes
 from castlegraph.graph.indexes.known_drawers import KnownDrawer
 from castlegraph.graph.indexes.sequenced_index import Counter
 from castlegraph.graph.records import Drawer, WriteOutcome
 from castlegraph.resolver.drawers import DrawerText, Likeness, PreparedText, prepare_texts
+from castlegraph.resolver.errors import CastlegraphError
 
 ItemOutcome = WriteOutcome | CastlegraphError
 """What one item of a batch came to: written (or found), or refused (for its name)."""

@@ -285,7 +285,7 @@ class DrawerIndex(SequencedIndex):
             in_bands = ~of_rare & near
             # Under the lock too: the ranking reads the packed ids through a view of their
             # buffer, which a write adding its row (`written`, after its unit, outside the
-            # store's lock) could not grow meanwhile (`BufferError`, a 500 under 4 writers).
+            # store's lock) could not grow meanwhile (`BufferError`, seen under 4 writers).
             terms = _ranked_per_write(keys, item[in_rare], rows[in_rare], len(writes))
             bands = _ranked_per_write(keys, item[in_bands], rows[in_bands], len(writes))
         return [Choice(t, b) for t, b in zip(terms, bands, strict=True)]

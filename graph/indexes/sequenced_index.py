@@ -20,8 +20,8 @@ Subclasses say what starting over (`_start_over`) and taking in stamped changes
 While an index builds, searches go to the database's own index where it keeps one (Neo4j, or
 `dedup.memory_index = false`). The embedded FalkorDB keeps none while these serve (its data
 directory has one owner, design §5.4): a search then waits for the build (`await_ready`), up to
-`wait_seconds`, and is refused with a retryable 503 past it. A build that failed leaves the
-searches on the database, whose index the service re-creates first (`failed`).
+`wait_seconds`, and is refused as retryable (`GraphUnavailable`) past it. A build that failed
+leaves the searches on the database, whose index the service re-creates first (`failed`).
 """
 
 import threading
@@ -100,7 +100,7 @@ class SequencedIndex:
     def await_ready(self) -> bool:
         """Whether searches may use this index now (else the database's answers). Where the
         database keeps no index of its own, wait for the build, up to `wait_seconds`: past it
-        `GraphUnavailable` (503, retryable), as the database would answer while it starts.
+        `GraphUnavailable` (retryable), as the database would answer while it starts.
 
         Called before a unit's transaction, never inside one: a waiting write holds no lock.
         """

@@ -255,7 +255,7 @@ def judge_pair(
     store: GraphStore, a_reference: str, b_reference: str, status: str, scope: Scope
 ) -> tuple[str, str]:
     """Record a verdict on the drawers two references name: two different drawers, both
-    current (design §11: a superseded drawer is no longer reviewed, so it is 409)."""
+    current (design §11: a superseded drawer is no longer reviewed: `DrawerSuperseded`)."""
     a = resolve_drawer(store, a_reference, scope)
     b = resolve_drawer(store, b_reference, scope)
     if a.id == b.id:

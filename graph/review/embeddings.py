@@ -16,13 +16,17 @@ from castlegraph.graph.errors import InvalidVector
 from castlegraph.graph.locks import PENDING_PAIRS
 from castlegraph.graph.review.duplicate_pairs import store_vector_with_pairs
 from castlegraph.graph.review.vector_groups import table_of
+from castlegraph.resolver.errors import CastlegraphError
 
 EMBEDDINGS_LOCK = PENDING_PAIRS
 
 
-class _FirstVectorRace(Exception):
+class _FirstVectorRace(CastlegraphError):
     """Another palace-first vector was stored meanwhile: its index must exist before ours
-    searches it, so the write starts again."""
+    searches it, so the write starts again (caught by `set_embedding`, never seen outside)."""
+
+    def __init__(self) -> None:
+        super().__init__("another palace-first vector was stored meanwhile")
 
 
 def check_vector(vector: Sequence[float], dimension: int | None) -> None:
@@ -66,7 +70,7 @@ def set_embedding(
 ) -> int:
     """Store a drawer's vector; returns the palace's dimension. A drawer `viewer` may not see
     is unknown (kind and agent never change, so checking first is enough)."""
-    get_drawer(store, drawer_id, viewer=viewer)  # unknown drawer: 404 before any vector complaint
+    get_drawer(store, drawer_id, viewer=viewer)  # `DrawerNotFound` before any vector complaint
     check_vector(vector, configured)
     values = [float(x) for x in vector]
     try:

@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from castlegraph.api.http.app import create_app
-from castlegraph.graph.errors import RETRY_AFTER_SECONDS
+from castlegraph.api.http.statuses import RETRY_AFTER_SECONDS
 from tests.support.app import app_settings, assert_envelope, running_app, wiped
 from tests.support.mcp import INITIALIZE, MCP_HEADERS
 

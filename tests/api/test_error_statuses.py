@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 from fastapi.testclient import TestClient
 
+from castlegraph.api.http.statuses import RETRY_AFTER_SECONDS
 from castlegraph.graph.backends.neo4j_store import Neo4jStore
-from castlegraph.graph.errors import RETRY_AFTER_SECONDS
 from tests.support.app import app_store, assert_envelope
 
 

@@ -12,8 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from fastapi.testclient import TestClient
 
+from castlegraph.api.http.statuses import RETRY_AFTER_SECONDS
 from castlegraph.api.service.heavy_reads import HeavyReads
-from castlegraph.graph.errors import RETRY_AFTER_SECONDS
 from tests.support.app import assert_envelope
 from tests.support.holding import holding_first
 from tests.support.mcp import MCP_HEADERS

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from castlegraph.api.http.statuses import http_status
 from castlegraph.graph.errors import CONFLICT, ConstraintViolation
 
 CREATE_WING = "CREATE (:Wing {name: $name})"  # bypasses MERGE, as a lost race would
@@ -18,7 +19,7 @@ def test_a_duplicate_unique_key_is_a_retryable_conflict(store: Any) -> None:
     with pytest.raises(ConstraintViolation) as caught:
         store.run_text(CREATE_WING, {"name": "raced-wing"})
     error = caught.value
-    assert (error.status, error.is_retryable(), error.message) == (409, True, CONFLICT)
+    assert (http_status(type(error)), error.is_retryable(), error.message) == (409, True, CONFLICT)
     assert error.details is None
     assert "Wing" not in error.message
     assert "Wing" in error.log_text()

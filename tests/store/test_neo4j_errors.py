@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from castlegraph.api.http.statuses import http_status
 from castlegraph.graph.backends import neo4j_store
 from castlegraph.graph.backends.neo4j_store import Neo4jStore
 from castlegraph.graph.errors import GraphUnavailable
@@ -62,6 +63,6 @@ def test_an_unreachable_neo4j_is_told_in_castlegraphs_words(unreachable: Neo4jSt
     with pytest.raises(GraphUnavailable) as caught:
         unreachable.ping()
     error = caught.value
-    assert (error.status, error.is_retryable()) == (503, True)
+    assert (http_status(type(error)), error.is_retryable()) == (503, True)
     assert "127.0.0.1" not in error.message
     assert "127.0.0.1" in error.log_text()

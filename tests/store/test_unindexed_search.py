@@ -57,7 +57,7 @@ def test_entity_searches_without_the_memory_index_are_refused_until_it_is_restor
         UnindexedSearch, match="entities_by_probe_keys searches a database index that is not there"
     ) as caught:
         resolve(store, drawer, ("Kubernets", "tool"))
-    assert caught.value.status == 500 and not caught.value.is_retryable()
+    assert caught.value.bug and not caught.value.is_retryable()
     with pytest.raises(UnindexedSearch):
         dry_run(store, make_mention("Kubernets", "tool"), fuzzy=True, known_word=KNOWN_WORD)
     assert counts(store) == before  # nothing written

@@ -5,9 +5,12 @@ The rooms install under one name, so `castlegraph.graph.drawers.palace` is read 
 """
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
+
+from tests.support.exceptions import project_exception_classes
 
 ROOT = Path(__file__).resolve().parents[2]
 THIRD_PARTY_FOR_RESOLVER = {"rapidfuzz", "jellyfish", "numpy"}
@@ -202,3 +205,67 @@ def test_the_backends_import_no_use_case_and_no_index() -> None:
 def test_resolver_imports_nothing_of_ours_but_itself() -> None:
     ours = {"api", "graph", "cypher", "castlegraph"}
     assert {(f, m) for f, m in imported_modules("resolver") if m in ours} == set()
+
+
+# --- errors: one tree from `resolver.errors`, and no transport in the core ----------------------
+
+CORE = ("resolver", "graph")
+HTTP_WORDS = re.compile(r"(?i)\bhttps?\b|retry-after")
+HTTP_STATUSES = re.compile(
+    r"(?<![\w.-])(?<!\d,)(?:400|401|403|404|405|409|413|422|429|503)(?![\w-])(?!,\d)"
+    r"|\b(?:a|is|status)\s+500\b"
+)
+"""A status as prose or code names one; `500` alone is a common count, so only as a status."""
+CONTROL_FLOW = {
+    "api.service.jobs.context.JobInterrupted": "the runner checkpoints the job at a clean stop",
+    "api.service.jobs.context.JobLost": "the runner leaves the job to the instance that took it",
+    "api.service.jobs.context.JobCancelled": "the runner ends the job, keeping what it stored",
+    "api.service.jobs.files.BadFile": "a file the mine job skips, its reason in the result",
+    "api.service.jobs.gitignore.IgnoreFileRefused": "an ignore file the mine job skips",
+    "api.service.jobs.glob.OverBudget": "a match past its step budget, decided by its caller",
+    "api.service.jobs.glob.Unmatchable": "a pattern wildmatch aborts on, decided by its caller",
+}
+"""Public exceptions outside the tree: signals the jobs package raises and catches itself, none
+ever answered to a caller. In the tree, the mine job's `except CastlegraphError` around a
+file's work would take a cancel for a failed file."""
+
+
+def _dotted(kind: type[BaseException]) -> str:
+    return f"{_local(kind.__module__)}.{kind.__qualname__}"
+
+
+def _root_error() -> type[BaseException]:
+    [root] = [k for k in project_exception_classes() if k.__name__ == "CastlegraphError"]
+    return root
+
+
+def test_the_root_error_is_defined_once_in_the_pure_resolver() -> None:
+    assert _dotted(_root_error()) == "resolver.errors.CastlegraphError"
+
+
+def test_every_error_of_the_core_is_in_the_tree_and_carries_no_status() -> None:
+    root = _root_error()
+    core = [k for k in project_exception_classes() if _local(k.__module__).startswith(CORE)]
+    assert [_dotted(k) for k in core if not issubclass(k, root)] == []
+    assert [_dotted(k) for k in core if hasattr(k, "status")] == []
+
+
+def test_every_public_exception_of_the_project_is_in_the_tree() -> None:
+    root = _root_error()
+    outside = {
+        _dotted(k)
+        for k in project_exception_classes()
+        if not k.__name__.startswith("_") and not issubclass(k, root)
+    }
+    assert outside == set(CONTROL_FLOW)
+
+
+@pytest.mark.parametrize("room", CORE)
+def test_the_core_never_mentions_http(room: str) -> None:
+    """Statuses, `Retry-After` and the word HTTP belong to the doors (`api.http.statuses`)."""
+    offenders = []
+    for path in sorted((ROOT / room).rglob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if HTTP_WORDS.search(line) or HTTP_STATUSES.search(line):
+                offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert offenders == []

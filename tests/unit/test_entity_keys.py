@@ -16,7 +16,7 @@ from castlegraph.resolver.entity_keys import (
     normalize_kind,
     review_probe_keys,
 )
-from castlegraph.resolver.errors import EmptyLabel
+from castlegraph.resolver.errors import CastlegraphError, EmptyLabel
 
 
 @pytest.mark.parametrize(
@@ -78,7 +78,7 @@ def test_normalize_kind(kind: str, normal: str) -> None:
 def test_blank_kind_is_an_empty_label(kind: str) -> None:
     with pytest.raises(EmptyLabel) as caught:
         normalize_kind(kind)
-    assert isinstance(caught.value, ValueError)
+    assert isinstance(caught.value, CastlegraphError)
     assert caught.value.code == "domain::empty_label"
     assert caught.value.field == "kind"
 

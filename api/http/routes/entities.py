@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
-from castlegraph.api.errors import BlankLabel, PayloadTooLarge
+from castlegraph.api.errors import PayloadTooLarge
 from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
 from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
 from castlegraph.api.models.common import Label
@@ -50,7 +50,7 @@ def _input(
         details: dict[str, object] = {"field": error.field}
         if index is not None:
             details = {"index": index, **details}
-        raise BlankLabel(f"the mention's {error.field} is blank", details) from error
+        raise EmptyLabel(error.field, f"the mention's {error.field} is blank", details) from error
     if isinstance(fields, ResolveQuery):
         return MentionInput(drawer=drawer, mention=mention)
     return MentionInput(
@@ -140,7 +140,7 @@ def list_entities(
 ) -> EntityPage:
     """Entities whose name or an alias has the same key as `name`, by id."""
     if not name.strip():
-        raise BlankLabel("name is blank", {"field": "name"})
+        raise EmptyLabel("name", "name is blank")
     wanted_kind = normalize_kind(kind) if kind is not None else None
     found = curation.find_entities(runtime.store, name, wanted_kind, runtime.entity_index)
     after = decode_cursor(cursor, 1)[0] if cursor else None

@@ -16,8 +16,9 @@ from castlegraph.api.http.deps import RuntimeDep
 from castlegraph.api.http.envelope import error_response
 from castlegraph.api.http.schemas.errors import errors
 from castlegraph.api.http.schemas.health import HealthOut, HealthUnavailableOut
+from castlegraph.api.http.statuses import http_status, retry_after
 from castlegraph.api.service.runtime import Runtime
-from castlegraph.graph.errors import RETRY_AFTER_SECONDS, GraphError, GraphUnavailable
+from castlegraph.graph.errors import GraphError, GraphUnavailable
 
 log = logging.getLogger("castlegraph.api")
 router = APIRouter(tags=["health"])
@@ -37,8 +38,9 @@ def health(request: Request, runtime: RuntimeDep) -> JSONResponse:
     if not caller_identified(request.state):
         if problem is None:
             return JSONResponse({"status": status})
-        retry = {"Retry-After": str(RETRY_AFTER_SECONDS)}
-        return JSONResponse({"status": status}, status_code=problem.status, headers=retry)
+        return JSONResponse(
+            {"status": status}, status_code=http_status(type(problem)), headers=retry_after(problem)
+        )
     if problem is not None:
         return error_response(problem)
     backend = runtime.backend.description if runtime.backend else "none"

@@ -5,11 +5,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from castlegraph.resolver.errors import ErrorCode
+from castlegraph.api.errors import WireCode
 
 
 class ErrorBody(BaseModel):
-    code: ErrorCode = Field(description="Stable, machine-readable: `area::reason`.")
+    code: WireCode = Field(description="Stable, machine-readable: `area::reason`.")
     message: str
     details: Any = None
 

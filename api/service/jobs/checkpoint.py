@@ -14,9 +14,10 @@ from typing import Any
 from castlegraph.api.service.jobs.batches import batches
 from castlegraph.api.service.jobs.context import JobContext
 from castlegraph.graph.drawers import drawer_batch, palace
-from castlegraph.graph.errors import CastlegraphError, GraphError
+from castlegraph.graph.errors import GraphError
 from castlegraph.graph.jobs import item_id
 from castlegraph.resolver.drawers import PreparedText
+from castlegraph.resolver.errors import CastlegraphError
 
 
 def _target(params: dict[str, Any], item: dict[str, Any]) -> tuple[str, str]:

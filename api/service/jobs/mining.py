@@ -16,9 +16,10 @@ from castlegraph.api.service.jobs.context import JobContext
 from castlegraph.api.service.jobs.files import BadFile, list_documents, read_document
 from castlegraph.api.service.jobs.tree import MinedTree
 from castlegraph.graph.drawers import drawer_batch, mined, palace
-from castlegraph.graph.errors import CastlegraphError, GraphError
+from castlegraph.graph.errors import GraphError
 from castlegraph.graph.jobs import item_id
 from castlegraph.resolver.chunks import DEFAULT_CHUNK_CHARS, chunk_text
+from castlegraph.resolver.errors import CastlegraphError
 
 COUNTS = ("created", "unchanged", "superseded", "similar", "retired")
 FAILED_LISTED = 100

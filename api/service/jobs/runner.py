@@ -14,7 +14,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from castlegraph.api.errors import ApiError
 from castlegraph.api.service.jobs.ahead import AheadPreparer
 from castlegraph.api.service.jobs.checkpoint import run_checkpoint
 from castlegraph.api.service.jobs.context import JobCancelled, JobContext, JobInterrupted, JobLost
@@ -22,7 +21,7 @@ from castlegraph.api.service.jobs.mining import run_mine
 from castlegraph.graph.backends.store import GraphStore
 from castlegraph.graph.clock import utc_now
 from castlegraph.graph.drawers.palace import DedupPolicy
-from castlegraph.graph.errors import CastlegraphError, GraphUnavailable, JobNotFound
+from castlegraph.graph.errors import GraphUnavailable, JobNotFound
 from castlegraph.graph.indexes.drawer_index import DrawerIndex
 from castlegraph.graph.jobs import (
     claim_job,
@@ -32,7 +31,7 @@ from castlegraph.graph.jobs import (
     unfinished_jobs,
     update_job,
 )
-from castlegraph.resolver.errors import ErrorCode
+from castlegraph.resolver.errors import CastlegraphError, ErrorCode
 
 log = logging.getLogger("castlegraph.jobs")
 Executor = Callable[[JobContext], dict[str, Any]]
@@ -212,9 +211,9 @@ class JobRunner:
 
 
 def job_error(job_id: str, error: CastlegraphError) -> dict[str, Any]:
-    """What a failed job tells its clients: an answer's code and message, or, for a bug (status
-    500: a refused statement, whose text is the database's), only that it failed (design §7)."""
-    if error.status == 500 and not isinstance(error, ApiError):
+    """What a failed job tells its clients: an answer's code and message, or, for a bug (a
+    refused statement, whose text is the database's), only that it failed (design §7)."""
+    if error.bug:
         log.error("job %s failed: %s %s", job_id, error.code, error.log_text())
         return {"code": ErrorCode.INTERNAL_ERROR, "message": JOB_FAILED}
     return {"code": error.code, "message": error.message}
