@@ -1,10 +1,11 @@
 """The `castlegraph` command line (typer).
 
-`serve` runs the HTTP service. The other commands reach castlegraph through `api.client.connect`:
+`serve` runs the HTTP service (`api.cli.serve`, the one module of the CLI that composes the
+web stack). The other commands reach castlegraph through `api.client.connect`:
 over HTTP with `--url` (or `CASTLEGRAPH_URL`), else in-process on the data directory, falling
 back to the running service that holds it. `--json` prints what the HTTP API returns.
 
-    serve                         api.cli.app (here)
+    serve                         api.cli.serve
     mine, checkpoint, jobs        api.cli.jobs
     resolve, entity               api.cli.entities
     review                        api.cli.review
@@ -13,12 +14,7 @@ back to the running service that holds it. `--json` prints what the HTTP API ret
     export                        api.cli.export (in-process only)
 """
 
-import logging
-from pathlib import Path
-from typing import Annotated
-
 import typer
-from uvicorn.config import STARTUP_FAILURE
 
 from castlegraph.api import VERSION
 from castlegraph.api.cli import doctor as doctor_commands
@@ -28,19 +24,7 @@ from castlegraph.api.cli import jobs as jobs_commands
 from castlegraph.api.cli import mcp as mcp_commands
 from castlegraph.api.cli import migrate as migrate_commands
 from castlegraph.api.cli import review as review_commands
-from castlegraph.api.cli.options import ConfigOption, DataDirOption, fail_with, settings_from
-from castlegraph.api.service import heap
-from castlegraph.api.service.logs import LogFormat, configure_logging, use_json
-from castlegraph.api.service.runtime import Runtime
-from castlegraph.api.service.settings import (
-    Settings,
-    environment_names,
-    settings_file,
-    settings_sources,
-)
-from castlegraph.resolver.errors import CastlegraphError
-
-log = logging.getLogger("castlegraph")
+from castlegraph.api.cli import serve as serve_commands
 
 app = typer.Typer(
     help="castlegraph: entity resolution and memory deduplication.",
@@ -48,63 +32,7 @@ app = typer.Typer(
 )
 
 
-@app.command()
-def serve(
-    host: Annotated[str | None, typer.Option(help="Address to listen on.")] = None,
-    port: Annotated[int | None, typer.Option(help="Port to listen on (default 8765).")] = None,
-    data_dir: DataDirOption = None,
-    config: ConfigOption = None,
-    log_format: Annotated[
-        LogFormat | None, typer.Option(help="json or text (default: json unless on a terminal).")
-    ] = None,
-) -> None:
-    """Start the HTTP service (on the embedded FalkorDB unless a Neo4j URI is configured)."""
-    api = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
-    settings = settings_from(config, data_dir, api=api)
-    configure_logging(json=use_json(log_format), level=settings.api.log_level.upper())
-    log_start(settings, config)
-    if settings.api.exposed_without_tokens:  # allowed by api.allow_unauthenticated (design §8.1)
-        log.warning(
-            "serving %s without tokens (api.allow_unauthenticated): anyone who can reach it "
-            "can read and change the graph; set CASTLEGRAPH_API_TOKENS",
-            settings.api.host,
-        )
-    from castlegraph.api.http.app import create_app  # noqa: PLC0415  # the web stack loads for `serve` only
-    from castlegraph.api.http.serving import serve_recorded  # noqa: PLC0415
-
-    heap.tune()
-    runtime = Runtime(settings)
-    try:
-        runtime.start()  # on the main thread, before serving: see `api.http.app`
-    except CastlegraphError as error:
-        fail_with(error)
-    embedded = runtime.backend.embedded if runtime.backend else None
-    # Only the embedded database locks its data directory, so only there is the address looked up.
-    started = serve_recorded(
-        create_app(settings, runtime), settings, embedded.data_dir if embedded else None
-    )
-    if not started:  # the port was taken, or the app failed its startup
-        raise typer.Exit(STARTUP_FAILURE)
-
-
-def log_start(settings: Settings, config: Path | None) -> None:
-    """What an operator asks first of a service's log: which version, set up from where, and
-    whether tokens guard it. Variables by name and tokens by count only: values may be secret."""
-    file = settings_file(config)
-    log.info(
-        "castlegraph %s starting: settings from %s; tokens %s; log level %s",
-        VERSION,
-        settings_sources(config),
-        f"on ({len(settings.api.tokens)})" if settings.api.tokens else "off",
-        settings.api.log_level,
-        extra={
-            "version": VERSION,
-            "config_file": str(file.resolve()) if file.is_file() else None,
-            "environment": environment_names(),
-            "tokens": bool(settings.api.tokens),
-            "log_level": settings.api.log_level,
-        },
-    )
+app.command()(serve_commands.serve)
 
 
 @app.command()

@@ -20,6 +20,7 @@ from castlegraph.api.client.protocol import Client
 from castlegraph.api.service.address import recorded, url_of
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.api.service.settings import Settings
+from castlegraph.api.usecases.assembly import UseCases
 from castlegraph.graph.backends.opener import Backend, open_backend
 from castlegraph.graph.errors import DataDirInUse, GraphUnavailable
 
@@ -77,7 +78,7 @@ def connect(settings: Settings, url: str | None) -> Iterator[Client]:
     """A client for the duration of one command."""
     with located(settings, url) as place:
         if isinstance(place, Runtime):
-            yield LocalClient(place, local_user=True)  # the user running the CLI
+            yield LocalClient(UseCases(place), local_user=True)  # the user running the CLI
             return
         with HttpClient(place, settings) as client:
             yield client

@@ -1,23 +1,17 @@
-"""The in-process client: the HTTP routes called as functions on a started `Runtime`.
+"""The in-process client: the use cases called directly, on a started `Runtime`.
 
-Calling the route functions themselves (not copies of what they do) keeps one definition of
-each use case's checks and answer: a request body goes through the same pydantic model, the
-same `api.service.limits` checks and the same `graph` use case, and comes back as the same JSON.
-The HTTP app's `/mcp` endpoint uses this client on the app's own runtime.
+The same `api.usecases` the HTTP routes call, with the same request models validating each
+body, so a command or an MCP tool gets the JSON HTTP would send (`model_dump(mode="json")` of
+the same answer model), without a route or a response in between. The HTTP app's `/mcp`
+endpoint uses this client on the app's own use cases.
 """
 
-import json
 from typing import TypeVar
 
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
 from castlegraph.api.client.protocol import Json
 from castlegraph.api.errors import InvalidRequest
-from castlegraph.api.http.routes import drawers as drawers_routes
-from castlegraph.api.http.routes import duplicates as duplicates_routes
-from castlegraph.api.http.routes import entities as entities_routes
-from castlegraph.api.http.routes import jobs as jobs_routes
 from castlegraph.api.models.drawers import DiaryCreate, DrawerCreate
 from castlegraph.api.models.duplicates import VerdictCreate
 from castlegraph.api.models.entities import (
@@ -28,8 +22,7 @@ from castlegraph.api.models.entities import (
     ReviewVerdictCreate,
 )
 from castlegraph.api.models.jobs import CheckpointCreate, MineCreate
-from castlegraph.api.service.mine_paths import server_path
-from castlegraph.api.service.runtime import Runtime
+from castlegraph.api.usecases.assembly import UseCases
 
 Model = TypeVar("Model", bound=BaseModel)
 PAGE = 100
@@ -47,21 +40,18 @@ def _request(model: type[Model], body: Json) -> Model:
         raise InvalidRequest(details) from error
 
 
-def _as_json(answer: BaseModel | JSONResponse) -> Json:
-    """A route's answer as the JSON document HTTP would send."""
-    if isinstance(answer, JSONResponse):
-        decoded: Json = json.loads(bytes(answer.body))
-        return decoded
+def _json(answer: BaseModel) -> Json:
+    """An answer model as the JSON document HTTP sends."""
     return answer.model_dump(mode="json")
 
 
 class LocalClient:
     remote = False
 
-    def __init__(self, runtime: Runtime, *, local_user: bool = False) -> None:
+    def __init__(self, usecases: UseCases, *, local_user: bool = False) -> None:
         """`local_user`: the caller is the user running this process (the CLI), who may mine
         any path they can read; otherwise (`/mcp` on the HTTP app) the service's rules apply."""
-        self._runtime = runtime
+        self._usecases = usecases
         self._local_user = local_user
 
     def mine(self, body: Json) -> Json:
@@ -69,71 +59,58 @@ class LocalClient:
         `castlegraph mine` reads (design §8.1)."""
         request = _request(MineCreate, body)
         if not self._local_user:
-            return _as_json(jobs_routes.post_mine(request, self._runtime, None))
-        root = server_path(request.path)
-        return _as_json(jobs_routes.start_mine(request, self._runtime, root))
+            return _json(self._usecases.jobs.mine(request, None))
+        return _json(self._usecases.jobs.mine_as_local_user(request))
 
     def checkpoint(self, body: Json) -> Json:
-        request = _request(CheckpointCreate, body)
-        return _as_json(jobs_routes.post_checkpoint(request, self._runtime, None))
+        return _json(self._usecases.jobs.checkpoint(_request(CheckpointCreate, body), None))
 
     def job(self, job_id: str) -> Json:
-        return _as_json(jobs_routes.get_job(job_id, self._runtime.store, None))
+        return _json(self._usecases.jobs.get(job_id, None))
 
     def cancel_job(self, job_id: str) -> Json:
-        return _as_json(jobs_routes.cancel_job(job_id, self._runtime.store, None))
+        return self._usecases.jobs.cancel(job_id, None).body
 
     def jobs(self, limit: int) -> Json:
-        return _as_json(jobs_routes.list_jobs(self._runtime.store, None, limit))
+        return _json(self._usecases.jobs.recent(limit, None))
 
     def write_drawer(self, wing: str, room: str, body: Json, *, caller: str | None) -> Json:
         request = _request(DrawerCreate, body)
-        return _as_json(drawers_routes.write_drawer(wing, room, request, self._runtime, caller))
+        return self._usecases.drawers.write(wing, room, request, caller).body
 
     def write_diary(self, body: Json, *, caller: str | None) -> Json:
-        request = _request(DiaryCreate, body)
-        return _as_json(drawers_routes.write_diary(request, self._runtime, caller))
+        return self._usecases.drawers.write_diary(_request(DiaryCreate, body), caller).body
 
     def drawer(self, drawer_id: str, *, caller: str | None) -> Json:
-        return _as_json(drawers_routes.get_drawer(drawer_id, self._runtime.store, caller))
+        return _json(self._usecases.drawers.get(drawer_id, caller))
 
     def drawer_duplicates(self, drawer_id: str, *, caller: str | None) -> Json:
-        return _as_json(drawers_routes.drawer_duplicates(drawer_id, self._runtime.store, caller))
+        return _json(self._usecases.drawers.duplicates(drawer_id, caller))
 
     def find_duplicates(
         self, wing: str | None, room: str | None, threshold: float, *, caller: str | None
     ) -> Json:
-        store = self._runtime.store
-        with self._runtime.heavy_reads.held():
-            found = duplicates_routes.duplicate_clusters(store, caller, wing, room, threshold)
-        return _as_json(found)
+        return _json(self._usecases.duplicates.find(wing, room, threshold, caller))
 
     def mark_checked(self, body: Json, *, caller: str | None) -> Json:
-        request = _request(VerdictCreate, body)
-        return _as_json(duplicates_routes.post_verdict(request, self._runtime.store, caller))
+        return _json(self._usecases.duplicates.judge(_request(VerdictCreate, body), caller))
 
     def hygiene(self, *, caller: str | None) -> Json:
-        with self._runtime.heavy_reads.held():
-            return _as_json(duplicates_routes.hygiene_counts(self._runtime.store, caller))
+        return _json(self._usecases.duplicates.hygiene(caller))
 
     def resolve(self, name: str, kind: str) -> Json:
         request = _request(ResolveQuery, {"name": name, "kind": kind})
-        return _as_json(entities_routes.resolve(request, self._runtime))
+        return _json(self._usecases.mentions.dry_run(request))
 
     def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:
-        found = entities_routes.list_entities(
-            name=name, runtime=self._runtime, kind=kind, limit=PAGE, cursor=cursor
-        )
-        return _as_json(found)
+        return _json(self._usecases.entities.find(name, kind, PAGE, cursor))
 
     def entity_mentions(self, entity_id: str, *, caller: str | None) -> list[Json]:
-        found = entities_routes.entity_mentions(entity_id, self._runtime.store, caller)
-        return [_as_json(mention) for mention in found]
+        return [_json(m) for m in self._usecases.entities.mentions(entity_id, caller)]
 
     def entity_candidates(self, entity_id: str, status: str = "pending") -> list[Json]:
         shown = _request(CandidatesQuery, {"status": status}).status
-        found = entities_routes.entity_candidates(entity_id, self._runtime.store, shown)
-        return [_as_json(candidate) for candidate in found]
+        return [_json(c) for c in self._usecases.review.candidates(entity_id, shown)]
 
     def review_links(
         self, status: str, kind: str | None, reason: str | None, cursor: str | None
@@ -141,21 +118,14 @@ class LocalClient:
         query = _request(
             ReviewLinksQuery, {"status": status, "kind": kind, "reason": reason, "cursor": cursor}
         )
-        found = entities_routes.list_review_links(
-            self._runtime.store,
-            query.status,
-            query.kind,
-            query.reason,
-            limit=PAGE,
-            cursor=query.cursor,
+        found = self._usecases.review.links(
+            query.status, query.kind, query.reason, PAGE, query.cursor
         )
-        return _as_json(found)
+        return _json(found)
 
     def settle_review_link(self, entity_id: str, other_id: str, body: Json) -> Json:
         request = _request(ReviewVerdictCreate, body)
-        store = self._runtime.store
-        return _as_json(entities_routes.settle_candidate(entity_id, other_id, request, store))
+        return _json(self._usecases.review.settle(entity_id, other_id, request))
 
     def add_alias(self, entity_id: str, body: Json) -> Json:
-        request = _request(AliasCreate, body)
-        return _as_json(entities_routes.add_alias(entity_id, request, self._runtime))
+        return _json(self._usecases.review.add_alias(entity_id, _request(AliasCreate, body)))

@@ -1,4 +1,9 @@
-"""The FastAPI application: lifespan owns the runtime (database child process included)."""
+"""The FastAPI application: lifespan owns the runtime (database child process included).
+
+The composition point of the service: the use cases are built here once, over the runtime, and
+both the routes and the MCP endpoint mounted at `/mcp` call them; that mount is the only place
+HTTP imports MCP (`tests/unit/test_architecture.py` names it).
+"""
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -25,17 +30,19 @@ from castlegraph.api.http.routes import jobs as jobs_routes
 from castlegraph.api.http.routes import migrations as migrations_routes
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.api.service.settings import Settings, cached_settings
+from castlegraph.api.usecases.assembly import UseCases
 
 
 def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
     """The app; a `runtime` already started by the caller is reused and stopped on shutdown."""
     settings = settings or cached_settings()
     runtime = runtime or Runtime(settings)
+    usecases = UseCases(runtime)
     from castlegraph.api.mcp.server import http_endpoint  # noqa: PLC0415  # the MCP SDK takes 1 s to import
 
     hosts = settings.api.own_hosts()
     metrics = Metrics(runtime)
-    mcp = http_endpoint(runtime, hosts, VERSION, metrics.tool_called)  # the agent tools, at /mcp
+    mcp = http_endpoint(usecases, hosts, VERSION, metrics.tool_called)  # the agent tools, at /mcp
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -59,6 +66,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         redoc_url=None,
     )
     app.state.runtime = runtime
+    app.state.usecases = usecases
     app.add_middleware(IdempotencyKeys)
     tokens = [token.get_secret_value() for token in settings.api.tokens]
     app.add_middleware(BearerAuth, tokens=tokens)

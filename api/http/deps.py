@@ -1,4 +1,5 @@
-"""Dependencies for the routes, as `Annotated` aliases.
+"""Dependencies for the routes, as `Annotated` aliases: the use cases `create_app` built once,
+the caller's agent, the checks every route shares.
 
 They are `async` because they never block: FastAPI would run a plain `def` dependency on its
 thread pool, a thread hop per dependency per request.
@@ -13,7 +14,7 @@ from castlegraph.api.errors import InvalidInput
 from castlegraph.api.http.idempotency import MAX_KEY_LENGTH
 from castlegraph.api.service.agents import caller_agent
 from castlegraph.api.service.runtime import Runtime
-from castlegraph.graph.backends.store import GraphStore
+from castlegraph.api.usecases.assembly import UseCases
 from castlegraph.graph.cursors import is_id_text
 
 
@@ -22,13 +23,22 @@ async def get_runtime(request: Request) -> Runtime:
     return runtime
 
 
-async def get_store(request: Request) -> GraphStore:
-    runtime: Runtime = request.app.state.runtime
-    return runtime.store
+async def get_usecases(request: Request) -> UseCases:
+    usecases: UseCases = request.app.state.usecases
+    return usecases
+
+
+async def get_usecases_on_store(request: Request) -> UseCases:
+    """The use cases, once the store answers: a route that reads the database says
+    `503 graph::unavailable` before it checks its parameters, as its store dependency did."""
+    usecases: UseCases = request.app.state.usecases
+    usecases.runtime.store  # noqa: B018  # raises GraphUnavailable until the database is up
+    return usecases
 
 
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
-StoreDep = Annotated[GraphStore, Depends(get_store)]
+UseCasesDep = Annotated[UseCases, Depends(get_usecases)]
+StoredUseCases = Annotated[UseCases, Depends(get_usecases_on_store)]
 
 
 async def get_caller_agent(request: Request) -> str | None:

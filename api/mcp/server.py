@@ -4,10 +4,10 @@ One server definition, two transports:
 
 - stdio: `castlegraph mcp` (`api.cli.mcp`) serves the client every command connects with: the
   data directory opened in-process, or the service that holds it;
-- streamable HTTP at `/mcp` on the HTTP app, on the app's own `Runtime`. It is stateless with
-  JSON answers: no session lives in the process, so several instances can serve behind a load
-  balancer, as the rest of the API can. The SDK's session manager still needs its `run()`
-  entered for the app's lifetime; `create_app` does that in its lifespan.
+- streamable HTTP at `/mcp` on the HTTP app, calling the use cases the app built (`UseCases`).
+  It is stateless with JSON answers: no session lives in the process, so several instances can
+  serve behind a load balancer, as the rest of the API can. The SDK's session manager still
+  needs its `run()` entered for the app's lifetime; `create_app` does that in its lifespan.
 """
 
 import inspect
@@ -29,7 +29,7 @@ from castlegraph.api.client.local import LocalClient
 from castlegraph.api.client.protocol import Client
 from castlegraph.api.mcp.errors import invalid
 from castlegraph.api.mcp.tools import CastleTools
-from castlegraph.api.service.runtime import Runtime
+from castlegraph.api.usecases.assembly import UseCases
 
 NAME = "castlegraph"
 MCP_PATH = "/mcp"
@@ -130,7 +130,7 @@ class HttpEndpoint:
 
 
 def http_endpoint(
-    runtime: Runtime,
+    usecases: UseCases,
     hosts: frozenset[str],
     version: str,
     on_call: Callable[[str], None] | None = None,
@@ -138,14 +138,14 @@ def http_endpoint(
     """Streamable HTTP at exactly `/mcp`: a mount would answer `/mcp` with a redirect to `/mcp/`,
     which not every client follows. The SDK's own DNS rebinding check is given the service's
     names (`hosts`, design §8.1), so its `Origin` check agrees with the app's `Host` check."""
-    server = build_server(LocalClient(runtime), version, on_call)
+    server = build_server(LocalClient(usecases), version, on_call)
     # Stateless: the SDK would log "Terminating session: None" for every request.
     logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
     asgi = server.streamable_http_app(
         streamable_http_path=MCP_PATH,
         stateless_http=True,
         json_response=True,
-        transport_security=transport_security(hosts, runtime.settings.api.allowed_origins),
+        transport_security=transport_security(hosts, usecases.settings.api.allowed_origins),
     )
     [route] = asgi.routes
     return HttpEndpoint(route, server.session_manager)

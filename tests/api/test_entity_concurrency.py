@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-import castlegraph.api.http.routes.entities as entity_routes
+import castlegraph.api.usecases.mentions as mentions_usecases
 from castlegraph.graph.records import MentionResult
 from castlegraph.resolver.entity_keys import entity_key
 from tests.support.app import app_store
@@ -68,7 +68,7 @@ def batch_for(thread: int, seed: int, drawers: Sequence[str]) -> list[dict[str, 
 def all_inside(parties: int) -> Callable[..., list[MentionResult]]:
     """`resolve_mentions`, entered only once `parties` requests are in their handlers at once."""
     inside = threading.Barrier(parties, timeout=BARRIER_SECONDS)
-    real = entity_routes.resolve_mentions
+    real = mentions_usecases.resolve_mentions
 
     def resolve(*args: Any, **kwargs: Any) -> list[MentionResult]:
         inside.wait()
@@ -88,7 +88,7 @@ def test_overlapping_names_posted_at_once_make_one_entity_per_key_and_lose_no_me
 ) -> None:
     drawers = [new_drawer(client, i) for i in range(DRAWERS)]
     batches = [batch_for(thread, seed, drawers) for thread in range(THREADS)]
-    monkeypatch.setattr(entity_routes, "resolve_mentions", all_inside(THREADS))
+    monkeypatch.setattr(mentions_usecases, "resolve_mentions", all_inside(THREADS))
     start = threading.Barrier(THREADS, timeout=BARRIER_SECONDS)
 
     def post(batch: list[dict[str, str]]) -> list[dict[str, Any]]:

@@ -247,11 +247,11 @@ def test_only_the_local_users_client_mines_outside_the_roots(
     client: TestClient, tmp_path: Path
 ) -> None:
     (tmp_path / "notes.md").write_text("The local user's own notes.")
-    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    usecases = client.app.state.usecases  # type: ignore[attr-defined]
     body = {"path": str(tmp_path), "wing": "docs", "room": "notes"}
     with pytest.raises(Forbidden):  # `/mcp` serves remote callers through this client
-        LocalClient(runtime).mine(body)
-    job = LocalClient(runtime, local_user=True).mine(body)["job"]
+        LocalClient(usecases).mine(body)
+    job = LocalClient(usecases, local_user=True).mine(body)["job"]
     assert waited(client, job)["result"]["created"] == 1
 
 

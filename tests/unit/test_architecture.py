@@ -67,27 +67,38 @@ def test_cypher_is_never_built_with_f_strings_in_graph() -> None:
     assert offenders == []
 
 
-# --- the api/ package: one sub-package per door a request comes through -------------------------
+# --- the api/ package: the doors a request comes through, and what they share -----------------
 
 API_DOORS = {
     "service": "the service itself, no HTTP: settings, runtime, embedder, lexicon, doctor, jobs",
     "models": "the request and answer models every door shares (pydantic, no transport)",
+    "usecases": "the operations every door calls: checks, limits, settings, the answer models",
     "http": "FastAPI: app, middleware, error envelope, routes, the error statuses' schemas",
     "client": "the client protocol the CLI and MCP share, in-process or over HTTP",
     "cli": "the typer app, its options and output, one module per command group",
     "mcp": "the MCP server and its tools",
     "export": "GraphML and Cypher writers of an exported subgraph",
 }
+DOORS = {"http", "client", "cli", "mcp"}
+"""Where a request comes in; none stands on another (the composition points aside)."""
 API_TOP_MODULES = {"__init__.py", "errors.py"}
 DOOR_MAY_IMPORT = {
     "service": {"service"},
     "models": {"models", "service"},
+    "usecases": {"usecases", "models", "service"},
     "export": {"export"},
-    "http": {"service", "models", "http", "mcp"},  # the MCP app is mounted at /mcp
-    "client": {"service", "models", "http", "client"},  # the local client calls the routes
-    "mcp": {"service", "models", "client", "mcp"},
-    "cli": {"service", "models", "http", "client", "cli", "mcp", "export"},
+    "http": {"http", "usecases", "models", "service"},
+    "client": {"client", "usecases", "models", "service"},
+    "mcp": {"mcp", "client", "usecases", "models", "service"},
+    "cli": {"cli", "client", "models", "service", "export"},
 }
+COMPOSITION = {
+    "api/http/app.py": {"api.mcp.server"},  # the MCP endpoint mounted at /mcp
+    "api/cli/serve.py": {"api.http.app", "api.http.serving"},  # `castlegraph serve`
+    "api/cli/mcp.py": {"api.mcp.server"},  # `castlegraph mcp`: the MCP server on stdio
+}
+"""The only modules that may import another door: each composes the service at the top."""
+NO_TRANSPORT = {"service", "models", "usecases"}
 WEB_AND_TERMINAL = {"fastapi", "starlette", "uvicorn", "typer", "rich", "mcp"}
 
 
@@ -109,18 +120,57 @@ def _imports_of(path: Path) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("door", sorted(API_DOORS))
-def test_each_door_imports_only_the_doors_it_stands_on(door: str) -> None:
+def forbidden_imports(root: Path, door: str) -> set[tuple[str, str]]:
+    """(file, module) of each import in `root/api/<door>` of a package of `api` the door may
+    not stand on, or of a web or terminal library in a package that has no transport."""
     bad = set()
-    for path in (ROOT / "api" / door).rglob("*.py"):
+    for path in (root / "api" / door).rglob("*.py"):
+        allowed_here = COMPOSITION.get(path.relative_to(root).as_posix(), set())
         for module in _imports_of(path):
             parts = _local(module).split(".")
             if parts[0] == "api" and len(parts) > 1 and parts[1] in API_DOORS:
-                if parts[1] not in DOOR_MAY_IMPORT[door]:
+                if (
+                    parts[1] not in DOOR_MAY_IMPORT[door]
+                    and ".".join(parts[:3]) not in allowed_here
+                ):
                     bad.add((path.name, module))
-            elif door in ("service", "models") and parts[0] in WEB_AND_TERMINAL:
+            elif door in NO_TRANSPORT and parts[0] in WEB_AND_TERMINAL:
                 bad.add((path.name, module))
-    assert bad == set()
+    return bad
+
+
+@pytest.mark.parametrize("door", sorted(API_DOORS))
+def test_each_door_imports_only_the_doors_it_stands_on(door: str) -> None:
+    assert forbidden_imports(ROOT, door) == set()
+
+
+def test_no_door_may_stand_on_another() -> None:
+    """The rule itself: a use case is reached through `api.usecases`, never through a door."""
+    for door in DOORS:
+        assert DOOR_MAY_IMPORT[door] & (DOORS - {door, "client"}) == set()
+    assert "http" not in DOOR_MAY_IMPORT["client"]
+    assert not DOOR_MAY_IMPORT["usecases"] & DOORS
+
+
+@pytest.mark.parametrize(
+    ("door", "other"),
+    [(door, other) for door in sorted(DOORS | {"usecases"}) for other in sorted(DOORS - {door})],
+)
+def test_a_door_importing_another_door_fails(tmp_path: Path, door: str, other: str) -> None:
+    """As `api/client/local.py` once called the HTTP routes: the check names the import,
+    except of the client protocol, which the CLI and the MCP tools stand on."""
+    (tmp_path / "api" / door).mkdir(parents=True)
+    module = f"castlegraph.api.{other}.routes"
+    (tmp_path / "api" / door / "calls.py").write_text(f"from {module} import drawers\n")
+    expected = set() if other in DOOR_MAY_IMPORT[door] else {("calls.py", module)}
+    assert forbidden_imports(tmp_path, door) == expected
+
+
+@pytest.mark.parametrize("door", sorted(NO_TRANSPORT))
+def test_a_layer_without_transport_importing_fastapi_fails(tmp_path: Path, door: str) -> None:
+    (tmp_path / "api" / door).mkdir(parents=True)
+    (tmp_path / "api" / door / "answer.py").write_text("from fastapi import Response\n")
+    assert forbidden_imports(tmp_path, door) == {("answer.py", "fastapi")}
 
 
 def _project_module(dotted: str) -> bool:

@@ -1,1 +1,1 @@
-"""Thin routes: validate, call one use case in `graph`, shape the answer."""
+"""Thin routes: FastAPI parameters in, one call of `api.usecases`, the answer and its status out."""

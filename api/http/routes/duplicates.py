@@ -1,14 +1,14 @@
 """Duplicate review (design §6): embeddings, clusters of look-alikes, verdicts, hygiene.
 
-An agent's token never embeds, pairs, judges or counts another agent's diary entries: the
-caller's agent is the graph layer's viewer (design §8.1)."""
+Each calls `api.usecases.duplicates` with the caller's agent. The two heavy reads wait for their
+slot on the event loop (`heavy_reads.slot()`), then read on the thread pool."""
 
 from typing import Annotated
 
 from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
-from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
+from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, StoredUseCases, UseCasesDep
 from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
 from castlegraph.api.models.duplicates import (
     DEFAULT_THRESHOLD,
@@ -19,9 +19,6 @@ from castlegraph.api.models.duplicates import (
     VerdictCreate,
     VerdictOut,
 )
-from castlegraph.api.service.limits import check_path_segment
-from castlegraph.graph.backends.store import GraphStore
-from castlegraph.graph.review import duplicates, embeddings
 
 router = APIRouter(tags=["duplicates"])
 
@@ -33,28 +30,15 @@ router = APIRouter(tags=["duplicates"])
     dependencies=[IDEMPOTENT],
 )
 def put_embedding(
-    drawer_id: str, body: EmbeddingUpdate, runtime: RuntimeDep, caller: CallerAgent
+    drawer_id: str, body: EmbeddingUpdate, usecases: UseCasesDep, caller: CallerAgent
 ) -> EmbeddingOut:
     """Supply a drawer's vector; its length must be the palace's dimension."""
-    configured = runtime.settings.embeddings.dimension
-    dimension = embeddings.set_embedding(
-        runtime.store, drawer_id, body.vector, configured, viewer=caller
-    )
-    return EmbeddingOut(drawer=drawer_id, dimension=dimension)
-
-
-def _scope(wing: str | None, room: str | None, caller: str | None) -> duplicates.Scope:
-    return duplicates.Scope(
-        wing=check_path_segment("wing", wing) if wing is not None else None,
-        room=check_path_segment("room", room) if room is not None else None,
-        viewer=caller,
-    )
+    return usecases.duplicates.set_embedding(drawer_id, body, caller)
 
 
 @router.get("/api/duplicates", response_model=DuplicatesOut, responses=errors(TOKEN, 400, 422))
 async def find_duplicates(
-    runtime: RuntimeDep,
-    store: StoreDep,
+    usecases: StoredUseCases,
     caller: CallerAgent,
     wing: Annotated[str | None, Query(max_length=200)] = None,
     room: Annotated[str | None, Query(max_length=200)] = None,
@@ -62,16 +46,9 @@ async def find_duplicates(
 ) -> DuplicatesOut:
     """Clusters of current drawers alike in meaning (cosine ≥ threshold). Read-only; a heavy
     read, so at most `api.heavy_reads` at once (503 `service::busy` past the wait)."""
-    async with runtime.heavy_reads.slot():
-        return await run_in_threadpool(duplicate_clusters, store, caller, wing, room, threshold)
-
-
-def duplicate_clusters(
-    store: GraphStore, caller: str | None, wing: str | None, room: str | None, threshold: float
-) -> DuplicatesOut:
-    """The answer of `find_duplicates`, for the in-process client too."""
-    clusters = duplicates.duplicate_clusters(store, _scope(wing, room, caller), threshold)
-    return DuplicatesOut.of(threshold, clusters, duplicates.PAIRS_LIMIT)
+    duplicates = usecases.duplicates
+    async with duplicates.heavy_reads.slot():
+        return await run_in_threadpool(duplicates.clusters, wing, room, threshold, caller)
 
 
 @router.post(
@@ -80,22 +57,16 @@ def duplicate_clusters(
     responses=errors(TOKEN, WRITE, 404),
     dependencies=[IDEMPOTENT],
 )
-def post_verdict(body: VerdictCreate, store: StoreDep, caller: CallerAgent) -> VerdictOut:
+def post_verdict(body: VerdictCreate, usecases: StoredUseCases, caller: CallerAgent) -> VerdictOut:
     """Record how a pair was judged; the pair is then left out of `find_duplicates`. Two
     references to one drawer are 422, a superseded drawer 409 `palace::drawer_superseded`."""
-    scope = _scope(body.wing, body.room, caller)
-    low, high = duplicates.judge_pair(store, body.a, body.b, body.status, scope)
-    return VerdictOut(a=low, b=high, status=body.status)
+    return usecases.duplicates.judge(body, caller)
 
 
 @router.get("/api/hygiene", response_model=HygieneOut, responses=errors(TOKEN))
-async def get_hygiene(runtime: RuntimeDep, store: StoreDep, caller: CallerAgent) -> HygieneOut:
+async def get_hygiene(usecases: StoredUseCases, caller: CallerAgent) -> HygieneOut:
     """What waits for review: duplicate pairs, review links, drawers without vectors (the
     drawer counts over what the caller's agent may see). A heavy read, like `find_duplicates`."""
-    async with runtime.heavy_reads.slot():
-        return await run_in_threadpool(hygiene_counts, store, caller)
-
-
-def hygiene_counts(store: GraphStore, caller: str | None) -> HygieneOut:
-    """The answer of `get_hygiene`, for the in-process client too."""
-    return HygieneOut.of(duplicates.hygiene(store, DEFAULT_THRESHOLD, viewer=caller))
+    duplicates = usecases.duplicates
+    async with duplicates.heavy_reads.slot():
+        return await run_in_threadpool(duplicates.counts, caller)

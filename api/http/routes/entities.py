@@ -1,12 +1,13 @@
-"""Entity routes (design §5.6): resolve mentions, read entities, curate aliases and reviews."""
+"""Entity routes (design §5.6): resolve mentions, read entities, curate aliases and reviews.
+
+Each calls one use case of `api.usecases` (`mentions`, `entities`, `review`)."""
 
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
-from castlegraph.api.errors import PayloadTooLarge
-from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, RuntimeDep, StoreDep
+from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, StoredUseCases, UseCasesDep
 from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
 from castlegraph.api.models.common import Label
 from castlegraph.api.models.entities import (
@@ -27,40 +28,10 @@ from castlegraph.api.models.mentions import (
     MentionCreate,
     MentionOut,
 )
-from castlegraph.graph.cursors import decode_cursor, encode_cursor
-from castlegraph.graph.entities import entity_curation as curation
-from castlegraph.graph.entities.resolution import MentionInput, dry_run, resolve_mentions
-from castlegraph.graph.entities.review_links import review_links
-from castlegraph.graph.errors import DrawerNotFound, UnknownDrawers
-from castlegraph.resolver.entity_keys import normalize_kind
-from castlegraph.resolver.entity_model import make_mention
-from castlegraph.resolver.errors import EmptyLabel
+from castlegraph.api.usecases.entities import MENTIONS_LIMIT
+from castlegraph.api.usecases.review import Shown
 
 router = APIRouter(tags=["entities"])
-Shown = Literal["pending", "settled", "all"]
-"""Which review links of an entity its candidates route lists."""
-
-
-def _input(
-    drawer: str, fields: MentionCreate | ResolveQuery, index: int | None = None
-) -> MentionInput:
-    try:
-        mention = make_mention(fields.name, fields.kind)
-    except EmptyLabel as error:
-        details: dict[str, object] = {"field": error.field}
-        if index is not None:
-            details = {"index": index, **details}
-        raise EmptyLabel(error.field, f"the mention's {error.field} is blank", details) from error
-    if isinstance(fields, ResolveQuery):
-        return MentionInput(drawer=drawer, mention=mention)
-    return MentionInput(
-        drawer=drawer,
-        mention=mention,
-        extractor=fields.extractor,
-        origin=dict(fields.origin),
-        job_id=fields.job_id,
-        extracted_at=fields.extracted_at,
-    )
 
 
 @router.post(
@@ -69,7 +40,7 @@ def _input(
     responses=errors(TOKEN, WRITE),
     dependencies=[IDEMPOTENT],
 )
-def post_mentions(body: MentionBatchCreate, runtime: RuntimeDep, caller: CallerAgent) -> Response:
+def post_mentions(body: MentionBatchCreate, usecases: UseCasesDep, caller: CallerAgent) -> Response:
     """Resolve a batch of mentions in order, in one transaction; refused whole if any is bad.
     Another agent's diary entry is, to an agent's token, a drawer that does not exist.
 
@@ -77,27 +48,8 @@ def post_mentions(body: MentionBatchCreate, runtime: RuntimeDep, caller: CallerA
     (`MentionBatchOut.json_of`): handing FastAPI the model instead had it validate and convert
     a thousand results again in Python, and building the models was most of what was left.
     """
-    limit = runtime.settings.api.max_batch
-    if len(body.mentions) > limit:
-        raise PayloadTooLarge(
-            f"a batch holds at most {limit} mentions",
-            {"mentions": len(body.mentions), "max": limit},
-        )
-    inputs = [_input(m.drawer, m, index) for index, m in enumerate(body.mentions)]
-    results = (
-        resolve_mentions(
-            runtime.store,
-            inputs,
-            fuzzy=runtime.fuzzy,
-            known_word=runtime.known_word,
-            viewer=caller,
-            names=runtime.names,
-            memory=runtime.entity_index,
-        )
-        if inputs
-        else []
-    )
-    return Response(MentionBatchOut.json_of(results), media_type="application/json")
+    answer = usecases.mentions.resolve_batch(body, caller)
+    return Response(answer, media_type="application/json")
 
 
 @router.post(
@@ -111,49 +63,28 @@ def post_mentions(body: MentionBatchCreate, runtime: RuntimeDep, caller: CallerA
     dependencies=[IDEMPOTENT],
 )
 def post_drawer_mention(
-    drawer_id: str, body: MentionCreate, runtime: RuntimeDep, caller: CallerAgent
+    drawer_id: str, body: MentionCreate, usecases: UseCasesDep, caller: CallerAgent
 ) -> JSONResponse:
     """One mention: 201 when it created the MENTIONS edge, 200 when the drawer already had it."""
-    try:
-        [result] = resolve_mentions(
-            runtime.store,
-            [_input(drawer_id, body)],
-            fuzzy=runtime.fuzzy,
-            known_word=runtime.known_word,
-            viewer=caller,
-            names=runtime.names,
-            memory=runtime.entity_index,
-        )
-    except UnknownDrawers as error:
-        raise DrawerNotFound(drawer_id) from error
-    body_out = MentionOut.of(result).model_dump(mode="json")
-    return JSONResponse(body_out, status_code=201 if result.linked else 200)
+    mentioned = usecases.mentions.resolve_in_drawer(drawer_id, body, caller)
+    return JSONResponse(mentioned.body, status_code=201 if mentioned.changed else 200)
 
 
 @router.get("/api/entities", response_model=EntityPage, responses=errors(TOKEN, 400, 422))
 def list_entities(
     name: Annotated[Label, Query()],
-    runtime: RuntimeDep,
+    usecases: UseCasesDep,
     kind: Annotated[Label | None, Query()] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     cursor: Annotated[str | None, Query(max_length=200)] = None,
 ) -> EntityPage:
     """Entities whose name or an alias has the same key as `name`, by id."""
-    if not name.strip():
-        raise EmptyLabel("name", "name is blank")
-    wanted_kind = normalize_kind(kind) if kind is not None else None
-    found = curation.find_entities(runtime.store, name, wanted_kind, runtime.entity_index)
-    after = decode_cursor(cursor, 1)[0] if cursor else None
-    page = [e for e in found if after is None or e.view.id > after][: limit + 1]
-    more = len(page) > limit
-    page = page[:limit]
-    next_cursor = encode_cursor(page[-1].view.id) if more and page else None
-    return EntityPage.of(page, next_cursor)
+    return usecases.entities.find(name, kind, limit, cursor)
 
 
 @router.get("/api/entities/{entity_id}", response_model=EntityOut, responses=errors(TOKEN, BY_ID))
-def get_entity(entity_id: str, store: StoreDep) -> EntityOut:
-    return EntityOut.of(curation.get_entity(store, entity_id))
+def get_entity(entity_id: str, usecases: StoredUseCases) -> EntityOut:
+    return usecases.entities.get(entity_id)
 
 
 @router.get(
@@ -163,14 +94,13 @@ def get_entity(entity_id: str, store: StoreDep) -> EntityOut:
 )
 def entity_mentions(
     entity_id: str,
-    store: StoreDep,
+    usecases: StoredUseCases,
     caller: CallerAgent,
-    limit: Annotated[int, Query(ge=1, le=100_000)] = curation.MENTIONS_LIMIT,
+    limit: Annotated[int, Query(ge=1, le=100_000)] = MENTIONS_LIMIT,
 ) -> list[EntityMentionOut]:
     """Where the entity is mentioned, newest first, with each observation's provenance (not
     in another agent's diary entries, for an agent's token)."""
-    found = curation.entity_mentions(store, entity_id, limit, viewer=caller)
-    return [EntityMentionOut.of(m) for m in found]
+    return usecases.entities.mentions(entity_id, caller, limit)
 
 
 @router.get(
@@ -179,18 +109,16 @@ def entity_mentions(
     responses=errors(TOKEN, BY_ID, 422),
 )
 def entity_candidates(
-    entity_id: str, store: StoreDep, status: Annotated[Shown, Query()] = "pending"
+    entity_id: str, usecases: StoredUseCases, status: Annotated[Shown, Query()] = "pending"
 ) -> list[CandidateOut]:
     """POSSIBLY_SAME_AS links, by similarity descending then id: the pending ones, or with
     `status=settled` those settled (`same` or `different`), or `all`."""
-    found = curation.review_candidates(store, entity_id, pending_only=status == "pending")
-    kept = [c for c in found if status != "settled" or c.status != "pending"]
-    return [CandidateOut.of(c) for c in kept]
+    return usecases.review.candidates(entity_id, status)
 
 
 @router.get("/api/review-links", response_model=ReviewLinkPage, responses=errors(TOKEN, 400, 422))
 def list_review_links(
-    store: StoreDep,
+    usecases: StoredUseCases,
     status: Annotated[Literal["pending", "same", "different"], Query()] = "pending",
     kind: Annotated[Label | None, Query()] = None,
     reason: Annotated[Label | None, Query()] = None,
@@ -200,11 +128,7 @@ def list_review_links(
     """Review links of one status, by similarity descending then the older and the newer
     entity's id (design §11); `kind` on either side. Entities are not an agent's own, so
     every token sees every link."""
-    wanted_kind = normalize_kind(kind) if kind is not None and kind.strip() else None
-    found, next_cursor = review_links(
-        store, status, kind=wanted_kind, reason=reason or None, limit=limit, cursor=cursor
-    )
-    return ReviewLinkPage.of(found, next_cursor)
+    return usecases.review.links(status, kind, reason, limit, cursor)
 
 
 @router.post(
@@ -213,11 +137,10 @@ def list_review_links(
     responses=errors(TOKEN, WRITE, BY_ID),
     dependencies=[IDEMPOTENT],
 )
-def add_alias(entity_id: str, body: AliasCreate, runtime: RuntimeDep) -> EntityOut:
+def add_alias(entity_id: str, body: AliasCreate, usecases: UseCasesDep) -> EntityOut:
     """Record a spelling; later sightings converge by rule `alias`. Nothing is merged, and a
     spelling of another entity is refused (`graph::alias_taken`): that is a `same` verdict."""
-    found = curation.add_alias(runtime.store, entity_id, body.alias, runtime.entity_index)
-    return EntityOut.of(found)
+    return usecases.review.add_alias(entity_id, body)
 
 
 @router.post(
@@ -227,12 +150,11 @@ def add_alias(entity_id: str, body: AliasCreate, runtime: RuntimeDep) -> EntityO
     dependencies=[IDEMPOTENT],
 )
 def settle_candidate(
-    entity_id: str, other_id: str, body: ReviewVerdictCreate, store: StoreDep
+    entity_id: str, other_id: str, body: ReviewVerdictCreate, usecases: StoredUseCases
 ) -> SettledOut:
     """`same` records the newer name as an alias of the older (returned); `different` closes,
     and on a link settled `same` removes that alias again (`"undone": "same"`)."""
-    settled = curation.settle_review(store, entity_id, other_id, body.verdict)
-    return SettledOut.settled(settled)
+    return usecases.review.settle(entity_id, other_id, body)
 
 
 @router.post(
@@ -241,15 +163,6 @@ def settle_candidate(
     responses=errors(TOKEN, WRITE),
     dependencies=[IDEMPOTENT],
 )
-def resolve(body: ResolveQuery, runtime: RuntimeDep) -> ResolveOut:
+def resolve(body: ResolveQuery, usecases: UseCasesDep) -> ResolveOut:
     """Dry run: what `(name, kind)` would resolve to, with the evidence. Writes nothing."""
-    mention = _input("", body).mention
-    decision, created = dry_run(
-        runtime.store,
-        mention,
-        fuzzy=runtime.fuzzy,
-        known_word=runtime.known_word,
-        names=runtime.names,
-        memory=runtime.entity_index,
-    )
-    return ResolveOut.of(decision, created)
+    return usecases.mentions.dry_run(body)
