@@ -9,7 +9,7 @@ The HTTP app's `/mcp` endpoint uses this client on the app's own runtime.
 import json
 from typing import TypeVar
 
-from fastapi.responses import JSONResponse
+from fastapi import Response
 from pydantic import BaseModel, ValidationError
 
 from castlegraph.api.client.protocol import Json
@@ -18,7 +18,7 @@ from castlegraph.api.http.routes import drawers as drawers_routes
 from castlegraph.api.http.routes import duplicates as duplicates_routes
 from castlegraph.api.http.routes import entities as entities_routes
 from castlegraph.api.http.routes import jobs as jobs_routes
-from castlegraph.api.models.drawers import DiaryCreate, DrawerCreate
+from castlegraph.api.models.drawers import DiaryCreate, DrawerCreate, DrawerUpdate, RoomPageQuery
 from castlegraph.api.models.duplicates import VerdictCreate
 from castlegraph.api.models.entities import (
     AliasCreate,
@@ -28,6 +28,7 @@ from castlegraph.api.models.entities import (
     ReviewVerdictCreate,
 )
 from castlegraph.api.models.jobs import CheckpointCreate, MineCreate
+from castlegraph.api.models.mentions import MentionBatchCreate
 from castlegraph.api.service.mine_paths import server_path
 from castlegraph.api.service.runtime import Runtime
 
@@ -47,9 +48,9 @@ def _request(model: type[Model], body: Json) -> Model:
         raise InvalidRequest(details) from error
 
 
-def _as_json(answer: BaseModel | JSONResponse) -> Json:
+def _as_json(answer: BaseModel | Response) -> Json:
     """A route's answer as the JSON document HTTP would send."""
-    if isinstance(answer, JSONResponse):
+    if isinstance(answer, Response):
         decoded: Json = json.loads(bytes(answer.body))
         return decoded
     return answer.model_dump(mode="json")
@@ -97,6 +98,21 @@ class LocalClient:
     def drawer(self, drawer_id: str, *, caller: str | None) -> Json:
         return _as_json(drawers_routes.get_drawer(drawer_id, self._runtime.store, caller))
 
+    def room_drawers(
+        self, wing: str, room: str, limit: int, cursor: str | None, *, caller: str | None
+    ) -> Json:
+        query = _request(RoomPageQuery, {"limit": limit, "cursor": cursor})
+        store = self._runtime.store
+        found = drawers_routes.list_room(wing, room, store, caller, query.limit, query.cursor)
+        return _as_json(found)
+
+    def supersede_drawer(self, drawer_id: str, body: Json, *, caller: str | None) -> Json:
+        request = _request(DrawerUpdate, body)
+        return _as_json(drawers_routes.supersede_drawer(drawer_id, request, self._runtime, caller))
+
+    def delete_drawer(self, drawer_id: str, *, caller: str | None) -> None:
+        drawers_routes.delete_drawer(drawer_id, self._runtime, caller)
+
     def drawer_duplicates(self, drawer_id: str, *, caller: str | None) -> Json:
         return _as_json(drawers_routes.drawer_duplicates(drawer_id, self._runtime.store, caller))
 
@@ -119,6 +135,10 @@ class LocalClient:
     def resolve(self, name: str, kind: str) -> Json:
         request = _request(ResolveQuery, {"name": name, "kind": kind})
         return _as_json(entities_routes.resolve(request, self._runtime))
+
+    def post_mentions(self, body: Json, *, caller: str | None) -> Json:
+        request = _request(MentionBatchCreate, body)
+        return _as_json(entities_routes.post_mentions(request, self._runtime, caller))
 
     def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:
         found = entities_routes.list_entities(
