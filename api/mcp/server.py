@@ -39,7 +39,8 @@ from castlegraph.api.service.runtime import Runtime
 NAME = "castlegraph"
 MCP_PATH = "/mcp"
 TEXT_TOOLS = ("find_duplicates", "hygiene")
-"""Answered in text a model reads; the other tools answer the HTTP API's JSON."""
+"""Answered in text a model reads; the other tools answer the HTTP API's JSON (writes, its
+essentials: `api.mcp.answers`)."""
 
 INSTRUCTIONS = f"""\
 castlegraph stores memories (drawers) verbatim in wings and rooms, never twice, and keeps a \
