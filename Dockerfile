@@ -27,6 +27,7 @@ COPY graph ./graph
 COPY resolver ./resolver
 COPY cypher ./cypher
 COPY castlegraph ./castlegraph
+COPY docs/agent-guide.md ./docs/agent-guide.md
 RUN pip install . && rm -rf /opt/castlegraph/build
 
 RUN mkdir /data && chown castlegraph:castlegraph /data

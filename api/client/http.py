@@ -22,6 +22,7 @@ from castlegraph.api.service.tokens import Token
 
 TIMEOUT_SECONDS = 60.0
 PAGE = 100
+NO_CONTENT = 204
 
 
 class RemoteError(ApiError):
@@ -82,14 +83,15 @@ class HttpClient:
         self._http.close()
 
     def _call(self, method: str, path: str, **options: Any) -> Any:
-        """The decoded JSON of a 2xx answer; the envelope's error otherwise."""
+        """The decoded JSON of a 2xx answer (None for a 204, which has no body); the envelope's
+        error otherwise."""
         try:
             response = self._http.request(method, path, **options)
         except httpx.TransportError as error:
             raise ServiceUnreachable(f"cannot reach the service at {self.url}: {error}") from error
         if response.is_error:
             raise _error(response)
-        return response.json()
+        return None if response.status_code == NO_CONTENT else response.json()
 
     def _object(self, method: str, path: str, **options: Any) -> Json:
         answer: Json = self._call(method, path, **options)
@@ -127,6 +129,18 @@ class HttpClient:
     def drawer(self, drawer_id: str, *, caller: str | None) -> Json:
         return self._object("GET", f"/api/drawers/{_segment(drawer_id)}")
 
+    def room_drawers(
+        self, wing: str, room: str, limit: int, cursor: str | None, *, caller: str | None
+    ) -> Json:
+        path = f"/api/wings/{_segment(wing)}/rooms/{_segment(room)}/drawers"
+        return self._object("GET", path, params=_given({"limit": limit, "cursor": cursor}))
+
+    def supersede_drawer(self, drawer_id: str, body: Json, *, caller: str | None) -> Json:
+        return self._object("PUT", f"/api/drawers/{_segment(drawer_id)}", json=body)
+
+    def delete_drawer(self, drawer_id: str, *, caller: str | None) -> None:
+        self._call("DELETE", f"/api/drawers/{_segment(drawer_id)}")
+
     def drawer_duplicates(self, drawer_id: str, *, caller: str | None) -> Json:
         return self._object("GET", f"/api/drawers/{_segment(drawer_id)}/duplicates")
 
@@ -144,6 +158,9 @@ class HttpClient:
 
     def resolve(self, name: str, kind: str) -> Json:
         return self._object("POST", "/api/resolve", json={"name": name, "kind": kind})
+
+    def post_mentions(self, body: Json, *, caller: str | None) -> Json:
+        return self._object("POST", "/api/mentions", json=body)
 
     def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:
         params = {"name": name, "kind": kind, "cursor": cursor, "limit": PAGE}

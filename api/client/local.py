@@ -6,13 +6,14 @@ the same answer model), without a route or a response in between. The HTTP app's
 endpoint uses this client on the app's own use cases.
 """
 
+import json
 from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from castlegraph.api.client.protocol import Json
 from castlegraph.api.errors import InvalidRequest
-from castlegraph.api.models.drawers import DiaryCreate, DrawerCreate
+from castlegraph.api.models.drawers import DiaryCreate, DrawerCreate, DrawerUpdate, RoomPageQuery
 from castlegraph.api.models.duplicates import VerdictCreate
 from castlegraph.api.models.entities import (
     AliasCreate,
@@ -22,6 +23,7 @@ from castlegraph.api.models.entities import (
     ReviewVerdictCreate,
 )
 from castlegraph.api.models.jobs import CheckpointCreate, MineCreate
+from castlegraph.api.models.mentions import MentionBatchCreate
 from castlegraph.api.usecases.assembly import UseCases
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -84,6 +86,21 @@ class LocalClient:
     def drawer(self, drawer_id: str, *, caller: str | None) -> Json:
         return _json(self._usecases.drawers.get(drawer_id, caller))
 
+    def room_drawers(
+        self, wing: str, room: str, limit: int, cursor: str | None, *, caller: str | None
+    ) -> Json:
+        query = _request(RoomPageQuery, {"limit": limit, "cursor": cursor})
+        return _json(
+            self._usecases.drawers.list_room(wing, room, query.limit, query.cursor, caller)
+        )
+
+    def supersede_drawer(self, drawer_id: str, body: Json, *, caller: str | None) -> Json:
+        request = _request(DrawerUpdate, body)
+        return self._usecases.drawers.supersede(drawer_id, request, caller).body
+
+    def delete_drawer(self, drawer_id: str, *, caller: str | None) -> None:
+        self._usecases.drawers.delete(drawer_id, caller)
+
     def drawer_duplicates(self, drawer_id: str, *, caller: str | None) -> Json:
         return _json(self._usecases.drawers.duplicates(drawer_id, caller))
 
@@ -101,6 +118,11 @@ class LocalClient:
     def resolve(self, name: str, kind: str) -> Json:
         request = _request(ResolveQuery, {"name": name, "kind": kind})
         return _json(self._usecases.mentions.dry_run(request))
+
+    def post_mentions(self, body: Json, *, caller: str | None) -> Json:
+        request = _request(MentionBatchCreate, body)
+        answer: Json = json.loads(self._usecases.mentions.resolve_batch(request, caller))
+        return answer
 
     def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:
         return _json(self._usecases.entities.find(name, kind, PAGE, cursor))

@@ -57,6 +57,21 @@ class Client(Protocol):
         """`GET /api/drawers/{id}`."""
         ...
 
+    def room_drawers(
+        self, wing: str, room: str, limit: int, cursor: str | None, *, caller: str | None
+    ) -> Json:
+        """`GET /api/wings/{wing}/rooms/{room}/drawers?limit=&cursor=` →
+        `{"drawers": [...], "next_cursor"}`."""
+        ...
+
+    def supersede_drawer(self, drawer_id: str, body: Json, *, caller: str | None) -> Json:
+        """`PUT /api/drawers/{id}` `{"content"}`: the new version, `superseded` naming the old."""
+        ...
+
+    def delete_drawer(self, drawer_id: str, *, caller: str | None) -> None:
+        """`DELETE /api/drawers/{id}` (204)."""
+        ...
+
     def drawer_duplicates(self, drawer_id: str, *, caller: str | None) -> Json:
         """`GET /api/drawers/{id}/duplicates`: the SIMILAR_TO links."""
         ...
@@ -79,6 +94,10 @@ class Client(Protocol):
 
     def resolve(self, name: str, kind: str) -> Json:
         """`POST /api/resolve`: the dry run."""
+        ...
+
+    def post_mentions(self, body: Json, *, caller: str | None) -> Json:
+        """`POST /api/mentions` `{"mentions": [...]}` → `{"results": [...]}`, in order."""
         ...
 
     def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:

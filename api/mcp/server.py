@@ -15,50 +15,68 @@ import logging
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.prompts import Prompt
+from mcp.server.mcpserver.resources import TextResource
+from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
-from pydantic import ValidationError
+from pydantic import ConfigDict, ValidationError
 from starlette.routing import BaseRoute
 
 from castlegraph.api.client.local import LocalClient
 from castlegraph.api.client.protocol import Client
 from castlegraph.api.mcp.errors import invalid
+from castlegraph.api.mcp.guide import GUIDE_DESCRIPTION, GUIDE_URI, guide_text, review_prompt
 from castlegraph.api.mcp.tools import CastleTools
 from castlegraph.api.usecases.assembly import UseCases
 
 NAME = "castlegraph"
 MCP_PATH = "/mcp"
 TEXT_TOOLS = ("find_duplicates", "hygiene")
-"""Answered in text a model reads; the other tools answer the HTTP API's JSON."""
+"""Answered in text a model reads; the other tools answer the HTTP API's JSON (writes, its
+essentials: `api.mcp.answers`)."""
 
-INSTRUCTIONS = """\
+INSTRUCTIONS = f"""\
 castlegraph stores memories (drawers) verbatim in wings and rooms, never twice, and keeps a \
 graph of the entities they mention without ever merging two different things on its own. \
-Write with drawer_write or diary_write. Review: hygiene says what waits; find_duplicates \
-lists pairs alike in meaning; judge each pair (duplicate, supplement, contradiction, \
-unrelated) as docs/agent-guide.md says and record it with dedup_mark_checked; review_links \
-lists the entity pairs that may be one thing: settle each with settle_review_link (same or \
-different; different undoes an earlier same). add_alias records another spelling that no \
-other entity has."""
+Drawers: drawer_write or diary_write store one (answering its id); drawer_read reads one, \
+drawer_list pages through a room, drawer_supersede replaces a text keeping the old version, \
+drawer_delete removes one for good. Entities: post_mentions records which entities a drawer \
+mentions, resolve_entity shows what a name would resolve to, entity_mentions where an entity \
+is mentioned. Review: hygiene says what waits; find_duplicates lists pairs of drawers alike in \
+meaning (drawer_similar_links: one drawer's copies recorded at write time); judge each pair \
+(duplicate, supplement, contradiction, unrelated) as the resource {GUIDE_URI} says and \
+record it with dedup_mark_checked; review_links lists the entity pairs that may be one thing: \
+settle each with settle_review_link (same or different; different undoes an earlier same). \
+add_alias records another spelling that no other entity has. The prompt `review` walks \
+through all of it. Unknown arguments are refused (input::invalid)."""
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 ADDITIVE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
 IDEMPOTENT = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
+DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True)
 
 
 def _tools(tools: CastleTools) -> list[tuple[Callable[..., Any], ToolAnnotations]]:
     return [
         (tools.drawer_write, ADDITIVE),
         (tools.diary_write, ADDITIVE),
-        (tools.drawer_duplicates, READ_ONLY),
+        (tools.drawer_read, READ_ONLY),
+        (tools.drawer_list, READ_ONLY),
+        (tools.drawer_supersede, ADDITIVE),  # the old version is closed, never lost
+        (tools.drawer_delete, DESTRUCTIVE),
+        (tools.drawer_similar_links, READ_ONLY),
         (tools.find_duplicates, READ_ONLY),
         (tools.dedup_mark_checked, IDEMPOTENT),
+        (tools.post_mentions, IDEMPOTENT),  # a mention already recorded changes nothing
         (tools.resolve_entity, READ_ONLY),
+        (tools.entity_mentions, READ_ONLY),
         (tools.entity_candidates, READ_ONLY),
         (tools.review_links, READ_ONLY),
         (tools.settle_review_link, IDEMPOTENT),
@@ -71,6 +89,21 @@ def _description(tool: Callable[..., Any]) -> str:
     """The docstring as the model reads it: paragraphs on one line each, no indentation."""
     paragraphs = inspect.cleandoc(tool.__doc__ or "").split("\n\n")
     return "\n\n".join(" ".join(paragraph.split()) for paragraph in paragraphs)
+
+
+def _refusing_unknown_arguments(tool: Tool) -> Tool:
+    """The tool with its arguments model forbidding what it does not declare.
+
+    The SDK's model ignores unknown arguments, so `drawer_write {"agent": "me"}` would store a
+    drawer without an agent, where HTTP refuses the field (422): a misspelt argument must be an
+    error the agent hears. The listed schema says so too (`additionalProperties: false`).
+    """
+    loose = tool.fn_metadata.arg_model
+    namespace = {"model_config": ConfigDict(extra="forbid"), "__module__": loose.__module__}
+    strict = cast(type[ArgModelBase], type(loose.__name__, (loose,), namespace))
+    metadata = tool.fn_metadata.model_copy(update={"arg_model": strict})
+    parameters = strict.model_json_schema(by_alias=True)
+    return tool.model_copy(update={"fn_metadata": metadata, "parameters": parameters})
 
 
 UNKNOWN_TOOL = "unknown"
@@ -102,19 +135,35 @@ class CastleServer(MCPServer[Any]):
 def build_server(
     client: Client, version: str, on_call: Callable[[str], None] | None = None
 ) -> MCPServer[Any]:
-    """The eleven tools on `client`. Sync tools: the SDK runs them on worker threads."""
-    server = CastleServer(NAME, version=version, instructions=INSTRUCTIONS)
-    tools = _tools(CastleTools(client))
-    server.on_call = on_call
-    server.tool_names = frozenset(tool.__name__ for tool, _ in tools)
-    for tool, annotations in tools:
-        text_only = tool.__name__ in TEXT_TOOLS
-        server.add_tool(
-            tool,
-            description=_description(tool),
-            annotations=annotations,
-            structured_output=False if text_only else None,
+    """The tools on `client`, the agent guide as a resource and the `review` prompt. Sync
+    tools: the SDK runs them on worker threads."""
+    tools = [
+        _refusing_unknown_arguments(
+            Tool.from_function(
+                tool,
+                description=_description(tool),
+                annotations=annotations,
+                structured_output=False if tool.__name__ in TEXT_TOOLS else None,
+            )
         )
+        for tool, annotations in _tools(CastleTools(client))
+    ]
+    server = CastleServer(NAME, version=version, instructions=INSTRUCTIONS, tools=tools)
+    server.on_call = on_call
+    server.tool_names = frozenset(tool.name for tool in tools)
+    server.add_resource(
+        TextResource(
+            uri=GUIDE_URI,
+            name="agent-guide",
+            title="castlegraph agent guide",
+            description=GUIDE_DESCRIPTION,
+            mime_type="text/markdown",
+            text=guide_text(),
+        )
+    )
+    server.add_prompt(
+        Prompt.from_function(review_prompt, name="review", description=_description(review_prompt))
+    )
     return server
 
 

@@ -9,12 +9,11 @@ import json
 from collections.abc import Mapping
 
 from castlegraph.api.client.protocol import Json
+from castlegraph.api.mcp.guide import GUIDE_URI
 from castlegraph.api.models.duplicates import DEFAULT_THRESHOLD
 
 EXCERPT_CHARS = 80
 """Long enough to recognise a memory, short enough to keep a cluster of ten on one screen."""
-
-GUIDE = "docs/agent-guide.md"
 
 
 def _count(n: int, noun: str) -> str:
@@ -74,7 +73,7 @@ def duplicates_text(
         lines += ["", f"{_count(hidden, 'more cluster')} not shown: narrow by wing/room."]
     lines += [
         "",
-        f"Judge each pair as {GUIDE} says, then record it with dedup_mark_checked.",
+        f"Judge each pair as {GUIDE_URI} says, then record it with dedup_mark_checked.",
     ]
     return "\n".join(lines)
 

@@ -3,8 +3,9 @@
 Each tool builds the route's request model (the same validation as HTTP, so a bad value is the
 tool's `input::invalid` before anything is sent) and passes it to the client as the route's JSON
 body; the client runs the route in-process or over HTTP. Answers are the route's response
-models, which the SDK returns as structured content; `find_duplicates` and `hygiene` answer
-readable text. Errors are tool errors that start with their code (`api.mcp.errors`).
+models, which the SDK returns as structured content, but for writes, which answer their
+essentials (`api.mcp.answers`); `find_duplicates` and `hygiene` answer readable text. Errors
+are tool errors that start with their code (`api.mcp.errors`).
 """
 
 from typing import Annotated, Any, Literal
@@ -13,6 +14,7 @@ from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
 from castlegraph.api.client.protocol import Client, Json
+from castlegraph.api.mcp.answers import DrawerDeleted, DrawerWritten, MentionsPosted
 from castlegraph.api.mcp.errors import tool_errors
 from castlegraph.api.mcp.text import duplicates_text, hygiene_text, scope_words, shown_drawers
 from castlegraph.api.models.common import Label
@@ -21,7 +23,9 @@ from castlegraph.api.models.drawers import (
     DrawerCreate,
     DrawerDuplicatesOut,
     DrawerKind,
-    DrawerWriteOut,
+    DrawerOut,
+    DrawerPage,
+    DrawerUpdate,
 )
 from castlegraph.api.models.duplicates import DEFAULT_THRESHOLD, VerdictCreate, VerdictOut
 from castlegraph.api.models.entities import (
@@ -34,6 +38,7 @@ from castlegraph.api.models.entities import (
     ReviewVerdictCreate,
     SettledOut,
 )
+from castlegraph.api.models.mentions import EntityMentionOut, MentionBatchCreate, MentionIn
 from castlegraph.api.service.agents import caller_agent
 from castlegraph.resolver.errors import CastlegraphError, ErrorCode
 
@@ -53,6 +58,21 @@ Threshold = Annotated[
 ]
 Ctx = Context[Any, Any]
 MaxClusters = Annotated[int, Field(ge=1, le=200, description="Show at most this many clusters.")]
+Full = Annotated[
+    bool,
+    Field(description="Also answer the whole HTTP answer (`detail`): hashes, signals, etc."),
+]
+PageSize = Annotated[int, Field(ge=1, le=100, description="At most this many drawers a page.")]
+Cursor = Annotated[
+    str | None, Field(description="The next_cursor of the page before.", max_length=1000)
+]
+
+
+class EntityMentionsOut(BaseModel):
+    """`GET /api/entities/{id}/mentions`, in an object: structured content is an object."""
+
+    entity: str
+    mentions: list[EntityMentionOut]
 
 
 def _body(request: BaseModel) -> Json:
@@ -85,6 +105,8 @@ class CastleTools:
         state = getattr(ctx.request_context.request, "state", None)
         return caller_agent(state) if state is not None else None
 
+    # --- drawers ------------------------------------------------------------------------------
+
     def drawer_write(
         self,
         wing: Wing,
@@ -94,31 +116,33 @@ class CastleTools:
             Label | None, Field(description="Optional identity of the drawer in its room.")
         ] = None,
         kind: Annotated[DrawerKind, Field(description="What sort of memory this is.")] = "manual",
+        full: Full = False,
         *,
         ctx: Ctx,
-    ) -> DrawerWriteOut:
-        """Store a memory (a drawer) verbatim in a wing and room.
+    ) -> DrawerWritten:
+        """Store a memory (a drawer) verbatim in a wing and room; answers its `id`.
 
         An exact copy already in the room is not stored again: `created` is false and the
-        existing drawer comes back. A close copy is stored and linked; `similar` lists the
-        drawers it resembles (exact, normalized or near). A named drawer is the same drawer
+        existing drawer's id comes back. A close copy is stored and linked; `similar` lists the
+        drawers it resembles (kind exact, normalized or near). A named drawer is the same drawer
         when the name and content match; the same name with other content is refused
-        (`palace::drawer_name_taken`).
+        (`palace::drawer_name_taken`): change a drawer with drawer_supersede.
         """
         with tool_errors():
             body = DrawerCreate(content=content, name=name, kind=kind)
             answer = self._client.write_drawer(wing, room, _body(body), caller=self._caller(ctx))
-            return DrawerWriteOut.model_validate(answer)
+            return DrawerWritten.of(answer, full)
 
     def diary_write(
         self,
         agent: Annotated[Label, Field(description="Your agent name: the diary's owner.")],
         content: Annotated[str, Field(description="The diary entry, verbatim.")],
         wing: Annotated[Label, Field(description="Wing whose `diary` room holds it.")] = "diary",
+        full: Full = False,
         *,
         ctx: Ctx,
-    ) -> DrawerWriteOut:
-        """Write an entry in an agent's diary (room `diary` of the wing).
+    ) -> DrawerWritten:
+        """Write an entry in an agent's diary (room `diary` of the wing); answers its `id`.
 
         Only the same agent's entries are compared: repeating an entry returns the existing one
         (`created` false); another agent's identical entry is a separate memory.
@@ -126,12 +150,69 @@ class CastleTools:
         with tool_errors():
             body = DiaryCreate(agent=agent, content=content, wing=wing)
             answer = self._client.write_diary(_body(body), caller=self._caller(ctx))
-            return DrawerWriteOut.model_validate(answer)
+            return DrawerWritten.of(answer, full)
 
-    def drawer_duplicates(self, drawer_id: DrawerId, *, ctx: Ctx) -> DrawerDuplicatesOut:
-        """The SIMILAR_TO links of a drawer: the copies and near copies found when it or they
-        were written, with kind, similarity and side (`older`: the drawer resembles that
-        earlier one). How to judge a pair: read docs/agent-guide.md.
+    def drawer_read(self, drawer_id: DrawerId, *, ctx: Ctx) -> DrawerOut:
+        """Read one drawer whole: its content, wing, room, name, kind, agent, provenance and
+        versions (`valid_to` set once superseded; `supersedes` names the version before).
+        """
+        with tool_errors():
+            answer = self._client.drawer(drawer_id, caller=self._caller(ctx))
+            return DrawerOut.model_validate(answer)
+
+    def drawer_list(
+        self,
+        wing: Wing,
+        room: Room,
+        limit: PageSize = 20,
+        cursor: Cursor = None,
+        *,
+        ctx: Ctx,
+    ) -> DrawerPage:
+        """List the current drawers of one room, oldest first, whole (content included); a page
+        at a time, `next_cursor` gives the next. Superseded and deleted drawers are not listed.
+        """
+        with tool_errors():
+            page = self._client.room_drawers(wing, room, limit, cursor, caller=self._caller(ctx))
+            return DrawerPage.model_validate(page)
+
+    def drawer_supersede(
+        self,
+        drawer_id: DrawerId,
+        content: Annotated[str, Field(description="The new text, verbatim.")],
+        full: Full = False,
+        *,
+        ctx: Ctx,
+    ) -> DrawerWritten:
+        """Replace a current drawer's text with a new version: the old one is closed, not
+        lost (`valid_to`), the new one keeps its wing, room and name and answers `superseded`
+        naming the old id. The old drawer's duplicate verdicts are cleared. Use it to keep the
+        better text of a duplicate pair, or to date a stale fact; how: read the resource
+        castlegraph://agent-guide.
+        """
+        with tool_errors():
+            body = _body(DrawerUpdate(content=content))
+            answer = self._client.supersede_drawer(drawer_id, body, caller=self._caller(ctx))
+            return DrawerWritten.of(answer, full)
+
+    def drawer_delete(self, drawer_id: DrawerId, *, ctx: Ctx) -> DrawerDeleted:
+        """Delete a drawer for good, with its similarity links, verdicts and mentions. Only for
+        the copy of a duplicate pair you decided to drop (read the resource
+        castlegraph://agent-guide); to change a text, use drawer_supersede, which keeps the
+        old version.
+        """
+        with tool_errors():
+            self._client.delete_drawer(drawer_id, caller=self._caller(ctx))
+            return DrawerDeleted(deleted=drawer_id)
+
+    # --- duplicates ---------------------------------------------------------------------------
+
+    def drawer_similar_links(self, drawer_id: DrawerId, *, ctx: Ctx) -> DrawerDuplicatesOut:
+        """One drawer's SIMILAR_TO links: the exact and near copies recorded in its room when
+        it or they were written, with kind, similarity and side (`older`: the drawer
+        resembles that earlier one). Not a search: to find pairs alike in meaning across the
+        palace, use find_duplicates. How to judge a pair: read the resource
+        castlegraph://agent-guide.
         """
         with tool_errors():
             answer = self._client.drawer_duplicates(drawer_id, caller=self._caller(ctx))
@@ -146,12 +227,13 @@ class CastleTools:
         *,
         ctx: Ctx,
     ) -> str:
-        """Find current drawers alike in meaning (cosine similarity of their embeddings at or
-        above the threshold), grouped into clusters; a cluster of 3+ usually means one topic
-        spread over several memories. Pairs already judged with dedup_mark_checked are left
-        out; drawers without an embedding cannot be compared. Read-only. Answers text: a
-        `Cluster of N:` heading, then one `[score:S] "excerpt" (id) <-> "excerpt" (id)` line
-        per pair. How to judge each pair: read docs/agent-guide.md.
+        """The duplicate review queue: current drawers of the whole palace (or a wing, a room)
+        alike in meaning (cosine similarity of their embeddings at or above the threshold),
+        grouped into clusters; a cluster of 3+ usually means one topic spread over several
+        memories. Pairs already judged with dedup_mark_checked are left out; drawers without
+        an embedding cannot be compared. Read-only. Answers text: a `Cluster of N:` heading,
+        then one `[score:S] "excerpt" (id) <-> "excerpt" (id)` line per pair. How to judge
+        each pair: read the resource castlegraph://agent-guide.
         """
         caller = self._caller(ctx)
         with tool_errors():
@@ -174,12 +256,38 @@ class CastleTools:
         duplicate (the same memory twice), supplement (each adds something), contradiction
         (they disagree), unrelated. Replaces an earlier verdict on the pair; superseding or
         deleting either drawer clears it. How to decide, and what to do before marking:
-        read docs/agent-guide.md.
+        read the resource castlegraph://agent-guide.
         """
         with tool_errors():
             body = VerdictCreate(a=a, b=b, status=status, wing=wing, room=room)
             answer = self._client.mark_checked(_body(body), caller=self._caller(ctx))
             return VerdictOut.model_validate(answer)
+
+    # --- entities -----------------------------------------------------------------------------
+
+    def post_mentions(
+        self,
+        mentions: Annotated[
+            list[MentionIn],
+            Field(
+                description="Mentions in order: each a drawer id, the name as written and its "
+                "kind (person, tool, place, ... or `other`); optional extractor and origin."
+            ),
+        ],
+        full: Full = False,
+        *,
+        ctx: Ctx,
+    ) -> MentionsPosted:
+        """Record that drawers mention entities: each name is resolved to an existing entity
+        (rule exact, normalized, alias or typo) or creates one (`created`, rule `new`), and
+        linked to its drawer. Nothing is ever merged: a name that may be another entity is
+        linked for review (`possibly_same_as`; settle with settle_review_link). One
+        transaction: a bad mention refuses the whole batch.
+        """
+        with tool_errors():
+            body = _body(MentionBatchCreate(mentions=mentions))
+            answer = self._client.post_mentions(body, caller=self._caller(ctx))
+            return MentionsPosted.of(answer, full)
 
     def resolve_entity(
         self,
@@ -188,16 +296,28 @@ class CastleTools:
     ) -> ResolveOut:
         """Dry run of entity resolution: would (name, kind) be an existing entity (decision
         `same`, with the rule that fired: exact, normalized, alias or typo) or a new one
-        (`new`, with the entities it resembles, for review)? Shows the evidence; writes nothing.
+        (`new`, with the entities it resembles, for review)? Shows the evidence; writes
+        nothing (post_mentions records mentions).
         """
         with tool_errors():
             return ResolveOut.model_validate(self._client.resolve(name, kind))
 
+    def entity_mentions(self, entity_id: EntityId, *, ctx: Ctx) -> EntityMentionsOut:
+        """Where an entity is mentioned, newest first: each drawer id with the name as
+        observed there, the rule that resolved it, and the provenance (extractor, origin).
+        """
+        with tool_errors():
+            found = self._client.entity_mentions(entity_id, caller=self._caller(ctx))
+            return EntityMentionsOut(
+                entity=entity_id, mentions=[EntityMentionOut.model_validate(m) for m in found]
+            )
+
     def entity_candidates(self, entity_id: EntityId) -> CandidatesOut:
-        """Pending POSSIBLY_SAME_AS review links of an entity: entities with a similar name that
-        resolution would not merge on its own (short names, a digit or a real word differs,
-        several candidates). Each has a similarity and a side (older or newer). Settle each
-        with settle_review_link; how to judge: read docs/agent-guide.md.
+        """Pending POSSIBLY_SAME_AS review links of one entity: entities with a similar name
+        that resolution would not merge on its own (short names, a digit or a real word
+        differs, several candidates). Each has a similarity and a side (older or newer).
+        Settle each with settle_review_link; how to judge: read the resource
+        castlegraph://agent-guide.
         """
         with tool_errors():
             found = self._client.entity_candidates(entity_id)
@@ -218,10 +338,12 @@ class CastleTools:
             str | None, Field(description="The next_cursor of the page before.", max_length=400)
         ] = None,
     ) -> ReviewLinkPage:
-        """Review links between entities of the whole palace, best first (similarity, then
-        ids): `a` is the older entity, `b` the newer. Pending ones wait for a verdict
-        (settle_review_link); settled ones show what was decided. Read-only; a page at a
-        time, `next_cursor` gives the next. How to judge a pair: read docs/agent-guide.md.
+        """The entity review queue: review links between entities of the whole palace, best
+        first (similarity, then ids), each with both entities whole: `a` the older, `b` the
+        newer. The pending ones (the default) are exactly the entities with links waiting for
+        a verdict (settle_review_link); settled ones show what was decided. Read-only; a page
+        at a time, `next_cursor` gives the next. How to judge a pair: read the resource
+        castlegraph://agent-guide.
         """
         with tool_errors():
             page = self._client.review_links(status, kind, reason, cursor)
@@ -237,7 +359,7 @@ class CastleTools:
         entity's name becomes an alias of the older (returned), so later mentions converge
         on it; nothing is merged. `different`: the pair is never proposed again; on a link
         settled `same` it undoes it (the alias goes, `undone` says `same`). How to judge:
-        read docs/agent-guide.md.
+        read the resource castlegraph://agent-guide.
         """
         with tool_errors():
             body = _body(ReviewVerdictCreate(verdict=verdict))
@@ -255,16 +377,18 @@ class CastleTools:
         mentions of the spelling resolve to this entity by rule `alias`. The name itself or a
         known alias changes nothing. A spelling of another entity is refused
         (`graph::alias_taken`, naming it): to say two entities are one, settle their review
-        link with settle_review_link `same`. When to use it: read docs/agent-guide.md.
+        link with settle_review_link `same`. When to use it: read the resource
+        castlegraph://agent-guide.
         """
         with tool_errors():
             answer = self._client.add_alias(entity_id, _body(AliasCreate(alias=alias)))
             return EntityOut.model_validate(answer)
 
     def hygiene(self, *, ctx: Ctx) -> str:
-        """What waits for review in the whole palace: duplicate pairs at the default threshold
-        (find_duplicates lists them), pending possibly_same_as links between entities, and
-        drawers without an embedding (find_duplicates cannot compare them). Read-only; text.
+        """What waits for review in the whole palace, as counts: duplicate pairs at the default
+        threshold (find_duplicates lists them), pending possibly_same_as links between
+        entities (review_links lists them), and drawers without an embedding (find_duplicates
+        cannot compare them). Read-only; text. Start a review here.
         """
         with tool_errors():
             return hygiene_text(self._client.hygiene(caller=self._caller(ctx)))

@@ -40,6 +40,14 @@ class DrawerUpdate(Strict):
     content: str
 
 
+class RoomPageQuery(Strict):
+    """The query of `GET /api/wings/{wing}/rooms/{room}/drawers`, as the in-process client
+    checks it."""
+
+    limit: int = Field(default=100, ge=1, le=1000)
+    cursor: str | None = Field(default=None, max_length=1000)
+
+
 class DrawerOut(BaseModel):
     id: str
     wing: str

@@ -393,5 +393,6 @@ def test_the_mcp_tools_name_only_the_tokens_agent(client: TestClient) -> None:
     written = _tool(
         client, ADA, "drawer_write", wing="diary", room="diary", content=SECRET, kind="diary"
     )
-    assert written["structuredContent"]["drawer"]["agent"] == "ada"
+    stored = client.get(f"/api/drawers/{written['structuredContent']['id']}", headers=ADMIN)
+    assert stored.json()["agent"] == "ada"
     assert client.get(DIARY_ROOM, headers=BOB).json()["drawers"] == []

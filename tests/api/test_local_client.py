@@ -33,9 +33,13 @@ CLIENT_METHODS = {
 
 
 def placeheld(value: Any) -> Any:
-    """The answer with each id as `<id>` and each time as `<time>`."""
+    """The answer with each id as `<id>`, each time as `<time>` and each page cursor (which
+    holds a time and an id) as `<cursor>`."""
     if isinstance(value, dict):
-        return {key: placeheld(item) for key, item in value.items()}
+        return {
+            key: "<cursor>" if key == "next_cursor" and item else placeheld(item)
+            for key, item in value.items()
+        }
     if isinstance(value, list | tuple):
         return [placeheld(item) for item in value]
     if isinstance(value, str):
@@ -99,6 +103,25 @@ def story(call: Recorder, client: TestClient, mine_dir: Path) -> list[tuple[str,
     call("mark_checked", {"a": drawer_id, "b": other_id, "status": "supplement"}, caller=None)
     call("mark_checked", {"a": drawer_id, "b": drawer_id, "status": "duplicate"}, caller=None)
     call("hygiene", caller=None)
+    call("room_drawers", "work", "notes", 1, None, caller=None)
+    page = call("room_drawers", "work", "notes", 100, None, caller=None)
+    call("room_drawers", "work", "notes", 0, None, caller=None)
+    assert page is not None and len(page["drawers"]) == 2
+    rewritten = call(
+        "supersede_drawer", other_id, {"content": "The deploy runs at ten."}, caller=None
+    )
+    call("supersede_drawer", other_id, {"content": "Superseded twice."}, caller=None)
+    other_id = rewritten["drawer"]["id"]
+    scratch = call("write_drawer", "work", "scratch", {"content": "Delete me."}, caller=None)
+    call("delete_drawer", scratch["drawer"]["id"], caller=None)
+    call("delete_drawer", scratch["drawer"]["id"], caller=None)
+    batch = {"mentions": [{"drawer": drawer_id, "name": "Arya Stark", "kind": "person"}]}
+    call("post_mentions", batch, caller=None)
+    call(
+        "post_mentions",
+        {"mentions": [{"drawer": drawer_id, "name": " ", "kind": "x"}]},
+        caller=None,
+    )
 
     older = mention(client, drawer_id, "Jon Snow")
     newer = mention(client, other_id, "John Snow")

@@ -8,6 +8,7 @@ with PyYAML. Environment names must be settings castlegraph reads
 import json
 import re
 import shlex
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
+from castlegraph.api.mcp.guide import GUIDE_FILE
 from castlegraph.api.service.settings import CONFIG_ENV, DEFAULT_PORT, ENVIRONMENT, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,6 +97,21 @@ def test_the_project_is_installed_from_its_sources() -> None:
     copied = {arguments(rest)[0] for kw, rest in instructions() if kw == "COPY"}
     assert {"api", "graph", "resolver", "cypher", "castlegraph", "pyproject.toml"} <= copied
     assert any(kw == "RUN" and "pip install ." in rest for kw, rest in instructions())
+
+
+def test_the_agent_guide_ships_in_the_package_and_the_image() -> None:
+    """The MCP server serves docs/agent-guide.md from its own package (`castlegraph://agent-
+    guide`): the package's link resolves to the guide, package data installs it (a wheel holds
+    the file, not the link), and the image copies it, which .dockerignore must let through."""
+    link = ROOT / "api" / "mcp" / GUIDE_FILE
+    assert link.resolve() == ROOT / "docs" / "agent-guide.md"
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert GUIDE_FILE in pyproject["tool"]["setuptools"]["package-data"]["castlegraph.api.mcp"]
+    copied = [arguments(rest) for kw, rest in instructions() if kw == "COPY"]
+    assert ["docs/agent-guide.md", "./docs/agent-guide.md"] in copied
+    ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
+    assert "docs" in ignored
+    assert ignored.index("!docs/agent-guide.md") > ignored.index("docs")  # the exception wins
 
 
 def test_compose_runs_castlegraph_on_neo4j_5_26(compose: dict[str, Any]) -> None:

@@ -16,7 +16,7 @@ import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.support.mcp import TOOLS, mcp_stdio_session, text
+from tests.support.mcp import TOOLS, assert_agent_tools, mcp_stdio_session, text
 from tests.support.processes import Service
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]  # each test starts its own processes
@@ -59,7 +59,7 @@ async def test_duplicate_review_at_slash_mcp(spawn: Callable[..., Service], tmp_
             )
         ]
         answers = [w.structured_content or {} for w in written]
-        a, copy, b, other = (answer["drawer"]["id"] for answer in answers)
+        a, copy, b, other = (answer["id"] for answer in answers)
         for drawer, cosine in ((a, 1.0), (b, 0.97), (other, 0.0)):
             put = httpx.put(
                 f"{service.url}/api/drawers/{drawer}/embedding", json={"vector": vector(cosine)}
@@ -86,6 +86,16 @@ async def test_duplicate_review_at_slash_mcp(spawn: Callable[..., Service], tmp_
     service.stop(signal.SIGTERM)
 
 
+async def test_an_agents_drawer_and_mention_tools_at_slash_mcp(
+    spawn: Callable[..., Service], tmp_path: Path
+) -> None:
+    service = spawn(tmp_path / "palace")
+    service.wait_healthy()
+    async with http_session(service) as session:
+        await assert_agent_tools(session)
+    service.stop(signal.SIGTERM)
+
+
 async def test_stdio_forwards_to_the_service_holding_the_data_dir(
     spawn: Callable[..., Service], tmp_path: Path
 ) -> None:
@@ -97,8 +107,9 @@ async def test_stdio_forwards_to_the_service_holding_the_data_dir(
     async with mcp_stdio_session(data_dir, log, env=port) as session:
         note = {"wing": "ops", "room": "deploy", "content": "Staging listens on 8080"}
         written = await session.call_tool("drawer_write", note)
+        await assert_agent_tools(session)  # each tool through the HTTP client
     assert written.structured_content is not None, text(written)
-    drawer = written.structured_content["drawer"]["id"]
+    drawer = written.structured_content["id"]
     assert httpx.get(f"{service.url}/api/drawers/{drawer}").json()["content"] == note["content"]
     assert f"talking to it at http://127.0.0.1:{service.port}" in log.read_text()
     service.stop(signal.SIGTERM)

@@ -23,15 +23,16 @@ from mcp.types import CallToolResult
 from bench.service import database_children
 from castlegraph.api.errors import ServiceUnreachable
 from castlegraph.api.mcp.errors import tool_errors
+from castlegraph.api.mcp.guide import GUIDE_URI
 from castlegraph.graph.errors import DrawerNotFound, GraphQueryError, GraphUnavailable
 from tests.support.app import app_settings, running_app
-from tests.support.mcp import TOOLS, mcp_stdio_session, text
+from tests.support.mcp import TOOLS, assert_agent_tools, mcp_stdio_session, text
 from tests.support.processes import Service, server_processes, wait_dead
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]  # stdio tests start their own processes
 
 JUDGING = {
-    "drawer_duplicates",
+    "drawer_similar_links",
     "find_duplicates",
     "dedup_mark_checked",
     "entity_candidates",
@@ -95,7 +96,7 @@ async def test_tools_are_listed_with_descriptions(tmp_path: Path) -> None:
         listed = {tool.name: tool for tool in (await session.list_tools()).tools}
     assert set(listed) == TOOLS
     assert all(tool.description and tool.input_schema for tool in listed.values())
-    assert all("docs/agent-guide.md" in (listed[name].description or "") for name in JUDGING)
+    assert all(GUIDE_URI in (listed[name].description or "") for name in JUDGING)
     schema = listed["dedup_mark_checked"].input_schema
     assert schema["properties"]["status"]["enum"] == [
         "duplicate",
@@ -105,6 +106,17 @@ async def test_tools_are_listed_with_descriptions(tmp_path: Path) -> None:
     ]
     assert schema["properties"]["a"]["description"]
     assert "ctx" not in listed["drawer_write"].input_schema["properties"]
+    assert all(tool.input_schema["additionalProperties"] is False for tool in listed.values())
+    destructive = {name for name, tool in listed.items() if tool.annotations.destructive_hint}
+    assert destructive == {"drawer_delete"}
+    assert {"find_duplicates", "drawer_list"} <= {
+        name for name, tool in listed.items() if tool.annotations.read_only_hint
+    }
+
+
+async def test_an_agents_drawer_and_mention_tools_over_stdio(tmp_path: Path) -> None:
+    async with stdio_session(tmp_path / "empty", tmp_path / "mcp.log") as session:
+        await assert_agent_tools(session)
 
 
 async def test_writes_and_errors_on_an_empty_palace(tmp_path: Path) -> None:
@@ -117,24 +129,24 @@ async def test_writes_and_errors_on_an_empty_palace(tmp_path: Path) -> None:
         diary_again = answer(await session.call_tool("diary_write", entry))
         nothing = text(await session.call_tool("find_duplicates", {}))
         hygiene = text(await session.call_tool("hygiene", {}))
-        links = answer(
-            await session.call_tool("drawer_duplicates", {"drawer_id": first["drawer"]["id"]})
-        )
+        links = answer(await session.call_tool("drawer_similar_links", {"drawer_id": first["id"]}))
         unknown_entity = failure(
             await session.call_tool("add_alias", {"entity_id": "nope", "alias": "Ada"})
         )
-        unknown_drawer = failure(await session.call_tool("drawer_duplicates", {"drawer_id": "x"}))
+        unknown_drawer = failure(
+            await session.call_tool("drawer_similar_links", {"drawer_id": "x"})
+        )
         blank = failure(await session.call_tool("drawer_write", {**note, "content": "  "}))
         bad_status = failure(
             await session.call_tool("dedup_mark_checked", {"a": "x", "b": "y", "status": "same"})
         )
     assert (first["created"], again["created"]) == (True, False)
-    assert again["drawer"]["id"] == first["drawer"]["id"]
+    assert again == {"id": first["id"], "created": False, "similar": []}  # no hashes
     assert (diary["created"], diary_again["created"]) == (True, False)
-    assert diary["drawer"]["room"] == "diary"
+    assert diary_again["id"] == diary["id"] != first["id"]
     assert nothing == "No duplicate candidates at threshold 0.85."
     assert "2 drawers without an embedding" in hygiene
-    assert links == {"drawer": first["drawer"]["id"], "similar": []}
+    assert links == {"drawer": first["id"], "similar": []}
     assert "graph::entity_not_found" in unknown_entity
     assert "palace::drawer_not_found" in unknown_drawer
     assert "input::invalid: content is empty" in blank
@@ -156,7 +168,7 @@ async def test_forwards_to_the_service_that_holds_the_data_directory_where_it_li
         written = answer(await session.call_tool("drawer_write", note))
     assert listed == TOOLS
     assert f"a service is using {data_dir}; talking to it at {service.url}" in log.read_text()
-    stored = httpx.get(f"{service.url}/api/drawers/{written['drawer']['id']}")
+    stored = httpx.get(f"{service.url}/api/drawers/{written['id']}")
     assert stored.json()["content"] == note["content"]
     service.stop(signal.SIGTERM)
 
