@@ -161,6 +161,7 @@ def test_a_curator_decides_a_pair_with_the_keyboard_and_undoes_it(
     assert marked(browser, "#sides mark") == both
     focused = browser.switch_to.active_element
     assert focused.get_attribute("aria-current") == "true"  # the selection holds the focus
+    assert focused.value_of_css_property("outline-style") != "none"  # and shows it
     screenshot(browser, "pair")
 
     press(browser, "s")
@@ -176,6 +177,16 @@ def test_a_curator_decides_a_pair_with_the_keyboard_and_undoes_it(
     assert api.links("different") == [("Maria Lopez", "Mario Lopez")]
     assert "same undone" in text_of(browser, "queue")
     screenshot(browser, "queue")
+
+    # At 200 % zoom (half the CSS pixels across) the page reflows: nothing to scroll sideways,
+    # every decision still on screen.
+    browser.set_window_size(640, 1000)
+    wait_for(browser, lambda d: d.execute_script("return window.innerWidth") <= 640, "resize")
+    overflow = "return document.documentElement.scrollWidth - window.innerWidth"
+    assert browser.execute_script(overflow) <= 0
+    for button in ("same", "different", "skip", "undo"):
+        assert browser.find_element(By.ID, button).is_displayed()
+    screenshot(browser, "queue-narrow")
 
     logs = [entry["message"] for entry in browser.get_log("browser")]
     assert not [m for m in logs if "Content Security Policy" in m or "Uncaught" in m], logs
