@@ -1,7 +1,7 @@
 """`/review`: the curator's review page (design §12), plain files the package ships.
 
-The page is three static files (`api/http/review/`: HTML, one script, one style sheet) and no
-build step. They hold no data, so they answer without a token (`BearerAuth` lets `PAGE_PATHS`
+The page is static files (`api/http/review/`: HTML, JavaScript modules, one style sheet) and
+no build step. They hold no data, so they answer without a token (`BearerAuth` lets `PAGE_PATHS`
 through): a browser cannot send `Authorization` when it navigates, and the page must load to
 ask for the token. Every call that reads or writes the graph is an API call with that token,
 so the page sees exactly what the API shows the token. Host checks apply as everywhere.
@@ -19,8 +19,12 @@ from starlette.exceptions import HTTPException
 PAGE_PATH = "/review"
 ASSETS_PATH = "/review/assets"
 FILES = Path(__file__).parent / "review"
+SCRIPT = "text/javascript; charset=utf-8"
 ASSETS = {
-    "review.js": "text/javascript; charset=utf-8",
+    "review.js": SCRIPT,  # the page's entry module, which imports the others
+    "common.js": SCRIPT,
+    "links.js": SCRIPT,
+    "duplicates.js": SCRIPT,
     "review.css": "text/css; charset=utf-8",
 }
 """The only files served under `ASSETS_PATH`: a fixed list, so no path reaches the disk."""

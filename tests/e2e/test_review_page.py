@@ -29,7 +29,10 @@ pytestmark = [
 ]
 webdriver = pytest.importorskip("selenium.webdriver")
 
-from selenium.common.exceptions import NoAlertPresentException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    NoAlertPresentException,
+    StaleElementReferenceException,
+)
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -56,6 +59,13 @@ class Api:
         [result] = self.call("POST", "/api/mentions", json={"mentions": [mention]})["results"]
         entity: dict[str, Any] = result["entity"]
         return entity
+
+    def drawer(self, content: str, vector: list[float]) -> str:
+        """A drawer in work/notes with its embedding."""
+        drawer = self.call("POST", "/api/wings/work/rooms/notes/drawers", json={"content": content})
+        drawer_id: str = drawer["drawer"]["id"]
+        self.call("PUT", f"/api/drawers/{drawer_id}/embedding", json={"vector": vector})
+        return drawer_id
 
     def links(self, status: str) -> list[tuple[str, str]]:
         page = self.call("GET", "/api/review-links", params={"status": status})
@@ -100,9 +110,19 @@ def text_of(driver: Any, element_id: str) -> str:
     return text
 
 
+def open_with_token(driver: Any, url: str) -> None:
+    """Open the page, which asks for the token, and give it."""
+    driver.get(f"{url}/review")
+    wait_for(driver, lambda d: d.find_element(By.ID, "token").is_displayed(), "token form")
+    driver.find_element(By.ID, "token").send_keys(SECRET + "\n")
+
+
 def marked(driver: Any, selector: str = "mark") -> set[str]:
-    """The texts the page highlights (`<mark>`)."""
-    return {mark.text for mark in driver.find_elements(By.CSS_SELECTOR, selector)}
+    """The texts the page highlights (`<mark>`), or none while it redraws them."""
+    try:
+        return {mark.text for mark in driver.find_elements(By.CSS_SELECTOR, selector)}
+    except StaleElementReferenceException:
+        return set()
 
 
 def press(driver: Any, key: str) -> None:
@@ -135,9 +155,7 @@ def test_a_curator_decides_a_pair_with_the_keyboard_and_undoes_it(
     assert ("Maria Lopez", "Mario Lopez") in api.links("pending")
     assert len(api.links("pending")) == 2
 
-    browser.get(f"{service.url}/review")
-    wait_for(browser, lambda d: d.find_element(By.ID, "token").is_displayed(), "token form")
-    browser.find_element(By.ID, "token").send_keys(SECRET + "\n")
+    open_with_token(browser, service.url)
     wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#queue li")) == 2, "queue")
     queue = browser.find_elements(By.CSS_SELECTOR, "#queue button.link")
     assert browser.execute_script("return sessionStorage.length") == 1  # kept for the tab
@@ -190,3 +208,41 @@ def test_a_curator_decides_a_pair_with_the_keyboard_and_undoes_it(
 
     logs = [entry["message"] for entry in browser.get_log("browser")]
     assert not [m for m in logs if "Content Security Policy" in m or "Uncaught" in m], logs
+
+
+def test_a_curator_judges_a_duplicate_pair_with_the_differences_marked(
+    service: Service, api: Api, browser: Any
+) -> None:
+    first = api.drawer("The release ships on Friday after review by the quality team.", [1, 0, 0])
+    second = api.drawer(
+        "The release ships on Monday after review by the security team.", [1, 0.1, 0]
+    )
+    api.drawer("Lunch is at noon.", [0, 0, 1])
+    [cluster] = api.call("GET", "/api/duplicates", params={"wing": "work", "room": "notes"})[
+        "clusters"
+    ]
+    pair = cluster["pairs"][0]
+    assert {pair["a"], pair["b"]} == {first, second}
+    words = {first: {"Friday", "quality"}, second: {"Monday", "security"}}
+
+    open_with_token(browser, service.url)
+    wait_for(browser, lambda d: d.find_element(By.ID, "queue-end").text, "the links queue")
+    browser.find_element(By.ID, "mode-dups").click()
+    browser.find_element(By.ID, "wing").send_keys("work")
+    browser.find_element(By.ID, "room").send_keys("notes\n")  # submits the scope
+    wait_for(browser, lambda d: marked(d, "#dup-sides del"), "the differences marked")
+    assert marked(browser, "#dup-sides del") == words[pair["a"]]  # struck in the first
+    assert marked(browser, "#dup-sides ins") == words[pair["b"]]  # underlined in the second
+    assert "Cluster 1 of 1" in text_of(browser, "dup-pair-title")
+    screenshot(browser, "duplicates")
+
+    browser.find_element(By.CSS_SELECTOR, "#dup-queue button.link").click()  # focus the queue
+    press(browser, "s")
+    wait_for(browser, lambda d: "Recorded: supplement" in text_of(d, "status"), "the verdict")
+    scope = {"wing": "work", "room": "notes"}
+    assert api.call("GET", "/api/duplicates", params=scope)["clusters"] == []
+    assert "supplement" in text_of(browser, "dup-queue")
+
+    press(browser, "u")
+    wait_for(browser, lambda d: "cannot be withdrawn" in text_of(d, "status"), "no undo")
+    assert api.call("GET", "/api/duplicates", params=scope)["clusters"] == []

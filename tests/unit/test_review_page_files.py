@@ -2,6 +2,7 @@
 Policy to forbid, a label on every control, the reasons the API knows, and shipped by a
 non-editable install (the package data globs cover every file)."""
 
+import re
 import tomllib
 from fnmatch import fnmatch
 from pathlib import Path
@@ -12,18 +13,31 @@ from castlegraph.resolver.entity_model import ReviewReason
 from tests.support.review_page import parse_page
 
 ROOT = Path(__file__).resolve().parents[2]
+IMPORTS = re.MULTILINE | re.DOTALL
 PAGE = parse_page((FILES / "index.html").read_text("utf-8"))
 
 
 def test_scripts_and_styles_are_the_pages_own_files() -> None:
     scripts = PAGE.all("script")
-    assert [script.attrs["src"] for script in scripts] == ["/review/assets/review.js"]
+    assert [(s.attrs["src"], s.attrs["type"]) for s in scripts] == [
+        ("/review/assets/review.js", "module")
+    ]
     assert all(not script.text.strip() for script in scripts)  # no inline script
     assert PAGE.all("style") == []
     sheets = [link.attrs["href"] for link in PAGE.all("link") if link.attrs["rel"] == "stylesheet"]
     assert sheets == ["/review/assets/review.css"]
-    served = {f"/review/assets/{name}" for name in ASSETS}
-    assert {*sheets, scripts[0].attrs["src"]} == served
+
+
+def test_the_assets_served_are_the_files_beside_the_page_and_import_only_each_other() -> None:
+    assert set(ASSETS) == {p.name for p in FILES.iterdir()} - {"index.html"}
+    imports = {}
+    for name in (name for name in ASSETS if name.endswith(".js")):
+        text = (FILES / name).read_text("utf-8")
+        imports[name] = set(re.findall(r'^import .*? from "\./([^"]+)";$', text, IMPORTS))
+        assert "innerHTML" not in text and "insertAdjacentHTML" not in text, name
+        assert "eval(" not in text and "new Function" not in text, name
+    assert imports["review.js"] == {"common.js", "links.js", "duplicates.js"}
+    assert set().union(*imports.values()) <= set(ASSETS)
 
 
 def test_no_element_carries_a_handler_or_a_style_attribute() -> None:
@@ -52,5 +66,5 @@ def test_the_package_data_ships_every_file_of_the_page() -> None:
     globs = config["tool"]["setuptools"]["package-data"]["castlegraph.api.http"]
     package_dir = FILES.parent  # the package `castlegraph.api.http`
     files = [p.relative_to(package_dir).as_posix() for p in FILES.rglob("*") if p.is_file()]
-    assert sorted(files) == ["review/index.html", "review/review.css", "review/review.js"]
+    assert sorted(files) == sorted(["review/index.html", *(f"review/{name}" for name in ASSETS)])
     assert all(any(fnmatch(name, glob) for glob in globs) for name in files), (files, globs)
