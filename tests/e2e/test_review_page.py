@@ -246,3 +246,19 @@ def test_a_curator_judges_a_duplicate_pair_with_the_differences_marked(
     press(browser, "u")
     wait_for(browser, lambda d: "cannot be withdrawn" in text_of(d, "status"), "no undo")
     assert api.call("GET", "/api/duplicates", params=scope)["clusters"] == []
+
+
+def test_the_browser_refuses_a_script_written_into_the_page(service: Service, browser: Any) -> None:
+    """The Content-Security-Policy at work: had a value reached the page as HTML, a script in
+    it would not run (no `'unsafe-inline'`)."""
+    browser.get(f"{service.url}/review")
+    wait_for(browser, lambda d: d.find_element(By.ID, "token").is_displayed(), "token form")
+    inject = (
+        "const script = document.createElement('script');"
+        "script.textContent = 'window.injected = true';"
+        "document.head.append(script);"
+        "return window.injected === undefined;"
+    )
+    assert browser.execute_script(inject) is True
+    logs = [entry["message"] for entry in browser.get_log("browser")]
+    assert any("Content Security Policy" in message for message in logs), logs
