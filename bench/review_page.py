@@ -1,5 +1,5 @@
-"""`bench review-page`: the review page's first screen with many pending review links (design
-§12: under 300 ms with 100 k).
+"""`bench review-page`: the review page's first screen with many pending review links (its
+budget: under 300 ms with 100 k).
 
 The links are made the way extractors make them: pairs of made-up tool names two letters apart
 (each pair one pending `two_edits` review link), posted through `POST /api/mentions` in batches,

@@ -1,4 +1,4 @@
-"""`/review`: the curator's review page (design §12), plain files the package ships.
+"""`/review`: the curator's review page, plain files the package ships.
 
 The page is static files (`api/http/review/`: HTML, JavaScript modules, one style sheet) and
 no build step. They hold no data, so they answer without a token (`BearerAuth` lets `PAGE_PATHS`

@@ -1,5 +1,5 @@
-"""`/review` over HTTP (design §12): the page's files answer without a token and with a
-Content-Security-Policy, its data calls need the token, and the Host check applies."""
+"""`/review` over HTTP: the page's files answer without a token and with a Content-Security-
+Policy, its data calls need the token, and the Host check applies."""
 
 from collections.abc import Iterator
 

@@ -1,5 +1,5 @@
-"""The review page in a real browser (design §12): Debian's Chromium, headless, driven by
-Selenium through the system's `chromedriver` (`scripts/test` installs both where it can).
+"""The review page in a real browser: Debian's Chromium, headless, driven by Selenium through
+the system's `chromedriver` (`scripts/test` installs both where it can).
 
 A real `castlegraph serve` with a token holds two pending review links; the test opens
 `/review`, gives the token, decides a pair with the keyboard, undoes it, and checks each step

@@ -1,6 +1,6 @@
-"""The review page's files (design §12): no inline script or style for the Content-Security-
-Policy to forbid, a label on every control, the reasons the API knows, and shipped by a
-non-editable install (the package data globs cover every file)."""
+"""The review page's files: no inline script or style for the Content-Security-Policy to
+forbid, a label on every control, the reasons the API knows, and shipped by a non-editable
+install (the package data globs cover every file)."""
 
 import re
 import tomllib
