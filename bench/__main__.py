@@ -236,6 +236,24 @@ def duplicates(
     _run("duplicates", params, out, lambda b: workload.run(drawer_counts, seed, http, b), backend)
 
 
+@app.command("review-page")
+def review_page(
+    links: Annotated[int, typer.Option(min=1, help="Pending review links seeded.")] = 100_000,
+    samples: Annotated[int, typer.Option(min=2, help="First screens timed.")] = 30,
+    seed: Seed = 7,
+    backend: BackendOption = Backends.EMBEDDED,
+    out: Annotated[Path, typer.Option(help="JSON results.")] = Path(
+        "bench/results/review_page.json"
+    ),
+) -> None:
+    """The review page's first screen (its files, the queue's first page, the first link's
+    mentions and drawers) with many pending review links."""
+    from bench import review_page as workload  # noqa: PLC0415 - each command loads only its workload
+
+    params = {"links": links, "samples": samples, "seed": seed, **_backend_params(backend)}
+    _run("review-page", params, out, lambda b: workload.run(links, samples, seed, b), backend)
+
+
 @app.command()
 def load(
     seconds: Annotated[float, typer.Option(min=5, help="How long the 16 clients run.")] = 180,

@@ -35,6 +35,7 @@ PER_SIZE: dict[str, tuple[str, ...]] = {
         "all_pairs_over_full_pass",
         "recall",
     ),
+    "review-page": ("first_screen_p50_ms", "first_screen_p95_ms", "seed_seconds"),
 }
 """Keys of each size's entry in `results["sizes"]` put side by side."""
 

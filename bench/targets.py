@@ -111,6 +111,9 @@ TARGETS: dict[str, tuple[Target, ...]] = {
             at_most=False,
         ),
     ),
+    "review-page": (
+        Target("first_screen_p50_ms", "review page first screen p50 ms", 300, True, 100_000),
+    ),
     "load": (),
 }
 """design §10, workload by workload (`load` has checks, not budgets)."""
@@ -217,6 +220,9 @@ MEASURES: dict[str, Callable[[Results], dict[str, Measured]]] = {
     "bulk": lambda results: {"items_per_s": _at_largest(results, "items_per_s")},
     "duplicates": _duplicates,
     "quality": _quality,
+    "review-page": lambda results: {
+        "first_screen_p50_ms": _at_largest(results, "first_screen_p50_ms")
+    },
     "load": lambda results: {},
 }
 

@@ -22,6 +22,7 @@ from castlegraph.api.http.metrics import METRICS_PATH, HttpMetrics, Metrics
 from castlegraph.api.http.openapi import install_openapi, operation_id
 from castlegraph.api.http.origins import OriginCheck
 from castlegraph.api.http.request_log import RequestLog
+from castlegraph.api.http.review_page import router as review_page_router
 from castlegraph.api.http.routes import drawers as drawers_routes
 from castlegraph.api.http.routes import duplicates as duplicates_routes
 from castlegraph.api.http.routes import entities as entities_routes
@@ -79,6 +80,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     install_docs(app)
     install_openapi(app)
     app.include_router(health_routes.router)  # open: no token (design §8.1)
+    app.include_router(review_page_router)  # its files hold no data; its API calls need tokens
     for routes in (
         drawers_routes,
         entities_routes,

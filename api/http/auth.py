@@ -1,4 +1,5 @@
-"""Bearer tokens (`CASTLEGRAPH_API_TOKENS`): required on every route but health when set.
+"""Bearer tokens (`CASTLEGRAPH_API_TOKENS`): required on every route but health when set (and
+the review page's static files, `api.http.review_page`).
 
 Health and `/metrics` answer without one, but a valid token presented there still identifies
 the caller: health shows a stranger only its status (design §8.1).
@@ -17,9 +18,12 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from castlegraph.api.errors import Unauthorized
 from castlegraph.api.http.envelope import error_response
+from castlegraph.api.http.review_page import PAGE_PATHS
 from castlegraph.api.service.tokens import Token
 
-OPEN_PATHS = frozenset({"/api/health", "/metrics"})
+OPEN_PATHS = frozenset({"/api/health", "/metrics", *PAGE_PATHS})
+"""Health, metrics and the review page's own files (which hold no data: its API calls need
+a token like any other)."""
 
 
 class BearerAuth:

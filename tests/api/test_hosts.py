@@ -14,6 +14,8 @@ ROUTES = [
     ("GET", "/api/health"),
     ("GET", "/metrics"),
     ("GET", "/docs"),
+    ("GET", "/review"),
+    ("GET", "/review/assets/review.js"),
     ("GET", "/openapi.json"),
     ("GET", "/api/jobs"),
     ("GET", "/api/hygiene"),

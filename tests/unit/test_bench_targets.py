@@ -176,3 +176,17 @@ def test_a_size_that_failed_is_not_measured_rather_than_met() -> None:
         ("not measured", None),
         ("not measured", 10_000),
     ]
+
+
+def test_the_review_page_is_judged_on_its_first_screen_at_the_largest_size() -> None:
+    results = {"sizes": [{"size": 100_000, "first_screen_p50_ms": 310.0}]}
+    [verdict] = targets.judge("review-page", results)
+    assert (verdict.outcome, verdict.measured.size, verdict.short_of_size) == (
+        "missed",
+        100_000,
+        False,
+    )
+    quick = targets.judge("review-page", {"sizes": [{"size": 2_000, "first_screen_p50_ms": 25.0}]})
+    assert [(v.outcome, v.short_of_size) for v in quick] == [("met", True)]
+    rows = compare.rows("review-page", results)
+    assert rows["first_screen_p50_ms @ 100,000"] == 310.0

@@ -1,0 +1,63 @@
+"""`/review`: the curator's review page, plain files the package ships.
+
+The page is static files (`api/http/review/`: HTML, JavaScript modules, one style sheet) and
+no build step. They hold no data, so they answer without a token (`BearerAuth` lets `PAGE_PATHS`
+through): a browser cannot send `Authorization` when it navigates, and the page must load to
+ask for the token. Every call that reads or writes the graph is an API call with that token,
+so the page sees exactly what the API shows the token. Host checks apply as everywhere.
+
+Every answer carries a Content-Security-Policy that allows only the page's own script and
+style sheet (no inline script, no `eval`, no other site), refuses framing, and `nosniff`.
+"""
+
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+from starlette.exceptions import HTTPException
+
+PAGE_PATH = "/review"
+ASSETS_PATH = "/review/assets"
+FILES = Path(__file__).parent / "review"
+SCRIPT = "text/javascript; charset=utf-8"
+ASSETS = {
+    "review.js": SCRIPT,  # the page's entry module, which imports the others
+    "common.js": SCRIPT,
+    "links.js": SCRIPT,
+    "duplicates.js": SCRIPT,
+    "review.css": "text/css; charset=utf-8",
+}
+"""The only files served under `ASSETS_PATH`: a fixed list, so no path reaches the disk."""
+PAGE_PATHS = frozenset({PAGE_PATH, *(f"{ASSETS_PATH}/{name}" for name in ASSETS)})
+"""The paths that answer without a token: the page's own files, which hold no data."""
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+)
+HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-cache",
+}
+
+router = APIRouter(include_in_schema=False)
+
+
+def _file(name: str, media_type: str) -> Response:
+    return Response((FILES / name).read_bytes(), media_type=media_type, headers=HEADERS)
+
+
+@router.get(PAGE_PATH)
+async def review_page() -> Response:
+    return _file("index.html", "text/html; charset=utf-8")
+
+
+@router.get(f"{ASSETS_PATH}/{{name}}")
+async def review_asset(name: str) -> Response:
+    media_type = ASSETS.get(name)
+    if media_type is None:
+        raise HTTPException(404, f"no review page file {name!r}")
+    return _file(name, media_type)
