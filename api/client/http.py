@@ -135,6 +135,12 @@ class HttpClient:
         path = f"/api/wings/{_segment(wing)}/rooms/{_segment(room)}/drawers"
         return self._object("GET", path, params=_given({"limit": limit, "cursor": cursor}))
 
+    def search_drawers(
+        self, wing: str, room: str, text: str, limit: int, *, caller: str | None
+    ) -> Json:
+        path = f"/api/wings/{_segment(wing)}/rooms/{_segment(room)}/search"
+        return self._object("GET", path, params={"q": text, "limit": limit})
+
     def supersede_drawer(self, drawer_id: str, body: Json, *, caller: str | None) -> Json:
         return self._object("PUT", f"/api/drawers/{_segment(drawer_id)}", json=body)
 

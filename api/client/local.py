@@ -13,7 +13,13 @@ from pydantic import BaseModel, ValidationError
 
 from castlegraph.api.client.protocol import Json
 from castlegraph.api.errors import InvalidRequest
-from castlegraph.api.models.drawers import DiaryCreate, DrawerCreate, DrawerUpdate, RoomPageQuery
+from castlegraph.api.models.drawers import (
+    DiaryCreate,
+    DrawerCreate,
+    DrawerSearchQuery,
+    DrawerUpdate,
+    RoomPageQuery,
+)
 from castlegraph.api.models.duplicates import VerdictCreate
 from castlegraph.api.models.entities import (
     AliasCreate,
@@ -93,6 +99,12 @@ class LocalClient:
         return _json(
             self._usecases.drawers.list_room(wing, room, query.limit, query.cursor, caller)
         )
+
+    def search_drawers(
+        self, wing: str, room: str, text: str, limit: int, *, caller: str | None
+    ) -> Json:
+        query = _request(DrawerSearchQuery, {"q": text, "limit": limit})
+        return _json(self._usecases.drawers.search(wing, room, query.q, query.limit, caller))
 
     def supersede_drawer(self, drawer_id: str, body: Json, *, caller: str | None) -> Json:
         request = _request(DrawerUpdate, body)

@@ -64,6 +64,12 @@ class Client(Protocol):
         `{"drawers": [...], "next_cursor"}`."""
         ...
 
+    def search_drawers(
+        self, wing: str, room: str, text: str, limit: int, *, caller: str | None
+    ) -> Json:
+        """`GET /api/wings/{wing}/rooms/{room}/search?q=&limit=` → `{"drawers", "more"}`."""
+        ...
+
     def supersede_drawer(self, drawer_id: str, body: Json, *, caller: str | None) -> Json:
         """`PUT /api/drawers/{id}` `{"content"}`: the new version, `superseded` naming the old."""
         ...

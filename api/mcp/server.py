@@ -46,7 +46,8 @@ INSTRUCTIONS = f"""\
 castlegraph stores memories (drawers) verbatim in wings and rooms, never twice, and keeps a \
 graph of the entities they mention without ever merging two different things on its own. \
 Drawers: drawer_write or diary_write store one (answering its id); drawer_read reads one, \
-drawer_list pages through a room, drawer_supersede replaces a text keeping the old version, \
+drawer_list pages through a room, drawer_search finds a room's drawers by their words, \
+drawer_supersede replaces a text keeping the old version, \
 drawer_delete removes one for good. Entities: post_mentions records which entities a drawer \
 mentions, resolve_entity shows what a name would resolve to, entity_mentions where an entity \
 is mentioned. Review: hygiene says what waits; find_duplicates lists pairs of drawers alike in \
@@ -69,6 +70,7 @@ def _tools(tools: CastleTools) -> list[tuple[Callable[..., Any], ToolAnnotations
         (tools.diary_write, ADDITIVE),
         (tools.drawer_read, READ_ONLY),
         (tools.drawer_list, READ_ONLY),
+        (tools.drawer_search, READ_ONLY),
         (tools.drawer_supersede, ADDITIVE),  # the old version is closed, never lost
         (tools.drawer_delete, DESTRUCTIVE),
         (tools.drawer_similar_links, READ_ONLY),

@@ -25,6 +25,7 @@ from castlegraph.api.models.drawers import (
     DrawerKind,
     DrawerOut,
     DrawerPage,
+    DrawerSearchOut,
     DrawerUpdate,
 )
 from castlegraph.api.models.duplicates import DEFAULT_THRESHOLD, VerdictCreate, VerdictOut
@@ -175,6 +176,25 @@ class CastleTools:
         with tool_errors():
             page = self._client.room_drawers(wing, room, limit, cursor, caller=self._caller(ctx))
             return DrawerPage.model_validate(page)
+
+    def drawer_search(
+        self,
+        wing: Wing,
+        room: Room,
+        words: Annotated[
+            str, Field(description="Up to 8 words the drawers must all hold, any order, any case.")
+        ],
+        limit: PageSize = 20,
+        *,
+        ctx: Ctx,
+    ) -> DrawerSearchOut:
+        """Find the current drawers of one room whose text holds every given word, oldest
+        first, whole (content included); `more` says more matched than `limit`. Words, not
+        meaning: for drawers alike in meaning use find_duplicates.
+        """
+        with tool_errors():
+            found = self._client.search_drawers(wing, room, words, limit, caller=self._caller(ctx))
+            return DrawerSearchOut.model_validate(found)
 
     def drawer_supersede(
         self,

@@ -48,6 +48,27 @@ class RoomPageQuery(Strict):
     cursor: str | None = Field(default=None, max_length=1000)
 
 
+MAX_SEARCH_WORDS = 8
+
+
+def search_words(text: str) -> list[str]:
+    """The distinct words of a search, in order; a blank search or one of more than
+    `MAX_SEARCH_WORDS` words is refused."""
+    words = list(dict.fromkeys(text.lower().split()))
+    if not words:
+        raise ValueError("the search holds no word")
+    if len(words) > MAX_SEARCH_WORDS:
+        raise ValueError(f"a search holds at most {MAX_SEARCH_WORDS} words")
+    return words
+
+
+class DrawerSearchQuery(Strict):
+    """The query of `GET /api/wings/{wing}/rooms/{room}/search`."""
+
+    q: Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(plain_text)]
+    limit: int = Field(default=20, ge=1, le=100)
+
+
 class DrawerOut(BaseModel):
     id: str
     wing: str
@@ -135,3 +156,12 @@ class DrawerPage(BaseModel):
     @classmethod
     def of(cls, drawers: list[Drawer], next_cursor: str | None) -> "DrawerPage":
         return cls(drawers=[DrawerOut.of(drawer) for drawer in drawers], next_cursor=next_cursor)
+
+
+class DrawerSearchOut(BaseModel):
+    drawers: list[DrawerOut]
+    more: bool = Field(description="More drawers matched than `limit`: ask with more words.")
+
+    @classmethod
+    def of(cls, drawers: list[Drawer], more: bool) -> "DrawerSearchOut":
+        return cls(drawers=[DrawerOut.of(drawer) for drawer in drawers], more=more)

@@ -5,20 +5,24 @@ agent's diary entry is never compared with a write, listed, linked or named, and
 `palace::drawer_not_found`, the answer for an id that does not exist.
 """
 
+from castlegraph.api.errors import InvalidInput
 from castlegraph.api.models.drawers import (
     DiaryCreate,
     DrawerCreate,
     DrawerDuplicatesOut,
     DrawerOut,
     DrawerPage,
+    DrawerSearchOut,
     DrawerUpdate,
     DrawerWriteOut,
+    search_words,
 )
 from castlegraph.api.service.agents import named_agent
 from castlegraph.api.service.limits import check_content, check_path_segment
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.api.usecases.answers import Changed
 from castlegraph.graph.drawers import palace
+from castlegraph.graph.drawers.search import search_room
 from castlegraph.graph.drawers.visibility import DIARY_KIND
 from castlegraph.graph.records import WriteOutcome
 
@@ -122,3 +126,21 @@ class Drawers:
             viewer=caller,
         )
         return DrawerPage.of(page, next_cursor)
+
+    def search(
+        self, wing: str, room: str, text: str, limit: int, caller: str | None
+    ) -> DrawerSearchOut:
+        """A room's current drawers holding every word of `text`, oldest first."""
+        try:
+            words = search_words(text)
+        except ValueError as error:
+            raise InvalidInput(str(error), {"field": "q"}) from error
+        found, more = search_room(
+            self._runtime.store,
+            check_path_segment("wing", wing),
+            check_path_segment("room", room),
+            words,
+            limit,
+            viewer=caller,
+        )
+        return DrawerSearchOut.of(found, more)

@@ -165,6 +165,17 @@ def test_pages_are_full_and_cursors_name_only_visible_drawers(client: TestClient
     assert (listed, pages) == (ada, 2)
 
 
+def test_a_search_finds_no_other_agents_entry(client: TestClient) -> None:
+    bobs_entry(client, "bob keeps the staging password")
+    body = {"agent": "ada", "content": "ada keeps the staging runbook"}
+    mine = client.post("/api/diary", json=body, headers=ADA).json()["drawer"]["id"]
+    search = DIARY_ROOM.removesuffix("/drawers") + "/search"
+    found = client.get(search, params={"q": "staging keeps"}, headers=ADA).json()
+    assert (found["drawers"][0]["id"], len(found["drawers"])) == (mine, 1)
+    everyone = client.get(search, params={"q": "staging keeps"}, headers=ADMIN).json()
+    assert len(everyone["drawers"]) == 2
+
+
 def test_a_cursor_at_a_hidden_entry_is_only_a_position(client: TestClient) -> None:
     first = client.post("/api/diary", json={"agent": "ada", "content": "one"}, headers=ADA)
     bob = client.get(f"/api/drawers/{bobs_entry(client)}", headers=BOB).json()

@@ -106,6 +106,8 @@ def story(call: Recorder, client: TestClient, mine_dir: Path) -> list[tuple[str,
     call("room_drawers", "work", "notes", 1, None, caller=None)
     page = call("room_drawers", "work", "notes", 100, None, caller=None)
     call("room_drawers", "work", "notes", 0, None, caller=None)
+    call("search_drawers", "work", "notes", "DEPLOY nine", 10, caller=None)
+    call("search_drawers", "work", "notes", "   ", 10, caller=None)
     assert page is not None and len(page["drawers"]) == 2
     rewritten = call(
         "supersede_drawer", other_id, {"content": "The deploy runs at ten."}, caller=None

@@ -18,6 +18,7 @@ TOOLS = {
     "diary_write",
     "drawer_read",
     "drawer_list",
+    "drawer_search",
     "drawer_supersede",
     "drawer_delete",
     "drawer_similar_links",
@@ -115,6 +116,12 @@ async def assert_agent_tools(session: ClientSession) -> None:
     )
     assert [d["id"] for d in page_one["drawers"]] == [a]
     assert ([d["id"] for d in page_two["drawers"]], page_two["next_cursor"]) == ([b], None)
+    search = {**room, "words": "STAGING ada"}
+    assert [
+        d["id"] for d in answer(await session.call_tool("drawer_search", search))["drawers"]
+    ] == [a]
+    nothing = answer(await session.call_tool("drawer_search", {**room, "words": "ada nowhere"}))
+    assert nothing == {"drawers": [], "more": False}
     read = answer(await session.call_tool("drawer_read", {"drawer_id": a}))
     assert (read["content"], read["wing"], read["room"]) == ("Ada runs staging", "agents", "deploy")
 

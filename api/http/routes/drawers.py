@@ -11,12 +11,14 @@ from fastapi.responses import JSONResponse
 
 from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, StoredUseCases, UseCasesDep
 from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
+from castlegraph.api.models.common import Label
 from castlegraph.api.models.drawers import (
     DiaryCreate,
     DrawerCreate,
     DrawerDuplicatesOut,
     DrawerOut,
     DrawerPage,
+    DrawerSearchOut,
     DrawerUpdate,
     DrawerWriteOut,
 )
@@ -127,3 +129,22 @@ def list_room(
 ) -> DrawerPage:
     """Current drawers, oldest first (another agent's diary entries are not shown)."""
     return usecases.drawers.list_room(wing, room, limit, cursor, caller)
+
+
+@router.get(
+    "/api/wings/{wing}/rooms/{room}/search",
+    response_model=DrawerSearchOut,
+    responses=errors(TOKEN, 400, 422),
+)
+def search_drawers(
+    wing: str,
+    room: str,
+    q: Annotated[Label, Query(min_length=1, max_length=200, description="Words, any order.")],
+    usecases: StoredUseCases,
+    caller: CallerAgent,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> DrawerSearchOut:
+    """A room's current drawers whose content holds every word of `q` (case ignored, up to 8
+    words), oldest first; `more` says that more matched than `limit`. Words, not meaning: for
+    drawers alike in meaning, see `GET /api/duplicates`."""
+    return usecases.drawers.search(wing, room, q, limit, caller)
