@@ -3,8 +3,16 @@ one at a time or in batches, and listed per entity with their provenance."""
 
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, Field, StringConstraints
-from pydantic_core import to_json
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    Field,
+    StringConstraints,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
+from pydantic_core import PydanticCustomError, to_json
 
 from castlegraph.api.models.common import Label, Strict, plain_text
 from castlegraph.api.models.entities import EntitySummaryOut
@@ -12,12 +20,29 @@ from castlegraph.graph.entities.entity_curation import EntityMention
 from castlegraph.graph.records import MentionResult, origin_of
 
 OriginKey = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
-OriginValue = (
-    Annotated[str, StringConstraints(max_length=2048), AfterValidator(plain_text)]
+MAX_ORIGIN_TEXT = 2048
+ORIGIN_VALUE_RULE = (
+    "an origin value must be plain text without control characters, at most "
+    f"{MAX_ORIGIN_TEXT} characters, or a boolean, a 64-bit integer or a finite number"
+)
+
+
+def _one_origin_error(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """One error in plain words for a bad value, instead of one per member of the union, each
+    located by pydantic's name for its validator (`function-after[plain_text(), ...]`)."""
+    try:
+        return handler(value)
+    except ValidationError as error:
+        raise PydanticCustomError("origin_value", ORIGIN_VALUE_RULE) from error
+
+
+OriginValue = Annotated[
+    Annotated[str, StringConstraints(max_length=MAX_ORIGIN_TEXT), AfterValidator(plain_text)]
     | bool
     | Annotated[int, Field(ge=-(2**63), lt=2**63)]  # the graph stores 64-bit integers
-    | Annotated[float, Field(allow_inf_nan=False)]
-)
+    | Annotated[float, Field(allow_inf_nan=False)],
+    WrapValidator(_one_origin_error),
+]
 Origin = Annotated[dict[OriginKey, OriginValue], Field(max_length=32)]
 
 
