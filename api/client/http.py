@@ -136,7 +136,7 @@ class HttpClient:
     def resolve(self, name: str, kind: str) -> Json:
         return self._object("POST", "/api/resolve", json={"name": name, "kind": kind})
 
-    def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:
+    def find_entities(self, name: str | None, kind: str | None, cursor: str | None) -> Json:
         params = {"name": name, "kind": kind, "cursor": cursor, "limit": PAGE}
         return self._object("GET", "/api/entities", params=_given(params))
 

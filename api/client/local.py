@@ -120,7 +120,7 @@ class LocalClient:
         request = _request(ResolveQuery, {"name": name, "kind": kind})
         return _as_json(entities_routes.resolve(request, self._runtime))
 
-    def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:
+    def find_entities(self, name: str | None, kind: str | None, cursor: str | None) -> Json:
         found = entities_routes.list_entities(
             name=name, runtime=self._runtime, kind=kind, limit=PAGE, cursor=cursor
         )

@@ -27,8 +27,8 @@ from castlegraph.api.models.mentions import (
     MentionCreate,
     MentionOut,
 )
-from castlegraph.graph.cursors import decode_cursor, encode_cursor
 from castlegraph.graph.entities import entity_curation as curation
+from castlegraph.graph.entities.browse import entities_page
 from castlegraph.graph.entities.resolution import MentionInput, dry_run, resolve_mentions
 from castlegraph.graph.entities.review_links import review_links
 from castlegraph.graph.errors import DrawerNotFound, UnknownDrawers
@@ -132,23 +132,29 @@ def post_drawer_mention(
 
 @router.get("/api/entities", response_model=EntityPage, responses=errors(TOKEN, 400, 422))
 def list_entities(
-    name: Annotated[Label, Query()],
     runtime: RuntimeDep,
-    kind: Annotated[Label | None, Query()] = None,
+    name: Annotated[
+        Label | None,
+        Query(description="Only the entities whose name or an alias has this name's key."),
+    ] = None,
+    kind: Annotated[Label | None, Query(description="Only the entities of this kind.")] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     cursor: Annotated[str | None, Query(max_length=200)] = None,
 ) -> EntityPage:
-    """Entities whose name or an alias has the same key as `name`, by id."""
-    if not name.strip():
+    """Entities by id, a page at a time: those spelled like `name`, or of `kind`, or all of
+    them; `next_cursor` fetches the next page."""
+    if name is not None and not name.strip():
         raise BlankLabel("name is blank", {"field": "name"})
     wanted_kind = normalize_kind(kind) if kind is not None else None
-    found = curation.find_entities(runtime.store, name, wanted_kind, runtime.entity_index)
-    after = decode_cursor(cursor, 1)[0] if cursor else None
-    page = [e for e in found if after is None or e.view.id > after][: limit + 1]
-    more = len(page) > limit
-    page = page[:limit]
-    next_cursor = encode_cursor(page[-1].view.id) if more and page else None
-    return EntityPage.of(page, next_cursor)
+    found, next_cursor = entities_page(
+        runtime.store,
+        name=name,
+        kind=wanted_kind,
+        limit=limit,
+        cursor=cursor,
+        memory=runtime.entity_index,
+    )
+    return EntityPage.of(found, next_cursor)
 
 
 @router.get("/api/entities/{entity_id}", response_model=EntityOut, responses=errors(TOKEN, BY_ID))
