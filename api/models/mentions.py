@@ -14,7 +14,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError, to_json
 
-from castlegraph.api.models.common import Label, Strict, plain_text
+from castlegraph.api.models.common import EXAMPLE_DRAWER, Label, Strict, examples, plain_text
 from castlegraph.api.models.entities import EntitySummaryOut
 from castlegraph.graph.entities.entity_curation import EntityMention
 from castlegraph.graph.records import MentionResult, origin_of
@@ -46,7 +46,18 @@ OriginValue = Annotated[
 Origin = Annotated[dict[OriginKey, OriginValue], Field(max_length=32)]
 
 
+EXAMPLE_MENTION = {
+    "name": "Ada Lovelace",
+    "kind": "person",
+    "extractor": "spacy-ner",
+    "origin": {"document": "notes/ada.md", "chunk": 3},
+    "extracted_at": "2026-12-05T14:00:00Z",
+}
+
+
 class MentionCreate(Strict):
+    model_config = examples(EXAMPLE_MENTION, {"name": "Analytical Engine", "kind": "tool"})
+
     name: Label = Field(description="The name as the extractor saw it (trimmed).")
     kind: Label = Field(description="person, tool, place, ... or `other` when unclassified.")
     extractor: Label | None = None
@@ -56,10 +67,21 @@ class MentionCreate(Strict):
 
 
 class MentionIn(MentionCreate):
-    drawer: Label
+    model_config = examples({"drawer": EXAMPLE_DRAWER, **EXAMPLE_MENTION})
+
+    drawer: Label = Field(description="The id of the drawer the name was seen in.")
 
 
 class MentionBatchCreate(Strict):
+    model_config = examples(
+        {
+            "mentions": [
+                {"drawer": EXAMPLE_DRAWER, **EXAMPLE_MENTION},
+                {"drawer": EXAMPLE_DRAWER, "name": "Analytical Engine", "kind": "tool"},
+            ]
+        }
+    )
+
     mentions: list[MentionIn]
 
 

@@ -70,13 +70,13 @@ def _input(
     dependencies=[IDEMPOTENT],
 )
 def post_mentions(body: MentionBatchCreate, runtime: RuntimeDep, caller: CallerAgent) -> Response:
-    """Resolve a batch of mentions in order, in one transaction; refused whole if any is bad.
-    Another agent's diary entry is, to an agent's token, a drawer that does not exist.
-
-    The answer is serialised by pydantic's own JSON encoder in one call, from plain values
-    (`MentionBatchOut.json_of`): handing FastAPI the model instead had it validate and convert
-    a thousand results again in Python, and building the models was most of what was left.
-    """
+    """Resolve a batch of mentions, in order, to entities, each in the drawer it names (the id
+    a drawer write answered): a result per mention, in the same order. All are stored or none:
+    one bad mention refuses the batch. Another agent's diary entry is, to an agent's token, a
+    drawer that does not exist."""
+    # The answer is serialised by pydantic's own JSON encoder in one call, from plain values
+    # (`MentionBatchOut.json_of`): handing FastAPI the model instead had it validate and convert
+    # a thousand results again in Python, and building the models was most of what was left.
     limit = runtime.settings.api.max_batch
     if len(body.mentions) > limit:
         raise PayloadTooLarge(
@@ -113,7 +113,8 @@ def post_mentions(body: MentionBatchCreate, runtime: RuntimeDep, caller: CallerA
 def post_drawer_mention(
     drawer_id: str, body: MentionCreate, runtime: RuntimeDep, caller: CallerAgent
 ) -> JSONResponse:
-    """One mention: 201 when it created the MENTIONS edge, 200 when the drawer already had it."""
+    """One mention of an entity in this drawer: 201 when it is the drawer's first mention of
+    that entity, 200 when the drawer already mentioned it."""
     try:
         [result] = resolve_mentions(
             runtime.store,
@@ -159,6 +160,7 @@ def list_entities(
 
 @router.get("/api/entities/{entity_id}", response_model=EntityOut, responses=errors(TOKEN, BY_ID))
 def get_entity(entity_id: str, store: StoreDep) -> EntityOut:
+    """An entity: its canonical name, kind, key and aliases."""
     return EntityOut.of(curation.get_entity(store, entity_id))
 
 
@@ -187,8 +189,9 @@ def entity_mentions(
 def entity_candidates(
     entity_id: str, store: StoreDep, status: Annotated[Shown, Query()] = "pending"
 ) -> list[CandidateOut]:
-    """POSSIBLY_SAME_AS links, by similarity descending then id: the pending ones, or with
-    `status=settled` those settled (`same` or `different`), or `all`."""
+    """The entity's review links (entities that may be the same one), by similarity descending
+    then id: the pending ones, or with `status=settled` those settled (`same` or `different`),
+    or `all`."""
     found = curation.review_candidates(store, entity_id, pending_only=status == "pending")
     kept = [c for c in found if status != "settled" or c.status != "pending"]
     return [CandidateOut.of(c) for c in kept]
@@ -204,8 +207,8 @@ def list_review_links(
     cursor: Annotated[str | None, Query(max_length=400)] = None,
 ) -> ReviewLinkPage:
     """Review links of one status, by similarity descending then the older and the newer
-    entity's id (design §11); `kind` on either side. Entities are not an agent's own, so
-    every token sees every link."""
+    entity's id; `kind` on either side. Entities are not an agent's own, so every token sees
+    every link."""
     wanted_kind = normalize_kind(kind) if kind is not None and kind.strip() else None
     found, next_cursor = review_links(
         store, status, kind=wanted_kind, reason=reason or None, limit=limit, cursor=cursor

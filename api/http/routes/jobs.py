@@ -56,15 +56,15 @@ def _queued(
 def post_checkpoint(
     body: CheckpointCreate, runtime: RuntimeDep, caller: CallerAgent
 ) -> JSONResponse:
-    """Store items in a room in the background; exact copies are counted, not stored.
+    """Store items in a room in the background: `202` with the job to poll; exact copies are
+    counted, not stored. At most `api.max_batch` x 10 items.
 
-    The job writes as the caller's agent (param `viewer`, design §8.1): its items are compared
-    only with drawers that agent may see, so its counts say nothing of another agent's diary,
-    and an item may name no agent but that one.
-
-    At most `api.max_batch` x 10 items (design §11): the job's parameters are one node property
-    that a runner reads whole, so their size is bounded like any batch.
+    The job writes as the caller's agent: its items are compared only with drawers that agent
+    may see, so its counts say nothing of another agent's diary, and an item may name no agent
+    but that one.
     """
+    # The bound: the job's parameters are one node property that a runner reads whole, so
+    # their size is bounded like any batch (design §8.1 for the agent, §11 for the bound).
     limit = runtime.settings.api.max_batch * CHECKPOINT_BATCHES
     if len(body.items) > limit:
         raise PayloadTooLarge(
@@ -93,7 +93,7 @@ def post_checkpoint(
     dependencies=[IDEMPOTENT],
 )
 def post_mine(body: MineCreate, runtime: RuntimeDep, caller: CallerAgent) -> JSONResponse:
-    """Mine a file or directory on the server, inside `api.mine_roots` only (design §8.1):
+    """Mine a file or directory on the server, inside `api.mine_roots` only:
     every text chunk becomes a drawer. Agent tokens cannot mine."""
     if caller is not None:
         raise Forbidden("an agent token cannot start mining", {"agent": caller})
