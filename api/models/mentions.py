@@ -16,6 +16,7 @@ from pydantic_core import PydanticCustomError, to_json
 
 from castlegraph.api.models.common import EXAMPLE_DRAWER, Label, Strict, examples, plain_text
 from castlegraph.api.models.entities import EntitySummaryOut
+from castlegraph.graph.entities.edge_spellings import MAX_SPELLINGS, edge_spellings
 from castlegraph.graph.entities.entity_curation import EntityMention
 from castlegraph.graph.records import MentionResult, origin_of
 
@@ -151,7 +152,13 @@ class ProvenanceOut(BaseModel):
 
 class EntityMentionOut(BaseModel):
     drawer: str
-    observation: ObservationOut
+    observation: ObservationOut = Field(
+        description="The drawer's first mention of the entity: its spelling, rule, confidence."
+    )
+    spellings: list[str] = Field(
+        description="Every distinct spelling the drawer's mentions of the entity used, first "
+        f"seen first (the observation's first; at most {MAX_SPELLINGS})."
+    )
     provenance: ProvenanceOut
     created_at: str
 
@@ -163,6 +170,7 @@ class EntityMentionOut(BaseModel):
             observation=ObservationOut(
                 name=props["name"], rule=props["rule"], confidence=props["confidence"]
             ),
+            spellings=edge_spellings(props),
             provenance=ProvenanceOut(
                 extractor=props.get("extractor"),
                 origin=origin_of(props),

@@ -168,6 +168,7 @@ def test_an_extractor_session_parses_into_the_promised_models(api: Any) -> None:
     [mention] = found.parsed
     assert isinstance(mention, models.EntityMentionOut)
     assert mention.drawer == drawer.id
+    assert mention.spellings == ["Maria"]
     assert isinstance(mention.provenance, models.ProvenanceOut)
     assert mention.provenance.origin.to_dict() == {"document": "standup.md", "line": 3}
 
