@@ -1,13 +1,19 @@
 """Pages of entities for `GET /api/entities` (design §11): those spelled like a name, of a
-kind, or all of them, each by entity id after an opaque cursor.
+kind, or all of them, a page at a time after an opaque cursor.
 
-Browsing reads the unique index on the entity id (and the index on `kind`), so a page costs
-what the entities after the cursor cost, never a scan over every entity.
+With a name, the few entities of its key come by entity id. Browsing reads indexes, never a
+scan over every entity: on Neo4j the unique index on the entity id, in its order; on FalkorDB,
+whose string-index ranges read everything past the cursor, the order is the internal node id,
+which a label scan walks from the cursor (all entities) or the `kind` index finds.
 """
 
+from typing import Any
+
+from castlegraph.graph.backends.queries import FIRST_ENTITY_CURSOR
 from castlegraph.graph.backends.store import GraphStore, Tx
 from castlegraph.graph.cursors import decode_cursor, encode_cursor
 from castlegraph.graph.entities.entity_curation import find_entities
+from castlegraph.graph.errors import InvalidCursor
 from castlegraph.graph.indexes.entity_index import EntityIndex
 from castlegraph.graph.records import Entity
 
@@ -26,23 +32,38 @@ def entities_page(
 ) -> EntityPage:
     """The entities spelled like `name` (its key), else those of `kind`, else all; `kind`
     narrows either way."""
-    after = decode_cursor(cursor, 1)[0] if cursor else ""
     if name is not None:
+        after = decode_cursor(cursor, 1)[0] if cursor else ""
         found = find_entities(store, name, kind, memory)
-        return _paged([e for e in found if e.view.id > after][: limit + 1], limit)
+        page = [e for e in found if e.view.id > after][: limit + 1]
+        return _paged([(e, e.view.id) for e in page], limit)
+    start = _browse_start(store, cursor)
 
-    def read(tx: Tx) -> list[Entity]:
+    def read(tx: Tx) -> list[tuple[Entity, Any]]:
         if kind is None:
-            rows = tx.run("entities_by_id_page", after=after, limit=limit + 1)
+            rows = tx.run("browse_entities", after=start, limit=limit + 1)
         else:
-            rows = tx.run("entities_of_kind_page", kind=kind, after=after, limit=limit + 1)
-        return [Entity.from_props(row) for row in rows]
+            rows = tx.run("browse_entities_of_kind", kind=kind, after=start, limit=limit + 1)
+        return [(Entity.from_props(row), row["cursor"]) for row in rows]
 
     return _paged(store.read(read, use_case="browse_entities"), limit)
 
 
-def _paged(found: list[Entity], limit: int) -> EntityPage:
-    """`found` holds up to one entity past the page: there is a next page when it is there."""
+def _browse_start(store: GraphStore, cursor: str | None) -> int | str:
+    """Where a browse resumes: an entity id on Neo4j, a node id on FalkorDB."""
+    if not cursor:
+        return FIRST_ENTITY_CURSOR[store.dialect]
+    [after] = decode_cursor(cursor, 1)
+    if store.dialect == "neo4j":
+        return after
+    if not after.isascii() or not after.isdigit():
+        raise InvalidCursor(cursor)
+    return int(after)
+
+
+def _paged(found: list[tuple[Entity, Any]], limit: int) -> EntityPage:
+    """`found` holds up to one entity past the page (with its cursor): if it is there, the
+    page's last cursor fetches the next page."""
     page = found[:limit]
     more = len(found) > limit and bool(page)
-    return page, encode_cursor(page[-1].view.id) if more else None
+    return [entity for entity, _ in page], encode_cursor(str(page[-1][1])) if more else None

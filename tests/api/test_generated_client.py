@@ -156,8 +156,16 @@ def test_an_extractor_session_parses_into_the_promised_models(api: Any) -> None:
     listed = entities.list_entities.sync_detailed(client=api, kind="person", limit=1)
     assert listed.status_code == 200
     assert isinstance(listed.parsed, models.EntityPage)
-    assert [e.id for e in listed.parsed.entities] == [min(maria.entity.id, mario.entity.id)]
+    [first] = listed.parsed.entities
+    assert isinstance(first, models.EntityOut)
     assert isinstance(listed.parsed.next_cursor, str)
+    rest = entities.list_entities.sync_detailed(
+        client=api, kind="person", cursor=listed.parsed.next_cursor
+    )
+    assert isinstance(rest.parsed, models.EntityPage)
+    assert rest.parsed.next_cursor is None
+    browsed = {first.id, *(e.id for e in rest.parsed.entities)}
+    assert browsed == {maria.entity.id, mario.entity.id}
     named = entities.list_entities.sync_detailed(client=api, name="MARIA")
     assert isinstance(named.parsed, models.EntityPage)
     assert [e.name for e in named.parsed.entities] == ["Maria"]
