@@ -1,4 +1,6 @@
 // plan: CartesianProduct — the counter node and unique-index seeks of one entity each
+// A MENTIONS row either creates its edge (`props`) or, for an edge already stored, sets the
+// spellings it gained (`spellings`, `graph.entities.edge_spellings`).
 // The entity sequence (`graph.memory_index`) advances when the batch creates or respells
 // entities ($bump = 1), and every entity the batch changes carries its value.
 MERGE (c:Meta {name: 'entity_seq'})
@@ -20,6 +22,7 @@ MATCH (d:Drawer {id: row.drawer})
 MATCH (e:Entity {id: row.entity})
 MERGE (d)-[m:MENTIONS]->(e)
 ON CREATE SET m += row.props
+ON MATCH SET m.spellings = row.spellings
 WITH count(*) AS mentioned
 UNWIND $links AS row
 MATCH (newer:Entity {id: row.newer})

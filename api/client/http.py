@@ -168,7 +168,7 @@ class HttpClient:
     def post_mentions(self, body: Json, *, caller: str | None) -> Json:
         return self._object("POST", "/api/mentions", json=body)
 
-    def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:
+    def find_entities(self, name: str | None, kind: str | None, cursor: str | None) -> Json:
         params = {"name": name, "kind": kind, "cursor": cursor, "limit": PAGE}
         return self._object("GET", "/api/entities", params=_given(params))
 

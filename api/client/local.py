@@ -136,7 +136,7 @@ class LocalClient:
         answer: Json = json.loads(self._usecases.mentions.resolve_batch(request, caller))
         return answer
 
-    def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:
+    def find_entities(self, name: str | None, kind: str | None, cursor: str | None) -> Json:
         return _json(self._usecases.entities.find(name, kind, PAGE, cursor))
 
     def entity_mentions(self, entity_id: str, *, caller: str | None) -> list[Json]:

@@ -106,8 +106,9 @@ class Client(Protocol):
         """`POST /api/mentions` `{"mentions": [...]}` → `{"results": [...]}`, in order."""
         ...
 
-    def find_entities(self, name: str, kind: str | None, cursor: str | None) -> Json:
-        """`GET /api/entities?name=&kind=&cursor=` → `{"entities": [...], "next_cursor"}`."""
+    def find_entities(self, name: str | None, kind: str | None, cursor: str | None) -> Json:
+        """`GET /api/entities?name=&kind=&cursor=` → `{"entities": [...], "next_cursor"}`: the
+        entities spelled like `name`, else of `kind`, else all, by id."""
         ...
 
     def entity_mentions(self, entity_id: str, *, caller: str | None) -> list[Json]:

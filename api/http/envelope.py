@@ -54,6 +54,32 @@ def _validation_details(error: RequestValidationError) -> list[dict[str, Any]]:
     ]
 
 
+NOT_AN_OBJECT = frozenset({"dict_type", "model_attributes_type"})
+"""What pydantic says of a body that is no JSON object: also what a JSON body sent without a
+JSON content type becomes, since FastAPI then hands the model the raw bytes."""
+
+
+def _content_type_hint(details: list[dict[str, Any]], content_type: str | None) -> None:
+    """Says which header to send when the body was refused because it was not read as JSON:
+    `curl -d` sends a form's content type, and pydantic's words alone do not point there."""
+    if content_type is not None and _is_json(content_type):
+        return
+    said = f"`{content_type}`" if content_type else "no Content-Type"
+    for detail in details:
+        if detail["loc"] == ["body"] and detail["type"] in NOT_AN_OBJECT:
+            detail["msg"] += (
+                f"; the body was not read as JSON (the request sent {said}): "
+                "send it with `Content-Type: application/json`"
+            )
+
+
+def _is_json(content_type: str) -> bool:
+    media_type = content_type.split(";", 1)[0].strip().lower()
+    return media_type == "application/json" or (
+        media_type.startswith("application/") and media_type.endswith("+json")
+    )
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(CastlegraphError)
     async def _domain_error(_: Request, error: CastlegraphError) -> JSONResponse:
@@ -65,8 +91,10 @@ def install_error_handlers(app: FastAPI) -> None:
         return error_response(error)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_: Request, error: RequestValidationError) -> JSONResponse:
-        return error_response(InvalidRequest(_validation_details(error)))
+    async def _invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        details = _validation_details(error)
+        _content_type_hint(details, request.headers.get("content-type"))
+        return error_response(InvalidRequest(details))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, error: StarletteHTTPException) -> JSONResponse:

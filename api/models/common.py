@@ -1,11 +1,20 @@
 """What every request model shares: strictness about unknown fields, and what a label may hold."""
 
 import re
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
 
 MAX_LABEL = 200
+
+EXAMPLE_DRAWER = "6f1c2b0e-4d0a-4a57-9a3e-2f1d8c7b5a90"
+"""A drawer id in the document's examples, as a drawer write answers it."""
+
+
+def examples(*bodies: dict[str, Any]) -> ConfigDict:
+    """A request model's config with example bodies for `/docs` and generated clients (each
+    one valid: `tests/api/test_openapi_descriptions.py` checks them against the schema)."""
+    return ConfigDict(json_schema_extra={"examples": list(bodies)})
 
 
 NOT_LABEL_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 
-from castlegraph.api.models.common import Label, Strict, plain_text
+from castlegraph.api.models.common import Label, Strict, examples, plain_text
 from castlegraph.graph.records import Drawer, SimilarDrawer, WriteOutcome
 
 SourceUri = Annotated[str, StringConstraints(max_length=2048), AfterValidator(plain_text)]
@@ -18,6 +18,16 @@ DrawerKind = Literal["manual", "note", "diary", "checkpoint", "file", "other"]
 
 
 class DrawerCreate(Strict):
+    model_config = examples(
+        {"content": "Ada Lovelace wrote the first program for the Analytical Engine."},
+        {
+            "content": "Standup: we move the ingest job to the new queue on Monday.",
+            "name": "standup-2026-12-05",
+            "kind": "note",
+            "source_uri": "file:///notes/standup.md",
+        },
+    )
+
     content: str = Field(description="Verbatim text of the memory; never rewritten.")
     name: Label | None = Field(
         default=None, description="Identity of the drawer among the current drawers of its room."

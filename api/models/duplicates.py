@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from castlegraph.api.models.common import Label, Strict
+from castlegraph.api.models.common import EXAMPLE_DRAWER, Label, Strict, examples
 from castlegraph.graph.review.duplicates import Hygiene
 from castlegraph.resolver.clusters import Cluster, ScoredPair
 
@@ -63,6 +63,14 @@ class DuplicatesOut(BaseModel):
 
 
 class VerdictCreate(Strict):
+    model_config = examples(
+        {
+            "a": EXAMPLE_DRAWER,
+            "b": "9d4e7f21-3c8b-4a06-8e5f-1b2c3d4e5f60",
+            "status": "duplicate",
+        }
+    )
+
     a: Label = Field(description="A drawer id, or a drawer name in wing/room.")
     b: Label
     status: Literal["duplicate", "supplement", "contradiction", "unrelated"]

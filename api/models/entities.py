@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from castlegraph.api.models.common import Label, Strict
+from castlegraph.api.models.common import Label, Strict, examples
 from castlegraph.graph.entities.entity_curation import ReviewCandidate, Settlement
 from castlegraph.graph.entities.review_links import ReviewLinkRecord
 from castlegraph.graph.records import Entity
@@ -14,15 +14,21 @@ from castlegraph.resolver.entity_model import Decision, EntityView, ReviewLink
 
 
 class ResolveQuery(Strict):
+    model_config = examples({"name": "ada lovelace", "kind": "person"})
+
     name: Label
     kind: Label
 
 
 class AliasCreate(Strict):
+    model_config = examples({"alias": "Countess of Lovelace"})
+
     alias: Label
 
 
 class ReviewVerdictCreate(Strict):
+    model_config = examples({"verdict": "same"}, {"verdict": "different"})
+
     verdict: Literal["same", "different"]
 
 

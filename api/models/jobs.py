@@ -4,7 +4,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from castlegraph.api.models.common import Label, Strict
+from castlegraph.api.models.common import Label, Strict, examples
 from castlegraph.graph.jobs import Job, JobStatus
 
 PathSegment = Annotated[str, StringConstraints(min_length=1, max_length=200)]
@@ -25,6 +25,20 @@ class CheckpointItemIn(Strict):
 
 
 class CheckpointCreate(Strict):
+    model_config = examples(
+        {
+            "wing": "work",
+            "room": "standups",
+            "items": [
+                {"content": "We move the ingest job to the new queue.", "name": "2026-12-05"},
+                {
+                    "content": "Decision: the queue keeps jobs for 7 days.",
+                    "destination": {"room": "decisions"},
+                },
+            ],
+        }
+    )
+
     wing: PathSegment
     room: PathSegment
     items: list[CheckpointItemIn]

@@ -3,8 +3,8 @@
 from castlegraph.api.models.entities import EntityOut, EntityPage
 from castlegraph.api.models.mentions import EntityMentionOut
 from castlegraph.api.service.runtime import Runtime
-from castlegraph.graph.cursors import decode_cursor, encode_cursor
 from castlegraph.graph.entities import entity_curation as curation
+from castlegraph.graph.entities.browse import entities_page
 from castlegraph.resolver.entity_keys import normalize_kind
 from castlegraph.resolver.errors import EmptyLabel
 
@@ -16,19 +16,23 @@ class Entities:
         """The runtime gives the store, and the in-memory entity index once it exists."""
         self._runtime = runtime
 
-    def find(self, name: str, kind: str | None, limit: int, cursor: str | None) -> EntityPage:
-        """Entities whose name or an alias has the same key as `name`, by id."""
-        if not name.strip():
+    def find(
+        self, name: str | None, kind: str | None, limit: int, cursor: str | None
+    ) -> EntityPage:
+        """Entities a page at a time: those spelled like `name`, or of `kind`, or all."""
+        if name is not None and not name.strip():
             raise EmptyLabel("name", "name is blank")
         wanted_kind = normalize_kind(kind) if kind is not None else None
         runtime = self._runtime
-        found = curation.find_entities(runtime.store, name, wanted_kind, runtime.entity_index)
-        after = decode_cursor(cursor, 1)[0] if cursor else None
-        page = [e for e in found if after is None or e.view.id > after][: limit + 1]
-        more = len(page) > limit
-        page = page[:limit]
-        next_cursor = encode_cursor(page[-1].view.id) if more and page else None
-        return EntityPage.of(page, next_cursor)
+        found, next_cursor = entities_page(
+            runtime.store,
+            name=name,
+            kind=wanted_kind,
+            limit=limit,
+            cursor=cursor,
+            memory=runtime.entity_index,
+        )
+        return EntityPage.of(found, next_cursor)
 
     def get(self, entity_id: str) -> EntityOut:
         return EntityOut.of(curation.get_entity(self._runtime.store, entity_id))

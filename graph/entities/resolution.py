@@ -45,6 +45,7 @@ from typing import Any
 
 from castlegraph.graph.backends.store import GraphStore, Row, Tx
 from castlegraph.graph.clock import utc_now
+from castlegraph.graph.entities.edge_spellings import Pair, SpellingsSeen
 from castlegraph.graph.entities.entity_candidates import (
     EXACT,
     ONE_EDIT,
@@ -297,28 +298,32 @@ def _apply(batch: _Batch, mention: Mention, now: str) -> Decision:
 
 def _existing_mentions(
     tx: Tx, inputs: Sequence[MentionInput], decisions: Sequence[Decision], batch: _Batch
-) -> set[tuple[str, str]]:
+) -> dict[Pair, list[str]]:
+    """The MENTIONS edges the batch meets again, with the spellings each holds."""
     pairs = {
         (i.drawer, d.entity.id)
         for i, d in zip(inputs, decisions, strict=True)
         if d.entity is not None and d.entity.id not in batch.new_entities
     }
     if not pairs:
-        return set()
+        return {}
     rows = tx.run("existing_mentions", pairs=[{"drawer": a, "entity": b} for a, b in sorted(pairs)])
-    return {(row["drawer"], row["entity"]) for row in rows}
+    return {(row["drawer"], row["entity"]): row["spellings"] for row in rows}
 
 
 def _results(
     inputs: Sequence[MentionInput],
     decisions: Sequence[Decision],
     batch: _Batch,
-    existing: set[tuple[str, str]],
+    existing: dict[Pair, list[str]],
     now: str,
 ) -> tuple[list[MentionResult], list[dict[str, Any]]]:
+    """A result per mention, and the MENTIONS rows to write: a new edge per (drawer, entity)
+    pair first seen, and the new spellings list of an edge that gained one."""
     results: list[MentionResult] = []
-    rows: list[dict[str, Any]] = []
+    rows: dict[Pair, dict[str, Any]] = {}
     linked_pairs = set(existing)
+    spellings = SpellingsSeen(existing)
     created_ids: set[str] = set()
     for item, decision in zip(inputs, decisions, strict=True):
         assert decision.entity is not None
@@ -326,14 +331,13 @@ def _results(
         pair = (item.drawer, entity_id)
         linked = pair not in linked_pairs  # one MENTIONS per (drawer, entity): first one wins
         linked_pairs.add(pair)
+        spellings.saw(pair, item.mention.name)
         if linked:
-            rows.append(
-                {
-                    "drawer": item.drawer,
-                    "entity": entity_id,
-                    "props": _mention_props(item, decision, now),
-                }
-            )
+            rows[pair] = {
+                "drawer": item.drawer,
+                "entity": entity_id,
+                "props": _mention_props(item, decision, now),
+            }
         created = decision.decision == "new" and entity_id not in created_ids
         created_ids.add(entity_id)
         final_view = batch.candidates.index.get(entity_id)
@@ -349,7 +353,13 @@ def _results(
                 evidence=dict(decision.evidence),
             )
         )
-    return results, rows
+    for pair in spellings.changed:
+        seen = spellings.of(pair)
+        if pair in rows and len(seen) > 1:  # a new edge stores them only past its own name
+            rows[pair]["props"]["spellings"] = seen
+        elif pair not in rows:  # a stored edge: `write_resolutions` sets them on match
+            rows[pair] = {"drawer": pair[0], "entity": pair[1], "props": {}, "spellings": seen}
+    return results, list(rows.values())
 
 
 def _mention_props(item: MentionInput, decision: Decision, now: str) -> dict[str, Any]:

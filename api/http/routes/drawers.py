@@ -50,9 +50,13 @@ WRITTEN: dict[int | str, dict[str, Any]] = {
 def write_drawer(
     wing: str, room: str, body: DrawerCreate, usecases: UseCasesDep, caller: CallerAgent
 ) -> JSONResponse:
-    """An agent's token names only its own agent, on a drawer of any kind (design §8.1): one
-    naming another is refused, and a `diary` drawer naming none is its. A diary entry, here as
-    on `/api/diary`, is compared only with its agent's own diary entries."""
+    """Store a memory in a room: `201` with the new drawer and the drawers it resembles, `200`
+    when an exact copy (or the same named drawer) is already stored. The answer's drawer id is
+    what mentions name.
+
+    An agent's token names only its own agent, on a drawer of any kind: one naming another is
+    refused, and a `diary` drawer naming none is its. A diary entry, here as on `/api/diary`,
+    is compared only with its agent's own diary entries."""
     return _written(usecases.drawers.write(wing, room, body, caller))
 
 

@@ -41,13 +41,10 @@ router = APIRouter(tags=["entities"])
     dependencies=[IDEMPOTENT],
 )
 def post_mentions(body: MentionBatchCreate, usecases: UseCasesDep, caller: CallerAgent) -> Response:
-    """Resolve a batch of mentions in order, in one transaction; refused whole if any is bad.
-    Another agent's diary entry is, to an agent's token, a drawer that does not exist.
-
-    The answer is serialised by pydantic's own JSON encoder in one call, from plain values
-    (`MentionBatchOut.json_of`): handing FastAPI the model instead had it validate and convert
-    a thousand results again in Python, and building the models was most of what was left.
-    """
+    """Resolve a batch of mentions, in order, to entities, each in the drawer it names (the id
+    a drawer write answered): a result per mention, in the same order. All are stored or none:
+    one bad mention refuses the batch. Another agent's diary entry is, to an agent's token, a
+    drawer that does not exist."""
     answer = usecases.mentions.resolve_batch(body, caller)
     return Response(answer, media_type="application/json")
 
@@ -65,25 +62,31 @@ def post_mentions(body: MentionBatchCreate, usecases: UseCasesDep, caller: Calle
 def post_drawer_mention(
     drawer_id: str, body: MentionCreate, usecases: UseCasesDep, caller: CallerAgent
 ) -> JSONResponse:
-    """One mention: 201 when it created the MENTIONS edge, 200 when the drawer already had it."""
+    """One mention of an entity in this drawer: 201 when it is the drawer's first mention of
+    that entity, 200 when the drawer already mentioned it."""
     mentioned = usecases.mentions.resolve_in_drawer(drawer_id, body, caller)
     return JSONResponse(mentioned.body, status_code=201 if mentioned.changed else 200)
 
 
 @router.get("/api/entities", response_model=EntityPage, responses=errors(TOKEN, 400, 422))
 def list_entities(
-    name: Annotated[Label, Query()],
     usecases: UseCasesDep,
-    kind: Annotated[Label | None, Query()] = None,
+    name: Annotated[
+        Label | None,
+        Query(description="Only the entities whose name or an alias has this name's key."),
+    ] = None,
+    kind: Annotated[Label | None, Query(description="Only the entities of this kind.")] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     cursor: Annotated[str | None, Query(max_length=200)] = None,
 ) -> EntityPage:
-    """Entities whose name or an alias has the same key as `name`, by id."""
+    """Entities by id, a page at a time: those spelled like `name`, or of `kind`, or all of
+    them; `next_cursor` fetches the next page."""
     return usecases.entities.find(name, kind, limit, cursor)
 
 
 @router.get("/api/entities/{entity_id}", response_model=EntityOut, responses=errors(TOKEN, BY_ID))
 def get_entity(entity_id: str, usecases: StoredUseCases) -> EntityOut:
+    """An entity: its canonical name, kind, key and aliases."""
     return usecases.entities.get(entity_id)
 
 
@@ -111,8 +114,9 @@ def entity_mentions(
 def entity_candidates(
     entity_id: str, usecases: StoredUseCases, status: Annotated[Shown, Query()] = "pending"
 ) -> list[CandidateOut]:
-    """POSSIBLY_SAME_AS links, by similarity descending then id: the pending ones, or with
-    `status=settled` those settled (`same` or `different`), or `all`."""
+    """The entity's review links (entities that may be the same one), by similarity descending
+    then id: the pending ones, or with `status=settled` those settled (`same` or `different`),
+    or `all`."""
     return usecases.review.candidates(entity_id, status)
 
 
@@ -126,8 +130,8 @@ def list_review_links(
     cursor: Annotated[str | None, Query(max_length=400)] = None,
 ) -> ReviewLinkPage:
     """Review links of one status, by similarity descending then the older and the newer
-    entity's id (design §11); `kind` on either side. Entities are not an agent's own, so
-    every token sees every link."""
+    entity's id; `kind` on either side. Entities are not an agent's own, so every token sees
+    every link."""
     return usecases.review.links(status, kind, reason, limit, cursor)
 
 

@@ -31,14 +31,12 @@ def _accepted(job: JobEnvelopeOut) -> JSONResponse:
 def post_checkpoint(
     body: CheckpointCreate, usecases: UseCasesDep, caller: CallerAgent
 ) -> JSONResponse:
-    """Store items in a room in the background; exact copies are counted, not stored.
+    """Store items in a room in the background: `202` with the job to poll; exact copies are
+    counted, not stored. At most `api.max_batch` x 10 items.
 
-    The job writes as the caller's agent (param `viewer`, design §8.1): its items are compared
-    only with drawers that agent may see, so its counts say nothing of another agent's diary,
-    and an item may name no agent but that one.
-
-    At most `api.max_batch` x 10 items (design §11): the job's parameters are one node property
-    that a runner reads whole, so their size is bounded like any batch.
+    The job writes as the caller's agent: its items are compared only with drawers that agent
+    may see, so its counts say nothing of another agent's diary, and an item may name no agent
+    but that one.
     """
     return _accepted(usecases.jobs.checkpoint(body, caller))
 
@@ -51,7 +49,7 @@ def post_checkpoint(
     dependencies=[IDEMPOTENT],
 )
 def post_mine(body: MineCreate, usecases: UseCasesDep, caller: CallerAgent) -> JSONResponse:
-    """Mine a file or directory on the server, inside `api.mine_roots` only (design §8.1):
+    """Mine a file or directory on the server, inside `api.mine_roots` only:
     every text chunk becomes a drawer. Agent tokens cannot mine."""
     return _accepted(usecases.jobs.mine(body, caller))
 
