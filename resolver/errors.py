@@ -13,12 +13,12 @@ import enum
 from typing import Any, ClassVar
 
 
+# A code is part of the wire format (an error envelope, an MCP tool error, a failed job's record),
+# so this is a `StrEnum`: a member serialises, formats and compares as its string. It holds the
+# core's codes; the doors' own (tokens, transport, limits) are `api.errors.DoorCode`. Its
+# docstring is also `api.errors.WireCode`'s, the OpenAPI description of every code.
 class ErrorCode(enum.StrEnum):
-    """Every code the core reports; a member's name is its code spelled as an identifier.
-
-    A code is part of the wire format (an error envelope, an MCP tool error, a failed job's
-    record), so this is a `StrEnum`: a member serialises, formats and compares as its string.
-    The doors' own codes (tokens, transport, limits) are `api.errors.DoorCode`."""
+    """Every code the service reports; a member's name is its code spelled as an identifier."""
 
     INTERNAL_ERROR = "internal::error"
     INPUT_INVALID = "input::invalid"
