@@ -1,25 +1,10 @@
 """Errors decided by the API layer itself, the doors' own codes, and `describe()`, which every
 door uses to word an error.
 
-    CastlegraphError (resolver.errors)
-    ├── ApiError                     an answer the API decided, never a bug
-    │   ├── InvalidInput             input::invalid: a check of the routes' own (content)
-    │   │   └── CliInputError        input::invalid: a file a command reads is not valid
-    │   ├── InvalidRequest           input::invalid: the body breaks the request's schema
-    │   ├── InvalidPath              palace::invalid_path: a bad wing/room/agent or mine path
-    │   ├── Unauthorized             auth::unauthorized
-    │   ├── Forbidden                auth::forbidden
-    │   ├── IdempotencyKeyReused     idempotency::key_reused
-    │   ├── PayloadTooLarge          payload::too_large
-    │   ├── ServiceBusy              service::busy (retryable): heavy reads all running
-    │   ├── ServiceUnreachable       cli::service_unreachable: the client found no service
-    │   └── RemoteError              (api.client.http) the code a service answered with
-    └── UnexportableValue            internal::error, bug: a value no Cypher literal carries
-
-A blank label is the resolver's `EmptyLabel` wherever it is found. The doors' tables say what
-each error becomes: `api.http.statuses` (status, `Retry-After`), `api.mcp.errors` (tool error),
-`api.cli.options` (exit code). `DoorCode` holds the codes only a door raises; `WireCode` is
-every code a client may meet, the one enum the envelope's schema lists.
+`ApiError` draws its subtree. A blank label is the resolver's `EmptyLabel` wherever it is found.
+The doors' tables say what each error becomes: `api.http.statuses` (status, `Retry-After`),
+`api.mcp.errors` (tool error), `api.cli.options` (exit code). `DoorCode` holds the codes only a
+door raises; `WireCode` is every code a client may meet, the one enum the envelope's schema lists.
 """
 
 import enum
@@ -62,7 +47,21 @@ SERVICE_FAILED = "the service failed; see its log"
 
 
 class ApiError(CastlegraphError):
-    """An error the API layer decided, so never a bug: the caller hears its message."""
+    """An error the API layer decided, so never a bug: the caller hears its message.
+
+    ApiError (under resolver's CastlegraphError; `UnexportableValue` is beside it, a bug)
+    ├── InvalidInput             input::invalid: a check of the routes' own (content)
+    │   └── CliInputError        input::invalid: a file a command reads is not valid
+    ├── InvalidRequest           input::invalid: the body breaks the request's schema
+    ├── InvalidPath              palace::invalid_path: a bad wing/room/agent or mine path
+    ├── Unauthorized             auth::unauthorized
+    ├── Forbidden                auth::forbidden
+    ├── IdempotencyKeyReused     idempotency::key_reused
+    ├── PayloadTooLarge          payload::too_large
+    ├── ServiceBusy              service::busy (retryable): heavy reads all running
+    ├── ServiceUnreachable       cli::service_unreachable: the client found no service
+    └── RemoteError              (api.client.http) the code a service answered with
+    """
 
     bug = False
 

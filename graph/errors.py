@@ -1,34 +1,9 @@
-"""Errors raised by the graph layer, each with its stable `code`; the root is `resolver.errors`'.
+"""Errors raised by the graph layer, each with its stable `code`, under `resolver.errors`' root.
 
-    CastlegraphError (resolver.errors)   an answer (bug False) or the service's fault (bug True)
-    ├── GraphError                   graph::error, bug
-    │   ├── GraphUnavailable         graph::unavailable (retryable): unreachable, busy, timeout
-    │   ├── ConstraintViolation      graph::constraint_violation (retryable): a concurrent write
-    │   ├── GraphQueryError          graph::query_failed, bug: a refused statement
-    │   ├── UnindexedSearch          internal::error, bug: a search the database has no index for
-    │   └── MigrationFailed          graph::migration_failed (retryable if its cause is)
-    ├── DataDirInUse                 graph::data_dir_in_use, bug: another service owns the directory
-    ├── DrawerNotFound               palace::drawer_not_found
-    ├── DrawerNameTaken              palace::drawer_name_taken
-    ├── DrawerSuperseded             palace::drawer_superseded
-    ├── EntityNotFound               graph::entity_not_found
-    ├── ReviewLinkNotFound           graph::review_link_not_found
-    ├── AliasTaken                   graph::alias_taken: the spelling is another entity's
-    ├── JobNotFound                  jobs::job_not_found
-    ├── TooManyJobs                  service::busy (retryable): the caller's queue is full
-    ├── NothingToExport              export::not_found (the CLI's export only)
-    ├── InvalidCursor                input::invalid: a page cursor this service never returned
-    ├── InvalidVector                input::invalid: an embedding the index cannot hold
-    ├── SelfVerdict                  input::invalid: a verdict pairing a drawer with itself
-    └── UnknownDrawers               input::invalid: mentions of drawers that do not exist
-
-What a door makes of each (a status, a tool error, an exit code) is the door's own table, in
-`api`; the graph layer only says what went wrong and whether it is the caller's answer.
-
-Driver errors (redis, neo4j) are translated once, at the store boundary, into these. The
-driver's own text names hosts, ports and query fragments, so the translated error's message is
-castlegraph's own words and the driver error stays its `__cause__`, which `log_text` adds for
-the log only (design §7: never a raw database message to the client).
+`GraphError` and its subclasses are the database's failures, the others the use cases'
+refusals; the tree is drawn above `GraphError`. What a door makes of each is the door's own
+table, in `api`: the graph layer only says what went wrong and whether it is the caller's
+answer (`bug` False) or the service's fault.
 """
 
 from castlegraph.resolver.errors import CastlegraphError, ErrorCode
@@ -36,7 +11,36 @@ from castlegraph.resolver.errors import CastlegraphError, ErrorCode
 CONFLICT = "a concurrent write claimed the same unique key; retry the request"
 
 
+# CastlegraphError (resolver.errors)   an answer (bug False) or the service's fault (bug True)
+# ├── GraphError                   graph::error, bug
+# │   ├── GraphUnavailable         graph::unavailable (retryable): unreachable, busy, timeout
+# │   ├── ConstraintViolation      graph::constraint_violation (retryable): a concurrent write
+# │   ├── GraphQueryError          graph::query_failed, bug: a refused statement
+# │   ├── UnindexedSearch          internal::error, bug: a search the database has no index for
+# │   └── MigrationFailed          graph::migration_failed (retryable if its cause is)
+# ├── DataDirInUse                 graph::data_dir_in_use, bug: another service owns the directory
+# ├── DrawerNotFound               palace::drawer_not_found
+# ├── DrawerNameTaken              palace::drawer_name_taken
+# ├── DrawerSuperseded             palace::drawer_superseded
+# ├── EntityNotFound               graph::entity_not_found
+# ├── ReviewLinkNotFound           graph::review_link_not_found
+# ├── AliasTaken                   graph::alias_taken: the spelling is another entity's
+# ├── JobNotFound                  jobs::job_not_found
+# ├── TooManyJobs                  service::busy (retryable): the caller's queue is full
+# ├── NothingToExport              export::not_found (the CLI's export only)
+# ├── InvalidCursor                input::invalid: a page cursor this service never returned
+# ├── InvalidVector                input::invalid: an embedding the index cannot hold
+# ├── SelfVerdict                  input::invalid: a verdict pairing a drawer with itself
+# └── UnknownDrawers               input::invalid: mentions of drawers that do not exist
+
+
 class GraphError(CastlegraphError):
+    """The database failed. Driver errors (redis, neo4j) are translated once, at the store
+    boundary, into this tree. The driver's own text names hosts, ports and query fragments, so
+    the translated error's message is castlegraph's own words and the driver error stays its
+    `__cause__`, which `log_text` adds for the log only (design §7: never a raw database message
+    to the client)."""
+
     code = ErrorCode.GRAPH_ERROR
 
 

@@ -1,22 +1,10 @@
 """The root of every error castlegraph raises, the core's stable codes, and the resolver's error.
 
-Tree (the graph layer's errors in `graph.errors`, the doors' in `api.errors`)::
-
-    CastlegraphError         internal::error, a bug: code, message, details, bug, is_retryable()
-    ├── EmptyLabel           domain::empty_label: a name, kind or alias blank once trimmed
-    ├── graph.errors.*       the database and the use cases' refusals
-    └── api.errors.*         what the doors decide themselves (ApiError) and UnexportableValue
-
 The root lives here, in the lowest layer, because the resolver may import nothing but the
-standard library: every layer derives from it and names its codes without needing an upper one.
-An error is either an answer to the caller (`bug` False: the doors show its code, message and
-details) or the service's fault (`bug` True: the doors log it and tell the caller only that the
-service failed). How a door shows either (a status, a tool error, an exit code) is the door's
-own table; nothing here knows a transport.
-
-A code is part of the wire format (an error envelope, an MCP tool error, a failed job's record),
-so `ErrorCode` is a `StrEnum`: a member serialises, formats and compares as its string. It holds
-the codes of the core; the doors' own (tokens, transport, limits) are `api.errors.DoorCode`.
+standard library: every layer derives from it and names its codes without needing an upper one
+(the graph layer's errors are in `graph.errors`, the doors' in `api.errors`). How a door shows
+an error (a status, a tool error, an exit code) is the door's own table; nothing here knows a
+transport.
 """
 
 from __future__ import annotations
@@ -25,6 +13,10 @@ import enum
 from typing import Any, ClassVar
 
 
+# A code is part of the wire format (an error envelope, an MCP tool error, a failed job's record),
+# so this is a `StrEnum`: a member serialises, formats and compares as its string. It holds the
+# core's codes; the doors' own (tokens, transport, limits) are `api.errors.DoorCode`. Its
+# docstring is also `api.errors.WireCode`'s, the OpenAPI description of every code.
 class ErrorCode(enum.StrEnum):
     """Every code the service reports; a member's name is its code spelled as an identifier."""
 
@@ -51,7 +43,17 @@ class ErrorCode(enum.StrEnum):
 
 class CastlegraphError(Exception):
     """An error of castlegraph's: its `code`, a `message` in castlegraph's own words, and
-    `details` a caller can act on. Unless a class says otherwise it is a bug."""
+    `details` a caller can act on. Unless a class says otherwise it is a bug.
+
+    An error is either an answer to the caller (`bug` False: the doors show its code, message
+    and details) or the service's fault (`bug` True: the doors log it and tell the caller only
+    that the service failed).
+
+        CastlegraphError         internal::error, a bug: code, message, details, bug, is_retryable()
+        ├── EmptyLabel           domain::empty_label: a name, kind or alias blank once trimmed
+        ├── graph.errors.*       the database and the use cases' refusals
+        └── api.errors.*         what the doors decide themselves (ApiError) and UnexportableValue
+    """
 
     code: enum.StrEnum = ErrorCode.INTERNAL_ERROR
     bug: ClassVar[bool] = True

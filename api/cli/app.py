@@ -1,17 +1,10 @@
-"""The `castlegraph` command line (typer).
+"""The `castlegraph` command line (typer): registers the commands each `api.cli` module defines.
 
-`serve` runs the HTTP service (`api.cli.serve`, the one module of the CLI that composes the
-web stack). The other commands reach castlegraph through `api.client.connect`:
-over HTTP with `--url` (or `CASTLEGRAPH_URL`), else in-process on the data directory, falling
-back to the running service that holds it. `--json` prints what the HTTP API returns.
-
-    serve                         api.cli.serve
-    mine, checkpoint, jobs        api.cli.jobs
-    resolve, entity               api.cli.entities
-    review                        api.cli.review
-    migrate                       api.cli.migrate (in-process only)
-    doctor                        api.cli.doctor
-    export                        api.cli.export (in-process only)
+`serve` runs the HTTP service (`api.cli.serve`, the one CLI module that composes the web stack).
+The others reach castlegraph through `api.client.connect`: over HTTP with `--url` (or
+`CASTLEGRAPH_URL`), else in-process on the data directory, falling back to the running service
+that holds it (`migrate` and `export` are in-process only). `--json` prints what the HTTP API
+returns.
 """
 
 import typer

@@ -1,12 +1,10 @@
 """`castlegraph doctor`: is this installation ready to serve? One line per check, ✔ or ✘.
 
-The service asked is the one holding the data directory, where it recorded it listens
-(`api.service.address`), else at the configured address; with `--url` (`CASTLEGRAPH_URL`) the
-service there is asked instead and the data directory is not opened, as for every command.
-
-Exit status 0 when nothing failed, 1 otherwise; `--json` prints `{"ok", "checks": [{"name",
-"status", "message", "fix"}]}` with status `ok`, `fail` or `skip` (a check that did not apply,
-such as no service running yet, which is not a fault). The checks are in `api.service.doctor`.
+The service asked is the one holding the data directory, at its recorded address
+(`api.service.address`), else at the configured one; `--url` asks that service instead. Exit
+status 0 when nothing failed, else 1; `--json` prints `{"ok", "checks": [{"name", "status",
+"message", "fix"}]}`, status `ok`, `fail` or `skip` (a check that did not apply, not a fault).
+The checks themselves are in `api.service.doctor`.
 """
 
 import os

@@ -3,9 +3,7 @@
     castlegraph export --entity "Ada Lovelace" [--kind person] [--format graphml|cypher] [-o F]
     castlegraph export --wing infra --room ops --format cypher -o ops.cypher
 
-The export reads the database in-process: on Neo4j always (nothing is locked), on the embedded
-database only while no service holds the data directory (stop it first, as for `migrate`).
-Nothing is written to the graph, so neither the schema nor the migrations are touched.
+It reads in-process (`_read`) and writes nothing to the graph.
 """
 
 import enum
@@ -36,6 +34,9 @@ class ExportFormat(enum.StrEnum):
 def _read(
     settings: Settings, entity: str | None, kind: str | None, place: tuple[str, str]
 ) -> Subgraph:
+    """Read in-process: on Neo4j always (nothing is locked), on the embedded database only while
+    no service holds the data directory (stop it first, as for `migrate`). Nothing is written, so
+    neither the schema nor the migrations are touched."""
     backend = open_exclusive(settings, "the export reads the embedded database in-process")
     try:
         if entity is not None:

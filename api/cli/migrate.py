@@ -1,11 +1,8 @@
 """`castlegraph migrate [--status]`: apply or list migrations.
 
-Migrations need the database alone, so applying them never goes through a service: when one
-holds the data directory it says so and stops. Listing them is read-only, so `--status` then
-asks that service (`GET /api/migrations`) where it recorded that it listens. Otherwise it opens
-the backend as the runtime does (schema applied) but without migrating, so `--status` sees what
-is pending. Progress comes from the migrations recorded so far, polled while
-`graph.schema.migrations.migrate` runs on a worker thread.
+Applying needs the database alone, so it never goes through a service: when one holds the data
+directory, the command says so and stops. `--status` is read-only, so it then asks that service
+(`_status_anywhere`). Progress is polled while the migrations run on a worker thread (`_run`).
 """
 
 import sys
@@ -29,6 +26,8 @@ from castlegraph.graph.schema import migrations
 
 
 def _open(settings: Settings) -> Backend:
+    """Open the backend as the runtime does (schema applied) but without migrating, so the
+    status sees what is pending."""
     backend = open_exclusive(settings, "migrations need the database alone")
     try:
         backend.store.apply_schema(memory_indexes=settings.dedup.memory_index)
@@ -43,7 +42,8 @@ def _status(store: GraphStore) -> Json:
 
 
 def _status_anywhere(settings: Settings) -> Json:
-    """The status in-process, else from the running service that holds the data directory."""
+    """The status in-process, else from the running service that holds the data directory
+    (`GET /api/migrations`, where it recorded that it listens)."""
     try:
         backend = _open(settings)
     except DataDirInUse:

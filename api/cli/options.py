@@ -1,14 +1,9 @@
 """What every `castlegraph` command shares: its options, its settings, its way of failing.
 
 A command states only its own options and takes the shared ones (`--json`, `--url`,
-`--data-dir`, `--config`) as one `CommonOptions` argument, which `with_common_options` builds:
-typer sees one signature with the command's options first and the shared ones after, the same
-names, help texts, environment variable and defaults for every command.
-
-Expected errors (`CastlegraphError` and its subclasses, the HTTP envelope's errors included)
+`--data-dir`, `--config`) as one `CommonOptions` (`with_common_options`). Expected errors
 become one line on stderr, `castlegraph: <message>`, and the exit status `EXIT_BY_ERROR` gives
-their class (1); bad usage or settings exit with 2, as click does for a bad option. A traceback
-means a bug outside the tree.
+(1); bad usage or settings exit with 2, as click does. A traceback means a bug outside the tree.
 """
 
 import functools
@@ -125,7 +120,10 @@ _SHARED = [
 
 def with_common_options(*, json: bool = True, url: bool = True) -> Callable[[Command], Command]:
     """Give a command the shared options after its own; `json=False` or `url=False` leaves out
-    `--json` or `--url`. The command declares `options: CommonOptions` instead of them."""
+    `--json` or `--url`. The command declares `options: CommonOptions` instead of them.
+
+    typer sees one signature, the command's options first and the shared ones after, so every
+    command has the same names, help texts, environment variables and defaults for them."""
     shared = [p for p in _SHARED if (p.name != "as_json" or json) and (p.name != "url" or url)]
 
     def decorate(command: Command) -> Command:

@@ -1,12 +1,9 @@
 """How a command reaches castlegraph: one interface, in-process or over HTTP.
 
-The embedded database belongs to one process at a time (a lock file in the data directory).
-So a command talks HTTP when given `--url` (or `CASTLEGRAPH_URL`); otherwise it opens the
-backend in-process, and when a running service holds the data directory it talks HTTP to that
-service instead, where the service recorded it listens (`api.service.address`: its real port,
-whatever the settings of the command say), else at the configured host and port. Every answer
-is the JSON the HTTP API returns, so each command is written once and `--json` prints the same
-thing in both modes.
+The embedded database belongs to one process at a time (a lock file in the data directory), so
+a command talks HTTP when given `--url` (or `CASTLEGRAPH_URL`), else opens the backend
+in-process, or talks to the service holding the data directory (`located`). Every answer is the
+JSON the HTTP API returns, so each command is written once and `--json` prints the same thing.
 """
 
 import sys
@@ -31,8 +28,9 @@ def service_url(settings: Settings) -> str:
 
 
 def holder_url(settings: Settings) -> str:
-    """Where the service holding the data directory listens: the address it recorded there,
-    else (nothing recorded, or its process gone) where the settings say."""
+    """Where the service holding the data directory listens: the address it recorded there
+    (`api.service.address`: its real port, whatever the command's settings say), else (nothing
+    recorded, or its process gone) where the settings say."""
     address = recorded(Path(settings.graph.data_dir))
     return address.url if address is not None else service_url(settings)
 

@@ -1,11 +1,8 @@
 """The HTTP client: the same calls as the in-process client, against a running service.
 
-One `httpx2.Client` per command (a connection pool, never one per request). A non-2xx answer
-carries the error envelope of design §7 and is raised as a `RemoteError` with its code, message
-and details, so the command reports it as it would report the same error in-process.
-
-Who calls is said by the token this client sends (the first configured one): the service reads
-the agent from it, so the protocol's `caller` arguments change nothing here.
+One `httpx2.Client` per command (a connection pool, never one per request). A non-2xx answer's
+envelope (design §7) is raised as a `RemoteError`, so the command reports it as it would the same
+error in-process.
 """
 
 from collections.abc import Mapping
@@ -61,6 +58,10 @@ def _given(params: Mapping[str, str | int | float | None]) -> Query:
 
 
 class HttpClient:
+    """Calls a running service. Who calls is said by the token it sends (the first configured
+    one): the service reads the agent from it, so the protocol's `caller` arguments change
+    nothing here."""
+
     remote = True
 
     def __init__(self, url: str, settings: Settings) -> None:

@@ -3,12 +3,6 @@
 Each method is one HTTP call: its arguments are the call's path segments, query and JSON body,
 and its answer is the JSON the HTTP API returns. So a command or a tool is written once and
 works the same in-process (`api.client.local`) and over HTTP (`api.client.http`).
-
-`caller` is the agent the caller's bearer token names (None: the token names none, or there is
-no token). It decides whose diary entries a call may see, so the calls that depend on it take it
-explicitly: the MCP endpoint of the service passes the agent of each request's token. Over HTTP
-the client's own token is sent instead and the service reads the agent from it, so there the
-argument changes nothing.
 """
 
 from typing import Any, Protocol
@@ -17,6 +11,12 @@ Json = dict[str, Any]
 
 
 class Client(Protocol):
+    """`caller` is the agent the caller's bearer token names (None: the token names none, or
+    there is no token). It decides whose diary entries a call may see, so the calls that depend
+    on it take it explicitly: the MCP endpoint of the service passes the agent of each request's
+    token. Over HTTP the client's own token is sent instead and the service reads the agent from
+    it, so there the argument changes nothing."""
+
     remote: bool
     """True when the work happens in a service that keeps running after the command exits."""
 

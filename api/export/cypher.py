@@ -1,12 +1,8 @@
 """A subgraph as a Cypher script of `CREATE` statements that another database can run.
 
-An export script cannot take parameters, so every value is written as a Cypher literal:
-strings single-quoted with backslash escapes, numbers, booleans, lists. Line breaks, tabs and
-the other escapable characters are escaped, so every statement is exactly one line ending in
-`;`: `cypher-shell -f export.cypher` runs it, and so does a loop over its lines (FalkorDB takes
-one statement per query). Nodes come first; each edge then finds its two ends by the
-properties their uniqueness constraints cover (`KEYS`), so the script expects a graph that does
-not hold those nodes yet (a fresh database, or one with castlegraph's schema applied).
+A script cannot take parameters, so every value is written as a Cypher literal (`literal`), and
+every statement is exactly one line ending in `;`: `cypher-shell -f export.cypher` runs it, and
+so does a loop over its lines (FalkorDB takes one statement per query).
 """
 
 import math
@@ -34,6 +30,8 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def string(value: str) -> str:
+    """Single-quoted with backslash escapes; line breaks, tabs and the other escapable
+    characters are escaped too, so a statement stays on one line."""
     return "'" + _NEEDS_ESCAPE.sub(_escaped, value) + "'"
 
 
@@ -86,6 +84,9 @@ def _create_edge(edge: Edge) -> str:
 
 
 def statements(graph: Subgraph) -> Iterable[str]:
+    """Nodes first; each edge then finds its two ends by the properties their uniqueness
+    constraints cover (`KEYS`), so the script expects a graph that does not hold those nodes yet
+    (a fresh database, or one with castlegraph's schema applied)."""
     for (label, _), props in graph.sorted_nodes():
         yield f"CREATE (:{label}{properties(props)});"
     for edge in graph.sorted_edges():

@@ -1,11 +1,8 @@
 """A subgraph as GraphML (http://graphml.graphdrawing.org/), for Gephi, yEd, NetworkX or APOC.
 
-Every property gets a typed `<key>` per domain (node or edge): `string`, `boolean`, `long` or
-`double`; a key whose values mix integers and floats is `double`, any other mix is `string`.
-GraphML has no list type, so lists (entity aliases) are written as JSON text in a `string` key.
-Like APOC's `apoc.export.graphml`, a node's labels are the `labels` data (`:Drawer`) and an
-edge's type the `label` data (`SIMILAR_TO`); element ids are `n0`, `n1`, ... and `e0`, ...
-(GraphML ids are XML name tokens, which a wing name need not be).
+Every property gets a typed `<key>` per domain (`_key_types`). Like APOC's
+`apoc.export.graphml`, a node's labels are the `labels` data (`:Drawer`) and an edge's type the
+`label` data (`SIMILAR_TO`).
 """
 
 import json
@@ -37,6 +34,9 @@ def _kind(value: Any) -> str:
 
 
 def _key_types(rows: Iterable[dict[str, Any]]) -> dict[str, str]:
+    """`string`, `boolean`, `long` or `double` per key; a key whose values mix integers and
+    floats is `double`, any other mix is `string`. GraphML has no list type, so lists (entity
+    aliases) are written as JSON text in a `string` key."""
     seen: dict[str, set[str]] = {}
     for props in rows:
         for name, value in props.items():
@@ -78,6 +78,8 @@ def _data(element: ET.Element, key_id: str, value: Any, type_: str) -> None:
 
 
 def graphml(graph: Subgraph) -> str:
+    """The document; element ids are `n0`, `n1`, ... and `e0`, ... (GraphML ids are XML name
+    tokens, which a wing name need not be)."""
     nodes = graph.sorted_nodes()
     edges = graph.sorted_edges()
     node_types = _key_types(props for _, props in nodes)

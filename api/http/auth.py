@@ -1,14 +1,9 @@
-"""Bearer tokens (`CASTLEGRAPH_API_TOKENS`): required on every route but health when set (and
-the review page's static files, `api.http.review_page`).
+"""Bearer tokens (`CASTLEGRAPH_API_TOKENS`): required on every route but health, `/metrics` and
+the review page's static files when set (design §8.1).
 
-Health and `/metrics` answer without one, but a valid token presented there still identifies
-the caller: health shows a stranger only its status (design §8.1).
-
-Each configured token is `SECRET`, `AGENT:SECRET` or `:SECRET` (`api.service.tokens`: the last
-form is an operator token whose secret holds a `:`). A token that names an agent makes that the
-caller's identity for the diary: it can write and read only its own entries. Tokens are
-compared in constant time, and every configured token is compared, so timing tells nothing.
-Secrets never reach the logs (settings hold them as `SecretStr`).
+A valid token presented on those open paths still identifies the caller: health shows a
+stranger only its status. The token grammar is `api.service.tokens`; an agent token makes
+that agent the caller's identity for the diary. Secrets never reach the logs (`SecretStr`).
 """
 
 import hashlib
@@ -27,6 +22,10 @@ a token like any other)."""
 
 
 class BearerAuth:
+    """Each configured token is `SECRET`, `AGENT:SECRET` or `:SECRET`; one that names an agent
+    can write and read only that agent's diary entries. Tokens are compared in constant time,
+    and every configured token is compared, so timing tells nothing."""
+
     def __init__(self, app: ASGIApp, tokens: list[str]) -> None:
         self.app = app
         self.tokens = [Token.parse(raw) for raw in tokens]

@@ -1,11 +1,7 @@
 """Refuse request bodies over the configured size with `413 payload::too_large`.
 
-A pure ASGI middleware: it counts bytes as they arrive, so an oversized body is refused
-without being held in memory first, whether or not the client sent Content-Length. Past the
-limit it raises an HTTP 413: read by a route, the error handlers turn it into the envelope;
-read by a middleware inside this one (`Idempotency-Key` reads the whole body first), it would
-reach no handler and be a 500, so this middleware answers the envelope itself when nothing has
-been sent yet.
+A pure ASGI middleware (`BodySizeLimit`) that counts bytes as they arrive, so an oversized
+body is refused without being held in memory first, Content-Length or not.
 """
 
 from starlette.exceptions import HTTPException
@@ -20,6 +16,11 @@ class _BodyTooLarge(HTTPException):
 
 
 class BodySizeLimit:
+    """Past the limit it raises an HTTP 413: read by a route, the error handlers turn it into
+    the envelope; read by a middleware inside this one (`Idempotency-Key` reads the whole body
+    first), it would reach no handler and be a 500, so this middleware answers the envelope
+    itself when nothing has been sent yet."""
+
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
         self.max_bytes = max_bytes

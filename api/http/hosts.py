@@ -1,15 +1,8 @@
 """The `Host` allow-list on every route (design §8.1): a defence against DNS rebinding.
 
-A web page on another site can point its own DNS name at 127.0.0.1 and have the victim's browser
-call the service; the browser then sends that site's name as `Host`. Refusing any `Host` that
-is not the service's own name or address (`ApiSettings.own_hosts`: loopback, the listen
-address, `api.allowed_hosts`) stops it on every route — `/api/health`, `/metrics`, `/docs` and
-`/mcp` included, before tokens are even looked at. A request without `Host` is refused too.
-The answer is `403 auth::forbidden`, naming `CASTLEGRAPH_ALLOWED_HOSTS`.
-
-A request with two `Host` headers is `400 input::invalid` (as HTTP/1.1 requires): the app
-would judge one of them and the MCP SDK read the other, so one allowed name could carry in
-another.
+Any `Host` that is not the service's own name or address (`ApiSettings.own_hosts`) is refused
+with `403 auth::forbidden`, naming `CASTLEGRAPH_ALLOWED_HOSTS`, on every route and before tokens
+are looked at; `HostAllowList` says why.
 """
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -29,6 +22,14 @@ def requested_host(header: str) -> str:
 
 
 class HostAllowList:
+    """A web page on another site can point its own DNS name at 127.0.0.1 and have the victim's
+    browser call the service; the browser then sends that site's name as `Host`. Refusing any
+    other `Host` than the service's own (loopback, the listen address, `api.allowed_hosts`)
+    stops it on every route: `/api/health`, `/metrics`, `/docs` and `/mcp` included. A request
+    without `Host` is refused too; one with two is `400 input::invalid` (as HTTP/1.1 requires):
+    the app would judge one of them and the MCP SDK read the other, so one allowed name could
+    carry in another."""
+
     def __init__(self, app: ASGIApp, hosts: frozenset[str]) -> None:
         self.app = app
         self.hosts = hosts

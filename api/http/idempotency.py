@@ -1,14 +1,7 @@
 """`Idempotency-Key` on writes: a retry with the same key and body replays the first answer.
 
-A pure ASGI middleware around POST and PUT: the request body is fingerprinted with its method
-and path; a stored answer with the same fingerprint is replayed (status and body, with
-`Idempotent-Replayed: true`), another fingerprint is `409 idempotency::key_reused`. Answers of
-5xx are not stored, so a retry after an outage runs again. Two retries racing each other may
-both run; every castlegraph write is itself replay-safe, so the graph still ends the same.
-
-Keys expire after 24 hours. Besides the purge at start, a keyed request purges the expired
-ones when `PURGE_EVERY` has passed on the runtime's clock since the last purge, so a service
-that runs for weeks keeps one day of keys, not all of them.
+A pure ASGI middleware around POST and PUT (`IdempotencyKeys`); another body under the same key
+is `409 idempotency::key_reused`. Keys expire after 24 hours.
 """
 
 import contextlib
@@ -34,6 +27,15 @@ log = logging.getLogger("castlegraph.api")
 
 
 class IdempotencyKeys:
+    """The request body is fingerprinted with its method and path; a stored answer with the
+    same fingerprint is replayed (status and body, with `Idempotent-Replayed: true`). Answers of
+    5xx are not stored, so a retry after an outage runs again. Two retries racing each other may
+    both run; every castlegraph write is itself replay-safe, so the graph still ends the same.
+
+    Besides the purge at start, a keyed request purges the expired keys when `PURGE_EVERY` has
+    passed on the runtime's clock since the last purge, so a service that runs for weeks keeps
+    one day of keys, not all of them."""
+
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self._next_purge: datetime | None = None  # the start purged; the first request too

@@ -1,13 +1,9 @@
 """The `Origin` check on state-changing requests (design §8.1): a defence against cross-site
 requests.
 
-A page on another site can make the victim's browser POST to the service (a form, or `fetch`
-in `no-cors` mode) even when it cannot read the answer; the browser then says where the page
-came from in `Origin`. A `POST`, `PUT`, `PATCH` or `DELETE` whose `Origin` is neither the
-request's own origin (its scheme and the `Host` it was sent to, which `api.http.hosts` has
-already found to be one of the service's names) nor one of `api.allowed_origins` is refused
-with `403 auth::forbidden`, naming `CASTLEGRAPH_ALLOWED_ORIGINS`, on every route, `/mcp`
-included. Requests without `Origin` (curl, the SDKs, the CLI) are not browsers' and pass.
+A `POST`, `PUT`, `PATCH` or `DELETE` from a browser page of another site is refused with
+`403 auth::forbidden`, naming `CASTLEGRAPH_ALLOWED_ORIGINS`, on every route, `/mcp` included;
+`OriginCheck` says which origins pass.
 """
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -21,6 +17,13 @@ STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 class OriginCheck:
+    """A page on another site can make the victim's browser POST to the service (a form, or
+    `fetch` in `no-cors` mode) even when it cannot read the answer; the browser then says where
+    the page came from in `Origin`. A state-changing request passes when its `Origin` is the
+    request's own origin (its scheme and the `Host` it was sent to, which `api.http.hosts` has
+    already allowed) or one of `api.allowed_origins`. Requests without `Origin` (curl, the SDKs,
+    the CLI) are not browsers' and pass."""
+
     def __init__(self, app: ASGIApp, allowed: list[str]) -> None:
         self.app = app
         self.allowed = {key for key in map(origin_key, allowed) if key is not None}

@@ -1,13 +1,9 @@
 """`/review`: the curator's review page, plain files the package ships.
 
-The page is static files (`api/http/review/`: HTML, JavaScript modules, one style sheet) and
-no build step. They hold no data, so they answer without a token (`BearerAuth` lets `PAGE_PATHS`
-through): a browser cannot send `Authorization` when it navigates, and the page must load to
-ask for the token. Every call that reads or writes the graph is an API call with that token,
-so the page sees exactly what the API shows the token. Host checks apply as everywhere.
-
-Every answer carries a Content-Security-Policy that allows only the page's own script and
-style sheet (no inline script, no `eval`, no other site), refuses framing, and `nosniff`.
+The page is static files (`api/http/review/`: HTML, JavaScript modules, one style sheet), no
+build step. They hold no data, so they answer without a token (`PAGE_PATHS`); every read or
+write is an API call with the token the curator gives, so the page sees exactly what the API
+shows that token. Every answer carries the strict `HEADERS` (CSP, `nosniff`).
 """
 
 from pathlib import Path
@@ -47,6 +43,10 @@ router = APIRouter(include_in_schema=False)
 
 
 def _file(name: str, media_type: str) -> Response:
+    """A page file. It answers without a token because a browser cannot send `Authorization`
+    when it navigates, and the page must load to ask for the token. `HEADERS` allow only the
+    page's own script and style sheet (no inline script, no `eval`, no other site) and refuse
+    framing; host checks apply as everywhere."""
     return Response((FILES / name).read_bytes(), media_type=media_type, headers=HEADERS)
 
 

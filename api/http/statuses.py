@@ -1,11 +1,7 @@
 """The HTTP door's table: which status each error class is answered with (design §7).
 
-An error's status is the first class of its MRO found here, so a subclass may answer otherwise
-than its parent and one code may have two statuses: `input::invalid` is a 400 for what the
-routes check themselves (`InvalidInput`, `InvalidCursor`) and a 422 where the body was valid by
-schema but not by content (`InvalidRequest`, `InvalidVector`, `SelfVerdict`, `UnknownDrawers`).
-A bug (`CastlegraphError.bug`) finds nothing before the root, 500; the envelope hides its words.
-A retryable error carries `Retry-After: RETRY_AFTER_SECONDS`.
+`STATUS_BY_ERROR` by class; a bug finds nothing before the root, 500, and the envelope hides
+its words. A retryable error carries `Retry-After: RETRY_AFTER_SECONDS`.
 """
 
 from castlegraph.api.errors import (
@@ -74,7 +70,12 @@ STATUS_BY_ERROR: dict[type[CastlegraphError], int] = {
 
 
 def http_status(kind: type[CastlegraphError]) -> int:
-    """The status errors of this class are answered with: the nearest class of its MRO listed."""
+    """The status errors of this class are answered with: the nearest class of its MRO listed.
+
+    So a subclass may answer otherwise than its parent and one code may have two statuses:
+    `input::invalid` is a 400 for what the routes check themselves (`InvalidInput`,
+    `InvalidCursor`) and a 422 where the body was valid by schema but not by content
+    (`InvalidRequest`, `InvalidVector`, `SelfVerdict`, `UnknownDrawers`)."""
     return next(STATUS_BY_ERROR[c] for c in kind.__mro__ if c in STATUS_BY_ERROR)
 
 

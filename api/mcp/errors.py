@@ -1,14 +1,9 @@
 """How the MCP tools fail: a tool error that starts with castlegraph's error code.
 
-The MCP door's table, by kind of error::
-
-    a bug (`CastlegraphError.bug`)   internal::error: the service failed; see its log
-                                     (its code and words, with the driver's, go to the log)
-    any other `CastlegraphError`     <code>: <describe(error)>, a service's answer included
-    pydantic `ValidationError`       input::invalid: <loc>: <msg>; ... (a tool's arguments)
-
-`graph::entity_not_found: no entity ...` reads the same whether the tool ran in-process or
-through a service, and an agent can act on the code as an HTTP client acts on the envelope's.
+The MCP door's table: a bug is `internal::error: the service failed; see its log` (its code and
+words go to the log); any other `CastlegraphError` is `<code>: <describe(error)>`, a service's
+answer included; a tool's invalid arguments are `input::invalid: <loc>: <msg>; ...`. So an error
+reads the same in-process or through a service, and an agent acts on its code.
 """
 
 import logging

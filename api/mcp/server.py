@@ -1,13 +1,9 @@
 """castlegraph as a Model Context Protocol server (the `mcp` SDK's `MCPServer`, once `FastMCP`).
 
-One server definition, two transports:
-
-- stdio: `castlegraph mcp` (`api.cli.mcp`) serves the client every command connects with: the
-  data directory opened in-process, or the service that holds it;
-- streamable HTTP at `/mcp` on the HTTP app, calling the use cases the app built (`UseCases`).
-  It is stateless with JSON answers: no session lives in the process, so several instances can
-  serve behind a load balancer, as the rest of the API can. The SDK's session manager still
-  needs its `run()` entered for the app's lifetime; `create_app` does that in its lifespan.
+One server definition (`build_server`), two transports: stdio (`castlegraph mcp`, on the client
+every command connects with) and streamable HTTP at `/mcp` on the HTTP app, calling the use
+cases the app built. The HTTP one is stateless with JSON answers, so several instances can
+serve behind a load balancer; `create_app` enters the SDK's session manager in its lifespan.
 """
 
 import inspect

@@ -2,10 +2,8 @@
 
 Each tool builds the route's request model (the same validation as HTTP, so a bad value is the
 tool's `input::invalid` before anything is sent) and passes it to the client as the route's JSON
-body; the client runs the route in-process or over HTTP. Answers are the route's response
-models, which the SDK returns as structured content, but for writes, which answer their
-essentials (`api.mcp.answers`); `find_duplicates` and `hygiene` answer readable text. Errors
-are tool errors that start with their code (`api.mcp.errors`).
+body. Answers are the route's response models (structured content), but for writes (their
+essentials, `api.mcp.answers`) and the readable text of `find_duplicates` and `hygiene`.
 """
 
 from typing import Annotated, Any, Literal

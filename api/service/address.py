@@ -1,14 +1,9 @@
 """Where the service holding a data directory listens, recorded next to the directory's lock.
 
-The lock (`graph.backends.embedded.LOCK_FILE`) says that some process owns the data directory, not
-where to reach it, and the commands looking for it cannot guess: a service started with `--port
-8951` is not at the configured 8765. So once uvicorn has bound its socket the service writes its
-scheme, host, port (the one it really got) and pid to `ADDRESS_FILE`, and removes it when it stops.
-The CLI reads it only while the lock is held, and ignores a record whose process is gone (a killed
-service leaves its file behind). Tokens never go in it.
-
-The file is replaced atomically (a reader sees the old record or the new one, never half of
-one) and is private to the user like everything in the data directory (design §8.1).
+The lock (`graph.backends.embedded.LOCK_FILE`) says that some process owns the data directory,
+not where to reach it: a service started with `--port 8951` is not at the configured 8765. So
+once uvicorn has bound its socket the service records its `ServiceAddress` in `ADDRESS_FILE`,
+and removes it when it stops. Tokens never go in it.
 """
 
 import json
@@ -35,6 +30,10 @@ def url_of(host: str, port: int, scheme: str = "http") -> str:
 
 @dataclass(frozen=True, slots=True)
 class ServiceAddress:
+    """What a service records: its scheme, host, the port it really got and its pid. The CLI
+    reads it only while the lock is held, and ignores a record whose process is gone (a killed
+    service leaves its file behind)."""
+
     scheme: str
     host: str
     """The address the socket is bound to, as the kernel reports it."""
@@ -47,7 +46,9 @@ class ServiceAddress:
 
 
 def record(data_dir: Path, address: ServiceAddress) -> None:
-    """Write `address` beside the lock: a temporary file of mode 0600, renamed over the old."""
+    """Write `address` beside the lock: a temporary file of mode 0600, renamed over the old, so
+    a reader sees the old record or the new one, never half of one, and the file is private to
+    the user like everything in the data directory (design §8.1)."""
     fd, temporary = tempfile.mkstemp(dir=data_dir, prefix=f".{ADDRESS_FILE}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as file:

@@ -1,14 +1,9 @@
 """A bounded number of heavy reads at once, so they cannot starve cheap calls.
 
 `find_duplicates` and `hygiene` read every embedded drawer they may see and keep the database
-busy. A crowd of them would hold every worker thread and queue `/api/health` and the writes
+busy; a crowd of them would hold every worker thread and queue `/api/health` and the writes
 behind them. `HeavyReads` lets `api.heavy_reads` of them run at once in the process, whichever
-door they came in by: the HTTP routes, and the MCP tools (over HTTP or stdio), which reach the
-same use cases through the in-process client. A caller past the limit waits at most
-`api.heavy_read_wait_seconds` and is then told `503 service::busy` with `Retry-After`.
-
-An HTTP route waits on the event loop, holding no thread; an MCP tool already runs on a worker
-thread of its own and waits there. Both count against one semaphore.
+door they came in by; a caller past the limit is told `503 service::busy` with `Retry-After`.
 """
 
 import threading
@@ -25,6 +20,11 @@ POLL_SECONDS = 0.02
 
 
 class HeavyReads:
+    """One semaphore for every door: the HTTP routes, and the MCP tools (over HTTP or stdio),
+    which reach the same use cases through the in-process client. An HTTP route waits on the
+    event loop, holding no thread (`slot`); an MCP tool already runs on a worker thread of its
+    own and waits there (`held`). Either waits at most `api.heavy_read_wait_seconds`."""
+
     def __init__(self, slots: int, wait_seconds: float) -> None:
         self.slots = slots
         self.wait_seconds = wait_seconds

@@ -2,10 +2,6 @@
 
 `configure_logging` is called once by `castlegraph serve`: JSON by default when stderr is not a
 terminal (a container, systemd, a file), readable text on a terminal, `--log-format` to choose.
-
-`RequestIdFilter` copies the request id that `api.http.request_log` holds for the request into
-every record logged meanwhile, in route threads too (Starlette runs sync routes with a copy of
-the context).
 """
 
 import enum
@@ -39,6 +35,10 @@ def use_json(choice: LogFormat | None) -> bool:
 
 
 class RequestIdFilter(logging.Filter):
+    """Copies the request id that `api.http.request_log` holds for the request into every record
+    logged meanwhile, in route threads too (Starlette runs sync routes with a copy of the
+    context)."""
+
     def filter(self, record: logging.LogRecord) -> bool:
         record.request_id = request_id.get()
         return True

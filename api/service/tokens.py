@@ -1,17 +1,8 @@
 """How a configured bearer token is read: `SECRET`, `AGENT:SECRET` or `:SECRET` (design §8.1).
 
-A token that names an agent acts only as that agent; the others act for the operator. Before
-this grammar, any token holding a `:` was an agent token, so an operator's token generated
-with a colon in it was silently confined to a diary (and answered to its tail only). Now:
-
-- `SECRET` with no `:` — an operator token;
-- `AGENT:SECRET` — an agent token: the text before the first `:` names the agent, the rest is
-  the secret the agent presents (`Authorization: Bearer SECRET`);
-- `:SECRET` — the explicit operator form, for a secret that holds a `:` itself (`:ab:cd` is the
-  operator token `ab:cd`).
-
-A list where two tokens share a secret is refused at start: the secret alone decides who
-calls, so it must name one caller.
+A token that names an agent acts only as that agent; the others act for the operator. A list
+where two tokens share a secret is refused at start: the secret alone decides who calls, so it
+must name one caller.
 """
 
 from collections.abc import Iterable
@@ -22,6 +13,15 @@ SETTING = "api.tokens"
 
 @dataclass(frozen=True, slots=True)
 class Token:
+    """One configured token:
+
+    - `SECRET` with no `:`: an operator token;
+    - `AGENT:SECRET`: an agent token: the text before the first `:` names the agent, the rest
+      is the secret the agent presents (`Authorization: Bearer SECRET`);
+    - `:SECRET`: the explicit operator form, for a secret that holds a `:` itself (`:ab:cd` is
+      the operator token `ab:cd`), which would otherwise be read as an agent token.
+    """
+
     secret: bytes
     agent: str | None
 

@@ -1,13 +1,9 @@
 """The entity search keys as each dialect stores and probes them (design §5.4).
 
-FalkorDB indexes the keys as an array property (`dkeys`, a range index answers `k IN e.dkeys`),
-and stores them only while it keeps that index: while the service's memory index serves
-instead, entities are written without them (`GraphStore.stores_entity_keys`).
-Neo4j cannot index list elements, so it keeps them as one whitespace-separated string
-(`dkeys_text`) under a whitespace-analysed full-text index. FalkorDB receives the probe keys as
-one string joined by a control character that no probe contains, split back in the statement:
-its client writes every parameter into a Cypher text header in Python, and tens of thousands
-of small quoted strings cost far more to render there than one long one.
+FalkorDB indexes the keys as an array property (`dkeys`, a range index answers `k IN e.dkeys`)
+and stores them only while it keeps that index. Neo4j cannot index list elements, so it keeps
+them as one whitespace-separated string (`dkeys_text`) under a whitespace-analysed full-text
+index.
 """
 
 from collections.abc import Iterable, Iterator
@@ -36,6 +32,10 @@ def index_props(
 
 
 def probe_params(probes: Iterable[str], dialect: Dialect) -> dict[str, object]:
+    """The probe keys as the dialect's statement takes them. FalkorDB gets them as one string
+    joined by a control character that no probe contains, split back in the statement: its
+    client writes every parameter into a Cypher text header in Python, and tens of thousands of
+    small quoted strings cost far more to render there than one long one."""
     if dialect == "neo4j":
         query = " OR ".join(_phrase(key) for key in sorted(set(probes)))
         return {"probes_query": query, "limit": FULLTEXT_LIMIT}

@@ -1,16 +1,9 @@
 """FalkorDB's parameter header, written with a handful of C-level string operations per list.
 
-FalkorDB takes parameters as a `CYPHER name=value ...` header in front of the query text,
-and its Python client writes that header one value at a time (`stringify_param_value`: a
-Python call, type checks and two `replace` per string). A batch of 1,000 mentions sends tens
-of thousands of strings (the index keys of the entities it creates, its MENTIONS rows), and
-that rendering was about a tenth of the service's CPU per batch (design §5.4).
-
-`params_header` writes the very same text (the tests compare it with the client's on generated
-values), faster where it matters: a list of strings is joined with a separator none of them
-contains, escaped once and split into quoted items by one `replace`, all in C; a map is
-written directly. Anything else is left to the client's own function, so the output never
-drifts from what the server is known to parse.
+FalkorDB takes parameters as a `CYPHER name=value ...` header in front of the query text, and
+its Python client writes it one value at a time, costly for the tens of thousands of strings a
+mention batch sends (design §5.4). `params_header` writes the very same text, faster where it
+matters; anything else is left to the client's own function.
 """
 
 from typing import Any
@@ -23,7 +16,9 @@ _SEPARATORS = "\x1f\x1e\x1d\x1c\x00"
 
 def params_header(params: dict[str, Any]) -> str:
     """The `CYPHER ...` header the client would write for `params` (names are castlegraph's
-    own: plain identifiers, so the client's checks on them are not repeated)."""
+    own: plain identifiers, so the client's checks on them are not repeated). The tests compare
+    it with the client's on generated values, so the output never drifts from what the server
+    is known to parse."""
     return "CYPHER " + "".join(f"`{name}`={encode(value)} " for name, value in params.items())
 
 
@@ -46,6 +41,9 @@ def _quote(text: str) -> str:
 
 
 def _list(items: list[Any] | tuple[Any, ...]) -> str:
+    """A list of strings is joined with a separator none of them contains, escaped once and
+    split into quoted items by one `replace`, all in C; the client's `stringify_param_value`
+    would make a Python call, type checks and two `replace` per string."""
     if not items:
         return "[]"
     joined = _joined_strings(items)

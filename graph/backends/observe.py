@@ -1,13 +1,9 @@
 """Hooks that let the service watch the graph layer without the graph layer knowing who watches.
 
-The two stores decorate their transaction's `run` with `timed_statement` (every round trip:
-statement name, seconds, failed or not) and their `write` with `observed_write` (every committed
-write unit: its use case and what it returned). The service's metrics subscribe; with no subscriber
-a hook costs one empty-tuple test.
-
-Observers are held by weak reference: an app that is dropped (a test's) stops observing without
-having to unsubscribe. A statement that Neo4j's driver retries is observed once per attempt; a
-write unit only once, after it committed.
+The two stores decorate their transaction's `run` with `timed_statement` and their `write` with
+`observed_write`; the service's metrics subscribe. With no subscriber a hook costs one
+empty-tuple test. Observers are held by weak reference: an app that is dropped (a test's) stops
+observing without having to unsubscribe.
 """
 
 import functools
@@ -52,7 +48,9 @@ def _live() -> list[Observer]:
 
 
 def timed_statement(run: F) -> F:
-    """For `Tx.run(self, name, /, **params)`: report each round trip with its duration."""
+    """For `Tx.run(self, name, /, **params)`: report each round trip with its statement name,
+    duration and whether it failed. A statement Neo4j's driver retries is reported once per
+    attempt."""
 
     @functools.wraps(run)
     def timed(self: object, name: str, /, **params: Any) -> Any:
@@ -73,7 +71,8 @@ def timed_statement(run: F) -> F:
 
 
 def observed_write(write: F) -> F:
-    """For `GraphStore.write(self, work, *, use_case)`: report what a committed unit returned."""
+    """For `GraphStore.write(self, work, *, use_case)`: report what a committed unit returned,
+    once, after it committed (not per retried attempt)."""
 
     @functools.wraps(write)
     def observed(self: object, work: Callable[[Any], Any], *, use_case: str) -> Any:

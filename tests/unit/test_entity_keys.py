@@ -107,8 +107,8 @@ def test_deletion_keys_find_every_one_edit_pair_of_the_examples() -> None:
         assert set(deletion_keys(a)) & set(deletion_keys(b)), (a, b)
 
 
-# Every string of length 0-4 over a small alphabet: the neighbourhood claims of the module
-# docstring are checked exhaustively, not sampled.
+# Every string of length 0-4 over a small alphabet: the neighbourhood claims of the
+# `deletion_keys` and `review_probe_keys` docstrings are checked exhaustively, not sampled.
 _SMALL = ["".join(t) for n in range(5) for t in itertools.product("ab ", repeat=n)]
 
 

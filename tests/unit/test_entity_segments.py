@@ -126,8 +126,9 @@ def test_probes_are_bounded_at_any_length() -> None:
 
 
 def _probes_cut_by_cut(key: str, stored_length: int) -> set[str]:
-    """The probe keys for one stored length, derived cut by cut from the module docstring's
-    description (no plan shared between keys): what `partition_probe_keys` must equal."""
+    """The probe keys for one stored length, derived cut by cut from the description in the
+    `partition_keys` and `partition_probe_keys` docstrings (no plan shared between keys): what
+    `partition_probe_keys` must equal."""
     length, found = len(key), set()
     bounds = [i * stored_length // SEGMENTS for i in range(SEGMENTS + 1)]
     for s, t in combinations(range(SEGMENTS), 2):
