@@ -33,6 +33,14 @@ Label = Annotated[str, StringConstraints(max_length=MAX_LABEL), AfterValidator(p
 
 
 class Strict(BaseModel):
-    """The base of request models: a misspelt field is refused (422), never silently dropped."""
+    """The base of request models: a misspelt field is refused (422), never silently dropped.
+
+    Names say which way a model travels: `<Thing>Create` (a body that creates), `<Thing>Update`
+    (a body that changes what exists), `<Thing>Query` (a read's parameters), `<Thing>In` (a part
+    nested in a request), `<Thing>Out` (an answer or a part of one), `<Thing>Page` (a cursor-paged
+    list: items and `next_cursor`). An answer built from a graph record has a `.of(record)`
+    classmethod, the one place that maps the record to its JSON; the OpenAPI components take
+    these class names.
+    """
 
     model_config = ConfigDict(extra="forbid")
