@@ -1,10 +1,11 @@
-// Review links of one status, by similarity descending then the two ids, after a cursor. The
-// status index finds them; `a` is the older entity (the link runs from the newer one). The
-// cursor's similarity is compared within a tolerance: FalkorDB answers doubles to 15 digits.
+// Review links of one status, by similarity descending then the two ids, after a cursor, in a
+// band of similarities (`graph.entities.review_links`) that the similarity index finds. `a` is
+// the older entity (the link runs from the newer one). The cursor's similarity is compared
+// within a tolerance: FalkorDB answers doubles to 15 digits.
 // The nodes go unlabelled: only entities have these links, and a label has FalkorDB scan it
 // before the index.
 MATCH (b)-[l:POSSIBLY_SAME_AS]->(a)
-WHERE l.status = $status
+WHERE l.similarity >= $lower AND l.similarity <= $upper AND l.status = $status
   AND ($reason IS NULL OR l.reason = $reason)
   AND ($kind IS NULL OR a.kind = $kind OR b.kind = $kind)
   AND ($after_similarity IS NULL OR l.similarity < $after_similarity - $tolerance

@@ -22,6 +22,14 @@ double with 15 significant digits, so the cursor may hold 0.888888888888889 for 
 as 0.8888888888888888. Similarities are `1 - d/L` of short keys: distinct ones lie far apart."""
 
 
+FIRST_BAND = 0.01
+BAND_GROWTH = 4
+"""A page is read from a band of similarities just below the cursor's, through the index on
+the links' similarity, and the band grows until it holds the page or every similarity: a
+curator's first page at 100,000 pending links reads a few hundred of them, where ordering
+every pending link by similarity read them all."""
+
+
 @dataclass(frozen=True, slots=True)
 class ReviewLinkRecord:
     """One POSSIBLY_SAME_AS link: `older` received the alias if settled `same`."""
@@ -58,20 +66,29 @@ def review_links(
     """One page of the links of `status` (and `kind` on either side, `reason`), and the cursor
     of the next page (None on the last)."""
     after_similarity, after_a, after_b = _position(cursor)
+    upper = (1.0 if after_similarity is None else after_similarity) + TOLERANCE
 
     def work(tx: Tx) -> list[ReviewLinkRecord]:
-        rows = tx.run(
-            "review_links_page",
-            status=status,
-            kind=kind,
-            reason=reason,
-            after_similarity=after_similarity,
-            after_a=after_a,
-            after_b=after_b,
-            tolerance=TOLERANCE,
-            limit=limit + 1,
-        )
-        return [ReviewLinkRecord.of(row) for row in rows]
+        """The page from the narrowest band of similarities below `upper` that holds it."""
+        width = FIRST_BAND
+        while True:
+            lower = upper - width
+            rows = tx.run(
+                "review_links_page",
+                status=status,
+                kind=kind,
+                reason=reason,
+                after_similarity=after_similarity,
+                after_a=after_a,
+                after_b=after_b,
+                tolerance=TOLERANCE,
+                lower=lower,
+                upper=upper,
+                limit=limit + 1,
+            )
+            if len(rows) > limit or lower < 0.0:
+                return [ReviewLinkRecord.of(row) for row in rows]
+            width *= BAND_GROWTH
 
     page = store.read(work, use_case="review_links")
     more = len(page) > limit

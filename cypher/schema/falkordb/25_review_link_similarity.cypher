@@ -1,0 +1,1 @@
+CREATE INDEX FOR ()-[l:POSSIBLY_SAME_AS]-() ON (l.similarity)
