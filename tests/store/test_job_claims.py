@@ -4,6 +4,7 @@ Several castlegraph instances share one Neo4j; each runner claims a job before i
 a claim whose lease nobody renewed (its owner died) can be taken over.
 """
 
+import dataclasses
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -115,6 +116,8 @@ def test_the_writes_of_an_owner_whose_job_is_being_taken_over_change_nothing(
     ends the job. a's write must wait for b's commit and then be refused: on Neo4j, a write that
     compared the owner before taking the job's lock renewed, saved onto or ended b's job."""
     job_id, a = a_job_a_lost(store)
+    # Once on a job a never held: the statement's plan is made before the race, not in it.
+    assert STALE_WRITES[write](store, dataclasses.replace(a, id=a_job(store))) is False
     with holding_first("claim_job") as hold, ThreadPoolExecutor(max_workers=2) as pool:
         taking = pool.submit(claim_job, store, job_id, "b", LEASE_MS)
         assert hold.holding.wait(timeout=30)
@@ -142,6 +145,7 @@ def test_a_claim_waits_for_a_renewal_held_uncommitted_and_finds_the_lease_live(
     """a renews its lease just as it runs out, and b's claim meets that renewal uncommitted: it
     must wait, read the renewed lease, and leave the job to a."""
     job_id, a = a_job_a_lost(store)
+    assert claim_job(store, a_job(store), "c", LEASE_MS) is not None  # its plan made before
     with holding_first("renew_job_lease") as hold, ThreadPoolExecutor(max_workers=2) as pool:
         renewing = pool.submit(renew_job_lease, store, job_id, "a", a.claim, LEASE_MS)
         assert hold.holding.wait(timeout=30)
@@ -160,6 +164,7 @@ def test_a_cancel_meeting_the_end_of_a_run_uncommitted_leaves_the_end(store: Any
     job_id = a_job(store, items=2)
     a = claim_job(store, job_id, "a", LEASE_MS)
     assert a is not None
+    cancel_job(store, a_job(store))  # the statement's plan is made before the race, not in it
     with holding_first("end_job") as hold, ThreadPoolExecutor(max_workers=2) as pool:
         ending = pool.submit(STALE_WRITES["succeed"], store, a)
         assert hold.holding.wait(timeout=30)
