@@ -5,7 +5,8 @@
     │   ├── GraphUnavailable         graph::unavailable 503 (retryable): unreachable, busy, timeout
     │   ├── ConstraintViolation      graph::constraint_violation 409 (retryable): a concurrent write
     │   ├── GraphQueryError          graph::query_failed 500: a refused statement is a bug
-    │   └── MigrationFailed          graph::migration_failed 503
+    │   ├── MigrationFailed          graph::migration_failed 503
+    │   └── UnsupportedServer        graph::unsupported_server 503: a Neo4j older than 5.23
     ├── DataDirInUse                 graph::data_dir_in_use 500: another service owns the directory
     ├── DrawerNotFound               palace::drawer_not_found 404
     ├── DrawerNameTaken              palace::drawer_name_taken 409
@@ -102,6 +103,15 @@ class MigrationFailed(GraphError):
         """As retryable as what stopped it: a database still starting, not a bad statement."""
         cause = self.__cause__
         return isinstance(cause, CastlegraphError) and cause.is_retryable()
+
+
+class UnsupportedServer(GraphError):
+    """The database server is a version castlegraph's statements do not run on (a Neo4j
+    older than 5.23): refused at start, naming the version found and the one needed, instead of
+    a statement refused later as a bug. Not retryable: waiting does not upgrade the server."""
+
+    code = ErrorCode.GRAPH_UNSUPPORTED_SERVER
+    status = 503
 
 
 class DataDirInUse(CastlegraphError):
