@@ -124,7 +124,7 @@ def _database_checks(settings: Settings) -> tuple[list[Check], bool]:
     except DataDirInUse:
         return checks, True
     except UnsupportedServer as error:
-        fix = f"upgrade Neo4j to {error.details['minimum']} or later (5.26 LTS, or 2025.x)"
+        fix = f"upgrade the Neo4j server to {error.details['minimum']} or later"
         return [*checks, failed("database", f"{where} answers, but {error.message}", fix)], False
     except Exception as error:  # doctor reports whatever stops the database, whatever it is
         message = scrub(error_text(error), settings)

@@ -110,6 +110,11 @@ class _FalkorTx:
         """Nothing to do: the store already holds its process-wide write lock."""
 
 
+def _field(module: dict[Any, Any], name: str) -> Any:
+    """A module-list field, whether the connection decodes answers to text or not."""
+    return module.get(name, module.get(name.encode()))
+
+
 class FalkorStore:
     dialect: Dialect = "falkordb"
 
@@ -185,7 +190,10 @@ class FalkorStore:
             modules = self._db.connection.module_list()
         except (redis.exceptions.RedisError, OSError) as error:
             raise _translate(error) from error
-        number = next((int(m[b"ver"]) for m in modules if m.get(b"name") == b"graph"), None)
+        number = next(
+            (int(_field(m, "ver")) for m in modules if _field(m, "name") in ("graph", b"graph")),
+            None,
+        )
         if number is None:
             return Server("FalkorDB", "unknown")
         return Server("FalkorDB", f"{number // 10000}.{number // 100 % 100}.{number % 100}")
