@@ -239,13 +239,18 @@ def claimable_jobs(store: GraphStore, owner: str) -> list[Job]:
     return [Job.from_props(row["job"]) for row in rows]
 
 
-def update_job(store: GraphStore, job_id: str, **changes: Any) -> Job:
-    """Set fields whoever holds the job; dicts (`result`, `error`, `state`, `params`) are stored
-    as JSON text. A runner ends its job with `end_job`, which its claim fences."""
-    encoded = {
+def _maps_as_json(changes: dict[str, Any]) -> dict[str, Any]:
+    """Changes with their dicts as JSON text: neither backend stores maps."""
+    return {
         name: json.dumps(value) if isinstance(value, dict) else value
         for name, value in changes.items()
     }
+
+
+def update_job(store: GraphStore, job_id: str, **changes: Any) -> Job:
+    """Set fields whoever holds the job; dicts (`result`, `error`, `state`, `params`) are stored
+    as JSON text. A runner ends its job with `end_job`, which its claim fences."""
+    encoded = _maps_as_json(changes)
     rows = store.write(
         lambda tx: tx.run("update_job", id=job_id, changes=encoded), use_case="update_job"
     )
@@ -375,10 +380,7 @@ def end_job(store: GraphStore, job_id: str, owner: str, claim: int, /, **changes
     (dicts as JSON text); False, changing nothing, when its `claim` no longer holds the job or
     the job no longer runs (it was cancelled): a runner that lost its job must not end the run
     of the instance that took it over."""
-    encoded = {
-        name: json.dumps(value) if isinstance(value, dict) else value
-        for name, value in changes.items()
-    }
+    encoded = _maps_as_json(changes)
     rows = store.write(
         lambda tx: tx.run("end_job", id=job_id, owner=owner, claim=claim, changes=encoded),
         use_case="end_job",
