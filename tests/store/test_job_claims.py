@@ -259,3 +259,37 @@ def test_a_job_that_vanishes_while_it_runs_does_not_stop_the_runner(
     finally:
         runner.stop()
     assert get_job(store, job_id).result == {"items": 2, "stored": 2, "duplicates": 0, "failed": []}
+
+
+def test_a_runner_whose_job_was_taken_over_mid_run_does_not_end_it(
+    store: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """While the runner's executor works, its lease runs out and b takes the job over: the
+    runner's success is refused, logged, and b's run stays as b left it."""
+
+    def overtaken(context: Any) -> dict[str, Any]:
+        update_job(store, context.job.id, lease_expires=RAN_OUT)
+        assert claim_job(store, context.job.id, "b", LEASE_MS) is not None
+        return {"stored": 1}
+
+    monkeypatch.setitem(runner_module.EXECUTORS, "overtaken", overtaken)
+    job_id = create_job(store, "overtaken", {}, total=None).id
+    runner = JobRunner(lambda: store, DedupPolicy(), lambda _: None, "a")
+    runner.start()
+    try:
+        deadline = time.monotonic() + 30
+        while get_job(store, job_id).owner != "b" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        while not runner.idle.wait(0.05) and time.monotonic() < deadline:
+            pass
+    finally:
+        runner.stop()
+    job = get_job(store, job_id)
+    assert (job.status, job.owner, job.claim, job.result, job.finished_at) == (
+        "running",
+        "b",
+        2,
+        None,
+        None,
+    )
+    assert f"job {job_id} was taken over or cancelled before its run ended" in caplog.text
