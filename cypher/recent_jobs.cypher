@@ -9,6 +9,6 @@ MATCH (j:Job)
 WHERE j.created_at IS NOT NULL AND ($agent IS NULL OR j.agent = $agent)
 RETURN j {.id, .kind, .status, .params, .item_count, .progress_done, .progress_total, .result,
   .error, .state, .failures, .files, .created_at, .started_at, .finished_at, .owner,
-  .lease_until, .attempts, .agent} AS job
+  .lease_expires, .claim, .attempts, .agent} AS job
 ORDER BY j.created_at DESC, j.id DESC
 LIMIT $limit

@@ -6,5 +6,5 @@ MATCH (j:Job)
 WHERE j.status IN ['queued', 'running']
 RETURN j {.id, .kind, .status, .params, .item_count, .progress_done, .progress_total, .result,
   .error, .state, .failures, .files, .created_at, .started_at, .finished_at, .owner,
-  .lease_until, .attempts, .agent} AS job
+  .lease_expires, .claim, .attempts, .agent} AS job
 ORDER BY j.created_at, j.id

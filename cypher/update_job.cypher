@@ -11,4 +11,4 @@ FOREACH (ended IN CASE WHEN j.status IN ['succeeded', 'failed', 'cancelled'] THE
   SET ended.items = null)
 RETURN j {.id, .kind, .status, .params, .item_count, .progress_done, .progress_total, .result,
   .error, .state, .failures, .files, .created_at, .started_at, .finished_at, .owner,
-  .lease_until, .attempts, .agent} AS job
+  .lease_expires, .claim, .attempts, .agent} AS job

@@ -17,7 +17,8 @@ CONFLICT = "a concurrent write claimed the same unique key; retry the request"
 # │   ├── ConstraintViolation      graph::constraint_violation (retryable): a concurrent write
 # │   ├── GraphQueryError          graph::query_failed, bug: a refused statement
 # │   ├── UnindexedSearch          internal::error, bug: a search the database has no index for
-# │   └── MigrationFailed          graph::migration_failed (retryable if its cause is)
+# │   ├── MigrationFailed          graph::migration_failed (retryable if its cause is)
+# │   └── UnsupportedServer        graph::unsupported_server: a Neo4j older than 5.23
 # ├── DataDirInUse                 graph::data_dir_in_use, bug: another service owns the directory
 # ├── DrawerNotFound               palace::drawer_not_found
 # ├── DrawerNameTaken              palace::drawer_name_taken
@@ -82,6 +83,15 @@ class MigrationFailed(GraphError):
         """As retryable as what stopped it: a database still starting, not a bad statement."""
         cause = self.__cause__
         return isinstance(cause, CastlegraphError) and cause.is_retryable()
+
+
+class UnsupportedServer(GraphError):
+    """The database server is a version castlegraph's statements do not run on (a Neo4j
+    older than 5.23): refused at start, naming the version found and the one needed, instead of
+    a statement refused later as a bug. Not retryable: waiting does not upgrade the server."""
+
+    code = ErrorCode.GRAPH_UNSUPPORTED_SERVER
+    bug = False
 
 
 class DataDirInUse(CastlegraphError):

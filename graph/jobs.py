@@ -9,8 +9,13 @@ parsed megabytes at every poll, and on the embedded database that slowed the job
 fifth (design §4.4). Jobs stored before keep their items inside `params`, and still run.
 
 A job runs on one instance at a time (design §2.2): the runner that claims it becomes its
-`owner` and holds a lease (`lease_until`) that it renews while it runs. A lease that nobody
-renewed — its owner died — lets another runner claim the job and resume it from its state.
+`owner` and holds a lease (`lease_expires`, epoch ms on the database's clock: instances' clocks
+may disagree) that it renews while it runs. A lease that nobody renewed — its owner died — lets
+another runner claim the job and resume it from its state. Each claim counts up the job's
+`claim`, a fencing token: every later write of the runner — a renewal, a save, the job's end —
+names its owner and claim and changes nothing once another claim took the job. Each of those
+statements takes the job's write lock before it compares them: Neo4j reads without locks, and
+a renewal compared the owner, then wrote onto a job another instance had just claimed.
 
 A job cannot hurt the service (design §11): saving progress writes only the changed fields and
 reads back only the status, so a save costs the same at item 1 and item 10,000; a job whose
@@ -62,7 +67,10 @@ class Job:
     started_at: str | None
     finished_at: str | None
     owner: str | None = None
-    lease_until: str | None = None
+    lease_expires: int | None = None
+    """When the owner's lease runs out: epoch ms on the database's clock."""
+    claim: int = 0
+    """How many claims the job has had: the fencing token of its current owner's writes."""
     attempts: int = 0
     files: list[str] | None = None
     """A mining job's file list, written once when it is first listed."""
@@ -104,7 +112,8 @@ class Job:
             started_at=props.get("started_at"),
             finished_at=props.get("finished_at"),
             owner=props.get("owner"),
-            lease_until=props.get("lease_until"),
+            lease_expires=props.get("lease_expires"),
+            claim=int(props.get("claim") or 0),
             attempts=int(props.get("attempts") or 0),
             files=load("files"),
             failures=load("failures") or [],
@@ -223,12 +232,25 @@ def unfinished_jobs(store: GraphStore) -> list[Job]:
     return [Job.from_props(row["job"]) for row in rows]
 
 
-def update_job(store: GraphStore, job_id: str, **changes: Any) -> Job:
-    """Set fields; dicts (`result`, `error`, `state`, `params`) are stored as JSON text."""
-    encoded = {
+def claimable_jobs(store: GraphStore, owner: str) -> list[Job]:
+    """The unfinished jobs `owner` may claim (its own, nobody's, or with a lease run out on the
+    database's clock); the claim decides for sure."""
+    rows = store.read(lambda tx: tx.run("claimable_jobs", owner=owner), use_case="claimable_jobs")
+    return [Job.from_props(row["job"]) for row in rows]
+
+
+def _maps_as_json(changes: dict[str, Any]) -> dict[str, Any]:
+    """Changes with their dicts as JSON text: neither backend stores maps."""
+    return {
         name: json.dumps(value) if isinstance(value, dict) else value
         for name, value in changes.items()
     }
+
+
+def update_job(store: GraphStore, job_id: str, **changes: Any) -> Job:
+    """Set fields whoever holds the job; dicts (`result`, `error`, `state`, `params`) are stored
+    as JSON text. A runner ends its job with `end_job`, which its claim fences."""
+    encoded = _maps_as_json(changes)
     rows = store.write(
         lambda tx: tx.run("update_job", id=job_id, changes=encoded), use_case="update_job"
     )
@@ -243,10 +265,10 @@ read free by two instances at once (on Neo4j a read takes no lock)."""
 
 
 def claim_job(
-    store: GraphStore, job_id: str, owner: str, now: str, until: str, *, paused: bool = False
+    store: GraphStore, job_id: str, owner: str, lease_ms: int, *, paused: bool = False
 ) -> Job | None:
-    """Make `owner` the job's runner until `until`; None when it is finished or another
-    owner's lease still runs.
+    """Make `owner` the job's runner for `lease_ms` on the database's clock, under a new `claim`
+    (its fencing token); None when it is finished or another owner's lease still runs.
 
     Every start counts in `attempts`, but for `paused` (this runner put the job aside itself,
     its database being away: no death). A job found `running` was started and never finished:
@@ -254,11 +276,12 @@ def claim_job(
     `failed` with that reason instead of starting again.
     """
 
+    now = utc_now()
+
     def claim(tx: Tx) -> Job | None:
         tx.lock(JOB_CLAIMS)
-        rows = tx.run(
-            "claim_job", id=job_id, owner=owner, now=now, until=until, count=0 if paused else 1
-        )
+        count = 0 if paused else 1
+        rows = tx.run("claim_job", id=job_id, owner=owner, now=now, lease_ms=lease_ms, count=count)
         if not rows:
             return None
         job = Job.from_props(rows[0]["job"])
@@ -274,7 +297,7 @@ def claim_job(
             "error": json.dumps(error),
             "finished_at": now,
             "owner": None,
-            "lease_until": None,
+            "lease_expires": None,
         }
         return Job.from_props(tx.run("update_job", id=job_id, changes=changes)[0]["job"])
 
@@ -290,15 +313,20 @@ class Saved:
     held: bool
 
 
-def save_job_progress(store: GraphStore, job_id: str, owner: str, /, **changes: Any) -> Saved:
-    """Set only the given fields (dicts as JSON text) while `owner` holds the job; the answer
-    is two small values whatever the job holds, so a save costs the same at any item."""
+def save_job_progress(
+    store: GraphStore, job_id: str, owner: str, claim: int, /, **changes: Any
+) -> Saved:
+    """Set only the given fields (dicts as JSON text) while `owner`'s `claim` holds the job;
+    the answer is two small values whatever the job holds, so a save costs the same at any
+    item."""
     encoded = {
         name: json.dumps(value) if isinstance(value, dict | list) else value
         for name, value in changes.items()
     }
     rows = store.write(
-        lambda tx: tx.run("save_job_progress", id=job_id, owner=owner, changes=encoded),
+        lambda tx: tx.run(
+            "save_job_progress", id=job_id, owner=owner, claim=claim, changes=encoded
+        ),
         use_case="save_job_progress",
     )
     if not rows:
@@ -335,10 +363,26 @@ def prune_jobs(store: GraphStore, now: datetime | None = None) -> int:
             return pruned
 
 
-def renew_job_lease(store: GraphStore, job_id: str, owner: str, until: str) -> bool:
-    """Extend a running job's lease; False when `owner` no longer holds the job."""
+def renew_job_lease(store: GraphStore, job_id: str, owner: str, claim: int, lease_ms: int) -> bool:
+    """Extend a running job's lease to `lease_ms` from now on the database's clock; False when
+    `owner`'s `claim` no longer holds the job."""
     rows = store.write(
-        lambda tx: tx.run("renew_job_lease", id=job_id, owner=owner, until=until),
+        lambda tx: tx.run(
+            "renew_job_lease", id=job_id, owner=owner, claim=claim, lease_ms=lease_ms
+        ),
         use_case="renew_job_lease",
+    )
+    return bool(rows)
+
+
+def end_job(store: GraphStore, job_id: str, owner: str, claim: int, /, **changes: Any) -> bool:
+    """Set the fields that end `owner`'s run of the job — succeeded, failed, or queued again —
+    (dicts as JSON text); False, changing nothing, when its `claim` no longer holds the job or
+    the job no longer runs (it was cancelled): a runner that lost its job must not end the run
+    of the instance that took it over."""
+    encoded = _maps_as_json(changes)
+    rows = store.write(
+        lambda tx: tx.run("end_job", id=job_id, owner=owner, claim=claim, changes=encoded),
+        use_case="end_job",
     )
     return bool(rows)

@@ -44,7 +44,7 @@ from castlegraph.api.service.settings import (
 )
 from castlegraph.graph.backends.opener import Backend, open_backend
 from castlegraph.graph.backends.store import GraphStore
-from castlegraph.graph.errors import DataDirInUse
+from castlegraph.graph.errors import DataDirInUse, UnsupportedServer
 from castlegraph.graph.schema import migrations
 from castlegraph.graph.schema.inspection import schema_state
 
@@ -117,9 +117,13 @@ def _database_checks(settings: Settings) -> tuple[list[Check], bool]:
     try:
         backend = open_backend(target, data_dir, settings.graph.embedded_port)
         backend.store.ping()
+        server = backend.store.server()
         store_checks = _store_checks(backend.store, settings.dedup.memory_index)
     except DataDirInUse:
         return checks, True
+    except UnsupportedServer as error:
+        fix = f"upgrade the Neo4j server to {error.details['minimum']} or later"
+        return [*checks, failed("database", f"{where} answers, but {error.message}", fix)], False
     except Exception as error:  # doctor reports whatever stops the database, whatever it is
         message = scrub(error_text(error), settings)
         fix = (
@@ -131,7 +135,7 @@ def _database_checks(settings: Settings) -> tuple[list[Check], bool]:
     finally:
         if backend is not None:
             backend.close()
-    return [*checks, ok("database", f"{where} answers"), *store_checks], False
+    return [*checks, ok("database", f"{where} answers: {server}"), *store_checks], False
 
 
 def _holder(settings: Settings) -> tuple[str, Expected]:

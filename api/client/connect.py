@@ -96,6 +96,7 @@ def open_exclusive(settings: Settings, purpose: str) -> Backend:
         ) from error
     try:
         backend.store.ping()
+        backend.store.server()  # a Neo4j too old is refused before any statement
     except BaseException:
         backend.close()
         raise

@@ -32,6 +32,7 @@ from castlegraph.graph.errors import (
     SelfVerdict,
     TooManyJobs,
     UnknownDrawers,
+    UnsupportedServer,
 )
 from castlegraph.resolver.errors import CastlegraphError, EmptyLabel
 
@@ -64,6 +65,7 @@ STATUS_BY_ERROR: dict[type[CastlegraphError], int] = {
     TooManyJobs: 429,
     GraphUnavailable: 503,
     MigrationFailed: 503,
+    UnsupportedServer: 503,
     ServiceBusy: 503,
     ServiceUnreachable: 503,
 }

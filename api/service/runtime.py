@@ -129,6 +129,7 @@ class Runtime:
         )
         try:
             backend.store.ping()
+            server = backend.store.server()  # a Neo4j too old is refused before any statement
             backend.store.apply_schema(memory_indexes=self.settings.dedup.memory_index)
             self.migrations_applied = len(migrate(backend.store))
             self._fill_entity_keys(backend.store)
@@ -149,7 +150,7 @@ class Runtime:
         )
         self.jobs.start()
         self._ready.set()
-        log.info("graph ready: %s", backend.description)
+        log.info("graph ready: %s, %s", backend.description, server)
 
     def _fill_entity_keys(self, store: GraphStore) -> None:
         """Where the database's entity index is back after a run that kept it in memory

@@ -17,6 +17,7 @@ from castlegraph.graph.backends.queries import (
     schema_statements,
     statement,
 )
+from castlegraph.graph.backends.server import Server
 from castlegraph.graph.backends.store import Row
 from castlegraph.graph.errors import (
     CONFLICT,
@@ -110,6 +111,11 @@ class _FalkorTx:
         """Nothing to do: the store already holds its process-wide write lock."""
 
 
+def _field(module: dict[Any, Any], name: str) -> Any:
+    """A module-list field, whether the connection decodes answers to text or not."""
+    return module.get(name, module.get(name.encode()))
+
+
 class FalkorStore:
     dialect: Dialect = "falkordb"
 
@@ -177,6 +183,21 @@ class FalkorStore:
             self._db.connection.ping()
         except (redis.exceptions.RedisError, OSError) as error:
             raise _translate(error) from error
+
+    def server(self) -> Server:
+        """FalkorDB's version from the module list (41603: 4.16.3); castlegraph ships the
+        server it runs on, so no version is refused."""
+        try:
+            modules = self._db.connection.module_list()
+        except (redis.exceptions.RedisError, OSError) as error:
+            raise _translate(error) from error
+        number = next(
+            (int(_field(m, "ver")) for m in modules if _field(m, "name") in ("graph", b"graph")),
+            None,
+        )
+        if number is None:
+            return Server("FalkorDB", "unknown")
+        return Server("FalkorDB", f"{number // 10000}.{number // 100 % 100}.{number % 100}")
 
     memory_replaces_indexes = True
     """The embedded database has one owner (its data directory is locked), so while that

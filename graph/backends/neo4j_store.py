@@ -13,6 +13,7 @@ import neo4j.exceptions
 
 from castlegraph.graph.backends.observe import observed_write, timed_statement
 from castlegraph.graph.backends.queries import Dialect, schema_statements, statement
+from castlegraph.graph.backends.server import Server, require_neo4j
 from castlegraph.graph.backends.store import Row
 from castlegraph.graph.errors import (
     CONFLICT,
@@ -119,6 +120,14 @@ class Neo4jStore:
     def ping(self) -> None:
         with _translated():
             self._driver.verify_connectivity()
+
+    def server(self) -> Server:
+        """The server's version and edition (`dbms.components()`); `UnsupportedServer` for a
+        Neo4j older than castlegraph's statements need (`graph.backends.server`)."""
+        rows = self.read(lambda tx: tx.run("server_components"), use_case="server_components")
+        kernel = next((row for row in rows if row["name"] == "Neo4j Kernel"), rows[0])
+        versions = kernel["versions"] or [""]
+        return require_neo4j(Server("Neo4j", str(versions[0]), str(kernel["edition"] or "")))
 
     memory_replaces_indexes = False
     """Several instances share one Neo4j (design §2.2): the database's candidate indexes stay

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 from castlegraph.graph.backends.queries import Dialect
+from castlegraph.graph.backends.server import Server
 
 T = TypeVar("T")
 Row = dict[str, Any]
@@ -64,6 +65,11 @@ class GraphStore(Protocol):
 
     def ping(self) -> None:
         """Raise `GraphUnavailable` unless the database answers."""
+        ...
+
+    def server(self) -> Server:
+        """The database's product, version and edition, as it reports them; `UnsupportedServer`
+        for one castlegraph's statements do not run on (`graph.backends.server`)."""
         ...
 
     def close(self) -> None: ...

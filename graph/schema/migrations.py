@@ -1,15 +1,19 @@
 """Versioned migrations, recorded in the graph as `(:Migration {version})` (design §9).
 
 They run before the service serves, under a lease so that several instances on one Neo4j do
-not run them twice, and each is idempotent: a second run changes nothing. A failure stops the
-start-up instead of serving a half-migrated graph.
+not run them twice, and each is idempotent: a second run changes nothing. The lease is timed
+on the database's clock and renewed while the migrations run (a migration of a large graph can
+outlast it), so a live starter keeps it and a dead one's runs out. A failure stops the start-up
+instead of serving a half-migrated graph.
 """
 
+import logging
+import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -28,9 +32,14 @@ from castlegraph.graph.schema.migration_steps import (
     refresh_entity_index_keys,
     reindex_anchor_terms,
 )
+from castlegraph.resolver.errors import CastlegraphError
 
+log = logging.getLogger("castlegraph.migrations")
 LEASE = "migrations"
-LEASE_SECONDS = 600
+LEASE_SECONDS = 600.0
+"""How long the lease holds without renewal: a starter that died hands the migrations over
+after this."""
+RENEWALS_PER_LEASE = 10
 LEASE_WAIT_SECONDS = 120.0
 
 
@@ -99,23 +108,32 @@ def migrate(store: GraphStore) -> list[AppliedMigration]:
     holder = str(uuid.uuid4())
     _acquire(store, holder)
     try:
-        results: list[AppliedMigration] = []
-        for migration in pending(store):
-            try:
-                changed = migration.apply(store)
-            except Exception as error:
-                raise MigrationFailed(
-                    f"migration {migration.version} ({migration.name}) failed: {error}",
-                    {"version": migration.version},
-                ) from error
-            record = AppliedMigration(migration.version, migration.name, utc_now(), changed)
-            store.write(partial(_record, record), use_case="record_migration")
-            results.append(record)
-        return results
+        with _renewing(store, holder) as lost:
+            return _apply_pending(store, lost)
     finally:
         store.write(
             lambda tx: tx.run("release_lease", name=LEASE, holder=holder), use_case="release_lease"
         )
+
+
+def _apply_pending(store: GraphStore, lost: threading.Event) -> list[AppliedMigration]:
+    """Apply the pending migrations in order, stopping before the next one if the lease was
+    lost (`lost`): another starter may be running them."""
+    results: list[AppliedMigration] = []
+    for migration in pending(store):
+        if lost.is_set():
+            raise MigrationFailed("the migration lease was lost to another starter")
+        try:
+            changed = migration.apply(store)
+        except Exception as error:
+            raise MigrationFailed(
+                f"migration {migration.version} ({migration.name}) failed: {error}",
+                {"version": migration.version},
+            ) from error
+        record = AppliedMigration(migration.version, migration.name, utc_now(), changed)
+        store.write(partial(_record, record), use_case="record_migration")
+        results.append(record)
+    return results
 
 
 def _record(record: AppliedMigration, tx: Tx) -> None:
@@ -132,15 +150,47 @@ def _take_lease(holder: str, tx: Tx) -> bool:
     """Lock first, then read: on Neo4j a MERGE that finds the lease's node takes no lock, so two
     starters would both read it free; the lock makes the second wait for the first's commit."""
     tx.lock(LEASE)
-    until = datetime.now(UTC) + timedelta(seconds=LEASE_SECONDS)
-    rows = tx.run(
-        "acquire_lease",
-        name=LEASE,
-        holder=holder,
-        now=utc_now(),
-        until=until.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
-    )
+    rows = tx.run("acquire_lease", name=LEASE, holder=holder, ms=_lease_ms())
     return bool(rows and rows[0]["acquired"])
+
+
+def _lease_ms() -> int:
+    return int(LEASE_SECONDS * 1000)
+
+
+def _renew_lease(store: GraphStore, holder: str) -> bool:
+    rows = store.write(
+        lambda tx: tx.run("renew_lease", name=LEASE, holder=holder, ms=_lease_ms()),
+        use_case="renew_lease",
+    )
+    return bool(rows)
+
+
+@contextmanager
+def _renewing(store: GraphStore, holder: str) -> Iterator[threading.Event]:
+    """Renew the lease `RENEWALS_PER_LEASE` times a lease while the block runs: one migration
+    of a large graph can outlast `LEASE_SECONDS`, and a lease run out would let a second
+    starter run the migrations at the same time. A renewal that fails is logged and tried again
+    at the next beat: the lease still holds for the beats left. Yields an event set when the
+    lease was found taken by another starter."""
+    done, lost = threading.Event(), threading.Event()
+
+    def beat() -> None:
+        while not done.wait(LEASE_SECONDS / RENEWALS_PER_LEASE):
+            try:
+                if not _renew_lease(store, holder):
+                    lost.set()
+                    return
+            except CastlegraphError as error:
+                log.warning("renewing the migration lease failed: %s", error)
+
+    thread = threading.Thread(target=beat, name="migration-lease", daemon=True)
+    thread.start()
+    try:
+        yield lost
+    finally:
+        done.set()
+        thread.join()
 
 
 def _acquire(store: GraphStore, holder: str) -> None:

@@ -30,6 +30,8 @@ ADA = {"Authorization": "Bearer ada-secret"}
 BOB = {"Authorization": "Bearer bob-secret"}
 MAX_QUEUED = 3
 WAIT_SECONDS = 60.0
+FAR_FUTURE_MS = 4_102_444_800_000
+"""A lease that runs out in 2100 (epoch ms on the database's clock): another instance holds it."""
 """How long a job may take to end; one runner runs them in turn, on a machine maybe loaded."""
 ENDED = ("succeeded", "failed", "cancelled")
 
@@ -72,7 +74,7 @@ def held_elsewhere(client: TestClient, agent: str | None = None, **params: Any) 
     another instance holds its lease."""
     store = app_store(client)
     job = create_job(store, "checkpoint", params, None, agent=agent)
-    update_job(store, job.id, owner="elsewhere", lease_until="2099-01-01")
+    update_job(store, job.id, owner="elsewhere", lease_expires=FAR_FUTURE_MS)
     return job.id
 
 

@@ -17,6 +17,8 @@ from castlegraph.graph.jobs import create_job, update_job
 from tests.support.app import app_settings, app_store, assert_envelope, running_app
 
 WAIT_SECONDS = 20.0
+FAR_FUTURE_MS = 4_102_444_800_000
+"""A lease that runs out in 2100 (epoch ms on the database's clock): another instance holds it."""
 
 
 def finished(client: TestClient, response: Any) -> dict[str, Any]:
@@ -311,7 +313,7 @@ def test_cancelling_a_queued_job_answers_it_cancelled_and_again_unchanged(
 ) -> None:
     store = app_store(client)
     job_id = create_job(store, "test", {}, None).id  # recorded, never submitted
-    update_job(store, job_id, owner="elsewhere", lease_until="2099-01-01")  # this runner waits
+    update_job(store, job_id, owner="elsewhere", lease_expires=FAR_FUTURE_MS)  # this runner waits
     response = client.post(f"/api/jobs/{job_id}/cancel")
     assert response.status_code == 202, response.text
     job = response.json()["job"]

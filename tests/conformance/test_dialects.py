@@ -7,7 +7,11 @@ from castlegraph.graph.backends.queries import statement
 
 ROOT = Path(__file__).resolve().parents[2]
 CYPHER = ROOT / "cypher"
-NEO4J_ONLY = {"take_lock", "await_indexes"}  # FalkorDB locks in-process; polls its indexes
+NEO4J_ONLY = {
+    "take_lock",  # FalkorDB locks in-process
+    "await_indexes",  # and polls its indexes
+    "server_components",  # its version is its module's, read from Redis (`FalkorStore.server`)
+}
 FALKORDB_ONLY = {
     "drop_vector_index",  # its schema procedures
     "drop_entity_dkeys_index",  # the candidate indexes its one owner serves from memory

@@ -14,6 +14,7 @@ from typer.testing import Result
 
 from castlegraph.api.service import doctor
 from castlegraph.api.service.settings import load_settings
+from castlegraph.graph.backends import server
 from castlegraph.graph.backends.neo4j_store import Neo4jStore
 from castlegraph.graph.schema.migrations import MIGRATIONS
 from tests.support.cli_runner import cli
@@ -185,6 +186,9 @@ def test_doctor_on_neo4j_compares_its_schema_by_name_and_state(
         ready = cli(data_dir, "doctor", "--json", env=env)
         assert ready.exit_code == 0, ready.output
         found = checks(ready)
+        reported = store.server()
+        assert (reported.product, reported.edition) == ("Neo4j", "community")
+        assert found["database"] == ("ok", f"{uri} answers: {reported} ")  # no fix after it
         assert found["schema"][0] == found["migrations"][0] == "ok"
         assert found["schema"][1].startswith("all 26 constraints and indexes are in place")
         assert found["migrations"][1].startswith(f"{len(MIGRATIONS)} applied, none pending")
@@ -197,3 +201,29 @@ def test_doctor_on_neo4j_compares_its_schema_by_name_and_state(
     finally:
         store.apply_schema()  # the index back, for the tests after this one
         store.close()
+
+
+@pytest.mark.neo4j
+def test_doctor_names_a_neo4j_older_than_needed(
+    data_dir: Path, neo4j_address: tuple[str, str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The session's Neo4j stands for an old one: the minimum is raised above it."""
+    uri, user, password = neo4j_address
+    store = Neo4jStore(uri, user, password, "neo4j")
+    found = store.server().version
+    store.close()
+    monkeypatch.setattr(server, "NEO4J_MINIMUM", (2100, 1))
+    env = {
+        **NO_SERVICE,
+        "CASTLEGRAPH_NEO4J_URI": uri,
+        "CASTLEGRAPH_NEO4J_USER": user,
+        "CASTLEGRAPH_NEO4J_PASSWORD": password,
+    }
+    result = cli(data_dir, "doctor", "--json", env=env)
+    assert result.exit_code == 1
+    status, message = checks(result)["database"]
+    assert status == "fail"
+    assert message == (
+        f"{uri} answers, but castlegraph needs Neo4j 2100.1 or later; the server reports "
+        f"version {found!r} (community edition) upgrade the Neo4j server to 2100.1 or later"
+    )

@@ -135,7 +135,7 @@ def test_a_clean_stop_requeues_a_mining_job_which_the_next_start_finishes(
     assert f"job {job_id} checkpointed for the next start" in first.output()
 
     drawers, node = stored(data_dir)
-    assert (node["status"], node.get("owner"), node.get("lease_until")) == ("queued", None, None)
+    assert (node["status"], node.get("owner"), node.get("lease_expires")) == ("queued", None, None)
     assert int(node["attempts"]) == 0
     position = json.loads(node["state"])["next"]
     assert 0 < position < DOCUMENTS

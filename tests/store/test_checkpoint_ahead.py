@@ -16,7 +16,7 @@ from castlegraph.api.service.jobs.context import JobContext
 from castlegraph.graph.drawers.palace import DedupPolicy
 from castlegraph.graph.jobs import claim_job, create_job, item_id
 
-NOW, LATER = "2026-01-01T00:01:00.000000Z", "2099-01-01T00:00:00.000000Z"
+LEASE_MS = 3_600_000
 
 
 def _items(seed: int = 3) -> list[str]:
@@ -49,7 +49,7 @@ def preparer() -> Iterator[AheadPreparer]:
 def _run(store: Any, room: str, texts: list[str], preparer: AheadPreparer | None) -> Any:
     params = {"wing": "w", "room": room, "items": [{"content": text} for text in texts]}
     job = claim_job(
-        store, create_job(store, "checkpoint", params, total=len(texts)).id, "t", NOW, LATER
+        store, create_job(store, "checkpoint", params, total=len(texts)).id, "t", LEASE_MS
     )
     assert job is not None
     context = JobContext(

@@ -32,16 +32,19 @@ from castlegraph.graph.jobs import (
     cancel_job,
     claim_job,
     create_job,
+    end_job,
     get_job,
     prune_jobs,
     recent_jobs,
+    renew_job_lease,
     save_job_progress,
     unfinished_jobs,
     update_job,
 )
 from tests.support.statements import recording_statements
 
-NOW, LATER = "2026-01-01T00:01:00.000000Z", "2099-01-01T00:00:00.000000Z"
+NOW = "2026-01-01T00:01:00.000000Z"
+LEASE_MS = 3_600_000
 WAIT_SECONDS = 30.0
 
 
@@ -80,7 +83,7 @@ class Recording(JobContext):
 
 
 def claimed_context(store: Any, job_id: str) -> Recording:
-    job = claim_job(store, job_id, "t", NOW, LATER)
+    job = claim_job(store, job_id, "t", LEASE_MS)
     assert job is not None
     return Recording(store, DedupPolicy(), job, threading.Event(), lambda _: None)
 
@@ -152,13 +155,13 @@ def test_a_checkpoint_resumed_after_a_crash_counts_as_if_never_stopped(
     contents = ["alpha one", "beta two", "alpha one", "gamma three", "beta two", "delta four"]
     params = {"wing": "w", "room": "r", "items": [{"content": c} for c in contents]}
     job_id = create_job(store, "checkpoint", params, total=len(contents)).id
-    job = claim_job(store, job_id, "t", NOW, LATER)
+    job = claim_job(store, job_id, "t", LEASE_MS)
     assert job is not None
     crashing = CrashingAt(store, DedupPolicy(), job, threading.Event(), lambda _: None, at=at)
     with pytest.raises(Crash):
         run_checkpoint(crashing)
     assert drawer_count(store) == [2, 3, 4][at - 1]  # the batch of the crash is stored
-    resumed = claim_job(store, job_id, "t", NOW, LATER)
+    resumed = claim_job(store, job_id, "t", LEASE_MS)
     assert resumed is not None and resumed.state.get("next", 0) == 2 * (at - 1)
     context = Recording(store, DedupPolicy(), resumed, threading.Event(), lambda _: None)
     with recording_statements() as watch:
@@ -203,7 +206,7 @@ def test_reading_a_checkpoint_job_leaves_its_items_in_the_graph(store: Any) -> N
         update_job(store, job_id, progress_total=3),
     ]
     assert [(job.params, job.item_count) for job in reads] == [({"wing": "w", "room": "r"}, 3)] * 4
-    claimed = claim_job(store, job_id, "a", NOW, LATER)
+    claimed = claim_job(store, job_id, "a", LEASE_MS)
     assert claimed is not None and claimed.item_count == 3
     assert claimed.params == {
         "wing": "w",
@@ -233,13 +236,31 @@ def test_a_checkpoint_stored_with_its_items_among_its_params_still_runs(store: A
 
 def test_a_save_by_an_owner_that_lost_the_job_writes_nothing(store: Any) -> None:
     job_id = a_job(store, items=1)
-    assert claim_job(store, job_id, "a", NOW, NOW) is not None
-    assert claim_job(store, job_id, "b", LATER, LATER) is not None  # a's lease ran out
-    saved = save_job_progress(store, job_id, "a", progress_done=1)
+    lost = claim_job(store, job_id, "a", LEASE_MS)
+    assert lost is not None
+    update_job(store, job_id, lease_expires=0)  # a's lease ran out
+    assert claim_job(store, job_id, "b", LEASE_MS) is not None
+    saved = save_job_progress(store, job_id, "a", lost.claim, progress_done=1)
     assert (saved.status, saved.held) == ("running", False)
     assert get_job(store, job_id).progress_done == 0
     with pytest.raises(JobNotFound):
-        save_job_progress(store, "no-such-job", "a", progress_done=1)
+        save_job_progress(store, "no-such-job", "a", 1, progress_done=1)
+
+
+def test_a_save_of_an_earlier_claim_by_the_same_owner_writes_nothing(store: Any) -> None:
+    """The fencing token: a runner restarted under the same owner name claimed the job again;
+    what its earlier run still writes is refused."""
+    job_id = a_job(store, items=1)
+    earlier = claim_job(store, job_id, "svc", LEASE_MS)
+    later = claim_job(store, job_id, "svc", LEASE_MS)
+    assert earlier is not None and later is not None and later.claim == earlier.claim + 1
+    saved = save_job_progress(store, job_id, "svc", earlier.claim, progress_done=1)
+    assert (saved.status, saved.held) == ("running", False)
+    assert not renew_job_lease(store, job_id, "svc", earlier.claim, LEASE_MS)
+    assert not end_job(store, job_id, "svc", earlier.claim, status="succeeded")
+    assert save_job_progress(store, job_id, "svc", later.claim, progress_done=1).held
+    job = get_job(store, job_id)
+    assert (job.status, job.progress_done, job.owner) == ("running", 1, "svc")
 
 
 def test_cancelling_a_queued_job_keeps_runners_off_it(store: Any) -> None:
@@ -250,7 +271,7 @@ def test_cancelling_a_queued_job_keeps_runners_off_it(store: Any) -> None:
         True,
         True,
     )
-    assert claim_job(store, job_id, "a", NOW, LATER) is None
+    assert claim_job(store, job_id, "a", LEASE_MS) is None
     again, changed = cancel_job(store, job_id)
     assert (again.status, again.finished_at, changed) == ("cancelled", cancelled.finished_at, False)
     with pytest.raises(JobNotFound):
@@ -283,28 +304,28 @@ def test_a_job_whose_service_died_twice_is_failed_at_the_third_start(store: Any)
     """Each claim of a job found `running` follows a death of its owner (on the embedded
     database a restarted service has the same owner name)."""
     job_id = a_job(store, items=1)
-    first = claim_job(store, job_id, "svc", NOW, NOW)
+    first = claim_job(store, job_id, "svc", LEASE_MS)
     assert first is not None and first.attempts == 1
-    second = claim_job(store, job_id, "svc", NOW, NOW)  # the service died; restarted
+    second = claim_job(store, job_id, "svc", LEASE_MS)  # the service died; restarted
     assert second is not None and (second.status, second.attempts) == ("running", 2)
-    third = claim_job(store, job_id, "svc", NOW, NOW)  # died again: not a third run
+    third = claim_job(store, job_id, "svc", LEASE_MS)  # died again: not a third run
     assert third is not None
-    assert (third.status, third.owner, third.finished_at) == ("failed", None, NOW)
+    assert (third.status, third.owner, third.finished_at is not None) == ("failed", None, True)
     assert third.error is not None
     assert third.error["message"] == (
         f"the service stopped during each of its last {MAX_STARTS} runs; not resumed again"
     )
-    assert claim_job(store, job_id, "svc", NOW, NOW) is None
+    assert claim_job(store, job_id, "svc", LEASE_MS) is None
 
 
 def test_clean_stops_and_database_pauses_are_not_deaths(store: Any) -> None:
     job_id = a_job(store, items=1)
     for _ in range(3):
-        assert claim_job(store, job_id, "svc", NOW, NOW) is not None
-        update_job(store, job_id, status="queued", attempts=0, owner=None, lease_until=None)
-    assert claim_job(store, job_id, "svc", NOW, NOW) is not None
+        assert claim_job(store, job_id, "svc", LEASE_MS) is not None
+        update_job(store, job_id, status="queued", attempts=0, owner=None, lease_expires=None)
+    assert claim_job(store, job_id, "svc", LEASE_MS) is not None
     for _ in range(3):  # the runner's own retries while its database was away
-        job = claim_job(store, job_id, "svc", NOW, NOW, paused=True)
+        job = claim_job(store, job_id, "svc", LEASE_MS, paused=True)
         assert job is not None and job.status == "running"
     assert get_job(store, job_id).attempts == 1
 
@@ -313,7 +334,7 @@ def test_a_runner_fails_a_job_found_running_after_two_deaths_instead_of_running_
     store: Any,
 ) -> None:
     job_id = a_job(store, items=3)
-    update_job(store, job_id, status="running", owner="dead", lease_until=NOW, attempts=2)
+    update_job(store, job_id, status="running", owner="dead", lease_expires=0, attempts=2)
     runner = a_runner(store)
     runner.start()
     try:

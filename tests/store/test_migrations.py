@@ -272,6 +272,27 @@ def test_the_migration_lease_is_taken_by_one_of_two_starters(store: Any) -> None
         assert (first.result(timeout=60), second.result(timeout=60)) == (True, False)
 
 
+def test_the_migration_lease_is_renewed_while_a_long_migration_runs(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A migration that outlasts the lease: the starter running it renews the lease, so a
+    second starter asking after the lease's first term still finds it held (and once the run
+    ends, free). A lease that was never renewed let the second starter run them too."""
+    migrations.migrate(store)
+    monkeypatch.setattr(migrations, "LEASE_SECONDS", 1.0)
+    asked: list[bool] = []
+
+    def slow(store: Any) -> int:
+        time.sleep(2.5)  # two and a half lease terms
+        asked.append(store.write(partial(migrations._take_lease, "second"), use_case="lease"))
+        return 0
+
+    monkeypatch.setattr(migrations, "MIGRATIONS", (migrations.Migration(99, "slow", slow),))
+    assert [m.version for m in migrations.migrate(store)] == [99]
+    assert asked == [False]
+    assert store.write(partial(migrations._take_lease, "second"), use_case="lease") is True
+
+
 def insert_with_keys_before_version_8(store: Any, view: EntityView) -> None:
     """An entity as versions before 8 indexed it: deletion keys only (no accent here)."""
     props = Entity(view, "2024-01-01T00:00:00.000000Z").to_props(store.dialect)

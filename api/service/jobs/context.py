@@ -49,6 +49,7 @@ class JobContext:
             self.store,
             self.job.id,
             self.job.owner or "",
+            self.job.claim,
             state=state,
             progress_done=done,
             **changes,

@@ -11,7 +11,6 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from castlegraph.api.service.jobs.ahead import AheadPreparer
@@ -24,12 +23,13 @@ from castlegraph.graph.drawers.palace import DedupPolicy
 from castlegraph.graph.errors import GraphUnavailable, JobNotFound
 from castlegraph.graph.indexes.drawer_index import DrawerIndex
 from castlegraph.graph.jobs import (
+    Job,
     claim_job,
+    claimable_jobs,
+    end_job,
     prune_jobs,
     renew_job_lease,
     save_job_progress,
-    unfinished_jobs,
-    update_job,
 )
 from castlegraph.resolver.errors import CastlegraphError, ErrorCode
 
@@ -39,7 +39,8 @@ EXECUTORS: dict[str, Executor] = {"checkpoint": run_checkpoint, "mine": run_mine
 RETRY_SECONDS = 2.0
 STOP_SECONDS = 30.0
 LEASE_SECONDS = 30.0
-"""How long a claim holds without renewal: an owner that died hands its job over after this."""
+"""How long a claim holds without renewal, on the database's clock: an owner that died hands
+its job over after this."""
 RENEW_SECONDS = LEASE_SECONDS / 3
 SCAN_SECONDS = 10.0
 """How often an idle runner looks for jobs whose owner's lease ran out."""
@@ -47,11 +48,11 @@ PRUNE_SECONDS = 24 * 3600.0
 """How often finished jobs past their keeping time are pruned (and once at start)."""
 JOB_FAILED = "the job failed; the service log has the detail"
 """All a client hears of a job's bug: no traceback, database text or server path (design §7)."""
-RELEASED: dict[str, Any] = {"owner": None, "lease_until": None}
+RELEASED: dict[str, Any] = {"owner": None, "lease_expires": None}
 
 
-def _lease_end(seconds: float = LEASE_SECONDS) -> str:
-    return (datetime.now(UTC) + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+def _lease_ms() -> int:
+    return int(LEASE_SECONDS * 1000)
 
 
 class JobRunner:
@@ -100,10 +101,7 @@ class JobRunner:
 
     def _queue_claimable(self, *, resuming: bool = False) -> None:
         """Queue the unfinished jobs nobody holds (the claim decides for sure)."""
-        now = utc_now()
-        for job in unfinished_jobs(self._store()):
-            if job.owner not in (None, self.owner) and (job.lease_until or "") >= now:
-                continue
+        for job in claimable_jobs(self._store(), self.owner):
             if resuming or job.owner is not None:
                 log.info("resuming job %s (%s) at %s items", job.id, job.kind, job.progress_done)
             self._queue.put(job.id)
@@ -152,12 +150,22 @@ class JobRunner:
         paused = job_id in self._paused
         self._paused.discard(job_id)
         try:
-            job = claim_job(store, job_id, self.owner, utc_now(), _lease_end(), paused=paused)
-            if job is None:
-                return  # finished, or another instance runs it
-            if job.status == "failed":
-                log.error("job %s failed: %s", job_id, (job.error or {}).get("message"))
-                return
+            job = claim_job(store, job_id, self.owner, _lease_ms(), paused=paused)
+        except GraphUnavailable as error:
+            self._pause(job_id, error)
+            return
+        if job is None:
+            return  # finished, or another instance runs it
+        if job.status == "failed":
+            log.error("job %s failed: %s", job_id, (job.error or {}).get("message"))
+            return
+        self._run_claimed(store, job)
+
+    def _run_claimed(self, store: GraphStore, job: Job) -> None:
+        """Run a job this runner claimed; every write it makes names the claim (`job.claim`),
+        so once another instance takes the job over, none changes it."""
+        job_id = job.id
+        try:
             context = JobContext(
                 store,
                 self._policy,
@@ -167,33 +175,35 @@ class JobRunner:
                 drawer_index=self._drawer_index,
                 preparer=self._preparer,
             )
-            with _Heartbeat(store, job_id, self.owner, context.lost):
+            with _Heartbeat(store, job, context.lost):
                 result = EXECUTORS[job.kind](context)
         except JobLost:
             log.warning("job %s was taken over by another instance; left to it", job_id)
         except JobCancelled:
-            save_job_progress(store, job_id, self.owner, **RELEASED)
+            save_job_progress(store, job_id, self.owner, job.claim, **RELEASED)
             log.info("job %s cancelled; what it stored stays", job_id)
         except JobInterrupted:
             # A clean stop: the next start is not one after a death, so starts count from 0.
-            update_job(store, job_id, status="queued", attempts=0, **RELEASED)
-            log.info("job %s checkpointed for the next start", job_id)
+            if _end(store, job, status="queued", attempts=0):
+                log.info("job %s checkpointed for the next start", job_id)
         except GraphUnavailable as error:
-            log.warning("job %s paused, the database is unavailable: %s", job_id, error)
-            self._paused.add(job_id)
-            if not self._stopping.wait(RETRY_SECONDS):
-                self._queue.put(job_id)
+            self._pause(job_id, error)
         except JobNotFound:
             log.warning("job %s disappeared while it ran; dropped", job_id)
         except CastlegraphError as error:
-            self._fail(store, job_id, job_error(job_id, error))
+            _fail(store, job, job_error(job_id, error))
         except Exception:
             log.exception("job %s failed", job_id)  # the traceback and its paths: log only
-            self._fail(store, job_id, {"code": ErrorCode.INTERNAL_ERROR, "message": JOB_FAILED})
+            _fail(store, job, {"code": ErrorCode.INTERNAL_ERROR, "message": JOB_FAILED})
         else:
-            update_job(
-                store, job_id, status="succeeded", result=result, finished_at=utc_now(), **RELEASED
-            )
+            _end(store, job, status="succeeded", result=result, finished_at=utc_now())
+
+    def _pause(self, job_id: str, error: GraphUnavailable) -> None:
+        """Put a job aside while its database is away, and queue it again soon."""
+        log.warning("job %s paused, the database is unavailable: %s", job_id, error)
+        self._paused.add(job_id)
+        if not self._stopping.wait(RETRY_SECONDS):
+            self._queue.put(job_id)
 
     def _drawer_index_settled(self) -> bool:
         """Jobs are background work: where the database keeps no term index while the
@@ -205,9 +215,18 @@ class JobRunner:
                 return False
         return True
 
-    @staticmethod
-    def _fail(store: GraphStore, job_id: str, error: dict[str, Any]) -> None:
-        update_job(store, job_id, status="failed", error=error, finished_at=utc_now(), **RELEASED)
+
+def _end(store: GraphStore, job: Job, **changes: Any) -> bool:
+    """End this runner's run of `job` and release it; False, changing nothing, when its claim
+    no longer holds the job (another instance took it over, or it was cancelled)."""
+    if end_job(store, job.id, job.owner or "", job.claim, **changes, **RELEASED):
+        return True
+    log.warning("job %s was taken over or cancelled before its run ended; left as it is", job.id)
+    return False
+
+
+def _fail(store: GraphStore, job: Job, error: dict[str, Any]) -> None:
+    _end(store, job, status="failed", error=error, finished_at=utc_now())
 
 
 def job_error(job_id: str, error: CastlegraphError) -> dict[str, Any]:
@@ -222,9 +241,8 @@ def job_error(job_id: str, error: CastlegraphError) -> dict[str, Any]:
 class _Heartbeat:
     """Renews a running job's lease in the background; sets `lost` if another owner took it."""
 
-    def __init__(self, store: GraphStore, job_id: str, owner: str, lost: threading.Event) -> None:
-        self._store, self._owner = store, owner
-        self._job_id = job_id
+    def __init__(self, store: GraphStore, job: Job, lost: threading.Event) -> None:
+        self._store, self._job = store, job
         self._lost = lost
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._beat, name="job-lease", daemon=True)
@@ -240,8 +258,11 @@ class _Heartbeat:
     def _beat(self) -> None:
         while not self._done.wait(RENEW_SECONDS):
             try:
-                if not renew_job_lease(self._store, self._job_id, self._owner, _lease_end()):
+                job = self._job
+                if not renew_job_lease(
+                    self._store, job.id, job.owner or "", job.claim, _lease_ms()
+                ):
                     self._lost.set()
                     return
             except GraphUnavailable as error:
-                log.warning("renewing the lease of job %s failed: %s", self._job_id, error)
+                log.warning("renewing the lease of job %s failed: %s", self._job.id, error)
