@@ -86,4 +86,8 @@ def test_schemas_cover_the_same_indexes() -> None:
         "entity_name",
         "idempotency_key",
     }
-    assert topics("falkordb") - constraints == topics("neo4j") - constraints
+    # Indexes Neo4j keeps that FalkorDB must not: string ranges on an indexed property answer
+    # wrong rows there (`idempotency_created`, `job_created`), and a mark read only by hygiene
+    # is not worth an index update on every embedded drawer write (`drawer_unembedded`).
+    neo4j_only = {"idempotency_created", "job_created", "drawer_unembedded"}
+    assert topics("falkordb") - constraints == topics("neo4j") - constraints - neo4j_only

@@ -36,6 +36,7 @@ WIRE_CODES = [
     "graph::query_failed",
     "graph::migration_failed",
     "graph::data_dir_in_use",
+    "graph::unsupported_server",
     "graph::entity_not_found",
     "graph::review_link_not_found",
     "graph::alias_taken",

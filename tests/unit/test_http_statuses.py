@@ -35,6 +35,7 @@ STATUS_BY_CLASS = {
     "graph.errors.InvalidVector": 422,
     "graph.errors.SelfVerdict": 422,
     "graph.errors.UnknownDrawers": 422,
+    "graph.errors.UnsupportedServer": 503,
     "graph.review.embeddings._FirstVectorRace": 500,
     "resolver.errors.EmptyLabel": 400,
     "api.errors.ApiError": 500,

@@ -1,0 +1,1 @@
+CREATE INDEX FOR ()-[p:NEAR_VECTOR]-() ON (p.score)
