@@ -30,6 +30,7 @@ from castlegraph.graph.indexes.entity_index import EntityIndex
 from castlegraph.graph.schema import migrations
 from castlegraph.resolver.entity_keys import entity_key
 from castlegraph.resolver.entity_model import make_mention
+from castlegraph.resolver.entity_search_keys import spelling_keys, spellings_keys
 from tests.store.test_entities import KNOWN_WORD, new_drawer
 
 LETTERS = "aeiknorst 1é-"
@@ -295,3 +296,33 @@ def test_a_hit_of_a_kind_no_mention_is_compared_with_is_not_read(store: Any) -> 
     )
     assert not unclassified.created
     assert person in index.cached([person])[0]
+
+
+def test_each_respelling_indexes_the_keys_of_its_new_spelling_only(store: Any) -> None:
+    """An entity that gains a spelling is added under a new row that stores only the keys of
+    that spelling: after N respellings (typos resolved to it, aliases a curator adds) the index
+    holds the keys of N + 1 spellings, where re-adding every spelling's keys each time held
+    those of (N + 1)(N + 2) / 2. The entity is still found, whole, under each spelling."""
+    migrations.migrate(store)
+    drawer = new_drawer(store, "note")
+    index = built(store)
+    [created] = resolve(store, index, drawer, "Zorbel Quennit")
+    entity_id = created.entity.view.id
+    typos = [f"Zorbel Quennit{letter}" for letter in "abcdefghijkl"]
+    for typo in typos:  # one batch each: the unit's own write (`written`)
+        [resolved] = resolve(store, index, drawer, typo)
+        assert (resolved.entity.view.id, resolved.rule) == (entity_id, "typo")
+    curated = [f"Quennit Zorbel {n}" for n in range(12)]
+    for alias in curated:  # through the API: taken in by the next catch-up
+        add_alias(store, entity_id, alias)
+        assert store.read(index.catch_up, use_case="test")
+    [again] = resolve(store, index, drawer, curated[-1])
+    assert (again.entity.view.id, again.rule) == (entity_id, "alias")
+    spellings = [entity_key(name) for name in ("Zorbel Quennit", *typos, *curated)]
+    assert index.entries == sum(len(spelling_keys(key)) for key in spellings)
+    whole = set(spellings_keys(spellings))
+    assert 2 * len(whole) > index.entries  # the spellings share most keys: far below N² / 2
+    assert set(index.lookup(set(spellings))) == {entity_id}
+    rows = {i: row for i, (_, row) in index.lookup_rows({spellings[0]}).items()}
+    [entity] = index.entities(rows).values()
+    assert entity.view.alias_keys == tuple(spellings[1:])
