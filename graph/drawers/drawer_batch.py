@@ -31,28 +31,27 @@ from typing import Any
 from castlegraph.graph.backends.queries import Dialect
 from castlegraph.graph.backends.store import GraphStore, Row, Tx
 from castlegraph.graph.clock import utc_now
-from castlegraph.graph.drawers.palace import (
+from castlegraph.graph.drawers.candidates import (
     CANDIDATE_LIMITS,
     EXACT_LOOKUP_LIMIT,
     MEMORY_LIMITS,
     Candidate,
     CurrentChosen,
-    DedupPolicy,
-    NewDrawer,
     await_candidates,
     by_ids_params,
     candidate_params,
     chosen_reader,
-    drawer_write_props,
     first_ids,
-    joined,
+    probe_params,
+    settle,
+)
+from castlegraph.graph.drawers.drawer_props import drawer_write_props, joined, new_drawer_record
+from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
+from castlegraph.graph.drawers.likeness import (
     likenesses_among,
     link_evidence,
-    new_drawer_record,
     oldest_exact_copy,
-    probe_params,
     same_named,
-    settle,
     similar_entry,
 )
 from castlegraph.graph.errors import CastlegraphError, DrawerNameTaken
@@ -300,7 +299,7 @@ def _read_chosen(tx: Tx, part: list[PreparedDrawer], memory: DrawerIndex) -> dic
     """`_read_candidates` with each item's word pairs and bands looked up in memory: the
     hash and fingerprint lookups, the chosen drawers, the name holders of every item and the
     drawer sequence in one round trip (`drawer_batch_candidates_by_ids`; another per item only
-    when closed or hidden drawers left a branch short: `graph.drawers.palace.settle`). When the
+    when closed or hidden drawers left a branch short: `graph.drawers.candidates.settle`). When the
     sequence stands elsewhere than the index stood for the choice, the index takes in what it
     had not seen and the part is chosen and read again (`SequencedIndex.catch_up_to`): the
     rare path, another writer's."""

@@ -14,7 +14,7 @@ import pytest
 
 from castlegraph.graph.drawers import drawer_batch, palace
 from castlegraph.graph.drawers.drawer_batch import prepare_drawers, write_drawers
-from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer
+from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
 from castlegraph.graph.errors import DrawerNameTaken
 from castlegraph.graph.records import WriteOutcome
 

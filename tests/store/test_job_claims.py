@@ -13,7 +13,7 @@ import pytest
 
 from castlegraph.api.service.jobs import runner as runner_module
 from castlegraph.api.service.jobs.runner import JobRunner
-from castlegraph.graph.drawers.palace import DedupPolicy
+from castlegraph.graph.drawers.drawer_request import DedupPolicy
 from castlegraph.graph.jobs import claim_job, create_job, get_job, renew_job_lease, update_job
 from tests.support.holding import holding_first
 

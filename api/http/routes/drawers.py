@@ -25,6 +25,7 @@ from castlegraph.api.http.schemas.drawers import (
 from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.graph.drawers import palace
+from castlegraph.graph.drawers.drawer_request import NewDrawer
 from castlegraph.graph.drawers.visibility import DIARY_KIND
 from castlegraph.graph.records import WriteOutcome
 
@@ -66,7 +67,7 @@ def write_drawer(
     agent = named_agent(body.agent, caller)
     if caller is not None and body.kind == DIARY_KIND:
         agent = caller
-    new = palace.NewDrawer(
+    new = NewDrawer(
         wing=check_path_segment("wing", wing),
         room=check_path_segment("room", room),
         content=check_content(body.content),
@@ -95,7 +96,7 @@ def write_diary(body: DiaryCreate, runtime: RuntimeDep, caller: CallerAgent) -> 
     When the caller's token names an agent, that is the only agent it may write as.
     """
     named_agent(body.agent, caller)
-    new = palace.NewDrawer(
+    new = NewDrawer(
         wing=check_path_segment("wing", body.wing),
         room=DIARY_ROOM,
         content=check_content(body.content),
