@@ -8,7 +8,7 @@ near copy out of the capped list. Checked on the single write's statement and th
 
 from typing import Any
 
-from castlegraph.graph.drawers import candidates, drawer_batch
+from castlegraph.graph.drawers import batch_items, batch_reads, candidates, drawer_batch
 from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
 from castlegraph.graph.drawers.palace import write_drawer
 from castlegraph.resolver.drawers import prepare_text
@@ -35,11 +35,12 @@ def test_a_single_write_reads_no_candidate_its_length_rules_out(store: Any) -> N
 
 def test_a_batch_reads_no_candidate_its_length_rules_out(store: Any) -> None:
     _, copy = _room(store)
-    item = drawer_batch.PreparedDrawer.of(
+    item = batch_items.PreparedDrawer.of(
         0, NewDrawer("w", "r", TEXT), prepare_text("w", "r", TEXT, 0.9)
     )
     found = store.read(
-        lambda tx: drawer_batch._read_candidates(tx, [item], True, store.dialect), use_case="test"
+        lambda tx: batch_reads.read_batch_candidates(tx, [item], True, store.dialect),
+        use_case="test",
     )
     assert set(found[0].candidates) == {copy}
     [outcome] = drawer_batch.write_drawers(store, [NewDrawer("w", "r", TEXT)], DedupPolicy())

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from castlegraph.graph.backends import observe
-from castlegraph.graph.drawers import candidates, drawer_batch, palace
+from castlegraph.graph.drawers import batch_reads, candidates, drawer_batch, palace
 from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
 from castlegraph.graph.drawers.palace import supersede_drawer, write_drawer
 from castlegraph.graph.indexes import drawer_index
@@ -284,10 +284,10 @@ def test_a_batch_reads_through_the_index_what_it_reads_from_the_database(
 
     def read(tx: Any, chosen: DrawerIndex | None) -> dict[int, dict[str, bool]]:
         if chosen is None:
-            found = drawer_batch._read_candidates(tx, items, True, store.dialect)
+            found = batch_reads.read_batch_candidates(tx, items, True, store.dialect)
         else:
             assert chosen.catch_up(tx)
-            found = drawer_batch._read_chosen(tx, items, chosen)
+            found = batch_reads.read_batch_chosen(tx, items, chosen)
         return {
             i: {c.id: c.drawer is not None for c in f.candidates.values()} for i, f in found.items()
         }
