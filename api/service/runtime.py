@@ -24,7 +24,7 @@ from castlegraph.api.service.lexicon import Lexicon, PersonNames
 from castlegraph.api.service.settings import Settings, scrub
 from castlegraph.graph.backends.opener import Backend, Neo4jTarget, open_backend
 from castlegraph.graph.backends.store import GraphStore
-from castlegraph.graph.drawers.palace import DedupPolicy
+from castlegraph.graph.drawers.drawer_request import DedupPolicy
 from castlegraph.graph.errors import GraphUnavailable
 from castlegraph.graph.idempotency import purge_expired
 from castlegraph.graph.indexes.drawer_index import DrawerIndex

@@ -22,6 +22,7 @@ from castlegraph.api.service.limits import check_content, check_path_segment
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.api.usecases.answers import Changed
 from castlegraph.graph.drawers import palace
+from castlegraph.graph.drawers.drawer_request import NewDrawer
 from castlegraph.graph.drawers.search import search_room
 from castlegraph.graph.drawers.visibility import DIARY_KIND
 from castlegraph.graph.records import WriteOutcome
@@ -52,7 +53,7 @@ class Drawers:
         agent = named_agent(body.agent, caller)
         if caller is not None and body.kind == DIARY_KIND:
             agent = caller
-        new = palace.NewDrawer(
+        new = NewDrawer(
             wing=check_path_segment("wing", wing),
             room=check_path_segment("room", room),
             content=check_content(body.content),
@@ -73,7 +74,7 @@ class Drawers:
         """A diary entry is compared only with the same agent's entries of the wing's diary
         room. When the caller's token names an agent, that is the only agent it may write as."""
         named_agent(body.agent, caller)
-        new = palace.NewDrawer(
+        new = NewDrawer(
             wing=check_path_segment("wing", body.wing),
             room=DIARY_ROOM,
             content=check_content(body.content),

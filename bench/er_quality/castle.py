@@ -16,7 +16,8 @@ from bench.er_quality.data import LabelledMention
 from bench.er_quality.eval import Outcome
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.api.service.settings import GraphSettings, Settings
-from castlegraph.graph.drawers.palace import NewDrawer, write_drawer
+from castlegraph.graph.drawers.drawer_request import NewDrawer
+from castlegraph.graph.drawers.palace import write_drawer
 from castlegraph.graph.entities.resolution import MentionInput, resolve_mentions
 from castlegraph.resolver.entity_keys import entity_key
 from castlegraph.resolver.entity_model import EntityView, is_alias_new, make_mention

@@ -23,122 +23,36 @@ computed before the transaction (`prepare_drawers`), so no write of the service 
 lock while a batch is hashed.
 """
 
-import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from castlegraph.graph.backends.queries import Dialect
-from castlegraph.graph.backends.store import GraphStore, Row, Tx
+from castlegraph.graph.backends.store import GraphStore, Tx
 from castlegraph.graph.clock import utc_now
-from castlegraph.graph.drawers.palace import (
-    CANDIDATE_LIMITS,
-    EXACT_LOOKUP_LIMIT,
-    MEMORY_LIMITS,
+from castlegraph.graph.drawers.batch_items import PreparedDrawer, Stored
+from castlegraph.graph.drawers.batch_reads import Found, read_batch_candidates, read_batch_chosen
+from castlegraph.graph.drawers.candidates import (
     Candidate,
-    CurrentChosen,
-    DedupPolicy,
-    NewDrawer,
     await_candidates,
-    by_ids_params,
-    candidate_params,
-    chosen_reader,
-    drawer_write_props,
-    first_ids,
-    joined,
+)
+from castlegraph.graph.drawers.drawer_props import drawer_write_props, joined, new_drawer_record
+from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
+from castlegraph.graph.drawers.likeness import (
     likenesses_among,
     link_evidence,
-    new_drawer_record,
     oldest_exact_copy,
-    probe_params,
     same_named,
-    settle,
     similar_entry,
 )
 from castlegraph.graph.errors import DrawerNameTaken
-from castlegraph.graph.indexes.drawer_index import Choice, DrawerIndex, Probes
+from castlegraph.graph.indexes.drawer_index import DrawerIndex
 from castlegraph.graph.indexes.known_drawers import KnownDrawer
-from castlegraph.graph.indexes.sequenced_index import Counter
 from castlegraph.graph.records import Drawer, WriteOutcome
-from castlegraph.resolver.drawers import DrawerText, Likeness, PreparedText, prepare_texts
+from castlegraph.resolver.drawers import Likeness, PreparedText, prepare_texts
 from castlegraph.resolver.errors import CastlegraphError
 
 ItemOutcome = WriteOutcome | CastlegraphError
 """What one item of a batch came to: written (or found), or refused (for its name)."""
-
-
-@dataclass(frozen=True, slots=True)
-class PreparedDrawer:
-    """One item with everything its decision needs, computed once and before the write: it
-    reads nothing, so no write waits on the lock while an item is sketched
-    (`prepare_drawers`)."""
-
-    index: int
-    new: NewDrawer
-    text: DrawerText
-    anchors: list[str]
-    bands: list[str]
-    lengths: tuple[int, int]
-    """The candidates' normal-form lengths that allow a near copy (`near_lengths`)."""
-    stored_terms: list[str]
-    """What it is indexed by once stored (word pairs, bands of its own length bucket)."""
-    indexed: frozenset[str]
-
-    @classmethod
-    def of(cls, index: int, new: NewDrawer, prepared: PreparedText) -> "PreparedDrawer":
-        """The item with its text prepared for its room (`prepare_text`)."""
-        return cls(
-            index=index,
-            new=new,
-            text=prepared.text,
-            anchors=prepared.terms.anchors,
-            bands=prepared.terms.bands,
-            lengths=prepared.lengths,
-            stored_terms=prepared.terms.stored,
-            indexed=frozenset(prepared.terms.stored),
-        )
-
-    @property
-    def place(self) -> tuple[str, str]:
-        return self.new.wing, self.new.room
-
-    def probe(self) -> dict[str, object]:
-        """The item's parameters of `drawer_batch_candidates`: those of one write, tagged."""
-        params = probe_params(self.new, self.text, self.anchors, self.bands, self.lengths)
-        return {"item": self.index, **params}
-
-    def single_probe(self) -> dict[str, object]:
-        """The item's parameters of `drawer_candidates`, as one write of it would read."""
-        return candidate_params(self.new, self.text, self.anchors, self.bands, self.lengths)
-
-    def finds(self, earlier: "_Stored") -> bool:
-        """Whether the indexes would give `earlier`, once stored, as this item's candidate."""
-        other, drawer = earlier.item, earlier.drawer
-        if not self.new.compares_with(drawer.wing, drawer.room, drawer.agent, drawer.kind):
-            return False
-        if other.text.content_hash == self.text.content_hash:
-            return True
-        if self.text.fingerprint is not None and other.text.fingerprint == self.text.fingerprint:
-            return True
-        return not other.indexed.isdisjoint(self.anchors) or not other.indexed.isdisjoint(
-            self.bands
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class _Stored:
-    """An item of the batch that is being stored: a candidate of the items after it."""
-
-    item: PreparedDrawer
-    drawer: Drawer
-
-
-@dataclass
-class _Found:
-    """What the batch's candidate read gave one item."""
-
-    candidates: dict[str, Candidate]
-    holders: list[Drawer]
 
 
 def prepare_drawers(
@@ -248,18 +162,18 @@ def _write_part(
     stamped: list["_Stamp"],
 ) -> list[ItemOutcome]:
     if memory is not None:
-        found = _read_chosen(tx, part, memory)
+        found = read_batch_chosen(tx, part, memory)
     else:
-        found = _read_candidates(tx, part, policy.enabled, dialect)
+        found = read_batch_candidates(tx, part, policy.enabled, dialect)
     outcomes: list[ItemOutcome] = []
-    stored: list[_Stored] = []
+    stored: list[Stored] = []
     closing: list[dict[str, str]] = []
     links: list[dict[str, object]] = []
     for item in part:
         outcome = _decide(item, found[item.index], stored, closing, policy, supersede)
         outcomes.append(outcome)
         if isinstance(outcome, WriteOutcome) and outcome.created:
-            stored.append(_Stored(item, outcome.drawer))
+            stored.append(Stored(item, outcome.drawer))
             if outcome.superseded is not None:
                 closing.append({"id": outcome.superseded, "now": outcome.drawer.created_at})
             links.extend(
@@ -297,138 +211,10 @@ def _write_part(
     return outcomes
 
 
-def _read_chosen(tx: Tx, part: list[PreparedDrawer], memory: DrawerIndex) -> dict[int, _Found]:
-    """`_read_candidates` with each item's word pairs and bands looked up in memory: the
-    hash and fingerprint lookups, the chosen drawers, the name holders of every item and the
-    drawer sequence in one round trip (`drawer_batch_candidates_by_ids`; another per item only
-    when closed or hidden drawers left a branch short: `graph.drawers.palace.settle`). When the
-    sequence stands elsewhere than the index stood for the choice, the index takes in what it
-    had not seen and the part is chosen and read again (`SequencedIndex.catch_up_to`): the
-    rare path, another writer's."""
-    params = {item.index: by_ids_params(item.new, item.text) for item in part}
-    read = _ChosenRead.of(tx, part, memory, params)
-    if memory.catch_up_to(tx, read.counter, read.seen):
-        read = _ChosenRead.of(tx, part, memory, params)
-    for item in part:
-        entry = read.found[item.index]
-        first = read.current.comparable(item.new, read.asked[item.index])
-        more = chosen_reader(tx, params[item.index], item.new, memory.known)
-        whole = dict(entry.candidates)
-        for candidate in settle(read.choices[item.index], first, more, whole):
-            entry.candidates.setdefault(candidate.id, candidate)
-        entry.holders.sort(key=lambda d: (d.created_at, d.id))
-    return read.found
-
-
-@dataclass
-class _ChosenRead:
-    """A part's choice from the index and what one `drawer_batch_candidates_by_ids` gave."""
-
-    choices: dict[int, Choice]
-    asked: dict[int, list[str]]
-    """Each item's chosen drawers read in this round trip (`first_ids`)."""
-    current: CurrentChosen
-    found: dict[int, _Found]
-    counter: Counter
-    """Where the drawer sequence stood (no node yet: none and 0)."""
-    seen: Counter
-    """Where the index stood for the choice (`SequencedIndex.position`, read first): a counter
-    found anywhere else means the choice may miss a drawer, even one taken in since."""
-
-    @classmethod
-    def of(
-        cls,
-        tx: Tx,
-        part: list[PreparedDrawer],
-        memory: DrawerIndex,
-        params: dict[int, dict[str, Any]],
-    ) -> "_ChosenRead":
-        writes = [Probes(item.anchors, item.bands, item.lengths) for item in part]
-        seen = memory.position()
-        choices = {
-            item.index: choice
-            for item, choice in zip(part, memory.choose_all(writes, MEMORY_LIMITS), strict=True)
-        }
-        asked = {index: first_ids(choice) for index, choice in choices.items()}
-        probes = [
-            {"item": i, **{k: v for k, v in p.items() if k != "exact_limit"}}
-            for i, p in params.items()
-        ]
-        named = [
-            {"item": i.index, "wing": i.new.wing, "room": i.new.room, "name": i.new.name}
-            for i in part
-            if i.new.name is not None
-        ]
-        current = CurrentChosen(
-            memory.known, list(dict.fromkeys(itertools.chain.from_iterable(asked.values())))
-        )
-        rows = tx.run(
-            "drawer_batch_candidates_by_ids",
-            probes=probes,
-            **current.asked,
-            named=named,
-            exact_limit=EXACT_LOOKUP_LIMIT,
-        )
-        found = {item.index: _Found({}, []) for item in part}
-        counter = Counter(None, 0)
-        for row in rows:
-            if row["via"] == "seq":
-                counter = Counter.of(row["drawer"])
-            elif not current.take(row):
-                _collect(found[int(row["item"])], row)
-        return cls(choices, asked, current, found, counter, seen)
-
-
-def _read_candidates(
-    tx: Tx, part: list[PreparedDrawer], enabled: bool, dialect: Dialect
-) -> dict[int, _Found]:
-    """Every item's candidates (when dedup is on) and name holders. The holders, and on Neo4j
-    the candidates too, come in one round trip (`drawer_batch_candidates`); on FalkorDB the
-    candidates come item by item with the statement of one write: in a room of 25 k it
-    answered the one statement for 25 items in two to five times the database time of the 25
-    statements (its rows carry each probe's terms through every step), and at 100 k in as
-    much (design §4.4)."""
-    found = {item.index: _Found({}, []) for item in part}
-    named = [
-        {"item": i.index, "wing": i.new.wing, "room": i.new.room, "name": i.new.name}
-        for i in part
-        if i.new.name is not None
-    ]
-    one_statement = enabled and dialect != "falkordb"
-    if one_statement or named:
-        rows = tx.run(
-            "drawer_batch_candidates",
-            probes=[item.probe() for item in part] if one_statement else [],
-            named=named,
-            **CANDIDATE_LIMITS,
-        )
-        for row in rows:
-            _collect(found[int(row["item"])], row)
-    if enabled and not one_statement:
-        for item in part:
-            for row in tx.run("drawer_candidates", **item.single_probe()):
-                _collect(found[item.index], row)
-    for entry in found.values():
-        entry.holders.sort(key=lambda d: (d.created_at, d.id))
-    return found
-
-
-def _collect(entry: _Found, row: Row) -> None:
-    props = row["drawer"]
-    if row["via"] == "name":
-        entry.holders.append(Drawer.from_props(props))
-        return
-    whole = Drawer.from_props(props) if row["via"] in ("hash", "fingerprint") else None
-    known = entry.candidates.get(props["id"])
-    if known is None or (known.drawer is None and whole is not None):
-        norm_len = int(props.get("norm_len") or 0)
-        entry.candidates[props["id"]] = Candidate(props["id"], props["content"], norm_len, whole)
-
-
 def _decide(
     item: PreparedDrawer,
-    found: _Found,
-    stored: list[_Stored],
+    found: Found,
+    stored: list[Stored],
     closing: list[dict[str, str]],
     policy: DedupPolicy,
     supersede: bool,
@@ -461,8 +247,8 @@ def _decide(
 
 def _likenesses(
     item: PreparedDrawer,
-    found: _Found,
-    stored: list[_Stored],
+    found: Found,
+    stored: list[Stored],
     closed: set[str],
     threshold: float,
 ) -> list[Likeness] | Drawer:

@@ -29,11 +29,16 @@ that fails adds nothing. The counter node carries an `epoch` drawn when it is cr
 wiped and written again restarts the counter under a new epoch, and the index starts over. The
 protocol is `graph.indexes.sequenced_index`'s, shared by both in-memory indexes.
 
-A respelled entity is added again under a new row with all its keys, and the lookup answers
-each id once, under the latest row that met a probe. An entity's keys only grow (aliases are
-appended) but for one case: an undone `same` verdict removes the alias it recorded, and the
-statement marks the entity `unspelled`. Its older rows still hold the lost keys, so for such an
-entity the index remembers its latest row (`_latest`, a few entries) and answers that one.
+A respelled entity (a new alias, a lost one, a settled review) is added again under a new row
+that stores only the keys of the spellings its latest row did not have: its older rows keep
+answering for the older spellings, so an entity that collects a thousand aliases costs the keys
+of a thousand spellings, not half a million (each respelling re-added all of them: a batch of
+typos of known names grew from 2.7 s to 11.7 s over a dozen batches). Whatever row a probe
+meets, the entity is weighed and answered as its latest row holds it: the index remembers the
+latest row of each entity indexed under several since the build (`_latest`) and the entity of
+each older row (`_superseded`), a few entries per respelling. That also covers the one case
+where an entity's keys shrink: an undone `same` verdict removes the alias it recorded (the
+statement marks the entity `unspelled`), and its older rows still hold the lost keys.
 An entry keeps 34 bits of its key's hash (at a million entities), so about `entries / 2**34`
 rows per probe (0.003 at 48 M keys) are another key's: such an entity is answered under a
 probe it does not store, which only over-fetches: the rules measure every candidate's real
@@ -73,7 +78,7 @@ from castlegraph.graph.indexes.sequenced_index import SequencedIndex
 from castlegraph.graph.records import Entity
 from castlegraph.resolver.entity_pairs import may_pair, may_pair_all
 from castlegraph.resolver.entity_rules import compatible_kinds
-from castlegraph.resolver.entity_search_keys import spellings_keys, stored_key_set
+from castlegraph.resolver.entity_search_keys import spellings_keys
 
 SpelledLookup = tuple[
     dict[str, tuple[list[str], tuple[str, ...] | None, str | None, int]], dict[str, list[str]]
@@ -92,6 +97,19 @@ class BuildStats:
     entities: int
     entries: int
     seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Respelling:
+    """An entity a statement created or respelled, as the index takes it in."""
+
+    id: str
+    spellings: tuple[str, ...]
+    """Its key, then its alias keys."""
+    kind: str | None
+    record: Record | None
+    unspelled: bool = False
+    """It lost a spelling (an undone `same` verdict)."""
 
 
 class EntityIndex(SequencedIndex):
@@ -113,8 +131,10 @@ class EntityIndex(SequencedIndex):
         self._generation = 0
         """Advances whenever entities may have changed: a read from before is not cached."""
         self._latest: dict[str, int] = {}
-        """The latest row of each entity that lost a spelling since the build (`unspelled`):
-        a probe of a lost key meets only its older rows, whose spellings are stale."""
+        """The latest row of each entity indexed under several rows since the build: a probe
+        of an older spelling meets only an older row, whose spellings are stale."""
+        self._superseded: dict[int, str] = {}
+        """The entity of each row that a later row of it superseded (`_latest` has that one)."""
 
     @property
     def entries(self) -> int:
@@ -159,56 +179,102 @@ class EntityIndex(SequencedIndex):
         del filler
         with self._lock:
             self._keys, self._spellings = keys, spellings
-            self._latest = {}
+            self._latest, self._superseded = {}, {}
             self._built(counter)
         return BuildStats(keys.rows, keys.entries, time.perf_counter() - started)
 
     def _start_over(self) -> None:
         self._keys, self._spellings = _empty()
         self._entities.clear()
-        self._latest = {}
+        self._latest, self._superseded = {}, {}
         self._generation += 1
 
     def _take_since(self, tx: Tx, after: int, upto: int) -> None:
         changed = tx.run("entities_since", after=after, upto=upto)
-        found = [_spellings(r) for r in changed]
-        first = self._keys.rows
-        self._spellings.extend(found, [r.get("kind") for r in changed], _records(changed))
-        self._keys.add([(r["id"], spellings_keys(f)) for r, f in zip(changed, found, strict=True)])
-        self._note_latest(first, [(r["id"], bool(r.get("unspelled"))) for r in changed])
-        self._forget(r["id"] for r in changed)
+        self._take(
+            [
+                _Respelling(r["id"], _spellings(r), r.get("kind"), record, bool(r.get("unspelled")))
+                for r, record in zip(changed, _records(changed), strict=True)
+            ]
+        )
 
-    def _note_latest(self, first: int, added: list[tuple[str, bool]]) -> None:
-        """Rows `first`, `first + 1`, ... were just added for these (id, lost a spelling):
-        keep the latest row of every entity that lost one. Lock held."""
-        for n, (entity_id, unspelled) in enumerate(added):
-            if unspelled or entity_id in self._latest:
-                self._latest[entity_id] = first + n
+    def written(self, epoch: str | None, seq: int, entities: Iterable[Entity]) -> None:
+        """After a unit's statement committed: its own entities, if nothing came in between."""
+        added = [
+            _Respelling(
+                e.view.id,
+                (e.view.key, *e.view.alias_keys),
+                e.view.kind,
+                Record(e.view.name, e.view.aliases, e.created_at, e.same_as),
+            )
+            for e in entities
+        ]
+        self._take_written(epoch, seq, partial(self._take, added))
+
+    def _take(self, added: list[_Respelling]) -> None:
+        """Entities created or respelled, each under a new row that stores the keys of the
+        spellings its latest row lacks (all of them for an entity not indexed yet). The
+        latest rows are found before the new ones are added. Lock held."""
+        latest = self._latest_rows_of(added)
+        first = self._keys.rows
+        self._spellings.extend(  # kinds first: the keys' segment keeps its long runs by them
+            [a.spellings for a in added], [a.kind for a in added], [a.record for a in added]
+        )
+        self._keys.add([(a.id, self._new_keys(a.spellings, latest.get(a.id))) for a in added])
+        for n, a in enumerate(added):
+            before = latest.get(a.id)
+            if before is not None:
+                self._superseded[before] = a.id
+            if before is not None or a.unspelled:
+                self._latest[a.id] = first + n
+        self._forget(a.id for a in added)
+
+    def _latest_rows_of(self, added: list[_Respelling]) -> dict[str, int]:
+        """The latest row of each of these entities that the index holds: from `_latest`, or
+        for an entity under one row, the row that stores its name key (one lookup for all,
+        each key asked for its entity's kind only, so a key that thousands of kinds share
+        costs no more than its own kind's entities). Lock held."""
+        found = {a.id: row for a in added if (row := self._latest.get(a.id)) is not None}
+        codes: dict[str, set[int] | None] = {}
+        for a in added:
+            if a.id in found:
+                continue
+            if a.kind is None:  # of no known kind: any row may be its
+                codes[a.spellings[0]] = None
+            elif (code := self._spellings.code_of(a.kind)) is not None:  # else a new entity
+                known = codes.setdefault(a.spellings[0], {0})
+                if known is not None:
+                    known.add(code)
+        if not codes:
+            return found
+
+        def wanted(probes: list[str]) -> list[Collection[int] | None]:
+            return [codes[probe] for probe in probes]
+
+        rows = self._keys.lookup_rows(codes.keys(), wanted=wanted)
+        for a in added:
+            hit = rows.get(a.id)
+            if a.id not in found and hit is not None:
+                found[a.id] = hit[1]
+        return found
+
+    def _new_keys(self, spellings: tuple[str, ...], latest: int | None) -> set[str]:
+        """The keys of the spellings that the entity's latest row (None: it has none) lacks:
+        its older rows store the others. Lock held."""
+        held = self._spellings.of(latest) if latest is not None else None
+        return spellings_keys(spellings if held is None else set(spellings).difference(held))
 
     def _latest_rows(self, rows: dict[str, int]) -> dict[str, int]:
-        """Each id's row as a lookup answered it, or its latest row if it lost a spelling."""
+        """Each id's row as a lookup answered it, or its latest row if it has several."""
         latest = self._latest
         if not latest:
             return rows
         return {i: max(row, latest.get(i, row)) for i, row in rows.items()}
 
-    def written(self, epoch: str | None, seq: int, entities: Iterable[Entity]) -> None:
-        """After a unit's statement committed: its own entities, if nothing came in between."""
-        entities = list(entities)
-        views = [e.view for e in entities]
-
-        def take() -> None:  # kinds first: the keys' segment keeps its long runs by them
-            first = self._keys.rows
-            self._spellings.extend(
-                [(v.key, *v.alias_keys) for v in views],
-                [v.kind for v in views],
-                [Record(e.view.name, e.view.aliases, e.created_at, e.same_as) for e in entities],
-            )
-            self._keys.add([(v.id, stored_key_set(v)) for v in views])
-            self._note_latest(first, [(v.id, False) for v in views])
-            self._forget(v.id for v in views)
-
-        self._take_written(epoch, seq, take)
+    def _latest_row(self, row: int) -> int:
+        """The latest row of `row`'s entity. Lock held."""
+        entity_id = self._superseded.get(row)
+        return row if entity_id is None else self._latest[entity_id]
 
     def lookup(self, probes: Collection[str]) -> dict[str, list[str]]:
         """Entity id → the probes it stores, sorted, for every indexed entity that stores one."""
@@ -250,7 +316,7 @@ class EntityIndex(SequencedIndex):
         decoded: dict[int, tuple[str, ...] | None] = {}
         with self._lock:
             spellings = self._spellings
-            keep = _weighing(needs, spellings, sent, decoded)
+            keep = _weighing(needs, spellings, sent, decoded, self._latest_row)
             wanted = _wanted_kinds(needs, kinds, spellings) if kinds is not None else None
             probes = set().union(*needs.values())
             found = self._keys.lookup_rows(probes, keep, wanted) if probes else {}
@@ -366,11 +432,13 @@ def _weighing(
     spellings: RowSpellings,
     sent: dict[str, list[str]],
     decoded: dict[int, tuple[str, ...] | None],
+    latest_row: Callable[[int], int],
 ) -> PairFilter:
     """The pair filter of `EntityIndex.lookup_spelled`: a (row, probe) pair is kept unless the
-    probe's one sender cannot pair with any of the row's keys. As it goes it fills `sent`
-    (probe → the mention keys that sent it, for the probes that hit) and `decoded` (row → its
-    keys, for the rows hit), which the caller reads after the lookup."""
+    probe's one sender cannot pair with any of the keys of the row's entity, as its latest row
+    holds them (`latest_row`: an older row stores only the keys of older spellings). As it goes
+    it fills `sent` (probe → the mention keys that sent it, for the probes that hit) and
+    `decoded` (row → those keys, for the rows hit), which the caller reads after the lookup."""
 
     def keep(
         ordered: list[str], rows: NDArray[np.int64], positions: NDArray[np.intp]
@@ -380,7 +448,7 @@ def _weighing(
         sent.update(_senders(needs, set(hit_probes)))
         sender = [keys[0] if len(keys) == 1 else None for keys in map(sent.__getitem__, hit_probes)]
         hit_rows, pair_row = np.unique(rows, return_inverse=True)
-        row_keys = list(map(spellings.of, hit_rows.tolist()))
+        row_keys = [spellings.of(latest_row(row)) for row in hit_rows.tolist()]
         decoded.update(zip(hit_rows.tolist(), row_keys, strict=True))
         return _may_use(sender, row_keys, pair_probe, pair_row)
 

@@ -479,8 +479,9 @@ class KeyIndex:
         keep: PairFilter | None = None,
         wanted: WantedKinds | None = None,
     ) -> dict[str, tuple[list[str], int]]:
-        """Entity id → the probes it stores, in no particular order, and its latest row (a
-        respelled entity's has all its keys), each id once.
+        """Entity id → the probes it stores, in no particular order, and the latest of its rows
+        that met one, each id once (a respelled entity's later rows store only its newer
+        spellings' keys: `graph.indexes.entity_index` answers its latest row).
 
         The probe hashes are sorted first: each segment reads its buckets in order, and a part
         of a build only the probes of its bucket range. The probe texts are not: sorting the

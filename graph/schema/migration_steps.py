@@ -10,7 +10,7 @@ from typing import Any
 from castlegraph.graph.backends.entity_key_params import index_props
 from castlegraph.graph.backends.queries import FIRST_ENTITY_CURSOR, Dialect
 from castlegraph.graph.backends.store import GraphStore, Row, Tx
-from castlegraph.graph.drawers.palace import drawer_index_props
+from castlegraph.graph.drawers.drawer_props import drawer_index_props
 from castlegraph.graph.errors import GraphQueryError
 from castlegraph.graph.records import spelling_props
 from castlegraph.resolver.drawers import TERMS_SCHEME

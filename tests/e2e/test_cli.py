@@ -20,7 +20,7 @@ from castlegraph.api.cli import progress as cli_progress
 from castlegraph.api.cli.progress import Step, follow
 from castlegraph.api.http.app import VERSION
 from castlegraph.graph.drawers import palace
-from castlegraph.graph.drawers.palace import DedupPolicy
+from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
 from castlegraph.graph.entities.resolution import MentionInput, resolve_mentions
 from castlegraph.graph.schema import migrations
 from castlegraph.resolver.entity_model import make_mention
@@ -66,7 +66,7 @@ def seed_mentions(data_dir: Path, names: list[tuple[str, str]]) -> None:
         policy = DedupPolicy(enabled=True, near_threshold=0.9)
         inputs = []
         for index, (name, kind) in enumerate(names):
-            new = palace.NewDrawer(wing="w", room="r", content=f"note {index}: {name}")
+            new = NewDrawer(wing="w", room="r", content=f"note {index}: {name}")
             drawer = palace.write_drawer(store, new, policy).drawer
             inputs.append(MentionInput(drawer.id, make_mention(name, kind), extractor="test"))
         resolve_mentions(store, inputs, fuzzy=True, known_word=lambda word: False)

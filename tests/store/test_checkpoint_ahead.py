@@ -13,7 +13,7 @@ from castlegraph.api.service.jobs.ahead import MIN_BATCHES, AheadPreparer
 from castlegraph.api.service.jobs.batches import BATCH_ITEMS
 from castlegraph.api.service.jobs.checkpoint import run_checkpoint
 from castlegraph.api.service.jobs.context import JobContext
-from castlegraph.graph.drawers.palace import DedupPolicy
+from castlegraph.graph.drawers.drawer_request import DedupPolicy
 from castlegraph.graph.jobs import claim_job, create_job, item_id
 
 LEASE_MS = 3_600_000

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from castlegraph.graph.drawers import drawer_batch, palace
+from castlegraph.graph.drawers import batch_reads, palace
 from castlegraph.graph.drawers.drawer_batch import prepare_drawers, write_drawers
-from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer
+from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
 from castlegraph.graph.errors import DrawerNameTaken
 from castlegraph.graph.records import WriteOutcome
 
@@ -160,7 +160,7 @@ def test_an_empty_batch_writes_nothing(store: Any) -> None:
 def _found(store: Any, items: list[NewDrawer], dialect: str) -> dict[int, Any]:
     prepared = prepare_drawers(items, POLICY.near_threshold)
     found = store.read(
-        lambda tx: drawer_batch._read_candidates(tx, prepared, True, dialect), use_case="test"
+        lambda tx: batch_reads.read_batch_candidates(tx, prepared, True, dialect), use_case="test"
     )
     return {
         index: (

@@ -8,8 +8,9 @@ near copy out of the capped list. Checked on the single write's statement and th
 
 from typing import Any
 
-from castlegraph.graph.drawers import drawer_batch, palace
-from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer, write_drawer
+from castlegraph.graph.drawers import batch_items, batch_reads, candidates, drawer_batch
+from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
+from castlegraph.graph.drawers.palace import write_drawer
 from castlegraph.resolver.drawers import prepare_text
 
 TEXT = "rotate the staging certificates before the audit on friday morning"
@@ -27,18 +28,19 @@ def _room(store: Any) -> tuple[str, str]:
 def test_a_single_write_reads_no_candidate_its_length_rules_out(store: Any) -> None:
     longer, copy = _room(store)
     new, prepared = NewDrawer("w", "r", TEXT), prepare_text("w", "r", TEXT, 0.9)
-    found = store.read(lambda tx: palace._candidates(tx, new, prepared), use_case="test")
+    found = store.read(lambda tx: candidates.read_candidates(tx, new, prepared), use_case="test")
     assert {c.id for c in found} == {copy}
     assert longer not in {c.id for c in found}
 
 
 def test_a_batch_reads_no_candidate_its_length_rules_out(store: Any) -> None:
     _, copy = _room(store)
-    item = drawer_batch.PreparedDrawer.of(
+    item = batch_items.PreparedDrawer.of(
         0, NewDrawer("w", "r", TEXT), prepare_text("w", "r", TEXT, 0.9)
     )
     found = store.read(
-        lambda tx: drawer_batch._read_candidates(tx, [item], True, store.dialect), use_case="test"
+        lambda tx: batch_reads.read_batch_candidates(tx, [item], True, store.dialect),
+        use_case="test",
     )
     assert set(found[0].candidates) == {copy}
     [outcome] = drawer_batch.write_drawers(store, [NewDrawer("w", "r", TEXT)], DedupPolicy())

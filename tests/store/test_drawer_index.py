@@ -2,10 +2,11 @@
 
 The property: for random rooms (near copies, exact copies, other agents' diary entries,
 superseded drawers) and random writes into them, the candidates a write reads through the
-in-memory index (`graph.drawers.palace._chosen_candidates`) are exactly those the database's term
-index gives (`graph.drawers.palace._candidates`), whole where it gives them whole. Rooms stay under
-the caps (32 drawers per term, 20 per branch), where the database's choice is not arbitrary.
-Then the sequence that keeps it exact: a second instance's writes and closes, a wiped graph.
+in-memory index (`graph.drawers.candidates.chosen_candidates`) are exactly those the
+database's term index gives (`graph.drawers.candidates.read_candidates`), whole where it gives
+them whole. Rooms stay under the caps (32 drawers per term, 20 per branch), where the
+database's choice is not arbitrary. Then the sequence that keeps it exact: a second instance's
+writes and closes, a wiped graph.
 Two `DrawerIndex` objects on one store stand for two service instances.
 """
 
@@ -18,8 +19,9 @@ from typing import Any
 import pytest
 
 from castlegraph.graph.backends import observe
-from castlegraph.graph.drawers import drawer_batch, palace
-from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer, supersede_drawer, write_drawer
+from castlegraph.graph.drawers import batch_reads, candidates, drawer_batch, palace
+from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
+from castlegraph.graph.drawers.palace import supersede_drawer, write_drawer
 from castlegraph.graph.indexes import drawer_index
 from castlegraph.graph.indexes.drawer_index import DrawerIndex
 from castlegraph.graph.indexes.key_segments import HASH_BITS
@@ -137,11 +139,13 @@ def _found(
     them (through the index, a drawer it read before comes by its remembered normal form)."""
     prepared = prepare_text(new.wing, new.room, new.content, POLICY.near_threshold)
 
-    def read(tx: Any) -> list[palace.Candidate]:
+    def read(tx: Any) -> list[candidates.Candidate]:
         if memory is None:
-            return palace._candidates(tx, new, prepared)
+            return candidates.read_candidates(tx, new, prepared)
         assert memory.catch_up(tx)
-        return palace._chosen_candidates(tx, new, prepared, palace.Lookup.of(memory, prepared))
+        return candidates.chosen_candidates(
+            tx, new, prepared, candidates.Lookup.of(memory, prepared)
+        )
 
     return {c.id: (c.drawer is not None, c.text) for c in store.read(read, use_case="test")}
 
@@ -280,10 +284,10 @@ def test_a_batch_reads_through_the_index_what_it_reads_from_the_database(
 
     def read(tx: Any, chosen: DrawerIndex | None) -> dict[int, dict[str, bool]]:
         if chosen is None:
-            found = drawer_batch._read_candidates(tx, items, True, store.dialect)
+            found = batch_reads.read_batch_candidates(tx, items, True, store.dialect)
         else:
             assert chosen.catch_up(tx)
-            found = drawer_batch._read_chosen(tx, items, chosen)
+            found = batch_reads.read_batch_chosen(tx, items, chosen)
         return {
             i: {c.id: c.drawer is not None for c in f.candidates.values()} for i, f in found.items()
         }

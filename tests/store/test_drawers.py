@@ -7,16 +7,16 @@ from typing import Any
 import pytest
 
 from castlegraph.graph.drawers import palace
-from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer
+from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
 from castlegraph.graph.errors import DrawerNameTaken, DrawerNotFound, DrawerSuperseded
-from castlegraph.graph.records import Drawer
+from castlegraph.graph.records import Drawer, WriteOutcome
 
 POLICY = DedupPolicy()
 TEXT = "The staging deploy listens on port 8080 behind nginx"
 TYPO = "The staging deploy listens on port 8080 behind ngnix"
 
 
-def write(store: Any, content: str, room: str = "ops", **fields: Any) -> palace.WriteOutcome:
+def write(store: Any, content: str, room: str = "ops", **fields: Any) -> WriteOutcome:
     return palace.write_drawer(store, NewDrawer("infra", room, content, **fields), POLICY)
 
 
@@ -145,7 +145,7 @@ def test_dedup_disabled_stores_everything_and_links_nothing(store: Any) -> None:
 
 
 def test_diary_compares_only_the_same_agents_entries(store: Any) -> None:
-    def diary(agent: str) -> palace.WriteOutcome:
+    def diary(agent: str) -> WriteOutcome:
         entry = NewDrawer(
             "diary", "diary", TEXT, kind="diary", agent=agent, compare_same_agent_only=True
         )

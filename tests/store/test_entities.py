@@ -7,7 +7,7 @@ import pytest
 
 from castlegraph.api.service.lexicon import Lexicon
 from castlegraph.graph.drawers import palace
-from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer
+from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
 from castlegraph.graph.entities import entity_curation
 from castlegraph.graph.entities.resolution import MentionInput, resolve_mentions
 from castlegraph.graph.errors import UnknownDrawers

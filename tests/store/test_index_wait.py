@@ -14,7 +14,8 @@ import pytest
 
 from castlegraph.api.http.statuses import http_status
 from castlegraph.graph.drawers.drawer_batch import write_drawers
-from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer, write_drawer
+from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
+from castlegraph.graph.drawers.palace import write_drawer
 from castlegraph.graph.entities.entity_curation import find_entities
 from castlegraph.graph.entities.resolution import MentionInput, dry_run, resolve_mentions
 from castlegraph.graph.errors import GraphUnavailable

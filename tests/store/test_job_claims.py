@@ -14,7 +14,7 @@ import pytest
 
 from castlegraph.api.service.jobs import runner as runner_module
 from castlegraph.api.service.jobs.runner import JobRunner
-from castlegraph.graph.drawers.palace import DedupPolicy
+from castlegraph.graph.drawers.drawer_request import DedupPolicy
 from castlegraph.graph.jobs import (
     Job,
     cancel_job,

@@ -24,7 +24,7 @@ from castlegraph.api.service.jobs.context import JobContext
 from castlegraph.api.service.jobs.mining import run_mine
 from castlegraph.api.service.jobs.runner import JobRunner
 from castlegraph.graph import jobs as jobs_module
-from castlegraph.graph.drawers.palace import DedupPolicy
+from castlegraph.graph.drawers.drawer_request import DedupPolicy
 from castlegraph.graph.errors import JobNotFound
 from castlegraph.graph.jobs import (
     MAX_STARTS,

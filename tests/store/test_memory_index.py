@@ -25,11 +25,12 @@ from castlegraph.graph.entities.entity_candidates import (
 )
 from castlegraph.graph.entities.entity_curation import add_alias, settle_review
 from castlegraph.graph.entities.resolution import MentionInput, dry_run, resolve_mentions
-from castlegraph.graph.errors import UnknownDrawers
+from castlegraph.graph.errors import CastlegraphError, UnknownDrawers
 from castlegraph.graph.indexes.entity_index import EntityIndex
 from castlegraph.graph.schema import migrations
 from castlegraph.resolver.entity_keys import entity_key
 from castlegraph.resolver.entity_model import make_mention
+from castlegraph.resolver.entity_search_keys import spelling_keys, spellings_keys
 from tests.store.test_entities import KNOWN_WORD, new_drawer
 
 LETTERS = "aeiknorst 1é-"
@@ -295,3 +296,94 @@ def test_a_hit_of_a_kind_no_mention_is_compared_with_is_not_read(store: Any) -> 
     )
     assert not unclassified.created
     assert person in index.cached([person])[0]
+
+
+def test_each_respelling_indexes_the_keys_of_its_new_spelling_only(store: Any) -> None:
+    """An entity that gains a spelling is added under a new row that stores only the keys of
+    that spelling: after N respellings (typos resolved to it, aliases a curator adds) the index
+    holds the keys of N + 1 spellings, where re-adding every spelling's keys each time held
+    those of (N + 1)(N + 2) / 2. The entity is still found, whole, under each spelling."""
+    migrations.migrate(store)
+    drawer = new_drawer(store, "note")
+    index = built(store)
+    [created] = resolve(store, index, drawer, "Zorbel Quennit")
+    entity_id = created.entity.view.id
+    typos = [f"Zorbel Quennit{letter}" for letter in "abcdefghijkl"]
+    for typo in typos:  # one batch each: the unit's own write (`written`)
+        [resolved] = resolve(store, index, drawer, typo)
+        assert (resolved.entity.view.id, resolved.rule) == (entity_id, "typo")
+    curated = [f"Quennit Zorbel {n}" for n in range(12)]
+    for alias in curated:  # through the API: taken in by the next catch-up
+        add_alias(store, entity_id, alias)
+        assert store.read(index.catch_up, use_case="test")
+    [again] = resolve(store, index, drawer, curated[-1])
+    assert (again.entity.view.id, again.rule) == (entity_id, "alias")
+    spellings = [entity_key(name) for name in ("Zorbel Quennit", *typos, *curated)]
+    assert index.entries == sum(len(spelling_keys(key)) for key in spellings)
+    whole = set(spellings_keys(spellings))
+    assert 2 * len(whole) > index.entries  # the spellings share most keys: far below N² / 2
+    assert set(index.lookup(set(spellings))) == {entity_id}
+    rows = {i: row for i, (_, row) in index.lookup_rows({spellings[0]}).items()}
+    [entity] = index.entities(rows).values()
+    assert entity.view.alias_keys == tuple(spellings[1:])
+
+
+def views_found(rows: list[Any]) -> set[tuple[str, tuple[str, ...], Any]]:
+    """`found`, each entity as it was handed out: a stale row would show an older view."""
+    return {(e.view.id, tuple(sorted(matched)), e.view) for e, matched in rows if matched}
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(stored=entity_rows, data=st.data())
+def test_memory_finds_what_the_database_finds_after_respellings(
+    store: Any, stored: list[tuple[str, str, list[str]]], data: st.DataObject
+) -> None:
+    """Entities respelled again and again after the build (typos resolved to them, which
+    record aliases; aliases a curator adds; reviews settled as the same) are indexed under a
+    row per respelling that stores only the new spellings' keys. Whichever of its rows a probe
+    meets, the index hands out the entity as the database holds it, under the probes the
+    database finds it by, and decides as the database's index does."""
+    store.wipe()
+    migrations.migrate(store)
+    load_entities(store, stored)
+    drawer = new_drawer(store, "note")
+    index = built(store)
+    ids = [row["id"] for row in store.run_text("MATCH (e:Entity) RETURN e.id AS id", {})]
+    for _ in range(data.draw(st.integers(1, 8))):
+        action = data.draw(st.sampled_from(["typo", "alias", "same"]))
+        name = data.draw(names)
+        try:
+            if action == "typo":
+                base = data.draw(st.sampled_from([row[0] for row in stored]))
+                at = data.draw(st.integers(0, len(base)))
+                resolve(store, index, drawer, (base[:at] + name[:1] + base[at:]).strip(" -") or "x")
+            elif action == "alias":
+                add_alias(store, data.draw(st.sampled_from(ids)), name)
+            else:
+                older, newer = data.draw(st.lists(st.sampled_from(ids), min_size=2, max_size=2))
+                settle_review(store, newer, older, "same")
+        except CastlegraphError:
+            pass  # a taken alias, a pair with no review link: nothing written
+    probes = data.draw(st.lists(names, min_size=1, max_size=6))
+    for depth in (EXACT, TWO_EDITS):
+        wanted = set().union(*(depth_probes(entity_key(name), depth) for name in probes))
+
+        def both(tx: Any, wanted: set[str] = wanted) -> tuple[set[Any], set[Any]]:
+            assert index.catch_up(tx)
+            remembered = fetch_remembered(tx, store.dialect, index, wanted)
+            return views_found(fetch(tx, store.dialect, wanted)), views_found(remembered)
+
+        from_database, from_memory = store.read(both, use_case="test")
+        assert from_memory == from_database
+    for name in probes:
+        for kind in ("tool", "other"):
+            mention = make_mention(name, kind)
+            remembered, fetched = (
+                dry_run(store, mention, fuzzy=True, known_word=KNOWN_WORD, memory=memory)[0]
+                for memory in (index, None)
+            )
+            assert remembered == fetched

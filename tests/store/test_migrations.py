@@ -9,7 +9,8 @@ import pytest
 
 from castlegraph.api.service.lexicon import Lexicon
 from castlegraph.graph.backends.entity_key_params import index_props
-from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer, write_drawer
+from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
+from castlegraph.graph.drawers.palace import write_drawer
 from castlegraph.graph.entities.resolution import MentionInput, resolve_mentions
 from castlegraph.graph.indexes.drawer_index import DrawerIndex
 from castlegraph.graph.records import Entity

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from castlegraph.graph.drawers import palace
-from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer
+from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
 from castlegraph.graph.review import duplicates
 from castlegraph.graph.review.duplicate_pairs import rebuild_pending_pairs
 from castlegraph.graph.review.duplicates import PENDING_FLOOR, Scope

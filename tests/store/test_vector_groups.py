@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from castlegraph.graph.drawers import palace as drawers
-from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer
+from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
 from castlegraph.graph.review import duplicates
 from castlegraph.graph.review.duplicates import PAIRS_LIMIT, PENDING_FLOOR, Scope
 from castlegraph.graph.review.embeddings import set_embedding

@@ -5,7 +5,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from castlegraph.graph.drawers import palace
-from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer
+from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
 from castlegraph.graph.review import duplicates
 from tests.support.holding import holding_first
 

@@ -6,7 +6,7 @@ through the graph layer, `tests/e2e/test_export_command.py` writes it out with t
 
 from castlegraph.graph.backends.store import GraphStore
 from castlegraph.graph.drawers import palace
-from castlegraph.graph.drawers.palace import DedupPolicy, NewDrawer
+from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
 from castlegraph.graph.entities.resolution import MentionInput, resolve_mentions
 from castlegraph.resolver.entity_model import make_mention
 

@@ -1,18 +1,18 @@
 """The statements that create one drawer name each stored property in its CREATE
-(`graph.drawers.palace.STORED_PROPERTIES`), and a property outside that list is refused before a
-statement could drop it."""
+(`graph.drawers.drawer_props.STORED_PROPERTIES`), and a property outside that list is refused
+before a statement could drop it."""
 
 import re
 
 import pytest
 
 from castlegraph.graph.backends.queries import statement
-from castlegraph.graph.drawers.palace import (
+from castlegraph.graph.drawers.drawer_props import (
     STORED_PROPERTIES,
-    NewDrawer,
     drawer_write_props,
     new_drawer_record,
 )
+from castlegraph.graph.drawers.drawer_request import NewDrawer
 from castlegraph.graph.records import Drawer
 from castlegraph.resolver.drawers import DrawerText
 

@@ -14,6 +14,7 @@ from typing import Any
 from castlegraph.api.service.jobs.batches import batches
 from castlegraph.api.service.jobs.context import JobContext
 from castlegraph.graph.drawers import drawer_batch, palace
+from castlegraph.graph.drawers.drawer_request import NewDrawer
 from castlegraph.graph.errors import GraphError
 from castlegraph.graph.jobs import item_id
 from castlegraph.resolver.drawers import PreparedText
@@ -25,11 +26,11 @@ def _target(params: dict[str, Any], item: dict[str, Any]) -> tuple[str, str]:
     return destination.get("wing", params["wing"]), destination.get("room", params["room"])
 
 
-def _new(ctx: JobContext, index: int) -> palace.NewDrawer:
+def _new(ctx: JobContext, index: int) -> NewDrawer:
     params = ctx.job.params
     item = params["items"][index]
     wing, room = _target(params, item)
-    return palace.NewDrawer(
+    return NewDrawer(
         wing=wing,
         room=room,
         content=item["content"],
@@ -42,7 +43,7 @@ def _new(ctx: JobContext, index: int) -> palace.NewDrawer:
 
 
 def _write(
-    ctx: JobContext, news: list[palace.NewDrawer], ready: list[PreparedText] | None
+    ctx: JobContext, news: list[NewDrawer], ready: list[PreparedText] | None
 ) -> list[drawer_batch.ItemOutcome]:
     """The batch at once (its texts `ready` if prepared ahead); should it be refused as a whole
     for a reason of its items (not the database's), item by item as before, so one bad item
@@ -88,7 +89,7 @@ def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
 
 
 def _prepared_ahead(
-    ctx: JobContext, news: list[list[palace.NewDrawer]]
+    ctx: JobContext, news: list[list[NewDrawer]]
 ) -> Generator[list[PreparedText] | None, None, None]:
     """Each batch's prepared texts, from the worker, or None where the job prepares them."""
     if ctx.preparer is None:
@@ -102,7 +103,7 @@ def _prepared_ahead(
 def _write_batch(
     ctx: JobContext,
     batch: range,
-    news: list[palace.NewDrawer],
+    news: list[NewDrawer],
     texts: list[PreparedText] | None,
     state: dict[str, Any],
     failed: list[dict[str, Any]],

@@ -7,7 +7,7 @@ from typing import Any
 
 from castlegraph.api.service.jobs.ahead import AheadPreparer
 from castlegraph.graph.backends.store import GraphStore
-from castlegraph.graph.drawers.palace import DedupPolicy
+from castlegraph.graph.drawers.drawer_request import DedupPolicy
 from castlegraph.graph.indexes.drawer_index import DrawerIndex
 from castlegraph.graph.jobs import Job, save_job_progress
 

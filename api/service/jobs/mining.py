@@ -16,6 +16,7 @@ from castlegraph.api.service.jobs.context import JobContext
 from castlegraph.api.service.jobs.files import BadFile, list_documents, read_document
 from castlegraph.api.service.jobs.tree import MinedTree
 from castlegraph.graph.drawers import drawer_batch, mined, palace
+from castlegraph.graph.drawers.drawer_request import NewDrawer
 from castlegraph.graph.errors import GraphError
 from castlegraph.graph.jobs import item_id
 from castlegraph.resolver.chunks import DEFAULT_CHUNK_CHARS, chunk_text
@@ -42,7 +43,7 @@ def _read(tree: MinedTree, relative: str) -> str | None:
 
 
 def _store_chunks(
-    ctx: JobContext, state: dict[str, Any], news: list[palace.NewDrawer], *, first: bool
+    ctx: JobContext, state: dict[str, Any], news: list[NewDrawer], *, first: bool
 ) -> None:
     """Chunks of one file as batches (`graph.drawers.drawer_batch`), each as if stored one by one.
     Only the `first` file of a run can hold chunks this job stored before it stopped (progress
@@ -94,7 +95,7 @@ def _store_file(
         ctx,
         state,
         [
-            palace.NewDrawer(
+            NewDrawer(
                 wing=params["wing"],
                 room=params["room"],
                 content=chunk,

@@ -19,7 +19,7 @@ from castlegraph.api.service.jobs.context import JobCancelled, JobContext, JobIn
 from castlegraph.api.service.jobs.mining import run_mine
 from castlegraph.graph.backends.store import GraphStore
 from castlegraph.graph.clock import utc_now
-from castlegraph.graph.drawers.palace import DedupPolicy
+from castlegraph.graph.drawers.drawer_request import DedupPolicy
 from castlegraph.graph.errors import GraphUnavailable, JobNotFound
 from castlegraph.graph.indexes.drawer_index import DrawerIndex
 from castlegraph.graph.jobs import (
