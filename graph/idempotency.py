@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from castlegraph.graph.backends.store import GraphStore
+from castlegraph.graph.batches import delete_in_batches
 
 RETENTION = timedelta(hours=24)
 
@@ -57,14 +58,4 @@ PURGE_BATCH = 1000
 
 def purge_expired(store: GraphStore, now: datetime, *, batch: int = PURGE_BATCH) -> int:
     """Delete the keys older than `RETENTION`, `batch` a transaction; how many went."""
-    cutoff = _cutoff(now)
-    total = 0
-    while True:
-        rows = store.write(
-            lambda tx: tx.run("idempotency_purge", cutoff=cutoff, limit=batch),
-            use_case="idempotency_purge",
-        )
-        purged = int(rows[0]["purged"]) if rows else 0
-        total += purged
-        if purged < batch:
-            return total
+    return delete_in_batches(store, "idempotency_purge", batch=batch, cutoff=_cutoff(now))

@@ -37,6 +37,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from castlegraph.graph.backends.store import GraphStore, Tx
+from castlegraph.graph.batches import delete_in_batches
 from castlegraph.graph.clock import utc_now
 from castlegraph.graph.errors import JobNotFound, TooManyJobs
 from castlegraph.resolver.errors import ErrorCode
@@ -351,16 +352,7 @@ def prune_jobs(store: GraphStore, now: datetime | None = None) -> int:
     """Delete the jobs that finished more than `KEEP_DAYS` ago; how many."""
     moment = (now or datetime.now(UTC)) - timedelta(days=KEEP_DAYS)
     before = moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    pruned = 0
-    while True:
-        rows = store.write(
-            lambda tx: tx.run("prune_jobs", before=before, limit=PRUNE_BATCH),
-            use_case="prune_jobs",
-        )
-        count = int(rows[0]["pruned"]) if rows else 0
-        pruned += count
-        if count < PRUNE_BATCH:
-            return pruned
+    return delete_in_batches(store, "prune_jobs", batch=PRUNE_BATCH, before=before)
 
 
 def renew_job_lease(store: GraphStore, job_id: str, owner: str, claim: int, lease_ms: int) -> bool:

