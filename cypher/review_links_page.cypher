@@ -11,8 +11,12 @@ WHERE l.similarity >= $lower AND l.similarity <= $upper AND l.status = $status
   AND ($after_similarity IS NULL OR l.similarity < $after_similarity - $tolerance
        OR (abs(l.similarity - $after_similarity) <= $tolerance
            AND (a.id > $after_a OR (a.id = $after_a AND b.id > $after_b))))
+// Sorted and cut before the maps are projected: projecting every matched link first was
+// two thirds of a page's time when thousands of links share one similarity.
+WITH a, b, l
+ORDER BY l.similarity DESC, a.id, b.id
+LIMIT $limit
 RETURN a {.id, .name, .kind, .key, .aliases, .alias_keys, .created_at, .same_as} AS a,
        b {.id, .name, .kind, .key, .aliases, .alias_keys, .created_at, .same_as} AS b,
        properties(l) AS link
-ORDER BY l.similarity DESC, a.id, b.id
-LIMIT $limit
+ORDER BY link.similarity DESC, a.id, b.id
