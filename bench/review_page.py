@@ -1,12 +1,5 @@
 """`bench review-page`: the review page's first screen with many pending review links (its
 budget: under 300 ms with 100 k).
-
-The links are made the way extractors make them: pairs of made-up tool names two letters apart
-(each pair one pending `two_edits` review link), posted through `POST /api/mentions` in batches,
-each batch in a drawer of its own. Then the first screen is timed as the page loads it: the
-page and its files, the first page of the queue (`GET /api/review-links`), and for the first
-link each side's mentions and up to three of the drawers that mention it. The calls run one
-after another (the browser runs the two sides at once), so the total is an upper bound.
 """
 
 import random
@@ -51,7 +44,12 @@ def name_pairs(count: int, seed: int) -> Iterator[tuple[str, str]]:
 
 
 def seed_links(client: httpx.Client, count: int, seed: int) -> float:
-    """Post the pairs' mentions; the seconds it took."""
+    """Post the pairs' mentions; the seconds it took.
+
+    The links are made the way extractors make them: pairs of made-up tool names two letters apart
+    (each pair one pending `two_edits` review link), posted through `POST /api/mentions` in batches,
+    each batch in a drawer of its own.
+    """
     started = time.perf_counter()
     names = [name for pair in name_pairs(count, seed) for name in pair]
     for batch_number, start in enumerate(range(0, len(names), BATCH)):
@@ -76,7 +74,13 @@ def _timed(client: httpx.Client, path: str, calls: dict[str, list[float]], name:
 
 
 def first_screen(client: httpx.Client, calls: dict[str, list[float]]) -> float:
-    """Every call of the page's first screen, in its order; the total in ms."""
+    """Every call of the page's first screen, in its order; the total in ms.
+
+    As the page loads it: the page and its files, the first page of the queue (`GET
+    /api/review-links`), and for the first link each side's mentions and up to three of the drawers
+    that mention it. The calls run one after another (the browser runs the two sides at once), so
+    the total is an upper bound.
+    """
     started = time.perf_counter()
     _timed(client, PAGE_PATH, calls, "page")
     for asset in ASSETS:

@@ -1,32 +1,9 @@
 """Durable jobs, recorded in the graph as `(:Job)` so that they survive a crash (design §4.4).
 
 A job keeps its parameters, status, progress, result and error, plus a `state` checkpoint its
-runner writes as it goes. Maps are stored as JSON strings: neither backend stores maps.
-
-A checkpoint's items are stored apart from its other parameters (`items`, with their number in
-`item_count`) and only a claim reads them back: a client polling a job of 10,000 items read and
-parsed megabytes at every poll, and on the embedded database that slowed the job itself by a
-fifth (design §4.4). Jobs stored before keep their items inside `params`, and still run.
-
-A job runs on one instance at a time (design §2.2): the runner that claims it becomes its
-`owner` and holds a lease (`lease_expires`, epoch ms on the database's clock: instances' clocks
-may disagree) that it renews while it runs. A lease that nobody renewed — its owner died — lets
-another runner claim the job and resume it from its state. Each claim counts up the job's
-`claim`, a fencing token: every later write of the runner — a renewal, a save, the job's end —
-names its owner and claim and changes nothing once another claim took the job. Each of those
-statements takes the job's write lock before it compares them: Neo4j reads without locks, and
-a renewal compared the owner, then wrote onto a job another instance had just claimed.
-
-A job cannot hurt the service (design §11): saving progress writes only the changed fields and
-reads back only the status, so a save costs the same at item 1 and item 10,000; a job whose
-starts keep ending with the service dying is failed, not resumed forever; a cancel is seen at
-the next save, from any instance; finished jobs are pruned after `KEEP_DAYS`.
-
-Jobs have owners and bounds (design §8.1): a job records the agent whose token queued it
-(`agent`; None: an operator's, or a job from before agents were recorded). An agent sees and
-cancels only its own jobs, and another's answers as an unknown id does; a caller has at most
-`max_queued` jobs queued or running, counted under a lock in the transaction that adds one;
-and the statement that ends a job drops its items, which only its run needed.
+runner writes as it goes; maps are stored as JSON strings (neither backend stores maps). A job
+runs on one instance at a time under a lease and a fencing `claim` (design §2.2, see
+`claim_job`), cannot hurt the service (design §11) and has owners and bounds (design §8.1).
 """
 
 import json
@@ -143,7 +120,17 @@ def create_job(
     max_queued: int | None = None,
 ) -> Job:
     """Record a queued job for `agent` (None: an operator). With `max_queued`, refused with
-    `TooManyJobs` when that caller has as many queued or running already."""
+    `TooManyJobs` when that caller has as many queued or running already.
+
+    A checkpoint's items are stored apart from its other parameters (`items`, with their number in
+    `item_count`) and only a claim reads them back, so a poll does not read and parse megabytes
+    (design §4.4). Jobs stored before keep their items inside `params`, and still run.
+
+    A job records the agent whose token queued it (`agent`; None: an operator's, or a job from
+    before agents were recorded). An agent sees and cancels only its own jobs, and another's answers
+    as an unknown id does; a caller has at most `max_queued` jobs queued or running, counted under a
+    lock in the transaction that adds one.
+    """
     props: dict[str, Any] = {
         "id": str(uuid.uuid4()),
         "kind": kind,
@@ -275,6 +262,14 @@ def claim_job(
     its database being away: no death). A job found `running` was started and never finished:
     its service died. When that start was already its `MAX_STARTS`-th, the job comes back
     `failed` with that reason instead of starting again.
+
+    The lease (`lease_expires`) is epoch ms on the database's clock, as instances' clocks may
+    disagree; the runner renews it while it runs, and a lease nobody renewed (its owner died) lets
+    another runner claim the job and resume it from its state. Every later write of the runner (a
+    renewal, a save, the job's end) names its owner and claim and changes nothing once another claim
+    took the job. Each of those statements takes the job's write lock before it compares them: Neo4j
+    reads without locks, and a renewal that compared the owner, then wrote, could land on a job
+    another instance had just claimed.
     """
 
     now = utc_now()
@@ -371,7 +366,10 @@ def end_job(store: GraphStore, job_id: str, owner: str, claim: int, /, **changes
     """Set the fields that end `owner`'s run of the job — succeeded, failed, or queued again —
     (dicts as JSON text); False, changing nothing, when its `claim` no longer holds the job or
     the job no longer runs (it was cancelled): a runner that lost its job must not end the run
-    of the instance that took it over."""
+    of the instance that took it over.
+
+    The statement that ends a job drops its items, which only its run needed.
+    """
     encoded = _maps_as_json(changes)
     rows = store.write(
         lambda tx: tx.run("end_job", id=job_id, owner=owner, claim=claim, changes=encoded),

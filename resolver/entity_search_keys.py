@@ -1,35 +1,10 @@
 """The keys of the indexed candidate search for entities (design §5.4): deletion neighbourhoods.
 
-Every spelling of an entity (its key and each alias key) is stored with its depth-1 deletion
-neighbourhood: the key and the key with any one code point removed. Two keys within one edit
-always share one of those, so an indexed equality lookup of a mention's own neighbourhood finds
-every one-edit candidate, whatever the number of entities; two-edit review candidates come from
-probing deeper on the mention side (`resolver.entity_keys.review_probe_keys`). Candidates found
-this way are a superset: the rules verify each with the real distance. Where the stored key is
-the longer one (or as long, with two substitutions), depth-2 deletion probes cannot meet it;
-each spelling of ≥ 8 code points also stores 15 partition keys (`resolver.entity_segments`)
-that the review probe meets whichever key came first; one with digits of up to 16 stores its
-depth-2 deletion keys instead, as partitions of a dense family (`RFC 8975`) meet all of it. A
-spelling whose words are out of order stores the deletion keys of its sorted words, and the
-review probe sends those of the mention's, for the `word_order` links.
-
-Two-edit probes are only sent where they can matter. A depth-2 probe key (two code points
-deleted from the mention key `a`) meets the stored depth-1 keys of `b` only when `b` is shorter
-than `a` (the depth-1 probes already find every other pair they can), so such a pair's longer
-key is `a`; a two-edit review link needs `1 - 2/L ≥ 0.75`, hence `a` of ≥ 8 code points. Shorter
-mention keys probe one edit only: what depth 2 would add could never qualify for anything.
-
-A spelling long enough for a two-edit link (see below) also stores its accent-folded form
-(`resolver.entity_keys.folded_key`), and the two-edit probe of a mention includes its own: a
-name with its accents dropped in two places differs by two substitutions, which deletion keys
-alone never meet.
-
-`BatchIndex` answers the same lookups in memory for one batch. A stored entity is indexed only
-under the probe keys that found it (FalkorDB returns them with each entity), at a fraction of
-the cost of indexing every stored key of every entity fetched: a lookup is complete for the
-probe keys sent, and the depth check of `graph.entities.entity_candidates` keeps any decision from
-resting on others. What the batch itself creates or respells is not in the database yet, so it
-is indexed under all its keys.
+Every spelling of an entity is stored with its depth-1 deletion neighbourhood (the key and the
+key with any one code point removed); two keys within one edit always share one of those, so an
+indexed equality lookup of a mention's own neighbourhood finds every one-edit candidate,
+whatever the number of entities. Candidates found this way are a superset: the rules verify
+each with the real distance. Two-edit review candidates come from probing deeper.
 """
 
 import math
@@ -58,8 +33,14 @@ REVIEW_CACHE_BYTES = 16 * MIB
 mostly within one batch's fetch and decisions; 4,096 of them held 390 MB."""
 
 DEEP_PROBE_MIN_LEN = math.ceil(2 / (1 - REVIEW_TWO_EDIT_MIN_SIMILARITY) - 1e-9)
-"""The shortest mention key whose two-edit probes can find a link: 8 at 0.75 (see above).
-`resolver.entity_keys.TWO_EDIT_PROBE_MIN_LEN` (6) bounds the shorter key of such a pair."""
+"""The shortest mention key whose two-edit probes can find a link: 8 at 0.75.
+`resolver.entity_keys.TWO_EDIT_PROBE_MIN_LEN` (6) bounds the shorter key of such a pair.
+
+Two-edit probes are only sent where they can matter. A depth-2 probe key (two code points
+deleted from the mention key `a`) meets the stored depth-1 keys of `b` only when `b` is shorter
+than `a` (the depth-1 probes already find every other pair they can), so such a pair's longer
+key is `a`; a two-edit review link needs `1 - 2/L ≥ 0.75`, hence `a` of ≥ 8 code points. Shorter
+mention keys probe one edit only: what depth 2 would add could never qualify for anything."""
 
 
 @byte_lru(CACHE_BYTES)
@@ -75,6 +56,13 @@ def index_keys(key: str) -> set[str]:
     its depth-2 deletion keys (two-edit candidates where it is the longer key,
     `resolver.entity_segments`), the deletion keys of its sorted words if they
     are not in order already (`word_order` candidates) and its accent-folded form.
+
+    Where the stored key is the longer one (or as long, with two substitutions), depth-2 deletion
+    probes cannot meet it: each spelling of ≥ 8 code points also stores 15 partition keys
+    (`resolver.entity_segments`) that the review probe meets whichever key came first; one with
+    digits of up to 16 stores its depth-2 deletion keys instead, as partitions of a dense family
+    (`RFC 8975`) meet all of it. A spelling whose words are out of order stores the deletion keys of
+    its sorted words, and the review probe sends those of the mention's, for the `word_order` links.
     """
     if len(key) < REVIEW_MIN_KEY_LEN:
         return {key}
@@ -114,7 +102,13 @@ def spellings_keys(spellings: Iterable[str], *, cached: bool = True) -> set[str]
 
 
 def _folded(key: str) -> tuple[str, ...]:
-    """The accent-folded index key of a spelling, if it has accents and can take a two-edit link."""
+    """The accent-folded index key of a spelling, if it has accents and can take a two-edit link.
+
+    A spelling long enough for a two-edit link (`DEEP_PROBE_MIN_LEN`) also stores its accent-folded
+    form (`resolver.entity_keys.folded_key`), and the two-edit probe of a mention includes its own:
+    a name with its accents dropped in two places differs by two substitutions, which deletion keys
+    alone never meet.
+    """
     if len(key) < DEEP_PROBE_MIN_LEN or key.isascii():
         return ()
     folded = folded_key(key)
@@ -201,6 +195,12 @@ class BatchIndex:
     under its probes (`candidates`), so a batch that posts one name under a thousand kinds
     does not compare each mention with the entities of every other kind (design §8.1); a
     mention of kind `other` reads all of them, as it is compared with every kind.
+
+    A stored entity is indexed only under the probe keys that found it (FalkorDB returns them with
+    each entity), at a fraction of the cost of indexing every stored key of every entity fetched: a
+    lookup is complete for the probe keys sent, and the depth check of
+    `graph.entities.entity_candidates` keeps any decision from resting on others. What the batch
+    itself creates or respells is not in the database yet, so it is indexed under all its keys.
     """
 
     def __init__(self) -> None:

@@ -1,12 +1,9 @@
 """Which database server castlegraph talks to, and whether its statements run there.
 
-Several statements scope a subquery with `CALL (x) { … }`, which Neo4j parses from 5.23 on; an
-older server would refuse them one by one, each as a bug ("a refused statement"), long after
-the start. So the Neo4j backend reads the server's version and edition (`dbms.components()`)
-when it starts and `castlegraph doctor` shows them; a server older than `NEO4J_MINIMUM` is
-refused at once with `UnsupportedServer`, naming the version found and the one needed. Neo4j's
-versions are `5.26.3` and, since 2025, calendar versions such as `2025.01.0`: both compare as
-tuples of numbers, and every calendar version is newer than every 5.x.
+Some statements scope a subquery with `CALL (x) { … }`, which Neo4j parses from 5.23 on, so the
+Neo4j backend reads the server's version and edition when it starts (`castlegraph doctor` shows
+them) and refuses a server older than `NEO4J_MINIMUM` at once with `UnsupportedServer`, rather
+than statement by statement long after the start.
 """
 
 import re
@@ -35,7 +32,11 @@ class Server:
 
 def version_numbers(version: str) -> tuple[int, int, int] | None:
     """`5.26.3` → (5, 26, 3), `2025.10` → (2025, 10, 0), `5.27-aura` → (5, 27, 0); None when
-    the text starts with no `major.minor`."""
+    the text starts with no `major.minor`.
+
+    Neo4j's versions are `5.26.3` and, since 2025, calendar versions such as `2025.01.0`: both
+    compare as tuples of numbers, and every calendar version is newer than every 5.x.
+    """
     found = _VERSION.match(version.strip())
     if found is None:
         return None

@@ -1,26 +1,8 @@
 """Many drawer writes at once, as if written one by one (design §4.3, §4.4).
 
-Jobs store hundreds of items: one transaction per item made a checkpoint slower than single
-writes through the API. `write_drawers` takes the locks of every room the batch touches, reads the
-candidates of all its items (on Neo4j in one round trip, `drawer_batch_candidates`: per item
-exactly what `graph.drawers.palace` reads for one write; on FalkorDB with that very statement, item
-by item, which costs it less, and the name holders of all in one round trip), decides each item in
-order in Python — so an item is compared with the room as it was *and* with the items of the batch
-before it, as a single write made after them would be — and stores the lot in one statement
-(`create_drawers`).
-
-Within the batch an earlier item is a candidate when it shares the hash, the fingerprint, a
-word pair or a band with the item, which is what the indexes would find once it is stored;
-the indexes' caps (postings per term, best candidates per write) are not applied to it, so in
-a room where a term is common a batch may find more than one-by-one writes would (never less).
-
-A part of the batch ends where an item repeats a name an earlier item of that part holds in
-its room: the second is decided against the first as stored, by the next part, in the same
-transaction. Each part is one candidate read (on Neo4j) and one write statement.
-
-Everything an item's decision needs from its own text (normal form, sketch, terms, probes) is
-computed before the transaction (`prepare_drawers`), so no write of the service waits on the
-lock while a batch is hashed.
+Jobs store hundreds of items, and one transaction per item made a checkpoint slower than single
+writes through the API: `write_drawers` locks every room the batch touches, reads the candidates
+of all its items, decides each in order in Python, and stores each part in one statement.
 """
 
 from collections.abc import Iterator, Sequence
@@ -86,7 +68,23 @@ def write_drawers(
     (built), the first part's candidates come from it (`graph.indexes.drawer_index`); a later part's
     from the database's term index, which holds the parts before it (the index learns of them
     only once they commit), or, where the database keeps none, from the index caught up on
-    them (`_for_next_part`)."""
+    them (`_for_next_part`).
+
+    Candidates are read for all items at once: on Neo4j in one round trip
+    (`drawer_batch_candidates`: per item exactly what `graph.drawers.palace` reads for one write);
+    on FalkorDB with that very statement, item by item, which costs it less, and the name holders of
+    all in one round trip. Each item is then decided in order, so it is compared with the room as it
+    was *and* with the items of the batch before it, as a single write made after them would be, and
+    the lot is stored in one statement (`create_drawers`).
+
+    A part of the batch ends where an item repeats a name an earlier item of that part holds in its
+    room: the second is decided against the first as stored, by the next part, in the same
+    transaction. Each part is one candidate read (on Neo4j) and one write statement.
+
+    Everything an item's decision needs from its own text (normal form, sketch, terms, probes) is
+    computed before the transaction (`prepare_drawers`), so no write of the service waits on the
+    lock while a batch is hashed.
+    """
     if not items:
         return []
     prepared = prepare_drawers(items, policy.near_threshold, ready)
@@ -137,7 +135,7 @@ class _Stamp:
 
 
 def _parts(items: list[PreparedDrawer]) -> Iterator[list[PreparedDrawer]]:
-    """Runs of items in which no name repeats in a room (see the module's docstring)."""
+    """Runs of items in which no name repeats in a room (see `write_drawers`)."""
     part: list[PreparedDrawer] = []
     names: set[tuple[str, str, str]] = set()
     for item in items:
@@ -220,7 +218,13 @@ def _decide(
     supersede: bool,
 ) -> ItemOutcome:
     """One item, decided as `graph.drawers.palace.write_drawer` decides it after the earlier
-    ones."""
+    ones.
+
+    Within the batch an earlier item is a candidate when it shares the hash, the fingerprint, a word
+    pair or a band with the item, which is what the indexes would find once it is stored; the
+    indexes' caps (postings per term, best candidates per write) are not applied to it, so in a room
+    where a term is common a batch may find more than one-by-one writes would (never less).
+    """
     new = item.new
     holder = found.holders[0] if new.name is not None and found.holders else None
     try:

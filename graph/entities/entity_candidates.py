@@ -1,33 +1,9 @@
 """The stored candidates of one write unit, fetched from the entity index depth by depth.
 
-`resolver.entity_search_keys` says which keys each entity stores and which keys a mention probes;
-this module sends those probes to the database and turns the rows into records. The key rules stay
-free of I/O and of records, so `graph.records` can derive an entity's stored index keys from them
-without an import cycle.
-
-`Candidates` fetches for one write unit, in depths (`EXACT`: the key itself; `ONE_EDIT`: its
-deletion neighbourhood; `TWO_EDITS`: the review probes), never sending a probe key twice, and
-remembers the depth reached per mention key, so a decision that needs a deeper search than was
-fetched can ask for it.
-
-With an in-memory index (`graph.indexes.entity_index`, caught up by the write unit before it asks),
-the probes are answered in memory and the entities found come from memory too, the few it does not
-keep whole read by id (`fetch_remembered`): the same entities under the same probes. A write unit
-also weighs each hit against the spelling keys and the kind the index keeps and takes only those
-some rule could use for a mention key that probed them: a spelling that may pair with the key
-(`resolver.entity_pairs.may_pair`), and a kind some mention of the key is compared with
-(`resolver.entity_rules.kinds_compatible`, registered per key by `Candidates.expect`); what it
-leaves unread would have decided nothing, so the decisions are the same. The spelling part is done
-first, pair by pair, inside the lookup (`EntityIndex.lookup_spelled`: a (row, probe) pair whose one
-sender cannot pair with the row is never turned into a hit). Its probes are then tracked per mention
-key, not once per unit: a probe two keys share is looked up for each. The kind part starts inside
-the lookup too: where thousands of entities share a probe key, only those of the kinds its keys'
-mentions are compared with are read (`graph.indexes.kind_runs`), so a mention's cost does not grow
-with the entities of other kinds that share its key (design §8.1).
-
-Without the in-memory index, the database's answer is narrowed to the kinds the unit's mentions
-are compared with (all kinds as soon as one mention is `other`): the database's key index still
-meets the other kinds' entities, but none is sent back and parsed.
+`resolver.entity_search_keys` says which keys each entity stores and which keys a mention probes
+(free of I/O and records, so `graph.records` can use them without an import cycle); this module
+sends those probes to the database, or to the in-memory index (`graph.indexes.entity_index`),
+and turns the rows into records (design §5.4).
 """
 
 from collections.abc import Collection, Iterable, Iterator
@@ -157,7 +133,27 @@ def depth_probes(key: str, depth: int) -> frozenset[str]:
 
 
 class Candidates:
-    """The stored candidates one write unit has fetched, and how deep per mention key."""
+    """The stored candidates one write unit has fetched, and how deep per mention key.
+
+    It fetches in depths (`EXACT`: the key itself; `ONE_EDIT`: its deletion neighbourhood;
+    `TWO_EDITS`: the review probes), never sending a probe key twice, and remembers the depth
+    reached per mention key, so a decision that needs a deeper search than was fetched can ask for
+    it.
+
+    With the in-memory index (caught up by the write unit before it asks), the probes are answered
+    in memory and the entities found come from memory too, the few it does not keep whole read by id
+    (`fetch_remembered`). A hit is taken only if some rule could use it for a mention key that
+    probed it: a spelling that may pair with the key (`resolver.entity_pairs.may_pair`) and a kind
+    some mention of the key is compared with (`resolver.entity_rules.kinds_compatible`, registered
+    per key by `expect`); what is left unread would have decided nothing, so the decisions are the
+    same. The spelling part is done inside the lookup, pair by pair (`EntityIndex.lookup_spelled`),
+    so probes are tracked per mention key: a probe two keys share is looked up for each. The kind
+    part starts inside the lookup too (`graph.indexes.kind_runs`), so a mention's cost does not grow
+    with the entities of other kinds that share its key (design §8.1).
+
+    Without the in-memory index, the database's answer is narrowed to the kinds the unit's mentions
+    are compared with (all kinds as soon as one mention is `other`).
+    """
 
     def __init__(self, tx: Tx, dialect: Dialect, memory: EntityIndex | None = None) -> None:
         self.index = BatchIndex()

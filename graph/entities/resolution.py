@@ -1,41 +1,9 @@
 """Use cases of entity resolution (design §5): resolve batches of mentions, read, curate.
 
-A batch is resolved in one write unit: indexed reads fetch the candidates, the rules decide
-mention after mention against those candidates plus the entities the batch itself created or
-respelled, and one statement writes the new entities, spellings, MENTIONS and POSSIBLY_SAME_AS
-edges. Nothing is ever merged or deleted.
-
-Candidates come in up to three reads, each only as deep as the decisions need, because the
-probes are what costs (about 1, 15 and 100 probe keys per mention at depths 0, 1 and 2):
-
-1. Rules 1-3 fire on equal keys only, and every stored spelling's index keys include that
-   spelling's own key, so probing with the mention keys themselves finds every entity a
-   spelling rule can pick. Most mentions of a real batch are repeats and respellings that
-   settle here.
-2. The typo rule needs every one-edit candidate, which the one-edit neighbourhood finds.
-3. Only a mention that ends up new needs the two-edit review candidates.
-
-Which mentions need reads 2 and 3 is first decided against the stored entities alone. The
-batch's own entities can change a verdict (a typo that a new look-alike makes ambiguous), so
-each final decision checks that its mention key was searched deep enough, and in the rare
-case it was not, fetches the rest before deciding again: no decision ever rests on a search
-shallower than it needs.
-
-In memory, each mention is first decided against its equal-key candidates alone (the spelling
-rules pick the same entity from that subset as from any superset), and only an unsettled
-mention is compared with its look-alikes. That first verdict, taken against the stored
-entities before the batch changes anything, stands unless the batch has since created or
-respelled an entity under the mention's key of a kind the mention is compared with: nothing
-else can change what rules 1-3 see (names and keys are never rewritten; aliases are only
-appended; kinds never change).
-
-With an in-memory candidate index (`graph.indexes.entity_index`), the unit first catches it up on
-what other writers committed (after the lock, before any read of candidates), answers the probes in
-memory, and adds its own entities once its statement has committed.
-
-Concurrency: FalkorDB serialises write units in the process that owns it; on Neo4j the unit
-takes the `entities` lock first, so concurrent batches resolve one after the other and two
-writers never create the same (kind, key) twice.
+A batch is resolved in one write unit: indexed reads fetch the candidates (`_fetch_candidates`),
+the rules decide mention after mention against them plus the entities the batch itself created
+or respelled, and one statement writes the new entities, spellings, MENTIONS and
+POSSIBLY_SAME_AS edges. Nothing is ever merged or deleted.
 """
 
 import uuid
@@ -108,7 +76,16 @@ def resolve_mentions(
 ) -> list[MentionResult]:
     """Resolve a batch in one write unit; `names` adds given names and surnames to the word
     guard for kinds that hold people; `viewer` is the agent whose token posted the batch (a
-    drawer it may not see is unknown); `memory` answers the candidate probes once it is built."""
+    drawer it may not see is unknown); `memory` answers the candidate probes once it is built.
+
+    With an in-memory candidate index (`graph.indexes.entity_index`), the unit first catches it up
+    on what other writers committed (after the lock, before any read of candidates), answers the
+    probes in memory, and adds its own entities once its statement has committed.
+
+    Concurrency: FalkorDB serialises write units in the process that owns it; on Neo4j the unit
+    takes the `entities` lock first, so concurrent batches resolve one after the other and two
+    writers never create the same (kind, key) twice.
+    """
 
     wrote: list[tuple[Row, list[Entity]]] = []
     """The write statement's answer and what it changed, of the attempt that committed (the
@@ -195,7 +172,20 @@ def _fetch_candidates(
     names: NameGuard | None,
     memory: EntityIndex | None = None,
 ) -> _Batch:
-    """Reads 1-3 of the module docstring, each for the mentions the previous one left open."""
+    """Candidates in up to three reads, each for the mentions the previous one left open and
+    only as deep as the decisions need, because the probes are what costs (about 1, 15 and 100
+    probe keys per mention at depths 0, 1 and 2):
+
+    1. Rules 1-3 fire on equal keys only, and every stored spelling's index keys include that
+       spelling's own key, so probing with the mention keys themselves finds every entity a
+       spelling rule can pick. Most mentions of a real batch are repeats and respellings that
+       settle here.
+    2. The typo rule needs every one-edit candidate, which the one-edit neighbourhood finds.
+    3. Only a mention that ends up new needs the two-edit review candidates.
+
+    Which mentions need reads 2 and 3 is decided against the stored entities alone; the batch's
+    own entities can change a verdict, which `_current_decision` catches.
+    """
     batch = _Batch(Candidates(tx, store.dialect, memory), fuzzy, known_word, names)
     found = batch.candidates
     for mention in mentions:
@@ -234,7 +224,19 @@ def _look_alikes(batch: _Batch, mention: Mention, depth: int = TWO_EDITS) -> Dec
 
 
 def _current_decision(batch: _Batch, mention: Mention) -> Decision:
-    """The verdict given what the batch has done so far (see the module docstring)."""
+    """The verdict given what the batch has done so far.
+
+    Each mention is first decided against its equal-key candidates alone (the spelling rules
+    pick the same entity from that subset as from any superset), and only an unsettled mention
+    is compared with its look-alikes. That first verdict, taken against the stored entities
+    before the batch changes anything, stands unless the batch has since created or respelled
+    an entity under the mention's key of a kind the mention is compared with: nothing else can
+    change what rules 1-3 see (names and keys are never rewritten; aliases are only appended;
+    kinds never change). The batch's own entities can make a verdict need a deeper search (a
+    typo that a new look-alike makes ambiguous), so the final decision checks that its mention
+    key was searched deep enough and, in the rare case it was not, fetches the rest before
+    deciding again: no decision ever rests on a search shallower than it needs.
+    """
     index = batch.candidates.index
     if index.touched(entity_key(mention.name), mention.kind):
         spelled = _spelled(index, mention, batch.known_word)

@@ -1,41 +1,10 @@
 """The drawer candidate index held in the service's memory, kept exact by a sequence (design §4.5).
 
-Why: in a room of 100 k drawers the database spent 3.1-3.6 ms of a write's 7 searching its
-array index for ~112 word pairs and bands (32 postings each), and 1.6 ms storing ~176 terms
-into it. Here the same terms (`resolver.drawers.index_terms`, room-scoped hashes) live in the
-service as packed 32-bit entries (`graph.indexes.key_segments.KeyIndex`, as the entity index,
-`graph.indexes.entity_index`); a write looks its probes up in memory, ranks the drawers they give
-exactly as `drawer_candidates` ranks them (`choose`), and the database only reads the chosen
-drawers by id, with the content-hash and fingerprint lookups, in one round trip
-(`drawer_candidates_by_ids`; a drawer the service read or wrote lately it does not ask for:
-`known`, `graph.indexes.known_drawers`).
-
-Exactness across writers and instances: every statement that creates or closes a drawer
-(`create_drawer`, `create_drawer_replacing`, `create_drawers`, `retire_mined_chunks`) advances
-one counter, `(:Meta {name: 'drawer_seq'})-[:SEQUENCE]->()`, and stamps those drawers with the
-new value (`seq`, indexed). The counter is locked to commit, so a committed value means every
-lower one is committed too. A write unit reads the counter after taking its room's lock and,
-before it decides, reads the drawers stamped after the value this index has seen (`catch_up`):
-another instance's writes are caught that way. A single write reads the counter with its
-candidates (`catch_up_to`), and looks again only when it shows the counter elsewhere than the
-index stood for its choice (`position`, read before it). A write whose chosen drawers are all
-known reads nothing: its create statement writes only if the counter still stands at that
-position (`graph.drawers.palace._store_unread`). After its statement commits, the unit adds its own
-drawers (`written`) when nothing came in between; otherwise the next catch-up reads them. The
-counter's `epoch` (drawn when it is created) tells a wiped graph, and the index starts
-over. The protocol is `graph.indexes.sequenced_index`'s, shared by both in-memory indexes.
-
-A closed drawer that the index learns of (by a catch-up, or this instance's own supersede,
-retire or delete) is dead: it no longer counts in any term's postings. A delete stamps nothing
-(nothing is left to stamp); it adds one to the counter's `deletes`. A unit that finds that count
-moved by a delete this instance did not make forgets every known drawer, so the read of the
-chosen drawers asks for each whole again, and leaves out the one deleted: it is never a
-candidate. It stays counted in the postings until a restart, where it can only make a term look
-one drawer more common than it is. A known drawer is therefore compared with as it is, without
-asking the database whether it is still current: the index has it live, so no close stamped
-before this unit's lock, and no delete counted, touched it. An
-entry keeps 34 bits of its term's hash, so about `entries / 2**34` drawers per probe (0.001 at
-17.6 M entries, 100 k drawers) are another term's: an over-fetch, which the rules measure away.
+The drawers' terms (`resolver.drawers.index_terms`, room-scoped hashes) live in the service as
+packed entries (`graph.indexes.key_segments.KeyIndex`); a write looks its probes up in memory,
+ranks the drawers they give exactly as `drawer_candidates` ranks them (`choose`), and the
+database only reads the chosen drawers by id, with the content-hash and fingerprint lookups, in
+one round trip (`drawer_candidates_by_ids`), except those it knows (`graph.indexes.known_drawers`).
 """
 
 import itertools
@@ -106,7 +75,32 @@ class Choice:
 
 class DrawerIndex(SequencedIndex):
     """The drawer candidate index of one service instance: built once, then caught up per write
-    unit (design §4.5)."""
+    unit (design §4.5).
+
+    The protocol is `graph.indexes.sequenced_index`'s: every statement that creates or closes a
+    drawer (`create_drawer`, `create_drawer_replacing`, `create_drawers`, `retire_mined_chunks`)
+    advances `(:Meta {name: 'drawer_seq'})-[:SEQUENCE]->()` and stamps those drawers (`seq`,
+    indexed). A write unit catches up after taking its room's lock (`catch_up`). A single write
+    reads the counter with its candidates (`catch_up_to`), and looks again only when it shows the
+    counter elsewhere than the index stood for its choice (`position`, read before it). A write
+    whose chosen drawers are all known reads nothing: its create statement writes only if the
+    counter still stands at that position (`graph.drawers.palace._store_unread`). After its
+    statement commits, the unit adds its own drawers (`written`) when nothing came in between;
+    otherwise the next catch-up reads them.
+
+    A closed drawer that the index learns of (by a catch-up, or this instance's own supersede,
+    retire or delete) is dead: it no longer counts in any term's postings. A delete stamps nothing;
+    it adds one to the counter's `deletes`. A unit that finds that count moved by a delete this
+    instance did not make forgets every known drawer, so the read of the chosen drawers asks for
+    each whole again, and leaves out the one deleted: it is never a candidate. It stays counted in
+    the postings until a restart, where it can only make a term look one drawer more common than it
+    is. A known drawer is therefore compared with as it is, without asking the database whether it
+    is still current: the index has it live, so no close stamped before this unit's lock, and no
+    delete counted, touched it.
+
+    An entry keeps 34 bits of its term's hash, so about `entries / 2**34` drawers per probe are
+    another term's: an over-fetch, which the rules measure away.
+    """
 
     counter_statement = "drawer_seq"
     name = "drawer"

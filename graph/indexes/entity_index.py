@@ -1,58 +1,10 @@
 """The entity candidate index held in the service's memory, kept exact by a sequence (design §5.4).
 
-Why: the database's own search made a batch of mentions cost three indexed probe reads, each
-sending up to tens of thousands of probe keys and returning every entity they meet with the
-keys that met it; the database's CPU and the client's parsing of those replies capped
-resolution at a few thousand mentions a second. Here the same keys (`stored_key_set` of
-`resolver.entity_search_keys`) live in the service as 64-bit hashes in sorted numpy arrays: a lookup
-is a vectorised binary search, and the entities it finds are handed to the rules from memory too
-(`graph.indexes.row_spellings` keeps each row's whole entity). The database still holds the truth,
-keeps its own key index (the fallback while this one loads, and the reference the tests compare it
-with) and takes one write statement per batch.
-
-Layout (`graph.indexes.key_segments`): a row per entity, its id kept as the 16 bytes of its UUID;
-the (key, row) pairs bucketed by the top bits of the key's 64-bit hash, each one uint32 of the
-next hash bits over the row. About 48 keys per entity at 4.3 bytes each (bucket table and ids
-included, 4.7): about 225 MB at 1 M entities of the benchmark's names, where a uint64 per key
-took 390 and a dict of the key strings would take several GB.
-
-Exactness across writers and instances: every statement that creates an entity or changes its
-spellings (resolution, aliases, settled reviews, key migrations, bulk loads) advances one counter
-node, `(:Meta {name: 'entity_seq'})`, and stamps the entities it touched with the new value
-(`seq`, indexed). The counter's write lock is held to commit, so a committed value means every
-lower one is committed too. A write unit reads the counter after taking the `entities` lock and,
-before deciding anything, reads the entities stamped after the value this index has seen
-(`catch_up`); another instance's writes, an alias recorded through the API and a migration are
-all caught that way. After its own statement commits, the unit adds what it wrote itself
-(`written`) when nothing else came in between; otherwise the next catch-up reads it. A write
-that fails adds nothing. The counter node carries an `epoch` drawn when it is created: a graph
-wiped and written again restarts the counter under a new epoch, and the index starts over. The
-protocol is `graph.indexes.sequenced_index`'s, shared by both in-memory indexes.
-
-A respelled entity (a new alias, a lost one, a settled review) is added again under a new row
-that stores only the keys of the spellings its latest row did not have: its older rows keep
-answering for the older spellings, so an entity that collects a thousand aliases costs the keys
-of a thousand spellings, not half a million (each respelling re-added all of them: a batch of
-typos of known names grew from 2.7 s to 11.7 s over a dozen batches). Whatever row a probe
-meets, the entity is weighed and answered as its latest row holds it: the index remembers the
-latest row of each entity indexed under several since the build (`_latest`) and the entity of
-each older row (`_superseded`), a few entries per respelling. That also covers the one case
-where an entity's keys shrink: an undone `same` verdict removes the alias it recorded (the
-statement marks the entity `unspelled`), and its older rows still hold the lost keys.
-An entry keeps 34 bits of its key's hash (at a million entities), so about `entries / 2**34`
-rows per probe (0.003 at 48 M keys) are another key's: such an entity is answered under a
-probe it does not store, which only over-fetches: the rules measure every candidate's real
-distance, and every entity within reach of a probe is found through its own keys anyway, so
-no decision changes.
-
-The entities found are built from the rows that keep them (`entities`; a row whose texts hold
-a separator keeps its keys only, and its entity is read by id), and the last
-`ENTITY_CACHE_SIZE` handed out are kept as objects: candidates recur from batch to batch. At a
-million entities, reading them by id was the largest cost that grew with the palace (3.2
-entities a mention, after a cache of 100,000). The sequence keeps rows and objects exact: a
-catch-up or a write adds the entities it stamped under new rows and drops their objects, and an
-object built or read before such a change is not kept (`cached` hands out a generation that
-`remember` checks).
+The keys the database's search probed (`stored_key_set` of `resolver.entity_search_keys`) live
+in the service as hashes in sorted numpy arrays (`graph.indexes.key_segments`): a lookup is a
+vectorised binary search, and the entities it finds come from memory too
+(`graph.indexes.row_spellings`). The database still holds the truth, keeps its own key index
+(the fallback while this one loads, and the tests' reference) and takes one write per batch.
 """
 
 import time
@@ -113,7 +65,37 @@ class _Respelling:
 
 
 class EntityIndex(SequencedIndex):
-    """The candidate index of one service instance: built once, then caught up per write unit."""
+    """The candidate index of one service instance: built once, then caught up per write unit.
+
+    The protocol is `graph.indexes.sequenced_index`'s: every statement that creates an entity or
+    changes its spellings (resolution, aliases, settled reviews, key migrations, bulk loads)
+    advances `(:Meta {name: 'entity_seq'})` and stamps the entities it touched (`seq`, indexed). A
+    write unit catches up after taking the `entities` lock (`catch_up`), so another instance's
+    writes, an alias recorded through the API and a migration are all caught. After its own
+    statement commits, the unit adds what it wrote (`written`) when nothing else came in between; a
+    write that fails adds nothing.
+
+    A respelled entity (a new alias, a lost one, a settled review) is added again under a new row
+    that stores only the keys of the spellings its latest row did not have: its older rows keep
+    answering for the older spellings, so an entity that collects a thousand aliases costs the keys
+    of a thousand spellings, not half a million. Whatever row a probe meets, the entity is weighed
+    and answered as its latest row holds it: the index remembers the latest row of each entity
+    indexed under several since the build (`_latest`) and the entity of each older row
+    (`_superseded`). That also covers the one case where an entity's keys shrink: an undone `same`
+    verdict removes the alias it recorded (the statement marks the entity `unspelled`), and its
+    older rows still hold the lost keys.
+
+    A probe may meet another key's entries (`graph.indexes.key_segments`): that only over-fetches,
+    as the rules measure every candidate's real distance and every entity within reach of a probe is
+    found through its own keys anyway, so no decision changes.
+
+    The entities found are built from the rows that keep them (`entities`; a row whose texts hold a
+    separator keeps its keys only, and its entity is read by id), and the last `ENTITY_CACHE_SIZE`
+    handed out are kept as objects: candidates recur from batch to batch. The sequence keeps rows
+    and objects exact: a catch-up or a write adds the entities it stamped under new rows and drops
+    their objects, and an object built or read before such a change is not kept (`cached` hands out
+    a generation that `remember` checks).
+    """
 
     counter_statement = "entity_seq"
     name = "entity"

@@ -1,31 +1,9 @@
-"""The data of the in-memory candidate index (`graph.indexes.entity_index`): rows, buckets, entries.
+"""The data of the in-memory candidate indexes (`graph.indexes.entity_index`, `drawer_index`):
+rows, buckets, entries.
 
-Each indexed entity gets a row; its id is kept as the 16 bytes of its UUID (any other id in a
-small dict). A segment holds (key, row) pairs bucketed by the top `bucket_bits` of the key's
-64-bit hash: an offsets array (uint32, one per bucket) says where each bucket's entries start,
-and an entry is one uint32, the next `tag_bits` of the hash (the tag) over the row. So a key
-costs 4 bytes and its share of a bucket table about 0.35 (eight to sixteen entries a bucket),
-where a uint64 of hash and row took 8: at a million entities (48 M keys), 216 MiB with the ids
-instead of 384.
-
-The price is hash bits: a probe's bucket and tag are 34 of its 64 at a million entities (20
-bits of row, 12 of tag, 22 of bucket), so an entry whose hash agrees on those is answered
-under a probe it does not store: about `entries / 2**34` rows per probe (0.003 at 48 M keys;
-0.0027 measured on the benchmark's names). That only over-fetches: the rules measure every
-candidate's real distance, and each entity within reach of a probe is found through its own
-keys anyway.
-
-A bucket's entries are sorted by tag, then row, so a lookup finds a probe's entries by binary
-search of its bucket (about a dozen entries), all probes at once; the drawer index asks only
-for each probe's newest few (`newest_hits`), the last of them. What a batch or a
-catch-up adds is a segment of its own, sized to it; segments merge while the newer is not much
-the smaller, up to `SEGMENT_MAX_ENTRIES`.
-
-A build never holds its pairs twice (`Filler`): rows come a block of 65,536 at a time into one
-reused buffer, and each block is sorted into parts by bucket range, 4 bytes a pair (the row's
-place in its block 16 bits, the tag 16). At the end, each bucket range of every block becomes
-a part of the final index (a segment over that range only) and the block parts it came from
-are dropped, so the build's peak is the index plus one block's buffer.
+Each indexed item gets a row; a segment holds (key, row) pairs bucketed by the top bits of the
+key's 64-bit hash, one uint32 per entry, so a key costs about 4.35 bytes where a uint64 of hash
+and row took 8. See `Segment` for the layout and its price, `Filler` for the build.
 """
 
 import uuid
@@ -133,7 +111,20 @@ class Geometry:
 
 @dataclass(frozen=True, slots=True)
 class Segment:
-    """Entries of buckets `first` to `first + len(offsets) - 2`, by bucket."""
+    """Entries of buckets `first` to `first + len(offsets) - 2`, by bucket.
+
+    An offsets array (uint32, one per bucket) says where each bucket's entries start, and an entry
+    is one uint32: the next `tag_bits` of the hash (the tag) over the row. A bucket's entries are
+    sorted by tag, then row, so a lookup finds a probe's entries by binary search of its bucket
+    (about a dozen entries), all probes at once; the drawer index asks only for each probe's newest
+    few (`newest_hits`), the last of them.
+
+    The price is hash bits: a probe's bucket and tag are 34 of its 64 at a million entities (20 bits
+    of row, 12 of tag, 22 of bucket), so an entry whose hash agrees on those is answered under a
+    probe it does not store: about `entries / 2**34` rows per probe. That only over-fetches: the
+    rules measure every candidate's real distance, and each entity within reach of a probe is found
+    through its own keys anyway.
+    """
 
     geometry: Geometry
     first: int
@@ -391,7 +382,12 @@ def _sorted_hashes(probes: Sequence[str]) -> tuple[NDArray[np.intp], Hashes]:
 
 
 class KeyIndex:
-    """Rows and segments: the data of an index, without its sequence bookkeeping."""
+    """Rows and segments: the data of an index, without its sequence bookkeeping.
+
+    An entity's id is kept as the 16 bytes of its UUID (any other id in a small dict). What a batch
+    or a catch-up adds is a segment of its own, sized to it; segments merge while the newer is not
+    much the smaller, up to `SEGMENT_MAX_ENTRIES`.
+    """
 
     def __init__(self, kinds_of: KindsOf | None = None) -> None:
         self.segments: list[Segment] = []
@@ -609,7 +605,14 @@ class KeyIndex:
 
 
 class Filler:
-    """A build's pairs, a block of rows at a time in one reused buffer (module docstring)."""
+    """A build's pairs, a block of rows at a time in one reused buffer.
+
+    A build never holds its pairs twice: rows come a block of 65,536 at a time into one reused
+    buffer, and each block is sorted into parts by bucket range, 4 bytes a pair (the row's place
+    in its block 16 bits, the tag 16). At the end, each bucket range of every block becomes a
+    part of the final index (a segment over that range only) and the block parts it came from
+    are dropped, so the build's peak is the index plus one block's buffer.
+    """
 
     def __init__(self, index: KeyIndex, block_bits: int = BLOCK_BITS) -> None:
         self._index = index

@@ -1,18 +1,9 @@
 """A segment's long runs of one key's entries, kept again ordered by kind (design §5.4, §8.1).
 
-Why: a bucket keeps a key's entries by row, whatever their entities' kinds, and the rules only
-ever compare a mention of a specific kind with entities of that kind (design §5.2). A key that
-thousands of entities of other kinds store (one name posted under a thousand new kinds per
-batch) made every lookup of it read all of them before the kind filter dropped them: a batch
-grew from 1.9 s to 23 s over ten such batches, and held the write lock meanwhile. Where one
-(bucket, tag) of a segment has at least `DENSE_RUN` entries, the segment keeps that run a second
-time ordered by the kind of each entry's row (`KindRuns`), so a lookup that wants a few kinds
-reads only their entries, found by binary search; a lookup for a mention of kind `other` still
-reads the whole run (every kind is its own). Shorter runs are read whole, as before: a probe
-reads at most `DENSE_RUN - 1` entries of other kinds per segment.
-
-12 bytes per entry of a long run, none for the others: the benchmark's names make few runs
-that long. Kinds are codes (`graph.indexes.row_spellings.RowSpellings.kind_codes`), 0 for unknown.
+A bucket keeps a key's entries by row, whatever their entities' kinds, but the rules compare a
+mention of a specific kind only with entities of that kind (design §5.2): a key that thousands
+of entities of other kinds store would make every lookup of it read all of them, under the write
+lock. So a long run is kept a second time by kind, and a lookup reads only the kinds it wants.
 """
 
 from collections.abc import Callable
@@ -35,7 +26,16 @@ KindsOf = Callable[[NDArray[np.int64]], NDArray[np.uint32]]
 
 @dataclass(frozen=True, slots=True)
 class KindRuns:
-    """The long runs of a segment: where each starts, and its entries by kind."""
+    """The long runs of a segment: where each starts, and its entries by kind.
+
+    Where one (bucket, tag) of a segment has at least `DENSE_RUN` entries, the segment keeps that
+    run a second time ordered by the kind of each entry's row, so a lookup that wants a few kinds
+    reads only their entries, found by binary search; a lookup for a mention of kind `other` still
+    reads the whole run (every kind is its own). Shorter runs are read whole: a probe reads at most
+    `DENSE_RUN - 1` entries of other kinds per segment. 12 bytes per entry of a long run, none for
+    the others. Kinds are codes (`graph.indexes.row_spellings.RowSpellings.kind_codes`), 0 for
+    unknown.
+    """
 
     starts: NDArray[np.int64]
     """The first entry of each run, ascending."""

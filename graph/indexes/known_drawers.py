@@ -1,17 +1,8 @@
 """What the service remembers of drawers it compared or wrote lately: their normal forms and
 the place, agent and kind that tell who may compare with them (design §4.5).
 
-Why: a checkpoint batch of 25 items in a room of 100 k drawers compares with ~590 drawers the
-in-memory index chose (`graph.indexes.drawer_index`). Reading their content, length, room, agent and
-kind took 7.5 of the batch's ~41 ms (the client parses each value of each row), and their
-normal forms ~6.6 ms more, though three in four of them had been read by an earlier batch of
-the same job. None of these facts changes once a drawer exists (no statement sets them: a
-new version is a new drawer), so they are kept by drawer id. Whether a known drawer is still
-current the in-memory index tells: closes reach it through the drawer sequence, deletes through
-the sequence's count of them (`graph.indexes.drawer_index`), so the database is not asked.
-
-Bounded by bytes, least recently used first out (`resolver.bounded_cache`); an entry weighs
-~1 KB for a 300-character drawer.
+A write compares with hundreds of drawers the in-memory index chose, most of them read by an
+earlier batch of the same job, so their facts are kept by id instead of being read again.
 """
 
 import sys
@@ -84,7 +75,15 @@ def _interned(value: str | None) -> str | None:
 
 
 class KnownDrawers:
-    """Known drawers by id, shared by the writes of one service instance."""
+    """Known drawers by id, shared by the writes of one service instance.
+
+    None of these facts changes once a drawer exists (no statement sets them: a new version is a new
+    drawer), so keeping them by id is exact. Whether a known drawer is still current the in-memory
+    index tells: closes reach it through the drawer sequence, deletes through the sequence's count
+    of them (`graph.indexes.drawer_index`), so the database is not asked. Bounded by bytes, least
+    recently used first out (`resolver.bounded_cache`); an entry weighs ~1 KB for a 300-character
+    drawer.
+    """
 
     def __init__(self, max_bytes: int = KNOWN_DRAWERS_BYTES) -> None:
         self._kept: BytesBoundedMap[str, KnownDrawer] = BytesBoundedMap(max_bytes)

@@ -1,33 +1,10 @@
-"""The spelling keys of each row of the in-memory entity index (design §5.4): hits are weighed
-before they are read.
+"""The spelling keys, kind and record of each row of the in-memory entity index (design §5.4):
+hits are weighed before they are read.
 
-Why: an index hit says only that an entity stores a probe key. At a million entities most hits
-of a review probe are further than two edits (the depth-2 rows of a dense family such as
-`RFC ····` meet keys four edits away; partition keys meet what differs in the segments they
-cut out), and every one of them was read from the database by id and parsed, then weighed and
-dropped by the rules. With each row's keys at hand, a hit that no rule can use
-(`resolver.entity_pairs.may_pair`) is dropped before it is read.
-
-Each row also keeps its entity's kind (a 32-bit code into the kinds seen, 0 for unknown):
-the rules only ever compare a mention with entities of its own kind, or with any entity when it
-is `other` (design §5.2), so a hit of another kind than every mention that probed it is dropped
-before it is read too. At a million entities that was most of what the weighing let through.
-The index's long runs of one key are kept by these codes too (`graph.indexes.kind_runs`), so a
-lookup of one kind does not read the entries of thousands of other kinds that share the key: every
-kind gets a code, however many there are (one byte held 255, and every kind past them was unknown,
-read by every lookup).
-
-Layout: one UTF-8 blob of every row's keys (name key first, then alias keys) joined by a
-control character, and the end offset of each row: about 24 bytes a row, against the ~45
-eight-byte index entries of its hashes. A row whose keys contain the separator (a key of
-punctuation only is the raw name) is kept as unknown, and its hits are always read.
-
-Each row also keeps the rest of its entity (its name, its aliases, when it was created, whom
-it was settled as), so a hit that the weighing lets through is decided on without reading it
-from the database (`entity`): the name and the aliases follow the keys in the same blob, the
-creation time is one int64 of microseconds (the fixed-width form `graph.clock` writes, checked
-to print back byte for byte; any other is kept as it is, aside). A row whose record holds a
-separator, or has no kind, keeps its keys only: its entity is read by id.
+An index hit says only that an entity stores a probe key; with each row's keys and kind at hand,
+a hit that no rule can use (`resolver.entity_pairs.may_pair`, or another kind than every mention
+that probed it, design §5.2) is dropped before it is read, and a hit that is kept is decided on
+from the row's record without reading it from the database (`entity`).
 """
 
 import functools
@@ -64,7 +41,23 @@ class Record:
 
 
 class RowSpellings:
-    """Keys by row, appended in the order `graph.indexes.key_segments.KeyIndex` numbers its rows."""
+    """Keys by row, appended in the order `graph.indexes.key_segments.KeyIndex` numbers its rows.
+
+    Layout: one UTF-8 blob of every row's keys (name key first, then alias keys) joined by a control
+    character, and the end offset of each row. A row whose keys contain the separator (a key of
+    punctuation only is the raw name) is kept as unknown, and its hits are always read.
+
+    Each row keeps its entity's kind as a 32-bit code into the kinds seen, 0 for unknown; the
+    index's long runs of one key are kept by these codes too (`graph.indexes.kind_runs`), so every
+    kind needs a code of its own, however many there are (a kind without one is unknown, read by
+    every lookup).
+
+    The rest of the entity (its name, its aliases, when it was created, whom it was settled as)
+    follows the keys in the same blob, the creation time as one int64 of microseconds (the
+    fixed-width form `graph.clock` writes, checked to print back byte for byte; any other is kept as
+    it is, aside). A row whose record holds a separator, or has no kind, keeps its keys only: its
+    entity is read by id.
+    """
 
     def __init__(self) -> None:
         self._blob = bytearray()

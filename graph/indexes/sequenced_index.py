@@ -1,27 +1,8 @@
 """What an in-memory candidate index shares: being kept exact by a sequence (design §2.2).
 
-The entity index (`graph.indexes.entity_index`) and the drawer index (`graph.indexes.drawer_index`)
-follow the same protocol. Every statement that changes what they index advances a counter (the
-properties of `(:Meta {name: 'entity_seq'})`, of `(:Meta {name: 'drawer_seq'})-[:SEQUENCE]->()` for
-drawers), locked to commit, and stamps what it changed with the new value. A write unit reads the
-counter under its lock and, before it decides, takes in what was stamped after the value the index
-has seen (`catch_up`). Once its statement has committed, it adds its own changes (`_take_written`)
-when nothing came in between. The counter's epoch, drawn when the counter is created, tells a wiped
-graph: the index then starts over.
-
-A delete leaves nothing to stamp. Where deletes happen (drawers), the counter also counts
-them (`deletes`): an index that keeps anything about the deleted items beside the rows it
-stamps (the drawer index's known drawers) drops it when the count shows a delete it did not
-make (`_deleted_elsewhere`); its own deletes it takes in as it makes them (`_took_deletes`).
-
-Subclasses say what starting over (`_start_over`) and taking in stamped changes
-(`_take_since`) mean for their data; this class keeps the counter, the epoch and the lock.
-
-While an index builds, searches go to the database's own index where it keeps one (Neo4j, or
-`dedup.memory_index = false`). The embedded FalkorDB keeps none while these serve (its data
-directory has one owner, design §5.4): a search then waits for the build (`await_ready`), up to
-`wait_seconds`, and is refused as retryable (`GraphUnavailable`) past it. A build that failed
-leaves the searches on the database, whose index the service re-creates first (`failed`).
+The entity index and the drawer index follow the same protocol (see `SequencedIndex`):
+every statement that changes what they index advances a counter, locked to commit, and stamps
+what it changed with the new value, so a write unit can catch its index up before it decides.
 """
 
 import threading
@@ -54,7 +35,29 @@ class Counter:
 
 
 class SequencedIndex:
-    """An index built once, then caught up by the counter `counter_statement` reads."""
+    """An index built once, then caught up by the counter `counter_statement` reads.
+
+    The counter is a property of `(:Meta {name: 'entity_seq'})`, or of `(:Meta {name:
+    'drawer_seq'})-[:SEQUENCE]->()` for drawers. A write unit reads it under its lock and, before it
+    decides, takes in what was stamped after the value the index has seen (`catch_up`). Once its
+    statement has committed, it adds its own changes (`_take_written`) when nothing came in between.
+    The counter's epoch, drawn when the counter is created, tells a wiped graph: the index then
+    starts over.
+
+    A delete leaves nothing to stamp. Where deletes happen (drawers), the counter also counts them
+    (`deletes`): an index that keeps anything about the deleted items beside the rows it stamps (the
+    drawer index's known drawers) drops it when the count shows a delete it did not make
+    (`_deleted_elsewhere`); its own deletes it takes in as it makes them (`_took_deletes`).
+
+    Subclasses say what starting over (`_start_over`) and taking in stamped changes (`_take_since`)
+    mean for their data; this class keeps the counter, the epoch and the lock.
+
+    While an index builds, searches go to the database's own index where it keeps one (Neo4j, or
+    `dedup.memory_index = false`). The embedded FalkorDB keeps none while these serve (its data
+    directory has one owner, design §5.4): a search then waits for the build (`await_ready`), up to
+    `wait_seconds`, and is refused as retryable (`GraphUnavailable`) past it. A build that failed
+    leaves the searches on the database, whose index the service re-creates first (`failed`).
+    """
 
     counter_statement: str
     """The statement returning the counter's `value` (0 when there is no node yet) and `epoch`."""

@@ -2,10 +2,6 @@
 
 The expected schema is read from the same files `apply_schema` runs (`cypher/schema/<dialect>/`)
 plus FalkorDB's unique constraints, so the check cannot drift from what start-up creates.
-Neo4j names every constraint and index; FalkorDB keeps one index per label listing its
-properties, and constraints by (label, properties), so each dialect is compared its own way.
-While the service keeps the candidate indexes in memory (`dedup.memory_index`), FalkorDB is
-expected without its own copies of them (design §5.4); Neo4j keeps them either way.
 """
 
 import re
@@ -45,7 +41,13 @@ def _lists(tx: Tx) -> tuple[list[Row], list[Row]]:
 
 def schema_state(store: GraphStore, *, memory_indexes: bool = False) -> SchemaState:
     """What the schema lacks; `memory_indexes`: as the service applies it with the in-memory
-    candidate indexes on."""
+    candidate indexes on.
+
+    Neo4j names every constraint and index; FalkorDB keeps one index per label listing its
+    properties, and constraints by (label, properties), so each dialect is compared its own way.
+    With the in-memory candidate indexes (`dedup.memory_index`), FalkorDB is expected without its
+    own copies of them (design §5.4); Neo4j keeps them either way.
+    """
     indexes, constraints = store.read(_lists, use_case="schema_state")
     if store.dialect == "neo4j":
         return _neo4j_state(indexes, constraints)
