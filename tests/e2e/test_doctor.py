@@ -48,7 +48,7 @@ def test_doctor_on_a_fresh_then_a_migrated_data_directory(data_dir: Path) -> Non
     ready = cli(data_dir, "doctor", env=NO_SERVICE)
     assert ready.exit_code == 0, ready.output
     # no candidate indexes of the database's own while the memory ones serve (design §5.4)
-    assert "✔ schema          all 22 constraints and indexes are in place" in ready.stdout
+    assert "✔ schema          all 24 constraints and indexes are in place" in ready.stdout
     assert f"✔ migrations      {len(MIGRATIONS)} applied, none pending" in ready.stdout
     assert ready.stdout.endswith("all good\n")
 
@@ -62,7 +62,7 @@ def test_doctor_expects_the_candidate_indexes_with_the_memory_indexes_off(data_d
     cli(data_dir, "migrate", env=off)  # applies the schema as a service with them off would
     after = cli(data_dir, "doctor", env=off)
     assert after.exit_code == 0, after.output
-    assert "✔ schema          all 24 constraints and indexes are in place" in after.stdout
+    assert "✔ schema          all 26 constraints and indexes are in place" in after.stdout
 
 
 def test_doctor_finds_a_missing_index_and_a_pending_migration(data_dir: Path) -> None:
@@ -190,7 +190,7 @@ def test_doctor_on_neo4j_compares_its_schema_by_name_and_state(
         assert (reported.product, reported.edition) == ("Neo4j", "community")
         assert found["database"] == ("ok", f"{uri} answers: {reported} ")  # no fix after it
         assert found["schema"][0] == found["migrations"][0] == "ok"
-        assert found["schema"][1].startswith("all 26 constraints and indexes are in place")
+        assert found["schema"][1].startswith("all 31 constraints and indexes are in place")
         assert found["migrations"][1].startswith(f"{len(MIGRATIONS)} applied, none pending")
         store.run_text("DROP INDEX entity_key", {})
         broken = cli(data_dir, "doctor", "--json", env=env)
