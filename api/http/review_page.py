@@ -24,7 +24,7 @@ ASSETS = {
     "review.css": "text/css; charset=utf-8",
 }
 """The only files served under `ASSETS_PATH`: a fixed list, so no path reaches the disk."""
-PAGE_PATHS = frozenset({PAGE_PATH, *(f"{ASSETS_PATH}/{name}" for name in ASSETS)})
+PAGE_PATHS = frozenset({PAGE_PATH, *(ASSETS_PATH + "/" + name for name in ASSETS)})
 """The paths that answer without a token: the page's own files, which hold no data."""
 
 CONTENT_SECURITY_POLICY = (
@@ -55,7 +55,7 @@ async def review_page() -> Response:
     return _file("index.html", "text/html; charset=utf-8")
 
 
-@router.get(f"{ASSETS_PATH}/{{name}}")
+@router.get(ASSETS_PATH + "/{name}")
 async def review_asset(name: str) -> Response:
     media_type = ASSETS.get(name)
     if media_type is None:
