@@ -215,11 +215,6 @@ def recent_jobs(store: GraphStore, limit: int, *, viewer: str | None = None) -> 
     return _whole(store, read, "recent_jobs")
 
 
-def unfinished_jobs(store: GraphStore) -> list[Job]:
-    rows = store.read(lambda tx: tx.run("unfinished_jobs"), use_case="unfinished_jobs")
-    return [Job.from_props(row["job"]) for row in rows]
-
-
 def claimable_jobs(store: GraphStore, owner: str) -> list[Job]:
     """The unfinished jobs `owner` may claim (its own, nobody's, or with a lease run out on the
     database's clock); the claim decides for sure."""
@@ -227,24 +222,12 @@ def claimable_jobs(store: GraphStore, owner: str) -> list[Job]:
     return [Job.from_props(row["job"]) for row in rows]
 
 
-def _maps_as_json(changes: dict[str, Any]) -> dict[str, Any]:
+def maps_as_json(changes: dict[str, Any]) -> dict[str, Any]:
     """Changes with their dicts as JSON text: neither backend stores maps."""
     return {
         name: json.dumps(value) if isinstance(value, dict) else value
         for name, value in changes.items()
     }
-
-
-def update_job(store: GraphStore, job_id: str, **changes: Any) -> Job:
-    """Set fields whoever holds the job; dicts (`result`, `error`, `state`, `params`) are stored
-    as JSON text. A runner ends its job with `end_job`, which its claim fences."""
-    encoded = _maps_as_json(changes)
-    rows = store.write(
-        lambda tx: tx.run("update_job", id=job_id, changes=encoded), use_case="update_job"
-    )
-    if not rows:
-        raise JobNotFound(job_id)
-    return Job.from_props(rows[0]["job"])
 
 
 JOB_CLAIMS = "job_claims"
@@ -370,7 +353,7 @@ def end_job(store: GraphStore, job_id: str, owner: str, claim: int, /, **changes
 
     The statement that ends a job drops its items, which only its run needed.
     """
-    encoded = _maps_as_json(changes)
+    encoded = maps_as_json(changes)
     rows = store.write(
         lambda tx: tx.run("end_job", id=job_id, owner=owner, claim=claim, changes=encoded),
         use_case="end_job",

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from castlegraph.graph.jobs import create_job, update_job
+from castlegraph.graph.jobs import create_job
 from tests.api.conftest import BACKENDS
 from tests.support.app import (
     app_settings,
@@ -23,6 +23,7 @@ from tests.support.app import (
     wiped,
 )
 from tests.support.holding import holding_first
+from tests.support.jobs import update_job
 from tests.support.polling import eventually
 
 ADMIN = {"Authorization": "Bearer admin-secret"}

@@ -13,8 +13,9 @@ from castlegraph.api.client.local import LocalClient
 from castlegraph.api.errors import Forbidden
 from castlegraph.api.service.jobs.runner import JOB_FAILED
 from castlegraph.graph.backends import observe
-from castlegraph.graph.jobs import create_job, update_job
+from castlegraph.graph.jobs import create_job
 from tests.support.app import app_settings, app_store, assert_envelope, running_app
+from tests.support.jobs import update_job
 
 WAIT_SECONDS = 20.0
 FAR_FUTURE_MS = 4_102_444_800_000

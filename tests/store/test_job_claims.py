@@ -24,9 +24,9 @@ from castlegraph.graph.jobs import (
     get_job,
     renew_job_lease,
     save_job_progress,
-    update_job,
 )
 from tests.support.holding import holding_first
+from tests.support.jobs import update_job
 
 LEASE_MS = 3_600_000
 RAN_OUT = 0

@@ -38,9 +38,8 @@ from castlegraph.graph.jobs import (
     recent_jobs,
     renew_job_lease,
     save_job_progress,
-    unfinished_jobs,
-    update_job,
 )
+from tests.support.jobs import unfinished_jobs, update_job
 from tests.support.statements import recording_statements
 
 NOW = "2026-01-01T00:01:00.000000Z"

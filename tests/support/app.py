@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from castlegraph.api.http.app import create_app
 from castlegraph.api.service.settings import Settings
-from castlegraph.graph import jobs
+from tests.support.jobs import unfinished_jobs
 
 JOBS_SECONDS = 60.0
 
@@ -81,7 +81,7 @@ def wiped(client: TestClient) -> TestClient:
     """
     store = app_store(client)
     deadline = time.monotonic() + JOBS_SECONDS
-    while unfinished := jobs.unfinished_jobs(store):
+    while unfinished := unfinished_jobs(store):
         assert time.monotonic() < deadline, f"jobs still unfinished: {unfinished}"
         time.sleep(0.02)
     store.wipe()
