@@ -1,2 +1,4 @@
 MATCH (d:Drawer {id: $id})
-RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer
+RETURN d {.id, .wing, .room, .content, .content_hash, .fingerprint, .norm_len, .kind, .created_at,
+  .name, .agent, .source_uri, .valid_from, .valid_to, .supersedes, .origin_document,
+  .origin_chunk, .origin_revision, .origin_root} AS drawer

@@ -12,7 +12,9 @@ MATCH (d:Drawer {content_hash: $content_hash})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR (d.agent = $agent AND d.kind = 'diary'))
   AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
-RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer, 'hash' AS via
+RETURN d {.id, .wing, .room, .content, .content_hash, .fingerprint, .norm_len, .kind, .created_at,
+  .name, .agent, .source_uri, .valid_from, .valid_to, .supersedes, .origin_document,
+  .origin_chunk, .origin_revision, .origin_root} AS drawer, 'hash' AS via
 ORDER BY d.created_at, d.id
 LIMIT $exact_limit
 UNION ALL
@@ -20,7 +22,9 @@ MATCH (d:Drawer {fingerprint: $fingerprint})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR (d.agent = $agent AND d.kind = 'diary'))
   AND ($viewer IS NULL OR coalesce(d.kind, '') <> 'diary' OR d.agent = $viewer)
-RETURN d {.*, embedding: null, terms: null, terms_text: null} AS drawer, 'fingerprint' AS via
+RETURN d {.id, .wing, .room, .content, .content_hash, .fingerprint, .norm_len, .kind, .created_at,
+  .name, .agent, .source_uri, .valid_from, .valid_to, .supersedes, .origin_document,
+  .origin_chunk, .origin_revision, .origin_root} AS drawer, 'fingerprint' AS via
 ORDER BY d.created_at, d.id
 LIMIT $exact_limit
 UNION ALL

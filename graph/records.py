@@ -28,8 +28,12 @@ def origin_of(props: Mapping[str, Any]) -> dict[str, Any]:
     return {
         key.removeprefix(ORIGIN_PREFIX): value
         for key, value in props.items()
-        if key.startswith(ORIGIN_PREFIX)
+        if key.startswith(ORIGIN_PREFIX) and value is not None
     }
+
+
+DRAWER_ORIGIN_KEYS = ("document", "chunk", "revision", "root")
+"""The provenance keys a drawer may carry: those of mined chunks (`api.service.jobs.mining`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +66,7 @@ class Drawer:
             content_hash=props["content_hash"],
             fingerprint=props.get("fingerprint"),
             norm_len=int(props.get("norm_len", 0)),
-            kind=props.get("kind", "manual"),
+            kind=props.get("kind") or "manual",
             created_at=props["created_at"],
             name=props.get("name"),
             agent=props.get("agent"),
@@ -90,6 +94,15 @@ class Drawer:
     @property
     def is_current(self) -> bool:
         return self.valid_to is None
+
+
+DRAWER_RECORD_PROPERTIES = (
+    *(f.name for f in fields(Drawer) if f.name != "origin"),
+    *(f"{ORIGIN_PREFIX}{key}" for key in DRAWER_ORIGIN_KEYS),
+)
+"""What `Drawer.from_props` reads, and so what the statements that read a drawer whole name in
+their projection: `d {.*, embedding: null}` would have the database read the vector and the
+term lists off the store before dropping them."""
 
 
 @dataclass(frozen=True, slots=True)

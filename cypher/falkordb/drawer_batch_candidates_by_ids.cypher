@@ -17,7 +17,9 @@ CALL {
   ORDER BY d.created_at, d.id
   LIMIT $exact_limit
 }
-RETURN p.item AS item, d {.*, embedding: null, terms: null, terms_text: null} AS drawer,
+RETURN p.item AS item, d {.id, .wing, .room, .content, .content_hash, .fingerprint, .norm_len, .kind, .created_at,
+  .name, .agent, .source_uri, .valid_from, .valid_to, .supersedes, .origin_document,
+  .origin_chunk, .origin_revision, .origin_root} AS drawer,
   'hash' AS via
 UNION ALL
 UNWIND $probes AS p
@@ -31,7 +33,9 @@ CALL {
   ORDER BY d.created_at, d.id
   LIMIT $exact_limit
 }
-RETURN p.item AS item, d {.*, embedding: null, terms: null, terms_text: null} AS drawer,
+RETURN p.item AS item, d {.id, .wing, .room, .content, .content_hash, .fingerprint, .norm_len, .kind, .created_at,
+  .name, .agent, .source_uri, .valid_from, .valid_to, .supersedes, .origin_document,
+  .origin_chunk, .origin_revision, .origin_root} AS drawer,
   'fingerprint' AS via
 UNION ALL
 UNWIND $ids AS id
@@ -43,7 +47,9 @@ UNION ALL
 UNWIND $named AS p
 MATCH (d:Drawer {name: p.name})
 WHERE d.wing = p.wing AND d.room = p.room AND d.valid_to IS NULL
-RETURN p.item AS item, d {.*, embedding: null, terms: null, terms_text: null} AS drawer,
+RETURN p.item AS item, d {.id, .wing, .room, .content, .content_hash, .fingerprint, .norm_len, .kind, .created_at,
+  .name, .agent, .source_uri, .valid_from, .valid_to, .supersedes, .origin_document,
+  .origin_chunk, .origin_revision, .origin_root} AS drawer,
   'name' AS via
 UNION ALL
 MATCH (:Meta {name: 'drawer_seq'})-[n:SEQUENCE]->()

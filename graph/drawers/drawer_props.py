@@ -10,7 +10,7 @@ from typing import Any
 
 from castlegraph.graph.backends.queries import Dialect
 from castlegraph.graph.drawers.drawer_request import NewDrawer
-from castlegraph.graph.records import ORIGIN_PREFIX, Drawer
+from castlegraph.graph.records import DRAWER_ORIGIN_KEYS, ORIGIN_PREFIX, Drawer
 from castlegraph.resolver.drawers import TERMS_SCHEME, DrawerText, index_terms
 
 EXCERPT_LENGTH = 60
@@ -66,7 +66,7 @@ STORED_PROPERTIES = frozenset(
     {
         *("id", "wing", "room", "content", "content_hash", "fingerprint", "norm_len", "excerpt"),
         *("kind", "name", "agent", "source_uri", "created_at", "valid_from", "supersedes"),
-        *(f"{ORIGIN_PREFIX}{key}" for key in ("document", "chunk", "revision", "root")),
+        *(f"{ORIGIN_PREFIX}{key}" for key in DRAWER_ORIGIN_KEYS),
         *("terms_scheme", "terms_text"),
     }
 )
