@@ -18,7 +18,8 @@ CONFLICT = "a concurrent write claimed the same unique key; retry the request"
 # │   ├── GraphQueryError          graph::query_failed, bug: a refused statement
 # │   ├── UnindexedSearch          internal::error, bug: a search the database has no index for
 # │   ├── MigrationFailed          graph::migration_failed (retryable if its cause is)
-# │   └── UnsupportedServer        graph::unsupported_server: a Neo4j older than 5.23
+# │   ├── UnsupportedServer        graph::unsupported_server: a Neo4j older than 5.23
+# │   └── GraphMisconfigured       graph::misconfigured: credentials, URI or TLS refused
 # ├── DataDirInUse                 graph::data_dir_in_use, bug: another service owns the directory
 # ├── DrawerNotFound               palace::drawer_not_found
 # ├── DrawerNameTaken              palace::drawer_name_taken
@@ -91,6 +92,16 @@ class UnsupportedServer(GraphError):
     a statement refused later as a bug. Not retryable: waiting does not upgrade the server."""
 
     code = ErrorCode.GRAPH_UNSUPPORTED_SERVER
+    bug = False
+
+
+class GraphMisconfigured(GraphError):
+    """The Neo4j settings cannot work: the credentials were refused, the URI is not one the
+    driver can use, or TLS failed (a certificate this machine does not trust, TLS on one side
+    only). Refused at start and by `doctor` with what to check, not retried: waiting does not
+    correct a setting. The message names the URI without its user info, never a password."""
+
+    code = ErrorCode.GRAPH_MISCONFIGURED
     bug = False
 
 
