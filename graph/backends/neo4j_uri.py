@@ -46,10 +46,12 @@ def checked_uri(uri: str) -> str:
             f"the Neo4j URI is malformed ({error}): check {URI_SETTING}"
         ) from None
     schemes = ", ".join(f"{scheme}://" for scheme in SCHEMES)
+    if not parts.scheme:
+        raise GraphMisconfigured(f"the Neo4j URI has no scheme ({schemes}): check {URI_SETTING}")
     if parts.scheme.lower() not in SCHEMES:
         raise GraphMisconfigured(
-            f"the Neo4j URI scheme {parts.scheme + '://' if parts.scheme else 'is missing; it'} "
-            f"is not one castlegraph connects with ({schemes}): check {URI_SETTING}",
+            f"the Neo4j URI scheme {parts.scheme}:// is not one castlegraph connects with "
+            f"({schemes}): check {URI_SETTING}",
             {"scheme": parts.scheme, "supported": list(SCHEMES)},
         )
     if not parts.hostname:
