@@ -209,8 +209,9 @@ def test_serve_refuses_to_start_with_a_wrong_password(
 
 @pytest.mark.usefixtures("trusted")
 def test_serve_starts_on_a_verified_tls_neo4j_with_the_password(
-    secure_neo4j: Neo4jServer, tmp_path: Path
+    secure_neo4j: Neo4jServer, secure_store: Neo4jStore, tmp_path: Path
 ) -> None:
+    secure_store.wipe()  # no migration lease left by the suite above: serve would wait it out
     service = Service(tmp_path / "data", env=neo4j_env(secure_neo4j, "neo4j+s", PASSWORD))
 
     def graph_ready() -> bool:
