@@ -22,7 +22,6 @@ from castlegraph.graph.errors import (
     DrawerNotFound,
     DrawerSuperseded,
     EntityNotFound,
-    GraphMisconfigured,
     GraphUnavailable,
     InvalidCursor,
     InvalidVector,
@@ -67,7 +66,6 @@ STATUS_BY_ERROR: dict[type[CastlegraphError], int] = {
     GraphUnavailable: 503,
     MigrationFailed: 503,
     UnsupportedServer: 503,
-    GraphMisconfigured: 503,
     ServiceBusy: 503,
     ServiceUnreachable: 503,
 }

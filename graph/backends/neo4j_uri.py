@@ -91,7 +91,8 @@ def refused_connection(error: Exception, shown: str, user: str) -> GraphError | 
 def _handshake_failure(error: Exception, shown: str) -> GraphError | None:
     """A certificate not trusted or TLS failing is a setting to correct; a plain connection
     closed during the Bolt handshake is most often a server that takes TLS only, but a server
-    going down does the same, so that one stays `GraphUnavailable` (retried), with the hint."""
+    going down does the same, so that one stays `GraphUnavailable` (retried, and shown to
+    clients), with the hint."""
     untrusted = _cause(error, ssl.SSLCertVerificationError)
     if untrusted is not None:
         return GraphMisconfigured(
@@ -108,10 +109,10 @@ def _handshake_failure(error: Exception, shown: str) -> GraphError | None:
         )
     plain = not urlsplit(shown).scheme.endswith(("+s", "+ssc"))
     if plain and any("handshake" in str(e) for e in _chain(error)):
-        return GraphUnavailable(
-            f"Neo4j at {shown} closed the connection during the Bolt handshake: if the server "
-            f"takes TLS only, use bolt+s:// or neo4j+s:// (+ssc for a self-signed certificate); "
-            f"check {URI_SETTING}"
+        return GraphUnavailable(  # a client reads it: no address (the cause, logged, has it)
+            "Neo4j closed the connection during the Bolt handshake: if the server takes TLS "
+            "only, use bolt+s:// or neo4j+s:// (+ssc for a self-signed certificate) in "
+            f"{URI_SETTING}; else retry later"
         )
     return None
 
