@@ -1,8 +1,9 @@
 """A Neo4j URI checked before the driver sees it, and the words for a connection Neo4j refused.
 
-The driver's own errors quote the URI whole (a password in its user info too), and an
-`http://` URI would start its preview HTTP client, so the scheme, host and port are checked here
-first, and every message names the URI as `shown_uri` spells it: scheme, host and port only.
+The driver's own errors quote the URI whole (a password in its user info too), and a web
+scheme would start its preview Query API client rather than fail, so the scheme, host and port
+are checked here first, and every message names the URI as `shown_uri` spells it: scheme, host
+and port only.
 A setting that cannot work is `GraphMisconfigured`, naming what to check.
 """
 
