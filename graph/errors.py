@@ -18,7 +18,8 @@ CONFLICT = "a concurrent write claimed the same unique key; retry the request"
 # │   ├── GraphQueryError          graph::query_failed, bug: a refused statement
 # │   ├── UnindexedSearch          internal::error, bug: a search the database has no index for
 # │   ├── MigrationFailed          graph::migration_failed (retryable if its cause is)
-# │   └── UnsupportedServer        graph::unsupported_server: a Neo4j older than 5.23
+# │   ├── UnsupportedServer        graph::unsupported_server: a Neo4j older than 5.23
+# │   └── GraphMisconfigured       graph::misconfigured, bug: credentials, URI or TLS refused
 # ├── DataDirInUse                 graph::data_dir_in_use, bug: another service owns the directory
 # ├── DrawerNotFound               palace::drawer_not_found
 # ├── DrawerNameTaken              palace::drawer_name_taken
@@ -92,6 +93,17 @@ class UnsupportedServer(GraphError):
 
     code = ErrorCode.GRAPH_UNSUPPORTED_SERVER
     bug = False
+
+
+class GraphMisconfigured(GraphError):
+    """The Neo4j settings cannot work: the credentials were refused, the URI is not one the
+    driver can use, or TLS failed (a certificate this machine does not trust). `serve` refuses
+    to start and `doctor` fails with the message, which names the setting to check and the URI
+    without its user info, never a password; not retried, since waiting corrects no setting.
+    The service's fault, not the caller's: a client is only told the service failed (the
+    message names the database's address, which clients are not shown)."""
+
+    code = ErrorCode.GRAPH_MISCONFIGURED
 
 
 class DataDirInUse(CastlegraphError):

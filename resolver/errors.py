@@ -31,6 +31,7 @@ class ErrorCode(enum.StrEnum):
     GRAPH_MIGRATION_FAILED = "graph::migration_failed"
     GRAPH_DATA_DIR_IN_USE = "graph::data_dir_in_use"
     GRAPH_UNSUPPORTED_SERVER = "graph::unsupported_server"
+    GRAPH_MISCONFIGURED = "graph::misconfigured"
     GRAPH_ENTITY_NOT_FOUND = "graph::entity_not_found"
     GRAPH_REVIEW_LINK_NOT_FOUND = "graph::review_link_not_found"
     GRAPH_ALIAS_TAKEN = "graph::alias_taken"

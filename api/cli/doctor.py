@@ -44,7 +44,7 @@ from castlegraph.api.service.settings import (
 )
 from castlegraph.graph.backends.opener import Backend, open_backend
 from castlegraph.graph.backends.store import GraphStore
-from castlegraph.graph.errors import DataDirInUse, UnsupportedServer
+from castlegraph.graph.errors import DataDirInUse, GraphMisconfigured, UnsupportedServer
 from castlegraph.graph.schema import migrations
 from castlegraph.graph.schema.inspection import schema_state
 
@@ -124,6 +124,9 @@ def _database_checks(settings: Settings) -> tuple[list[Check], bool]:
     except UnsupportedServer as error:
         fix = f"upgrade the Neo4j server to {error.details['minimum']} or later"
         return [*checks, failed("database", f"{where} answers, but {error.message}", fix)], False
+    except GraphMisconfigured as error:  # the message names the setting to correct
+        message = scrub(error.message, settings)
+        return [*checks, failed("database", message, "correct the setting named above")], False
     except Exception as error:  # doctor reports whatever stops the database, whatever it is
         message = scrub(error_text(error), settings)
         fix = (

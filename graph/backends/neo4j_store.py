@@ -5,12 +5,13 @@ reads to followers and writes to the leader, and the driver retries what is retr
 """
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, TypeVar
 
 import neo4j
 import neo4j.exceptions
 
+from castlegraph.graph.backends.neo4j_uri import checked_uri, refused_connection, refused_driver
 from castlegraph.graph.backends.observe import observed_write, timed_statement
 from castlegraph.graph.backends.queries import Dialect, schema_statements, statement
 from castlegraph.graph.backends.server import Server, require_neo4j
@@ -41,8 +42,13 @@ behind long ones. Worth a retry, so not a bug: ClientError though they are, the 
 not retry them itself."""
 
 
-def _translate(error: Exception) -> Exception:
-    """In castlegraph's words only: the driver's text (hosts, statements) stays the cause."""
+def _translate(error: Exception, shown: str, user: str) -> Exception:
+    """In castlegraph's words only: the driver's text (hosts, statements) stays the cause.
+    `shown` is the URI without user info, `user` the one who logs in: a refused login or TLS
+    handshake names them."""
+    refused = refused_connection(error, shown, user)
+    if refused is not None:
+        return refused
     if isinstance(error, UNAVAILABLE):
         return GraphUnavailable("Neo4j is unavailable or busy; retry later")
     code = getattr(error, "code", None) or ""
@@ -54,12 +60,12 @@ def _translate(error: Exception) -> Exception:
 
 
 @contextmanager
-def _translated() -> Iterator[None]:
+def _translated(shown: str, user: str) -> Iterator[None]:
     """Driver errors become the graph layer's, once, here: nothing above sees a neo4j class."""
     try:
         yield
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as error:
-        raise _translate(error) from error
+        raise _translate(error, shown, user) from error
 
 
 class _Neo4jTx:
@@ -80,22 +86,32 @@ class Neo4jStore:
     dialect: Dialect = "neo4j"
 
     def __init__(self, uri: str, user: str, password: str, database: str) -> None:
-        self._driver = neo4j.GraphDatabase.driver(
-            uri,
-            auth=(user, password),
-            # Warnings (deprecations above all) go to the `neo4j.notifications` log; the
-            # server's word on property keys that no node has yet (an empty palace) would be
-            # one line per query, and the linter checks the statements' names anyway.
-            notifications_min_severity=neo4j.NotificationMinimumSeverity.WARNING,
-            notifications_disabled_classifications=[
-                neo4j.NotificationDisabledClassification.UNRECOGNIZED
-            ],
-        )
+        """`GraphMisconfigured` for a URI the driver cannot use; the connection (and so the
+        login) waits for the first use, `ping` at start."""
+        self._shown = checked_uri(uri)
+        self._user = user
+        try:
+            self._driver = neo4j.GraphDatabase.driver(
+                uri,
+                auth=(user, password),
+                # Warnings (deprecations above all) go to the `neo4j.notifications` log; the
+                # server's word on property keys that no node has yet (an empty palace) would
+                # be one line per query, and the linter checks the statements' names anyway.
+                notifications_min_severity=neo4j.NotificationMinimumSeverity.WARNING,
+                notifications_disabled_classifications=[
+                    neo4j.NotificationDisabledClassification.UNRECOGNIZED
+                ],
+            )
+        except (neo4j.exceptions.ConfigurationError, ValueError) as error:
+            raise refused_driver(self._shown) from error
         self._database = database
         self._vector_indexes: set[int] = set()
         # One bookmark manager for every session: a read sees the writes this process made
         # before it, even on a cluster whose follower has not caught up (causal consistency).
         self._bookmarks = neo4j.GraphDatabase.bookmark_manager()
+
+    def _translated(self) -> AbstractContextManager[None]:
+        return _translated(self._shown, self._user)
 
     def _session(self) -> neo4j.Session:
         return self._driver.session(database=self._database, bookmark_manager=self._bookmarks)
@@ -105,7 +121,7 @@ class Neo4jStore:
         def unit(tx: neo4j.ManagedTransaction) -> T:
             return work(_Neo4jTx(tx))
 
-        with _translated(), self._session() as session:
+        with self._translated(), self._session() as session:
             if mode == "read":
                 return session.execute_read(unit)
             return session.execute_write(unit)
@@ -118,7 +134,7 @@ class Neo4jStore:
         return self._execute("write", work, use_case)
 
     def ping(self) -> None:
-        with _translated():
+        with self._translated():
             self._driver.verify_connectivity()
 
     def server(self) -> Server:
@@ -136,7 +152,7 @@ class Neo4jStore:
 
     def apply_schema(self, *, memory_indexes: bool = False) -> None:
         """Every constraint and index, whatever `memory_indexes` says (see above)."""
-        with _translated(), self._session() as session:
+        with self._translated(), self._session() as session:
             for _, text in schema_statements("neo4j"):
                 session.run(text).consume()
             session.run(statement("await_indexes", "neo4j")).consume()
@@ -146,7 +162,7 @@ class Neo4jStore:
 
     def run_text(self, text: str, params: dict[str, Any]) -> list[Row]:
         """One auto-commit statement outside the use cases (tests and diagnosis only)."""
-        with _translated():
+        with self._translated():
             records, _, _ = self._driver.execute_query(
                 text, params, database_=self._database, bookmark_manager_=self._bookmarks
             )
@@ -156,7 +172,7 @@ class Neo4jStore:
         """The operators of a statement's plan, by `EXPLAIN` (tests and diagnosis only)."""
         quiet = neo4j.NotificationMinimumSeverity.OFF  # `EXPLAIN` without values warns of each
         with (
-            _translated(),
+            self._translated(),
             self._driver.session(
                 database=self._database, notifications_min_severity=quiet
             ) as session,
@@ -170,7 +186,7 @@ class Neo4jStore:
         Expanding a node's edges costs hits per edge walked, so this sum shows whether a
         statement's cost follows the degree of the nodes it touches.
         """
-        with _translated(), self._session() as session:
+        with self._translated(), self._session() as session:
             profile = session.run(f"PROFILE {text}", params).consume().profile
         return _db_hits(profile or {})
 
@@ -178,7 +194,7 @@ class Neo4jStore:
         """Create the vector index once per dimension and process: every vector write asks."""
         if dimension in self._vector_indexes:
             return
-        with _translated(), self._session() as session:
+        with self._translated(), self._session() as session:
             session.run(
                 statement("create_vector_index", "neo4j"), {"dimension": dimension}
             ).consume()
@@ -187,7 +203,7 @@ class Neo4jStore:
 
     def wipe(self) -> None:
         """Delete every node and edge (tests only); the schema stays."""
-        with _translated(), self._session() as session:
+        with self._translated(), self._session() as session:
             session.run(statement("wipe_graph", "neo4j")).consume()
 
     def close(self) -> None:

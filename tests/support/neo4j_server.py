@@ -14,7 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 LAUNCHER = ROOT / "scripts" / "neo4j-server"
-READY = re.compile(r"bolt://127\.0\.0\.1:\d+")
+READY = re.compile(r"(bolt(?:\+s)?://127\.0\.0\.1:\d+)(?: certificate=(\S+))?")
 START_SECONDS = 600.0  # the first start builds the launcher and downloads Neo4j's jars
 STOP_SECONDS = 30.0
 
@@ -28,11 +28,18 @@ def missing_tools_reason() -> str | None:
 
 
 class Neo4jServer:
-    """One `scripts/neo4j-server` process; `uri` is its Bolt address once `start` returns."""
+    """One `scripts/neo4j-server` process; `uri` is its Bolt address once `start` returns.
 
-    def __init__(self, port: int = 0) -> None:
+    `password` turns auth on (the `neo4j` user's, 8 characters or more); `tls` makes Bolt take
+    TLS only, with a self-signed certificate whose PEM file is `certificate` once started.
+    """
+
+    def __init__(self, port: int = 0, *, password: str | None = None, tls: bool = False) -> None:
         self.port = port
+        self.password = password
+        self.tls = tls
         self.uri = ""
+        self.certificate: Path | None = None
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._output: list[str] = []
@@ -40,7 +47,7 @@ class Neo4jServer:
 
     def start(self) -> str:
         self._process = subprocess.Popen(
-            [str(LAUNCHER), "--port", str(self.port)],
+            [str(LAUNCHER), "--port", str(self.port), *self._options()],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -59,8 +66,13 @@ class Neo4jServer:
                 raise RuntimeError("Neo4j exited before it was ready:\n" + "".join(self._output))
             found = READY.search(line)
             if found:
-                self.uri = found.group(0)
+                self.uri = found.group(1)
+                self.certificate = Path(found.group(2)) if found.group(2) else None
                 return self.uri
+
+    def _options(self) -> list[str]:
+        password = ["--password", self.password] if self.password is not None else []
+        return [*password, *(["--tls"] if self.tls else [])]
 
     def _read(self) -> None:
         assert self._process is not None and self._process.stdout is not None

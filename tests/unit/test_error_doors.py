@@ -37,6 +37,7 @@ WIRE_CODES = [
     "graph::migration_failed",
     "graph::data_dir_in_use",
     "graph::unsupported_server",
+    "graph::misconfigured",
     "graph::entity_not_found",
     "graph::review_link_not_found",
     "graph::alias_taken",

@@ -36,6 +36,7 @@ STATUS_BY_CLASS = {
     "graph.errors.SelfVerdict": 422,
     "graph.errors.UnknownDrawers": 422,
     "graph.errors.UnsupportedServer": 503,
+    "graph.errors.GraphMisconfigured": 500,
     "graph.review.embeddings._FirstVectorRace": 500,
     "resolver.errors.EmptyLabel": 400,
     "api.errors.ApiError": 500,

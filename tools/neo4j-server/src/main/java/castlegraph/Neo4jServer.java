@@ -4,6 +4,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.SecureRandom;
+import java.security.cert.Certificate;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -23,7 +33,11 @@ import org.neo4j.configuration.GraphDatabaseSettings;
 import org.neo4j.configuration.connectors.BoltConnector;
 import org.neo4j.configuration.helpers.PortBindException;
 import org.neo4j.configuration.helpers.SocketAddress;
+import org.neo4j.configuration.ssl.ClientAuth;
+import org.neo4j.configuration.ssl.SslPolicyConfig;
+import org.neo4j.configuration.ssl.SslPolicyScope;
 import org.neo4j.harness.Neo4j;
+import org.neo4j.harness.Neo4jBuilder;
 import org.neo4j.harness.Neo4jBuilders;
 
 /**
@@ -40,8 +54,11 @@ import org.neo4j.harness.Neo4jBuilders;
  *
  * <p>Options: {@code --port N} (0 or absent: a free port), {@code --ignore-stdin} (do not stop on
  * stdin EOF; for running it in the background from a shell), {@code --verbose} (lifecycle messages
- * on stderr). Neo4j's own logs go to files in the data directory and are copied to stderr only
- * when the start fails.
+ * on stderr), {@code --password P} (auth on: the {@code neo4j} user's password, 8 characters or
+ * more), {@code --tls} (Bolt accepts TLS connections only, with a self-signed certificate made at
+ * start; the ready line then reads {@code neo4j ready bolt+s://127.0.0.1:PORT certificate=PATH},
+ * PATH the certificate in PEM, for a client to trust). Neo4j's own logs go to files in the data
+ * directory and are copied to stderr only when the start fails.
  */
 public final class Neo4jServer {
 
@@ -49,6 +66,10 @@ public final class Neo4jServer {
     private static final String DIR_PREFIX = "castlegraph-neo4j-";
     private static final String OWNER_FILE = "owner.pid";
     private static final int LOG_TAIL_LINES = 25;
+    private static final String USAGE =
+            "usage: neo4j-server [--port N] [--password P] [--tls] [--ignore-stdin] [--verbose]";
+    private static final int MINIMUM_PASSWORD_LENGTH = 8; // Neo4j's own default minimum
+    private static final String CERTIFICATE_ALIAS = "neo4j-server";
 
     private final Object lock = new Object();
     private Neo4j neo4j;          // guarded by lock
@@ -56,6 +77,9 @@ public final class Neo4jServer {
     private boolean stopped;      // guarded by lock
     private Path workDir;         // guarded by lock
     private boolean verbose;
+    private String password;      // null: auth off
+    private boolean tls;
+    private Path certificate;     // with tls: the public certificate (PEM) a client may trust
 
     public static void main(String[] args) {
         System.exit(new Neo4jServer().run(args));
@@ -75,12 +99,18 @@ public final class Neo4jServer {
                     watchStdin = false;
                 } else if (a.equals("--verbose") || a.equals("-v")) {
                     verbose = true;
+                } else if (a.equals("--password") && i + 1 < args.length) {
+                    password = args[++i];
+                } else if (a.startsWith("--password=")) {
+                    password = a.substring("--password=".length());
+                } else if (a.equals("--tls")) {
+                    tls = true;
                 } else if (a.equals("--help") || a.equals("-h")) {
-                    System.err.println("usage: neo4j-server [--port N] [--ignore-stdin] [--verbose]");
+                    System.err.println(USAGE);
                     return 0;
                 } else {
                     System.err.println(PREFIX + "unknown argument: " + a);
-                    System.err.println("usage: neo4j-server [--port N] [--ignore-stdin] [--verbose]");
+                    System.err.println(USAGE);
                     return 2;
                 }
             } catch (NumberFormatException e) {
@@ -90,6 +120,11 @@ public final class Neo4jServer {
         }
         if (port < 0 || port > 65535) {
             System.err.println(PREFIX + "invalid port: " + port);
+            return 2;
+        }
+        if (password != null && password.length() < MINIMUM_PASSWORD_LENGTH) {
+            System.err.println(PREFIX + "the password needs " + MINIMUM_PASSWORD_LENGTH
+                    + " characters or more (Neo4j's minimum)");
             return 2;
         }
 
@@ -126,7 +161,9 @@ public final class Neo4jServer {
             System.err.printf("%sstarted in %d ms, data in %s%n", PREFIX,
                     Duration.ofNanos(System.nanoTime() - t0).toMillis(), workDir);
         }
-        System.out.println("neo4j ready bolt://127.0.0.1:" + boltPort);
+        System.out.println(tls
+                ? "neo4j ready bolt+s://127.0.0.1:" + boltPort + " certificate=" + certificate
+                : "neo4j ready bolt://127.0.0.1:" + boltPort);
         System.out.flush();
 
         try {
@@ -150,6 +187,9 @@ public final class Neo4jServer {
         removeStaleDirectories(workDir.getParent());
         Neo4j started = null;
         try {
+            if (tls) {
+                certificate = makeCertificate(workDir.resolve("certificates").resolve("bolt"));
+            }
             for (int attempt = 1; ; attempt++) {
                 // Choose the port here (rather than binding port 0 in Neo4j) so that the advertised
                 // address, which ends up in routing tables for neo4j:// URIs, is the real one.
@@ -167,6 +207,9 @@ public final class Neo4jServer {
                     }
                 }
             }
+            if (password != null) {
+                setPassword(started, password);
+            }
             int boltPort = started.boltURI().getPort();
             awaitBolt(boltPort, Duration.ofSeconds(30));
             return boltPort;
@@ -181,12 +224,25 @@ public final class Neo4jServer {
 
     private Neo4j build(int port) {
         SocketAddress address = new SocketAddress("127.0.0.1", port);
-        return Neo4jBuilders.newInProcessBuilder(workDir)
+        Neo4jBuilder builder = Neo4jBuilders.newInProcessBuilder(workDir)
                 .withDisabledServer() // no HTTP / HTTPS
                 .withConfig(BoltConnector.enabled, true)
                 .withConfig(BoltConnector.listen_address, address)
                 .withConfig(BoltConnector.advertised_address, address)
-                .withConfig(GraphDatabaseSettings.auth_enabled, false)
+                .withConfig(GraphDatabaseSettings.auth_enabled, password != null)
+                // Tests try wrong passwords on purpose: no lock-out of the user after a few.
+                .withConfig(GraphDatabaseSettings.auth_max_failed_attempts, 0);
+        if (tls) {
+            SslPolicyConfig bolt = SslPolicyConfig.forScope(SslPolicyScope.BOLT);
+            builder = builder
+                    .withConfig(BoltConnector.encryption_level, BoltConnector.EncryptionLevel.REQUIRED)
+                    .withConfig(bolt.enabled, true)
+                    .withConfig(bolt.base_directory, certificate.getParent())
+                    .withConfig(bolt.private_key, certificate.resolveSibling("private.key"))
+                    .withConfig(bolt.public_certificate, certificate)
+                    .withConfig(bolt.client_auth, ClientAuth.NONE);
+        }
+        return builder
                 .withConfig(GraphDatabaseSettings.udc_enabled, false) // no usage report
                 .withConfig(GraphDatabaseSettings.pagecache_memory, 256L * 1024 * 1024)
                 // Small, non-preallocated transaction logs: faster start, less disk.
@@ -199,6 +255,68 @@ public final class Neo4jServer {
                 .withConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0)
                 .withConfig(GraphDatabaseInternalSettings.netty_server_shutdown_timeout, Duration.ofSeconds(5))
                 .build();
+    }
+
+    /** Auth on: the initial {@code neo4j} user gets the password, with no change required. */
+    private static void setPassword(Neo4j started, String password) {
+        started.databaseManagementService()
+                .database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME)
+                .executeTransactionally("ALTER USER neo4j SET PASSWORD $password CHANGE NOT REQUIRED",
+                        Map.of("password", password));
+    }
+
+    /**
+     * A throw-away self-signed certificate for Bolt, valid for 127.0.0.1 and localhost: the JDK's
+     * keytool makes the key pair and certificate (no extra install), and its PKCS#12 store is
+     * written out as the PEM files Neo4j's SSL policy reads. Returns the certificate's path.
+     */
+    private static Path makeCertificate(Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("trusted"));
+        Files.createDirectories(dir.resolve("revoked"));
+        Path store = dir.resolve("keystore.p12");
+        byte[] random = new byte[16];
+        new SecureRandom().nextBytes(random);
+        char[] storePassword = HexFormat.of().formatHex(random).toCharArray();
+        Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+        List<String> command = new ArrayList<>(List.of(
+                Files.isExecutable(keytool) ? keytool.toString() : "keytool",
+                "-genkeypair", "-noprompt", "-alias", CERTIFICATE_ALIAS,
+                "-keyalg", "EC", "-groupname", "secp256r1", "-sigalg", "SHA256withECDSA",
+                "-validity", "7", "-dname", "CN=localhost",
+                "-ext", "SAN=ip:127.0.0.1,dns:localhost",
+                "-ext", "KU=digitalSignature,keyAgreement", "-ext", "EKU=serverAuth",
+                "-storetype", "PKCS12", "-keystore", store.toString(),
+                "-storepass", new String(storePassword)));
+        Process keytoolRun = new ProcessBuilder(command).redirectErrorStream(true).start();
+        keytoolRun.getOutputStream().close();
+        String output = new String(keytoolRun.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            if (!keytoolRun.waitFor(60, TimeUnit.SECONDS) || keytoolRun.exitValue() != 0) {
+                throw new IOException("keytool could not make a certificate: " + output.strip());
+            }
+            KeyStore keys = KeyStore.getInstance("PKCS12");
+            try (InputStream in = Files.newInputStream(store)) {
+                keys.load(in, storePassword);
+            }
+            PrivateKey key = (PrivateKey) keys.getKey(CERTIFICATE_ALIAS, storePassword);
+            Certificate cert = keys.getCertificate(CERTIFICATE_ALIAS);
+            Files.writeString(dir.resolve("private.key"), pem("PRIVATE KEY", key.getEncoded()));
+            Path certificate = dir.resolve("public.crt");
+            Files.writeString(certificate, pem("CERTIFICATE", cert.getEncoded()));
+            return certificate;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while making a certificate", e);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IOException("could not read the certificate keytool made", e);
+        } finally {
+            Files.deleteIfExists(store);
+        }
+    }
+
+    private static String pem(String type, byte[] der) {
+        String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
+        return "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n";
     }
 
     private static boolean isPortBindFailure(Throwable e) {
