@@ -78,8 +78,12 @@ def test_two_real_given_names_one_edit_apart_get_a_link_by_default(
 
 def test_outside_the_person_kinds_two_names_are_a_typo_unless_the_kind_is_listed() -> None:
     """Only `dedup.person_kinds` ask the name lists: a band called `Kylee Walker` is a typo of
-    `Kyle Walker` (neither word list knows `kylee`); a kind listed there is guarded."""
-    stored = [EntityView.of("1", "Kyle Walker", "band"), EntityView.of("2", "Kyle Walker", "author")]
+    `Kyle Walker` (the general word list does not know `kylee`); a kind listed there is
+    guarded."""
+    stored = [
+        EntityView.of("1", "Kyle Walker", "band"),
+        EntityView.of("2", "Kyle Walker", "author"),
+    ]
     by_kind = {
         kind: decide(
             make_mention("Kylee Walker", kind),
