@@ -127,9 +127,12 @@ def _replace_one(name: str, rng: random.Random, swaps: tuple[tuple[str, str], ..
     if not spots:
         return None
     i, old, new = rng.choice(spots)
-    written = new.upper() if name[i : i + len(old)].isupper() else new
-    if name[i].isupper() and not name[i : i + len(old)].isupper():
-        written = new.capitalize()
+    matched = name[i : i + len(old)]
+    written = new
+    if len(matched) > 1 and matched.isupper():
+        written = new.upper()  # `SCHMIDT` -> `SHMIDT`
+    elif matched[:1].isupper():
+        written = new.capitalize()  # `Harm` -> `Liarm`
     return name[:i] + written + name[i + len(old) :]
 
 
