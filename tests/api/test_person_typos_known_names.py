@@ -1,6 +1,7 @@
-"""With `dedup.person_typos_onto_known_names = true`, a typo on a kind that holds people
-converges only onto a known name; any other one-edit pair gets a review link `unknown_name`
-(design §5.3). One app with that setting for the module."""
+"""With `dedup.person_typos_onto_known_names = true` (the default), a typo on a kind that
+holds people converges only onto a known name; any other one-edit pair gets a review link
+`unknown_name` (design §5.3). One app with that setting written out for the module, and the
+default app."""
 
 from collections.abc import Iterator
 
