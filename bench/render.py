@@ -179,11 +179,79 @@ case too, so its rows carry the skew targets.
 """
 
 
+def _ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+QUALITY_RESOLVERS = ("castlegraph", "castlegraph, person typos onto any spelling")
+"""The default and the other person rule (`dedup.person_typos_onto_known_names = false`)."""
+
+
+def quality_sections(run: Run) -> list[str]:
+    """`bench quality`'s people per locale and its rules, castlegraph's default beside the
+    other person rule: the numbers behind the quality rows (design §10 asks for both)."""
+    resolvers = run.results.get("resolvers") or {}
+    shown = [name for name in QUALITY_RESOLVERS if name in resolvers]
+    if not shown:
+        return []
+    default = resolvers[shown[0]]
+    locales = default.get("per_locale") or {}
+    lines = ["", "## Resolution quality per locale and per rule", ""]
+    lines += [
+        "People of each locale the names were drawn from (`bench quality`): precision of "
+        "their converged mentions, recall of their true variants (converged or review-linked) "
+        "and recall counting review links over what the rules reach; castlegraph's default, "
+        "then with `dedup.person_typos_onto_known_names = false`.",
+        "",
+    ]
+    body = [
+        [
+            locale,
+            str(row.get("targets", 0)),
+            *[
+                " / ".join(
+                    _ratio(((resolvers[name].get("per_locale") or {}).get(locale) or {}).get(k))
+                    for k in ("precision", "recall", "recall_reachable")
+                )
+                for name in shown
+            ],
+        ]
+        for locale, row in locales.items()
+    ]
+    lines += _table(
+        [
+            "locale",
+            "true variants",
+            *[f"{name}: precision / recall / with links" for name in shown],
+        ],
+        body,
+    )
+    rules = sorted({rule for name in shown for rule in resolvers[name].get("per_rule") or {}})
+    lines += ["", "Converged mentions per rule: precision (converged).", ""]
+    lines += _table(
+        ["rule", *shown],
+        [
+            [
+                rule,
+                *[
+                    f"{_ratio(counts.get('precision'))} ({counts.get('converged', 0):,})"
+                    if (counts := (resolvers[name].get("per_rule") or {}).get(rule))
+                    else "-"
+                    for name in shown
+                ],
+            ]
+            for rule in rules
+        ],
+    )
+    return lines
+
+
 def render(runs: Sequence[Run]) -> str:
     """The whole page."""
     body = [row for run in runs for row in rows(run)]
     lines = [HEADER]
     lines += _table(["workload", "command", "measured", "target", "verdict"], body)
+    lines += [line for run in runs if run.workload == "quality" for line in quality_sections(run)]
     lines += ["", "## The runs", ""]
     lines += _table(["workload", "machine", "date", "source"], [machine_row(run) for run in runs])
     if any(run.source for run in runs):

@@ -106,7 +106,7 @@ TARGETS: dict[str, tuple[Target, ...]] = {
         Target("recall", "recall of true variants", 0.95, at_most=False),
         Target(
             "recall_with_links",
-            "recall counting review links, worst rule, form or class the rules reach",
+            "recall counting review links, worst rule, form, class or locale the rules reach",
             0.99,
             at_most=False,
         ),
@@ -197,11 +197,12 @@ QUALITY_APART = frozenset({"beyond", "initials"})
 
 def _quality(results: Results) -> dict[str, Measured]:
     """Precision; recall of every true variant, converged or linked; and the worst recall
-    counting review links over what the rules reach, per rule, variant form and class."""
+    counting review links over what the rules reach, per rule, variant form, class and locale
+    of the people's names."""
     castle = (results.get("resolvers") or {}).get("castlegraph") or {}
     rows = [
         row.get("recall_reachable")
-        for section in ("per_reach", "per_form_reach", "per_class")
+        for section in ("per_reach", "per_form_reach", "per_class", "per_locale")
         for name, row in (castle.get(section) or {}).items()
         if name not in QUALITY_APART
     ]

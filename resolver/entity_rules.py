@@ -68,8 +68,8 @@ class NameGuard:
     but not the rarer (``gerta``), so the pair would converge as a typo; a name list knows both.
     Only kinds that hold people ask it: elsewhere a rare given name is as good as a typo.
 
-    With ``typos_onto_known_names`` (opt-in, design §5.3) the typo rule is stricter on those
-    kinds: a mention converges only onto a spelling whose edited word the lexicon knows. Two
+    With ``typos_onto_known_names`` (the default, design §5.3) the typo rule is stricter on
+    those kinds: a mention converges only onto a spelling whose edited word the lexicon knows. Two
     rare real names one edit apart (``kołak`` / ``kołpak``) look exactly like a typo and no
     offline list knows both; a typo, though, is a rare spelling of a *known* name. A pair whose
     stored word is unknown gets a review link (``unknown_name``) instead. Off, rule 4 is the
@@ -78,7 +78,7 @@ class NameGuard:
 
     is_known_name: Callable[[str], bool]
     kinds: frozenset[str] = PERSON_KINDS
-    typos_onto_known_names: bool = False
+    typos_onto_known_names: bool = True
 
     def guard_for(self, kind: str, is_known_word: Callable[[str], bool]) -> Callable[[str], bool]:
         """The word guard's lexicon for a pair with an entity of ``kind``."""

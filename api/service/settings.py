@@ -42,9 +42,10 @@ class DedupSettings(Section):
     entity_fuzzy: bool = True
     person_kinds: list[str] = ["person"]
     """Kinds whose word guard also knows given names and surnames (design §5.3)."""
-    person_typos_onto_known_names: bool = False
+    person_typos_onto_known_names: bool = True
     """On `person_kinds`, a typo converges only onto a known name; otherwise a review link
-    `unknown_name` (design §5.3). Off by default: rule 4 is then the same on every kind."""
+    `unknown_name` (design §5.3). On by default (`bench quality`); off, rule 4 is the same on
+    every kind."""
     memory_index: bool = True
     """Answer entity candidate probes from an index held in memory (design §5.4), built in the
     background at start; off, every probe goes to the database's index."""

@@ -20,6 +20,7 @@ from itertools import chain
 from pathlib import Path
 
 from castlegraph.graph.backends.child_watch import die_with_parent
+from castlegraph.resolver.entity_keys import entity_key
 
 HASH_BYTES = 8
 
@@ -67,27 +68,39 @@ class HashedWords:
 
 @dataclass(frozen=True, slots=True)
 class ListSpec:
-    """One list: the census lists named, then per language the words of wordfreq's `wordlist`
-    at `min_zipf` or above."""
+    """One list: the census lists named, the given names of many countries at
+    `given_names_min_frequency` or above (0: none), then per language the words of wordfreq's
+    `wordlist` at `min_zipf` or above."""
 
     census: tuple[str, ...]
     languages: tuple[str, ...]
     min_zipf: float
     wordlist: str
+    given_names_min_frequency: int = 0
 
     def to_json(self) -> str:
-        return json.dumps([self.census, self.languages, self.min_zipf, self.wordlist])
+        return json.dumps(
+            [
+                self.census,
+                self.languages,
+                self.min_zipf,
+                self.wordlist,
+                self.given_names_min_frequency,
+            ]
+        )
 
     @classmethod
     def from_json(cls, text: str) -> "ListSpec":
-        census, languages, min_zipf, wordlist = json.loads(text)
-        return cls(tuple(census), tuple(languages), float(min_zipf), str(wordlist))
+        census, languages, min_zipf, wordlist, given = json.loads(text)
+        return cls(tuple(census), tuple(languages), float(min_zipf), str(wordlist), int(given))
 
     def build(self) -> HashedWords:
         """In this process (the child's work, or the service's when no child could do it)."""
         census = [_census_names(self.census)] if self.census else []
+        given = self.given_names_min_frequency
+        world = [given_names(given)] if given else []
         return HashedWords(
-            chain(census, _frequent_words(self.languages, self.min_zipf, self.wordlist))
+            chain(census, world, _frequent_words(self.languages, self.min_zipf, self.wordlist))
         )
 
 
@@ -104,6 +117,40 @@ def _census_names(lists: tuple[str, ...]) -> Iterator[str]:
     spec.loader.exec_module(module)
     for listed in lists:
         yield from module.FREQUENCY_LISTS[listed]
+
+
+NAM_DICT = ("gender_guesser", "data/nam_dict.txt")
+"""Jörg Michael's dictionary of first names (GNU FDL 1.2), as the `gender-guesser` package
+ships it: about 45,000 given names with their frequency in each of 55 countries and regions,
+curated by hand, so even a rare entry is a name and not a misspelling."""
+NAM_DICT_NAME = slice(3, 29)
+NAM_DICT_SORTING = 29
+NAM_DICT_FREQUENCIES = slice(30, None)
+
+
+def given_names(min_frequency: int) -> Iterator[str]:
+    """The words (as in entity keys) of every given name that some country lists at
+    `min_frequency` or above (1 = rare to 13 = extremely common). The file is read as data:
+    the package's detector (GPL code) is never imported. Lines marked `+` in the sorting column
+    repeat a name with its umlauts expanded (`Käte` as `Kaete`), a spelling nobody writes:
+    left out; a `+` inside a name stands for a hyphen, a space or nothing (`Jun+Wei`): the
+    words and the joined name."""
+    package = importlib.util.find_spec(NAM_DICT[0])  # found, not imported
+    origin = package.origin if package else None
+    if origin is None:
+        raise ModuleNotFoundError("gender-guesser, which ships nam_dict.txt, is not installed")
+    source = Path(origin).parent / NAM_DICT[1]
+    with source.open(encoding="utf-8") as lines:
+        for line in lines:
+            if line[:1] in ("#", "=") or line[NAM_DICT_SORTING : NAM_DICT_SORTING + 1] == "+":
+                continue
+            frequencies = line[NAM_DICT_FREQUENCIES].split("$", 1)[0].replace(" ", "")
+            if int(max(frequencies, default="0"), 16) < min_frequency:  # "1" < "9" < "A" < "D"
+                continue
+            name = line[NAM_DICT_NAME].strip()
+            yield from entity_key(name.replace("+", " ")).split(" ")
+            if "+" in name:
+                yield entity_key(name.replace("+", ""))
 
 
 def _frequent_words(

@@ -1,7 +1,8 @@
 """The labelled mention stream of `bench quality`: real name lists, real variants, true ids.
 
-Names come from lists that PyPI packages ship, seeded: Faker's person, company and city names
-across ten locales, Pygments' lexer names as software, products and tickets built from Faker
+Names come from lists that PyPI packages ship, seeded: Faker's person names across twenty
+locales of five regions (`REGIONS`), its company and city names across ten, Pygments' lexer
+names as software, products and tickets built from Faker
 words with model numbers. Every mention carries its true entity's id and the form it was
 written in (`canonical` or one of `bench.er_quality.variants.FORMS`).
 """
@@ -21,15 +22,35 @@ from castlegraph.resolver.entity_keys import deletion_keys, entity_key
 LOCALES = (
     "en_US", "de_DE", "fr_FR", "es_ES", "it_IT", "pt_BR", "nl_NL", "pl_PL", "cs_CZ", "sv_SE",
 )  # fmt: skip
-"""The lexicon of the word guard covers the first seven languages; the last three are not."""
+"""Companies and places: the lexicon of the word guard covers the first seven languages; the
+last three are not."""
 
-BASE_COUNTS = {"person": 2400, "company": 1200, "place": 1200, "product": 400}
+REGIONS: dict[str, tuple[str, ...]] = {
+    "English": ("en_US", "en_GB", "en_IE", "en_NZ"),
+    "Western Europe": ("de_DE", "fr_FR", "es_ES", "it_IT", "nl_NL", "sv_SE"),
+    "Eastern Europe": ("pl_PL", "cs_CZ", "sk_SK", "ru_RU", "uk_UA"),
+    "South Asia": ("en_IN", "hi_IN"),
+    "Latin America": ("es_MX", "pt_BR", "es_AR"),
+}
+"""Where the people of the stream come from. Russian and Ukrainian names are written in Latin
+letters (`latin`), as records in a Latin-script language carry them; Hindi names keep their
+Devanagari (no list of the word guard knows them: they test the rules, not the lists)."""
+PERSON_LOCALES = tuple(locale for group in REGIONS.values() for locale in group)
+REGION_OF = {locale: region for region, group in REGIONS.items() for locale in group}
+CYRILLIC_LOCALES = frozenset({"ru_RU", "uk_UA"})
+
+BASE_COUNTS = {"person": 3600, "company": 1200, "place": 1200, "product": 400}
 NEAR_NAME_PAIRS, NEAR_SURNAME_PAIRS = 250, 150
 VERSION_FAMILIES, PRODUCT_FAMILIES, TICKET_FAMILIES = 150, 150, 120
 MENTIONS_PER_ENTITY = ((1, 2, 3, 4, 5, 6, 8, 12), (30, 20, 15, 10, 8, 7, 6, 4))
 CANONICAL_SHARE = 0.5
 """Share of the mentions after an entity's first that repeat its canonical spelling."""
 REDRAWS = 8
+EDITING_FORMS = frozenset(
+    {"typo", "transposition", "two_substitutions", "two_deletions", "dropped_letter", "ocr",
+     "phonetic"}
+)  # fmt: skip
+"""Forms that must change the key: one that does not (`ocr` of `ß`) is drawn again."""
 PEOPLE_ONLY = frozenset({"initials", "word_order"})
 """Forms only people's names take: an initial, and surname first (`Lovelace, Ada`)."""
 
@@ -69,8 +90,34 @@ class _Registry:
         return True
 
 
-def _fakers(seed: int) -> Iterator[tuple[str, Faker]]:
-    for i, locale in enumerate(LOCALES):
+_LATIN = dict(
+    zip(
+        "абвгдезийклмнопрстуфыэіїґ",
+        ["a", "b", "v", "g", "d", "e", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s",
+         "t", "u", "f", "y", "e", "i", "yi", "g"],
+        strict=True,
+    )
+) | {"ё": "yo", "ж": "zh", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "",
+     "ь": "", "ю": "yu", "я": "ya", "є": "ye", "'": ""}  # fmt: skip
+"""Russian and Ukrainian letters in Latin, the way passports and newspapers spell them
+(`Щербаков` -> `Shcherbakov`, `Юлія` -> `Yuliya`); `г` is `g` in both (`h` in Ukrainian
+passports: the difference does not matter to a benchmark of typos)."""
+
+
+def latin(name: str) -> str:
+    """`name` with Cyrillic letters written in Latin ones, capitals kept."""
+    out = []
+    for ch in name:
+        written = _LATIN.get(ch.lower())
+        if written is None:
+            out.append(ch)
+        else:
+            out.append(written.capitalize() if ch.isupper() else written)
+    return "".join(out)
+
+
+def _fakers(seed: int, locales: tuple[str, ...] = LOCALES) -> Iterator[tuple[str, Faker]]:
+    for i, locale in enumerate(locales):
         fake = Faker(locale)
         fake.seed_instance(seed * 1000 + i)
         _sort_lists(fake)
@@ -104,16 +151,18 @@ def _one_edit_pairs(words: set[str]) -> list[tuple[str, str]]:
 
 
 def _people(reg: _Registry, rng: random.Random, seed: int, scale: float) -> None:
-    per_locale = round(BASE_COUNTS["person"] * scale / len(LOCALES))
+    per_locale = round(BASE_COUNTS["person"] * scale / len(PERSON_LOCALES))
     firsts: dict[str, set[str]] = {}
     lasts: dict[str, set[str]] = {}
-    for locale, fake in _fakers(seed):
-        firsts[locale] = {fake.first_name() for _ in range(3000)}
-        lasts[locale] = {fake.last_name() for _ in range(3000)}
+    for locale, fake in _fakers(seed, PERSON_LOCALES):
+        spell = latin if locale in CYRILLIC_LOCALES else str
+        firsts[locale] = {spell(fake.first_name()) for _ in range(3000)}
+        lasts[locale] = {spell(fake.last_name()) for _ in range(3000)}
         for _ in range(per_locale):
-            reg.add(f"{fake.first_name()} {fake.last_name()}", "person", "plain", locale)
-    near = [("first", loc, p) for loc in LOCALES for p in _one_edit_pairs(firsts[loc])]
-    near_last = [("last", loc, p) for loc in LOCALES for p in _one_edit_pairs(lasts[loc])]
+            name = spell(f"{fake.first_name()} {fake.last_name()}")
+            reg.add(name, "person", "plain", locale)
+    near = [("first", loc, p) for loc in PERSON_LOCALES for p in _one_edit_pairs(firsts[loc])]
+    near_last = [("last", loc, p) for loc in PERSON_LOCALES for p in _one_edit_pairs(lasts[loc])]
     chosen = rng.sample(near, min(len(near), round(NEAR_NAME_PAIRS * scale)))
     chosen += rng.sample(near_last, min(len(near_last), round(NEAR_SURNAME_PAIRS * scale)))
     for which, locale, (a, b) in chosen:
@@ -193,7 +242,7 @@ def _variant(entity: TrueEntity, taken: set[str], rng: random.Random) -> tuple[s
         key = entity_key(spelling)
         if key != own and key in taken:
             continue  # it would spell another entity's name: not a variant of this one
-        if form in ("typo", "transposition", "two_substitutions", "two_deletions") and key == own:
+        if form in EDITING_FORMS and key == own:
             continue
         return spelling, form
     return entity.name, "canonical"

@@ -23,6 +23,8 @@ CLASSES = ("variant_first", "short_keys")
 """Rows beside the forms: variants of entities first seen in a variant spelling, and of names
 whose key is shorter than `LONG_KEY`."""
 EXAMPLES = 15
+PEOPLE = "person"
+"""The kind whose entities are counted per locale (`per_locale`)."""
 LONG_KEY = 6
 """castlegraph's typo rule needs keys of ≥ 6 code points; recall is also given for those."""
 
@@ -60,13 +62,16 @@ def score(
       spelling (`variant_first`: the reverse of the usual order), and for short keys (< 6 code
       points: only review links can catch those);
     - the **review load** is review links per 1,000 mentions; link precision the share of links
-      that point at the mention's true entity.
+      that point at the mention's true entity;
+    - **per locale** (`per_locale`), the same precision and recalls over the people of each
+      locale the names were drawn from.
     """
     truth_of: dict[str, str] = {}  # resolver entity id -> true id of its creating mention
     created: set[str] = set()  # true ids that have an entity
     spellings: defaultdict[str, set[str]] = defaultdict(set)  # true id -> spellings seen
     group = {e.id: e.group for e in entities}
     name = {e.id: e.name for e in entities}
+    people = _LocaleTally(entities)
     long_key = {e.id for e in entities if len(entity_key(e.name)) >= LONG_KEY}
     tally = _ReachTally(name, long_key)
     rules: defaultdict[str, Counter[str]] = defaultdict(Counter)
@@ -79,8 +84,10 @@ def score(
         variant = target and mention.name not in spellings[mention.truth]
         spellings[mention.truth].add(mention.name)
         reached = tally.observe(mention, variant)
-        totals["links"] += len(outcome.links)
-        totals["good_links"] += sum(truth_of.get(x) == mention.truth for x in outcome.links)
+        totals.update(
+            links=len(outcome.links),
+            good_links=sum(truth_of.get(x) == mention.truth for x in outcome.links),
+        )
         if outcome.rule in CREATING_RULES:
             totals[outcome.rule] += 1
             truth_of.setdefault(outcome.entity, mention.truth)
@@ -96,14 +103,11 @@ def score(
                 totals["correct_not_near"] += correct
             if not correct:
                 totals[f"false_merge_{group[mention.truth]}"] += 1
-                landed = name.get(truth_of.get(outcome.entity, ""), "?")
-                _example(
-                    false_merges,
-                    {"mention": mention.name, "rule": outcome.rule, "landed_on": landed},
-                )
+                _example(false_merges, _false_merge(mention, outcome, name, truth_of))
             hit, kind_of_hit = correct, "converged"
             if variant and correct:
                 rules[outcome.rule]["variant_hits"] += 1
+        people.count(mention, outcome, variant, reached, hit, how=kind_of_hit)
         if target:
             totals.update(targets_all=1, hits_all=int(hit))
         if variant and mention.truth in long_key:
@@ -117,7 +121,64 @@ def score(
                     misses[mention.form], f"{mention.name} ⇐ {name[mention.truth]} ({reached})"
                 )
     summary = _summary(stream, rules, forms, totals, seconds, false_merges, misses)
-    return summary | _reach_summary(forms, tally.reaches, tally.classes)
+    return (
+        summary
+        | _reach_summary(forms, tally.reaches, tally.classes)
+        | {"per_locale": people.rows()}
+    )
+
+
+def _false_merge(
+    mention: LabelledMention, outcome: Outcome, name: dict[str, str], truth_of: dict[str, str]
+) -> dict[str, str]:
+    landed = name.get(truth_of.get(outcome.entity, ""), "?")
+    return {"mention": mention.name, "rule": outcome.rule, "landed_on": landed}
+
+
+class _LocaleTally:
+    """The people's mentions counted per locale their names were drawn from."""
+
+    def __init__(self, entities: Sequence[TrueEntity]) -> None:
+        self._locale = {e.id: e.source for e in entities if e.kind == PEOPLE}
+        self._counts: defaultdict[str, Counter[str]] = defaultdict(Counter)
+
+    def count(
+        self,
+        mention: LabelledMention,
+        outcome: Outcome,
+        variant: bool,
+        reached: str,
+        hit: bool,
+        how: str,
+    ) -> None:
+        locale = self._locale.get(mention.truth)
+        if locale is None:
+            return
+        counts = self._counts[locale]
+        if outcome.rule not in CREATING_RULES:
+            counts.update(converged=1, correct=int(hit))
+        if variant:
+            counts.update(targets=1, hits=int(hit), converged_hits=int(hit and how == "converged"))
+            if reached != "beyond":
+                counts.update(reachable=1, reachable_hits=int(hit))
+
+    def rows(self) -> dict[str, dict[str, Any]]:
+        return {locale: _locale_row(counts) for locale, counts in sorted(self._counts.items())}
+
+
+def _locale_row(counts: Counter[str]) -> dict[str, Any]:
+    """One locale's people: precision of their converged mentions, recall of their true
+    variants (converged or linked; converged only; linked over what the rules reach)."""
+    return {
+        "converged": counts["converged"],
+        "false_merges": counts["converged"] - counts["correct"],
+        "precision": _ratio(counts["correct"], counts["converged"]),
+        "targets": counts["targets"],
+        "recall": _ratio(counts["hits"], counts["targets"]),
+        "recall_converged_only": _ratio(counts["converged_hits"], counts["targets"]),
+        "reachable": counts["reachable"],
+        "recall_reachable": _ratio(counts["reachable_hits"], counts["reachable"]),
+    }
 
 
 def _example(examples: list[Any], example: object) -> None:

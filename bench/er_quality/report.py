@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 from typing import Any
 
+from bench.er_quality.data import PERSON_LOCALES, REGION_OF, REGIONS
 from bench.er_quality.variants import FORMS
 from bench.report import Cell, print_table
 
@@ -213,3 +214,94 @@ def print_merges(
             for r in rows
         ],
     )  # fmt: skip
+
+
+def _region_rows(per_locale: dict[str, Any]) -> dict[str, dict[str, float | None]]:
+    """The locales' counts summed per region (`bench.er_quality.data.REGIONS`)."""
+    rows: dict[str, dict[str, float | None]] = {}
+    for region, locales in REGIONS.items():
+        found = [per_locale[loc] for loc in locales if loc in per_locale]
+        converged = sum(r["converged"] for r in found)
+        targets = sum(r["targets"] for r in found)
+        reachable = sum(r["reachable"] for r in found)
+
+        def weighted(key: str, weight: str, found: list[Any] = found) -> float:
+            return sum((r[key] or 0) * r[weight] for r in found)
+
+        rows[region] = {
+            "precision": 1 - sum(r["false_merges"] for r in found) / converged
+            if converged
+            else None,
+            "recall": weighted("recall", "targets") / targets if targets else None,
+            "recall_reachable": weighted("recall_reachable", "reachable") / reachable
+            if reachable
+            else None,
+        }
+    return rows
+
+
+def print_locales(results: dict[str, Any]) -> None:
+    """People per locale (castlegraph), and per region for every resolver."""
+    castle = results["castlegraph"].get("per_locale") or {}
+    print_table(
+        "castlegraph, people per locale (precision of converged mentions; recall of true "
+        "variants converged or linked, converged only, and over what the rules reach)",
+        ["region", "locale", "targets", "converged", "false", "precision", "recall",
+         "rec merged", "rec reach"],
+        [
+            [REGION_OF[loc], loc, r["targets"], r["converged"], r["false_merges"],
+             _r(r["precision"]), _r(r["recall"]), _r(r["recall_converged_only"]),
+             _r(r["recall_reachable"])]
+            for loc in PERSON_LOCALES
+            if (r := castle.get(loc)) is not None
+        ],
+    )  # fmt: skip
+    names = list(results)
+    regions = {n: _region_rows(results[n].get("per_locale") or {}) for n in names}
+    print_table(
+        "People per region, every resolver: precision / recall (converged or linked)",
+        ["region", *names],
+        [
+            [region, *[f"{_r(regions[n][region]['precision'])} / "
+                       f"{_r(regions[n][region]['recall'])}" for n in names]]
+            for region in REGIONS
+        ],
+    )  # fmt: skip
+
+
+def print_name_lists(rows: dict[str, Any], costs: dict[str, Any]) -> None:
+    """Each person-name list with each person rule, and what each list costs."""
+    print_table(
+        "castlegraph person-name lists × person rule (rules in memory): what each list adds",
+        ["name lists; person typos", "precision", "recall", "rec reach", "rec merged",
+         "links/1k", "false p/n/d", "people prec", "people rec reach"],
+        [
+            [label, _r(r["precision"]), _r(r["recall"]), _r(r["recall_reachable"]),
+             _r(r["recall_converged_only"]), r["review_per_1k"], _merges(r),
+             _r(_people(r)["precision"]), _r(_people(r)["recall_reachable"])]
+            for label, r in rows.items()
+        ],
+    )  # fmt: skip
+    print_table(
+        "What each list costs: words, build in a child of its own (seconds, the child's peak "
+        "RSS), and what the service keeps (8 bytes a word)",
+        ["list", "words", "child s", "child peak MB", "service MB"],
+        [
+            [label, c["words"], c["child_seconds"], c["child_peak_mb"], c["service_mb"]]
+            for label, c in costs.items()
+        ],
+    )
+
+
+def _people(result: dict[str, Any]) -> dict[str, float | None]:
+    """Every locale's people together."""
+    found = list((result.get("per_locale") or {}).values())
+    converged = sum(r["converged"] for r in found)
+    reachable = sum(r["reachable"] for r in found)
+    return {
+        "precision": 1 - sum(r["false_merges"] for r in found) / converged if converged else None,
+        "recall_reachable": sum((r["recall_reachable"] or 0) * r["reachable"] for r in found)
+        / reachable
+        if reachable
+        else None,
+    }

@@ -25,9 +25,11 @@ def _letters(name: str) -> list[int]:
     return [i for i, ch in enumerate(name) if ch.isalpha()]
 
 
-def _neighbour(ch: str, rng: random.Random) -> str:
-    """A key next to `ch` on a QWERTY keyboard (same case); any a-z letter for other scripts."""
-    pool = _NEIGHBOURS.get(ch.lower()) or "abcdefghijklmnopqrstuvwxyz"
+def _neighbour(ch: str, rng: random.Random, name: str = "") -> str:
+    """A key next to `ch` on a QWERTY keyboard (same case); for other letters another letter of
+    the same name (a Devanagari name mistyped stays Devanagari), else any a-z letter."""
+    others = sorted({c for c in name if c.isalpha() and not c.isascii() and c != ch})
+    pool = _NEIGHBOURS.get(ch.lower()) or "".join(others) or "abcdefghijklmnopqrstuvwxyz"
     pick = rng.choice(pool)
     return pick.upper() if ch.isupper() else pick
 
@@ -74,7 +76,7 @@ def typo(name: str, rng: random.Random) -> str | None:
     i = rng.choice(letters)
     operation = rng.choice(("substitute", "insert", "delete"))
     if operation == "substitute":
-        return name[:i] + _neighbour(name[i], rng) + name[i + 1 :]
+        return name[:i] + _neighbour(name[i], rng, name) + name[i + 1 :]
     if operation == "insert":
         return name[: i + 1] + name[i] + name[i + 1 :]
     return name[:i] + name[i + 1 :]
@@ -102,7 +104,7 @@ def two_substitutions(name: str, rng: random.Random) -> str | None:
     first, second = sorted(rng.sample(letters, 2))
     out = list(name)
     for i in (first, second):
-        out[i] = _neighbour(name[i], rng)
+        out[i] = _neighbour(name[i], rng, name)
     return "".join(out)
 
 
@@ -114,6 +116,70 @@ def two_deletions(name: str, rng: random.Random) -> str | None:
         return None
     first, second = sorted(rng.sample(letters, 2))
     return name[:first] + name[first + 1 : second] + name[second + 1 :]
+
+
+def _replace_one(name: str, rng: random.Random, swaps: tuple[tuple[str, str], ...]) -> str | None:
+    """One occurrence of one of `swaps`' patterns (lower case, matched in any case) replaced."""
+    lower = name.lower()
+    spots = [
+        (i, old, new) for old, new in swaps for i in range(len(lower)) if lower.startswith(old, i)
+    ]
+    if not spots:
+        return None
+    i, old, new = rng.choice(spots)
+    matched = name[i : i + len(old)]
+    written = new
+    if len(matched) > 1 and matched.isupper():
+        written = new.upper()  # `SCHMIDT` -> `SHMIDT`
+    elif matched[:1].isupper():
+        written = new.capitalize()  # `Harm` -> `Liarm`
+    return name[:i] + written + name[i + len(old) :]
+
+
+OCR_CONFUSIONS = (
+    ("rn", "m"), ("m", "rn"), ("cl", "d"), ("d", "cl"), ("vv", "w"), ("w", "vv"), ("li", "h"),
+    ("h", "li"), ("ri", "n"), ("in", "m"), ("l", "i"), ("i", "l"), ("e", "c"), ("c", "e"),
+    ("u", "v"), ("v", "u"), ("n", "h"), ("b", "h"), ("o", "c"), ("é", "e"), ("ł", "l"),
+)  # fmt: skip
+"""What a scan read as text gets wrong: letters that look alike, never digits (`1`, `0`)."""
+
+
+def ocr(name: str, rng: random.Random) -> str | None:
+    """A scanned record: one look-alike confusion (`Harrison` -> `Hamson`, `Clara` -> `Dara`,
+    `William` -> `Wiliiam`)."""
+    return _replace_one(name, rng, OCR_CONFUSIONS)
+
+
+PHONETIC_SPELLINGS = (
+    ("ph", "f"), ("f", "ph"), ("ck", "k"), ("k", "c"), ("c", "k"), ("y", "i"), ("i", "y"),
+    ("z", "s"), ("s", "z"), ("w", "v"), ("v", "w"), ("sch", "sh"), ("sh", "sch"), ("th", "t"),
+    ("ee", "i"), ("ie", "y"), ("ou", "u"), ("oo", "u"), ("ei", "ai"), ("ai", "ei"),
+    ("ks", "x"), ("x", "ks"), ("j", "y"), ("dt", "t"), ("gh", "g"), ("kh", "k"), ("aa", "a"),
+    ("tt", "t"), ("ll", "l"), ("nn", "n"), ("ss", "s"), ("mm", "m"), ("qu", "kw"), ("v", "b"),
+)  # fmt: skip
+"""How a name heard (on the phone, at a desk) is written down by someone who never saw it."""
+
+
+def phonetic(name: str, rng: random.Random) -> str | None:
+    """A spelling by ear: `Stephen` -> `Steven`-like swaps (`ph`/`f`, `c`/`k`, `y`/`i`,
+    `sch`/`sh`, a doubled letter written once)."""
+    return _replace_one(name, rng, PHONETIC_SPELLINGS)
+
+
+def dropped_letter(name: str, rng: random.Random) -> str | None:
+    """A letter lost where it is easiest to lose: a vowel inside a word, or one of a doubled
+    pair (`Kowalczyk` -> `Kowlczyk`, `Anna` -> `Ana`)."""
+    spots = [
+        i
+        for i in range(1, len(name))
+        if name[i].isalpha()
+        and name[i - 1].isalpha()
+        and (name[i].lower() in "aeiouy" or name[i].lower() == name[i - 1].lower())
+    ]
+    if not spots:
+        return None
+    i = rng.choice(spots)
+    return name[:i] + name[i + 1 :]
 
 
 def word_order(name: str, rng: random.Random) -> str | None:
@@ -154,6 +220,9 @@ FORMS: dict[str, Maker] = {
     "spacing": spacing,
     "typo": typo,
     "transposition": transposition,
+    "dropped_letter": dropped_letter,
+    "ocr": ocr,
+    "phonetic": phonetic,
     "accents": accents,
     "two_substitutions": two_substitutions,
     "two_deletions": two_deletions,
@@ -168,6 +237,9 @@ FORM_WEIGHTS: dict[str, float] = {
     "spacing": 0.12,
     "typo": 0.22,
     "transposition": 0.10,
+    "dropped_letter": 0.06,
+    "ocr": 0.06,
+    "phonetic": 0.08,
     "accents": 0.18,
     "two_substitutions": 0.05,
     "two_deletions": 0.05,

@@ -106,3 +106,25 @@ def test_nothing_is_written_without_results(tmp_path: Path) -> None:
     out = tmp_path / "performance.md"
     assert render.write(tmp_path, out) == 0
     assert not out.exists()
+
+
+def test_quality_renders_its_people_per_locale_and_its_rules(tmp_path: Path) -> None:
+    def castle(precision: float) -> dict[str, Any]:
+        locale = {"targets": 200, "precision": precision, "recall": 0.95, "recall_reachable": 1.0}
+        return {
+            "precision": precision,
+            "recall": 0.95,
+            "per_locale": {"en_IE": locale},
+            "per_rule": {"typo": {"converged": 3074, "precision": precision}},
+        }
+
+    results = {
+        "resolvers": {
+            "castlegraph": castle(0.9961),
+            "castlegraph, person typos onto any spelling": castle(0.9861),
+        }
+    }
+    write_result(tmp_path, "quality", {"scale": 1.0, "seed": 7}, results)
+    page = render.render(render.load_runs(tmp_path))
+    assert "| en_IE | 200 | 0.9961 / 0.9500 / 1.0000 | 0.9861 / 0.9500 / 1.0000 |" in page
+    assert "| typo | 0.9961 (3,074) | 0.9861 (3,074) |" in page

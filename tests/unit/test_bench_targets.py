@@ -128,6 +128,12 @@ def test_quality_duplicates_and_bulk_read_their_own_json() -> None:
     }
     (*_, worst) = targets.judge("quality", quality)
     assert worst.measured.value == 0.985
+    quality["resolvers"]["castlegraph"]["per_locale"] = {
+        "hi_IN": {"recall_reachable": 0.97},  # people of one locale count too
+        "de_DE": {"recall_reachable": None},
+    }
+    (*_, worst) = targets.judge("quality", quality)
+    assert worst.measured.value == 0.97
     assert _outcomes(targets.judge("duplicates", duplicates)) == {
         "find_seconds": "missed",
         "growth": "met",

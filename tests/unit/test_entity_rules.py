@@ -339,9 +339,10 @@ def test_on_people_only_a_rare_spelling_of_a_known_name_converges(
 @pytest.mark.parametrize(
     ("mention", "stored"), [("Anna Kołpak", "Anna Kołak"), ("Sandra Miller", "Sandra Millr")]
 )
-def test_by_default_a_typo_on_people_needs_no_known_name(mention: str, stored: str) -> None:
-    """Off (the default), rule 4 is the same on every kind: one edit, one identity, a typo."""
-    names = NameGuard(frozenset({"sandra", "miller"}).__contains__)
+def test_opted_out_a_typo_on_people_needs_no_known_name(mention: str, stored: str) -> None:
+    """Off (`dedup.person_typos_onto_known_names = false`), rule 4 is the same on every kind:
+    one edit, one identity, a typo."""
+    names = NameGuard(frozenset({"sandra", "miller"}).__contains__, typos_onto_known_names=False)
     entity = EntityView.of("1", stored, "person")
     decision = decide(
         make_mention(mention, "person"), [entity], fuzzy=True, is_known_word=known, names=names
@@ -367,6 +368,18 @@ def test_a_name_list_that_knows_both_names_keeps_the_design_example() -> None:
     existing = [EntityView.of("1", "Katarina", "person"), EntityView.of("2", "Katerino", "person")]
     decision = decide(
         make_mention("Katerina", "person"), existing, fuzzy=True, is_known_word=known, names=names
+    )
+    assert (decision.rule, links(decision)) == (  # by default `katerino` must be a known name
+        "new",
+        [("Katarina", "known_words", 1), ("Katerino", "unknown_name", 1)],
+    )
+    opted_out = NameGuard(names.is_known_name, typos_onto_known_names=False)
+    decision = decide(
+        make_mention("Katerina", "person"),
+        existing,
+        fuzzy=True,
+        is_known_word=known,
+        names=opted_out,
     )
     assert (decision.rule, links(decision)) == (
         "new",
