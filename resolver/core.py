@@ -54,12 +54,19 @@ sketch: Callable[[str], tuple[str, ...]] = shingles.sketch
 """`resolver.shingles.sketch`: a normal form's MinHash sketch."""
 anchor_terms: Callable[[str, str, str], list[str]] = drawer_terms.anchor_terms
 """`resolver.drawer_terms.anchor_terms`: a normal form's word pairs, hashed with the room."""
-band_terms: Callable[[str, str, Sequence[str], Sequence[int]], list[str]] = (
-    drawer_terms.band_terms
-)
+band_terms: Callable[[str, str, Sequence[str], Sequence[int]], list[str]] = drawer_terms.band_terms
 """`resolver.drawer_terms.band_terms`: a sketch's bands per bucket, hashed with the room."""
 
-_running = Running("python", "")
+
+def _package_version() -> str:
+    """The pure-Python core is castlegraph's own version."""
+    try:
+        return version("castlegraph")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+_running = Running("python", _package_version())
 _lock = threading.Lock()
 
 
@@ -105,11 +112,3 @@ def choose(choice: Choice) -> Running:
             anchor_terms, band_terms = native.anchor_terms, native.band_terms
             _running = Running("native", str(native.__version__))
     return _running
-
-
-def _package_version() -> str:
-    """The pure-Python core is castlegraph's own version."""
-    try:
-        return version("castlegraph")
-    except PackageNotFoundError:
-        return "unknown"
