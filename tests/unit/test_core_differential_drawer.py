@@ -7,7 +7,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from castlegraph.resolver import core, drawer_terms, drawers, shingles
+from castlegraph.resolver import core, drawer_terms, shingles
+from castlegraph.resolver.drawers import anchor_terms, index_terms, prepare_text
 from castlegraph.resolver.text import normalize_text
 from tests.support.cores import chosen_back, needs_native
 
@@ -86,11 +87,11 @@ def test_a_write_prepares_the_same_text_under_both_cores(
     """What reaches the database and the in-memory index: the whole preparation of a write."""
     with chosen_back():
         core.choose("python")
-        reference = drawers.prepare_text(*place, content, threshold)
-        stored = drawers.index_terms(*place, reference.text.normalized)
+        reference = prepare_text(*place, content, threshold)
+        stored = index_terms(*place, reference.text.normalized)
         core.choose("native")
-        assert drawers.prepare_text(*place, content, threshold) == reference
-        assert drawers.index_terms(*place, reference.text.normalized) == stored
+        assert prepare_text(*place, content, threshold) == reference
+        assert index_terms(*place, reference.text.normalized) == stored
 
 
 def test_every_separator_python_splits_on_splits_words_natively() -> None:
@@ -121,12 +122,12 @@ def test_both_cores_make_the_terms_drawers_were_stored_under(chosen: str) -> Non
             "6ac32ada570fd2.2",
             "65b4d34a23b2a8",
         )
-        assert drawers.anchor_terms("wing", "room", STORED_TEXT)[:3] == [
+        assert anchor_terms("wing", "room", STORED_TEXT)[:3] == [
             "9cc5024a113cd7f5",
             "3705759364626a49",
             "47bf5ec747188e9a",
         ]
-        assert drawers.index_terms("wing", "room", STORED_TEXT)[-2:] == [
+        assert index_terms("wing", "room", STORED_TEXT)[-2:] == [
             "5d3511c888c388ee",
             "f041d9a56c8d247c",
         ]
