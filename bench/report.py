@@ -35,11 +35,12 @@ def machine_facts() -> dict[str, Any]:
     }
 
 
-def core_facts() -> dict[str, str]:
-    """The core the run's services run their rules on (`resolver.core`): they start from this
-    interpreter and environment, so they choose as this does; each service's health confirms
-    it (`bench.service.serving`). Two runs compare only on the same core."""
-    setting = os.environ.get("CASTLEGRAPH_CORE") or "auto"
+def core_facts(setting: str | None = None) -> dict[str, str]:
+    """The core the run's services run their rules on (`resolver.core`) under `setting`, by
+    default this process's `CASTLEGRAPH_CORE`: they start from this interpreter, so they choose
+    as this does; each service's health confirms it (`bench.service.serving`). Two runs compare
+    only on the same core."""
+    setting = setting or os.environ.get("CASTLEGRAPH_CORE") or "auto"
     running = core.choose(setting)  # type: ignore[arg-type]  # a bad value stops the run here
     return {"name": running.name, "version": running.version, "setting": setting}
 

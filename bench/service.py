@@ -176,17 +176,13 @@ def serving(
     mid-benchmark. Neo4j is named to the service through the `CASTLEGRAPH_NEO4J_*` environment."""
     port = free_port()
     command = [*castlegraph_command(), "serve", "--port", str(port), "--data-dir", str(data_dir)]
+    env = service_environment(neo4j) | dict(environment or {})
     with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            command,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env=service_environment(neo4j) | dict(environment or {}),
-        )
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
     base_url = f"http://{HOST}:{port}"
     try:
         health = _wait_ready(process, base_url, ready_timeout)
-        expected = core_facts()["name"]
+        expected = core_facts(env.get("CASTLEGRAPH_CORE"))["name"]
         if health.get("core") != expected:  # the results would be labelled with the wrong core
             raise RuntimeError(f"the service runs the {health.get('core')} core, not {expected}")
         yield Service(base_url, process.pid, data_dir, log_path, neo4j)
