@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 
-from bench import bulk, drawers
+from bench import bulk, drawers, targets
 from bench.corpus import Corpus, Kind, Text
 from bench.planted import planted
 from bench.report import Cell, core_facts, print_table
@@ -108,6 +108,7 @@ def run(size: int, samples: int, items: int, seed: int) -> dict[str, Any]:
             results["cores"][name] = _one_core(name, copy, log, size, writes, batch, triples)
             shutil.rmtree(copy)
     _print(results)
+    targets.print_verdicts("cores", targets.judge("cores", results), "embedded")
     return results
 
 

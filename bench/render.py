@@ -14,7 +14,7 @@ from typing import Any
 
 from bench import targets
 
-WORKLOADS = ("mentions", "skew", "drawers", "bulk", "duplicates", "quality", "load")
+WORKLOADS = ("mentions", "skew", "drawers", "bulk", "cores", "duplicates", "quality", "load")
 """The order of the page: the workloads of design §10, as `python -m bench` lists them."""
 
 NOT_OPTIONS = frozenset({"neo4j_heap"})
@@ -162,7 +162,11 @@ def machine_row(run: Run) -> list[str]:
 
 
 def core_text(run: Run) -> str:
-    """`native 0.1.0` or `python 0.1.0`; a run from before the choice ran the Python core."""
+    """`native 0.1.0` or `python 0.1.0`; a run from before the choice ran the Python core;
+    `bench cores` ran each."""
+    each = run.results.get("cores")
+    if isinstance(each, Mapping):
+        return " and ".join(f"{name} {r['core']['version']}" for name, r in each.items())
     if not run.core:
         return "python (before the compiled core)"
     return f"{run.core.get('name', '?')} {run.core.get('version', '')}".strip()
