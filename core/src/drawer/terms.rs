@@ -110,7 +110,9 @@ mod tests {
     fn a_term_is_sixteen_hex_digits() {
         let term = RoomHasher::new("w", "r").hash(b"a b");
         assert_eq!(term.len(), 16);
-        assert!(term.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+        assert!(term
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
     }
 
     #[test]
