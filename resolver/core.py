@@ -33,9 +33,8 @@ SKETCH_CACHE = 64
 
 class NativeCoreUnavailable(CastlegraphError):
     """`core = native` and the compiled core does not load: the service refuses to start
-    rather than run slower than it was told to."""
-
-    bug = False
+    rather than run slower than it was told to. Raised at start only, never answered to a
+    caller (as `graph.errors.DataDirInUse`): the command that starts says it and exits 1."""
 
 
 @dataclass(frozen=True, slots=True)
