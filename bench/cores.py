@@ -1,11 +1,10 @@
 """`python -m bench cores`: the pure-Python core and the compiled one on the same room, in one
 sitting (design §10: each target measured with the pure-Python core beside it).
 
-A room of N drawers is filled once, through checkpoint jobs; its data directory is copied for
-each core, so both start from the same graph. On each copy a service runs with
-`CASTLEGRAPH_CORE` set to that core, waits for its in-memory indexes, then times single drawer
-writes (`bench.drawers.measure`: p50/p99, the planted near copies' recall) and one checkpoint of
-new texts and copies (items/s, its verdict counts, which must be the same under both cores).
+A room of N drawers is filled once by checkpoint jobs and its data directory copied per core;
+on each copy a service with that `CASTLEGRAPH_CORE` times single writes (p50/p99, planted near
+copies' recall) and one checkpoint (items/s, verdicts, which must not differ between cores),
+with the service's CPU time beside the wall times.
 """
 
 import os

@@ -1,14 +1,10 @@
 """Which core runs the hot loops: the compiled one (`castlegraph._core`, Rust, built from
-`core/` where a Rust toolchain exists) or the pure-Python one, chosen once at start.
+`core/` where a Rust toolchain exists) or the pure-Python one, chosen once at start (`choose`).
 
-Every moved function has a pure-Python twin that is its reference, and differential tests hold
-the two to equal answers; hashes that reach the database are byte-identical. The choice binds
-this module's functions to one implementation (`choose`), so a call pays no dispatch: callers
-call `core.sketch(...)`, one module attribute, whatever runs. Until a choice is made the
-pure-Python core runs, so a library user or a test that never chooses gets the reference.
-
-Unicode normalisation and case folding stay in Python (`resolver.text`): the compiled core is
-given normal forms, so two Unicode databases can never disagree.
+Every moved function has a pure-Python twin, its reference; differential tests hold the two to
+equal answers. The choice binds this module's functions, so a call pays no dispatch: callers
+call `core.sketch(...)`. Until a choice is made the pure-Python core runs. Unicode
+normalisation and case folding stay in Python (`resolver.text`): the core is given normal forms.
 """
 
 import threading
