@@ -27,6 +27,9 @@ COPY graph ./graph
 COPY resolver ./resolver
 COPY cypher ./cypher
 COPY castlegraph ./castlegraph
+# The compiled core's sources: built where the image has a Rust toolchain, else the install goes
+# on with the pure-Python core (setuptools-rust's optional extension).
+COPY core ./core
 COPY docs/agent-guide.md ./docs/agent-guide.md
 RUN pip install . && rm -rf /opt/castlegraph/build
 

@@ -119,6 +119,22 @@ def bulk(
 
 
 @app.command()
+def cores(
+    size: Annotated[int, typer.Option(min=1, help="Drawers in the room.")] = 100_000,
+    samples: Annotated[int, typer.Option(min=10, help="Timed single writes per core.")] = 400,
+    items: Annotated[int, typer.Option(min=10, help="Items of the timed checkpoint.")] = 10_000,
+    seed: Seed = 7,
+    out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/cores.json"),
+) -> None:
+    """Drawer writes and a checkpoint in one room, the pure-Python core beside the compiled one
+    (embedded; needs the compiled core built)."""
+    from bench import cores as workload  # noqa: PLC0415 - each command loads only its workload
+
+    params = {"size": size, "samples": samples, "items": items, "seed": seed}
+    report.run_workload("cores", params, out, lambda: workload.run(size, samples, items, seed))
+
+
+@app.command()
 def mentions(
     sizes: Annotated[str, typer.Option(help="Entity counts, comma-separated.")] = (
         "10000,100000,1000000"

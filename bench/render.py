@@ -14,7 +14,7 @@ from typing import Any
 
 from bench import targets
 
-WORKLOADS = ("mentions", "skew", "drawers", "bulk", "duplicates", "quality", "load")
+WORKLOADS = ("mentions", "skew", "drawers", "bulk", "cores", "duplicates", "quality", "load")
 """The order of the page: the workloads of design §10, as `python -m bench` lists them."""
 
 NOT_OPTIONS = frozenset({"neo4j_heap"})
@@ -41,6 +41,9 @@ class Run:
     params: Mapping[str, Any]
     results: Mapping[str, Any]
     source: str | None = None
+    core: Mapping[str, Any] | None = None
+    """The core the service ran its rules on (`bench.report.core_facts`); None in a file from
+    before the choice existed (the pure-Python core)."""
 
 
 def load_runs(folder: Path) -> list[Run]:
@@ -55,6 +58,7 @@ def load_runs(folder: Path) -> list[Run]:
                 params=payload.get("params") or {},
                 results=payload.get("results") or {},
                 source=payload.get("source"),
+                core=payload.get("core"),
             )
         )
     order = {name: i for i, name in enumerate(WORKLOADS)}
@@ -154,7 +158,18 @@ def machine_row(run: Run) -> list[str]:
     if python:
         where += f", Python {python}"
     date = str(facts.get("date") or "unknown")[:10]
-    return [run.workload, where, date, run.source or "written by the run"]
+    return [run.workload, where, core_text(run), date, run.source or "written by the run"]
+
+
+def core_text(run: Run) -> str:
+    """`native 0.1.0` or `python 0.1.0`; a run from before the choice ran the Python core;
+    `bench cores` ran each."""
+    each = run.results.get("cores")
+    if isinstance(each, Mapping):
+        return " and ".join(f"{name} {r['core']['version']}" for name, r in each.items())
+    if not run.core:
+        return "python (before the compiled core)"
+    return f"{run.core.get('name', '?')} {run.core.get('version', '')}".strip()
 
 
 def _table(columns: Sequence[str], body: Sequence[Sequence[str]]) -> list[str]:
@@ -172,7 +187,8 @@ repository root (`.venv/bin/pip install -e '.[bench]'` first), which overwrites 
 workload's JSON, then render the page again. Earlier numbers are in git history.
 
 The benchmarks run on a small shared machine (two cores), so read a number together with the
-machine and date of its run (the second table); ratios within one run are steadier than
+machine, core and date of its run (the second table: `native` is the compiled core, `python`
+the pure-Python one, `CASTLEGRAPH_CORE` chooses); ratios within one run are steadier than
 absolute times. `--backend neo4j` or `--backend both` runs a workload on Neo4j 5 (or on both,
 side by side); a file from such a run renders a row per backend. `bench mentions` runs the skew
 case too, so its rows carry the skew targets.
@@ -253,7 +269,9 @@ def render(runs: Sequence[Run]) -> str:
     lines += _table(["workload", "command", "measured", "target", "verdict"], body)
     lines += [line for run in runs if run.workload == "quality" for line in quality_sections(run)]
     lines += ["", "## The runs", ""]
-    lines += _table(["workload", "machine", "date", "source"], [machine_row(run) for run in runs])
+    lines += _table(
+        ["workload", "machine", "core", "date", "source"], [machine_row(run) for run in runs]
+    )
     if any(run.source for run in runs):
         lines += [
             "",

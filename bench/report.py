@@ -2,7 +2,8 @@
 
 Every workload goes through `run_workload`, so each JSON file has the same frame. Absolute
 times only mean something next to the machine that produced them, so every file carries its
-cores, CPU model, Python version, date and load average (`machine_facts`). Tables use `rich`
+cores, CPU model, Python version, date and load average (`machine_facts`), and the core the
+service ran its rules on (`core_facts`). Tables use `rich`
 when it is installed and plain aligned text otherwise.
 """
 
@@ -15,6 +16,8 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from castlegraph.resolver import core
 
 Cell = str | int | float | None
 
@@ -30,6 +33,16 @@ def machine_facts() -> dict[str, Any]:
         "load_average": [round(load, 2) for load in os.getloadavg()],
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
     }
+
+
+def core_facts(setting: str | None = None) -> dict[str, str]:
+    """The core the run's services run their rules on (`resolver.core`) under `setting`, by
+    default this process's `CASTLEGRAPH_CORE`: they start from this interpreter, so they choose
+    as this does; each service's health confirms it (`bench.service.serving`). Two runs compare
+    only on the same core."""
+    setting = setting or os.environ.get("CASTLEGRAPH_CORE") or "auto"
+    running = core.choose(setting)  # type: ignore[arg-type]  # a bad value stops the run here
+    return {"name": running.name, "version": running.version, "setting": setting}
 
 
 def _cpu_model() -> str | None:
@@ -99,11 +112,13 @@ def _print_plain(
 
 
 def write_json(path: Path, benchmark: str, params: dict[str, Any], results: Any) -> None:
-    """`{benchmark, machine, params, results}`, pretty-printed so diffs between runs read well."""
+    """`{benchmark, machine, core, params, results}`, pretty-printed so diffs between runs read
+    well."""
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "benchmark": benchmark,
         "machine": machine_facts(),
+        "core": core_facts(),
         "params": params,
         "results": results,
     }

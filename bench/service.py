@@ -20,10 +20,12 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 import httpx
 
 from bench.neo4j_server import PASSWORD, USER, Neo4jServer, neo4j_server
+from bench.report import core_facts
 
 HOST = "127.0.0.1"
 READY_TIMEOUT_SECONDS = 60.0
@@ -87,16 +89,19 @@ def castlegraph_command() -> list[str]:
     return [sys.executable, "-m", "castlegraph.api.cli"]
 
 
-def _wait_ready(process: subprocess.Popen[bytes], base_url: str, timeout: float) -> None:
-    """Poll `GET /api/health` until 200, the process dies, or `timeout` seconds pass."""
+def _wait_ready(process: subprocess.Popen[bytes], base_url: str, timeout: float) -> dict[str, Any]:
+    """Poll `GET /api/health` until 200, the process dies, or `timeout` seconds pass; the
+    health's answer."""
     deadline = time.monotonic() + timeout
     with httpx.Client(base_url=base_url, timeout=2.0) as client:
         while time.monotonic() < deadline:
             if process.poll() is not None:
                 raise RuntimeError(f"service exited with {process.returncode} before ready")
             try:
-                if client.get("/api/health").status_code == 200:
-                    return
+                response = client.get("/api/health")
+                if response.status_code == 200:
+                    answer: dict[str, Any] = response.json()
+                    return answer
             except httpx.TransportError:
                 pass  # not listening yet
             time.sleep(READY_POLL_SECONDS)
@@ -171,16 +176,15 @@ def serving(
     mid-benchmark. Neo4j is named to the service through the `CASTLEGRAPH_NEO4J_*` environment."""
     port = free_port()
     command = [*castlegraph_command(), "serve", "--port", str(port), "--data-dir", str(data_dir)]
+    env = service_environment(neo4j) | dict(environment or {})
     with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            command,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env=service_environment(neo4j) | dict(environment or {}),
-        )
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
     base_url = f"http://{HOST}:{port}"
     try:
-        _wait_ready(process, base_url, ready_timeout)
+        health = _wait_ready(process, base_url, ready_timeout)
+        expected = core_facts(env.get("CASTLEGRAPH_CORE"))["name"]
+        if health.get("core") != expected:  # the results would be labelled with the wrong core
+            raise RuntimeError(f"the service runs the {health.get('core')} core, not {expected}")
         yield Service(base_url, process.pid, data_dir, log_path, neo4j)
     except BaseException:
         _print_log_tail(log_path)

@@ -96,6 +96,13 @@ TARGETS: dict[str, tuple[Target, ...]] = {
         Target("planted_recall", "recall of planted near copies (every size)", 1.0, False),
     ),
     "bulk": (Target("items_per_s", "checkpoint items/s", 1_000, at_most=False, size=100_000),),
+    "cores": (
+        Target("native_p50_ms", "drawer write p50 ms, compiled core", 3.0, True, 100_000),
+        Target("native_p99_ms", "drawer write p99 ms, compiled core", 6.0, True, 100_000),
+        Target("native_items_per_s", "checkpoint items/s, compiled core", 2_000, False, 100_000),
+        Target("planted_recall", "recall of planted near copies (both cores)", 1.0, False),
+        Target("same_verdicts", "checkpoint verdicts equal under both cores", 1.0, False),
+    ),
     "duplicates": (
         Target("find_seconds", "find_duplicates s", 10.0, at_most=True, size=100_000),
         Target("growth", "find_duplicates cost, largest / smallest", 15.0, True, 100_000),
@@ -214,11 +221,37 @@ def _quality(results: Results) -> dict[str, Measured]:
     }
 
 
+def _cores(results: Results) -> dict[str, Measured]:
+    """`bench cores`: the compiled core's numbers, and what both cores must agree on."""
+    cores: Mapping[str, Mapping[str, Any]] = results.get("cores") or {}
+    native = cores.get("native") or {}
+    size = results.get("room_size")
+    recalls = [
+        counts["linked"] / counts["planted"]
+        for run in cores.values()
+        for counts in (run.get("planted_recall") or {}).values()
+        if counts.get("planted")
+    ]
+    verdicts = [run.get("checkpoint_result") for run in cores.values()]
+    return {
+        "native_p50_ms": Measured(native.get("p50_ms"), size),
+        "native_p99_ms": Measured(native.get("p99_ms"), size),
+        "native_items_per_s": Measured(native.get("checkpoint_items_per_s"), size),
+        "planted_recall": Measured(min(recalls) if recalls else None),
+        "same_verdicts": Measured(
+            float(len(verdicts) > 1 and all(v == verdicts[0] for v in verdicts))
+            if verdicts
+            else None
+        ),
+    }
+
+
 MEASURES: dict[str, Callable[[Results], dict[str, Measured]]] = {
     "mentions": _mentions,
     "skew": _skew,
     "drawers": _drawers,
     "bulk": lambda results: {"items_per_s": _at_largest(results, "items_per_s")},
+    "cores": _cores,
     "duplicates": _duplicates,
     "quality": _quality,
     "review-page": lambda results: {

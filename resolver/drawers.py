@@ -5,15 +5,12 @@ shared anchor terms); `compare` names the likeness of each, cheapest signal firs
 `strongest` keeps the few links worth recording. Nothing here ever merges two drawers.
 """
 
-import hashlib
-import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal
 
-from castlegraph.resolver import shingles
+from castlegraph.resolver import core, drawer_terms, shingles
 from castlegraph.resolver.similarity import OSA_MAX_LENGTH, at_least, similarity_at_least
 from castlegraph.resolver.text import content_hash, fingerprint, normalize_text
 
@@ -26,7 +23,7 @@ UNBOUNDED_LENGTH = 2**62
 MAX_LINKS = 5
 """At most this many SIMILAR_TO edges per write, strongest first."""
 
-ANCHOR_TERMS = 48
+ANCHOR_TERMS = drawer_terms.ANCHOR_TERMS
 """Word pairs per drawer kept as index terms (the longest, when a text has more)."""
 
 TERMS_SCHEME = "word-pairs+5-gram-bands-2"
@@ -129,11 +126,9 @@ def anchor_terms(wing: str, room: str, normalized: str) -> list[str]:
     words recur in dozens — while a near copy keeps every pair its typos do not touch. The
     search then uses the terms that are rarest *in the room* (see `graph.drawers.palace`); a text
     with more pairs than the cap keeps its longest ones, which are the likeliest to be rare.
+    The core chosen computes them (`resolver.core`; reference `resolver.drawer_terms`).
     """
-    words = normalized.split()
-    pairs = {f"{a} {b}" for a, b in itertools.pairwise(words)} or set(words)
-    chosen = sorted(pairs, key=lambda term: (-len(term), term))[:ANCHOR_TERMS]
-    return [_scoped_hash(wing, room, term) for term in chosen]
+    return core.anchor_terms(wing, room, normalized)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,11 +148,13 @@ def write_terms(wing: str, room: str, normalized: str, near_threshold: float) ->
     anchors = anchor_terms(wing, room, normalized)
     if len(normalized) < NEAR_MIN_LENGTH:
         return WriteTerms([], [], anchors)
-    sketched = shingles.sketch(normalized)
+    sketched = core.sketch(normalized)
     length = len(normalized)
     probed, own = shingles.probe_buckets(length, near_threshold), shingles.stored_buckets(length)
     # The probed bucket is one of the two it is stored in (at 0.9): its bands are hashed once.
-    by_bucket = {bucket: _band_terms(wing, room, sketched, [bucket]) for bucket in {*probed, *own}}
+    by_bucket = {
+        bucket: core.band_terms(wing, room, sketched, [bucket]) for bucket in {*probed, *own}
+    }
     bands = [term for bucket in probed for term in by_bucket[bucket]]
     stored = anchors + [term for bucket in own for term in by_bucket[bucket]]
     return WriteTerms(anchors, bands, stored)
@@ -198,7 +195,7 @@ def band_probes(wing: str, room: str, normalized: str, near_threshold: float) ->
     if len(normalized) < NEAR_MIN_LENGTH:
         return []
     buckets = shingles.probe_buckets(len(normalized), near_threshold)
-    return _band_terms(wing, room, shingles.sketch(normalized), buckets)
+    return core.band_terms(wing, room, core.sketch(normalized), buckets)
 
 
 def index_terms(wing: str, room: str, normalized: str) -> list[str]:
@@ -207,28 +204,5 @@ def index_terms(wing: str, room: str, normalized: str) -> list[str]:
     terms = anchor_terms(wing, room, normalized)
     if len(normalized) >= NEAR_MIN_LENGTH:
         buckets = shingles.stored_buckets(len(normalized))
-        terms.extend(_band_terms(wing, room, shingles.sketch(normalized), buckets))
+        terms.extend(core.band_terms(wing, room, core.sketch(normalized), buckets))
     return terms
-
-
-def _band_terms(
-    wing: str, room: str, sketched: tuple[str, ...], buckets: Iterable[int]
-) -> list[str]:
-    return [
-        _scoped_hash(wing, room, key)
-        for bucket in buckets
-        for key in shingles.band_keys(sketched, bucket)
-    ]
-
-
-def _scoped_hash(wing: str, room: str, word: str) -> str:
-    digest = _room_digest(wing, room).copy()
-    digest.update(word.encode())
-    return digest.hexdigest()
-
-
-@lru_cache(maxsize=256)
-def _room_digest(wing: str, room: str) -> "hashlib.blake2b":
-    """The hash state after the room's prefix: every term of a room starts from it (a copy
-    costs less than hashing the prefix again for each of a write's ~180 terms)."""
-    return hashlib.blake2b(f"{wing}\x1f{room}\x1f".encode(), digest_size=8)

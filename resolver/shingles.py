@@ -164,11 +164,3 @@ def probe_buckets(length: int, near_threshold: float) -> list[int]:
     threshold the near lengths span at most two own buckets, so this is a single bucket."""
     near = near_buckets(length, near_threshold)
     return list(range(near[0] + 1, near[-1] + 2, 2))
-
-
-def band_keys(sketched: tuple[str, ...], bucket: int) -> list[str]:
-    """The bands of a sketch as index words for one length bucket (not yet room-scoped)."""
-    return [
-        f"band {bucket} {band} {sketched[band]} {sketched[(band + 1) % BANDS]}"
-        for band in range(BANDS)
-    ]

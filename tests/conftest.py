@@ -16,11 +16,25 @@ from pathlib import Path
 
 import pytest
 
+from castlegraph.resolver import core
 from tests.support.neo4j_server import Neo4jServer, missing_tools_reason
 
 NEO4J_IMAGE = "neo4j:5.26"
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+CORE_CHOICE = os.environ.get("CASTLEGRAPH_CORE") or "auto"
+"""The core every test runs on, chosen as a service chooses it (`resolver.core`): the compiled
+one where it was built, unless `CASTLEGRAPH_CORE=python` (a CI job runs the suite so too)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    core.choose(CORE_CHOICE)  # type: ignore[arg-type]  # a bad value fails here, naming it
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"castlegraph core: {core.running()} (CASTLEGRAPH_CORE={CORE_CHOICE})"
 
 
 def skip_reason(report: pytest.TestReport) -> str:

@@ -25,6 +25,7 @@ from castlegraph.api.service.doctor import (
     ServiceAnswer,
     ask_service,
     backend_check,
+    core_check,
     data_dir_check,
     embeddings_check,
     error_text,
@@ -187,7 +188,14 @@ def run_checks(config: Path | None, data_dir: Path | None, url: str | None = Non
         checked = service_check(service, expected)
     else:
         checked = service_check(ask_service(service_url(settings)), None)
-    return [loaded, backend_check(settings), *database, embeddings_check(settings), checked]
+    return [
+        loaded,
+        backend_check(settings),
+        *database,
+        core_check(settings),
+        embeddings_check(settings),
+        checked,
+    ]
 
 
 def render(answer: Json) -> str:

@@ -15,6 +15,7 @@ from typing import Any, Literal
 import httpx2 as httpx
 
 from castlegraph.api.service.settings import Settings, safe_uri
+from castlegraph.resolver import core
 from castlegraph.resolver.errors import CastlegraphError
 
 Status = Literal["ok", "fail", "skip"]
@@ -97,6 +98,27 @@ def embeddings_check(settings: Settings) -> Check:
     return ok("embeddings", f"provider {provider} is importable")
 
 
+def core_check(settings: Settings) -> Check:
+    """Which core a service started with these settings runs its rules on (`resolver.core`):
+    the choice is made here as the service makes it, so `native` where the compiled core does
+    not load fails here as it would stop the service."""
+    choice = settings.dedup.core
+    try:
+        running = core.choose(choice)
+    except core.NativeCoreUnavailable:
+        return failed(
+            "core",
+            "core = native (CASTLEGRAPH_CORE), but the compiled core is not built or does not "
+            "load here: the service will not start",
+            "reinstall castlegraph where a Rust toolchain (cargo) exists, or set "
+            "CASTLEGRAPH_CORE=auto",
+        )
+    if running.name == "native":
+        return ok("core", f"the compiled core, {running} (core = {choice})")
+    why = "as chosen" if choice == "python" else "the compiled core is not built here"
+    return ok("core", f"the pure-Python core, {running} (core = {choice}: {why})")
+
+
 @dataclass(frozen=True, slots=True)
 class ServiceAnswer:
     url: str
@@ -138,7 +160,9 @@ def service_check(answer: ServiceAnswer, expected: Expected | None) -> Check:
         return skipped("service", f"{message} (start one with `castlegraph serve`)")
     if answer.status == 200:
         backend = answer.body.get("backend", "?")
-        return ok("service", f"a service answers at {answer.url}: healthy, on {backend}")
+        running = answer.body.get("core")
+        on_core = f", {running} core {answer.body.get('core_version', '?')}" if running else ""
+        return ok("service", f"a service answers at {answer.url}: healthy, on {backend}{on_core}")
     error = answer.body.get("error", {})
     reason = error.get("message", "") if isinstance(error, dict) else ""
     return failed(

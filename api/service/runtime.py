@@ -34,6 +34,7 @@ from castlegraph.graph.jobs import Job
 from castlegraph.graph.review.embeddings import missing_embeddings, stored_dimension
 from castlegraph.graph.schema.migration_steps import fill_entity_keys
 from castlegraph.graph.schema.migrations import migrate
+from castlegraph.resolver import core
 from castlegraph.resolver.entity_keys import normalize_kind
 from castlegraph.resolver.entity_rules import NameGuard
 from castlegraph.resolver.errors import CastlegraphError
@@ -82,6 +83,8 @@ class Runtime:
         self._retry: threading.Thread | None = None
         self._threads: list[threading.Thread] = []
         self.started = False
+        self.core: core.Running | None = None
+        """The core the rules run on (`resolver.core`), chosen at `start` from `dedup.core`."""
 
     @property
     def neo4j(self) -> Neo4jTarget | None:
@@ -97,6 +100,13 @@ class Runtime:
 
     def start(self) -> None:
         self.started = True
+        self.core = core.choose(self.settings.dedup.core)  # `native` without it: no start
+        log.info(
+            "rules' core: %s (core = %s)",
+            self.core,
+            self.settings.dedup.core,
+            extra={"core": self.core.name, "core_version": self.core.version},
+        )
         if self.fuzzy:
             threading.Thread(target=self._warm_lexicons, name="lexicon", daemon=True).start()
         if self.neo4j is None:

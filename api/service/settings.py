@@ -23,6 +23,7 @@ from pydantic_settings import (
 )
 
 from castlegraph.api.service.tokens import Token, parse_tokens
+from castlegraph.resolver.core import Choice as CoreChoice
 
 DEFAULT_PORT = 8765
 CONFIG_ENV = "CASTLEGRAPH_CONFIG"
@@ -52,6 +53,14 @@ class DedupSettings(Section):
     memory_index_wait_seconds: float = Field(default=10.0, ge=0.0, le=300.0, allow_inf_nan=False)
     """How long a write waits for an in-memory index still building where the database keeps
     none of its own (embedded FalkorDB) before `503 graph::unavailable` (design §5.4)."""
+    core: CoreChoice = "auto"
+    """Which core runs the rules' hot loops (`resolver.core`): `auto` the compiled one where it
+    was built and loads, `native` that one or no start, `python` the pure-Python one."""
+
+    @field_validator("core", mode="before")
+    @classmethod
+    def _core_in_any_case(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("near_threshold")
     @classmethod
@@ -260,6 +269,7 @@ ENVIRONMENT: dict[str, tuple[str, str]] = {
     "CASTLEGRAPH_DEDUP_PERSON_TYPOS_ONTO_KNOWN_NAMES": ("dedup", "person_typos_onto_known_names"),
     "CASTLEGRAPH_DEDUP_MEMORY_INDEX": ("dedup", "memory_index"),
     "CASTLEGRAPH_DEDUP_MEMORY_INDEX_WAIT_SECONDS": ("dedup", "memory_index_wait_seconds"),
+    "CASTLEGRAPH_CORE": ("dedup", "core"),
     "CASTLEGRAPH_HOST": ("api", "host"),
     "CASTLEGRAPH_PORT": ("api", "port"),
     "CASTLEGRAPH_API_TOKENS": ("api", "tokens"),

@@ -96,6 +96,7 @@ def test_the_healthcheck_asks_the_health_route() -> None:
 def test_the_project_is_installed_from_its_sources() -> None:
     copied = {arguments(rest)[0] for kw, rest in instructions() if kw == "COPY"}
     assert {"api", "graph", "resolver", "cypher", "castlegraph", "pyproject.toml"} <= copied
+    assert "core" in copied  # the compiled core's sources: built where the image has Rust
     assert any(kw == "RUN" and "pip install ." in rest for kw, rest in instructions())
 
 

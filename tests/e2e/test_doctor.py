@@ -17,6 +17,7 @@ from castlegraph.api.service.settings import load_settings
 from castlegraph.graph.backends import server
 from castlegraph.graph.backends.neo4j_store import Neo4jStore
 from castlegraph.graph.schema.migrations import MIGRATIONS
+from castlegraph.resolver import core
 from tests.support.cli_runner import cli
 from tests.support.processes import Service
 from tests.support.seeding import opened_graph
@@ -41,6 +42,7 @@ def test_doctor_on_a_fresh_then_a_migrated_data_directory(data_dir: Path) -> Non
         "backend": "ok",
         "data directory": "ok",
         "database": "skip",
+        "core": "ok",
         "embeddings": "ok",
         "service": "skip",
     }
@@ -119,6 +121,9 @@ def test_doctor_asks_the_service_that_holds_the_data_directory(
     status, message = found["service"]
     assert status == "ok"
     assert message.startswith(f"a service answers at {service.url}: healthy, on embedded FalkorDB")
+    running = core.running()  # the service chose from the same CASTLEGRAPH_CORE as this session
+    assert message.endswith(f", {running.name} core {running.version} ")
+    assert found["core"] == ("ok", f"{doctor.core_check(load_settings()).message} ")
 
     named = cli(None, "doctor", "--url", service.url, "--json", env=NO_SERVICE)
     assert named.exit_code == 0, named.output

@@ -16,6 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 THIRD_PARTY_FOR_RESOLVER = {"rapidfuzz", "jellyfish", "numpy"}
 ROOMS = ("api", "graph", "resolver", "cypher")
 PACKAGE = "castlegraph."
+COMPILED_CORE = "castlegraph._core"
+"""The compiled core (Rust, `core/`): the resolver's own twin, the one module of ours outside
+the rooms that it loads (`resolver.core`)."""
 
 
 def _local(module: str) -> str:
@@ -24,7 +27,11 @@ def _local(module: str) -> str:
 
 
 def imported_modules(package: str) -> set[tuple[str, str]]:
-    return {(name, _local(module).split(".")[0]) for name, module in _imports_in(package)}
+    return {
+        (name, _local(module).split(".")[0])
+        for name, module in _imports_in(package)
+        if module != COMPILED_CORE
+    }
 
 
 def _imports_in(package: str) -> set[tuple[str, str]]:

@@ -82,7 +82,20 @@ def test_the_page_holds_the_table_the_runs_and_their_machines(tmp_path: Path) ->
     assert load_row.endswith("| every count 0 | missed |")
     # mentions comes before load whatever the file names say: the page follows design §10.
     assert page.index(mentions_row) < page.index(load_row)
-    assert "| mentions | 2 × AMD EPYC, Python 3.11.9 | 2026-12-04 | written by the run |" in page
+    assert (
+        "| mentions | 2 × AMD EPYC, Python 3.11.9 | python (before the compiled core) | "
+        "2026-12-04 | written by the run |"
+    ) in page
+
+
+def test_the_runs_say_which_core_ran_them(tmp_path: Path) -> None:
+    write_result(tmp_path, "bulk", {"sizes": [100000], "items": 10000, "backend": "embedded"}, {})
+    path = tmp_path / "bulk.json"
+    payload = json.loads(path.read_text(encoding="utf-8"))
+    payload["core"] = {"name": "native", "version": "0.1.0", "setting": "auto"}
+    path.write_text(json.dumps(payload), encoding="utf-8")
+    [run] = render.load_runs(tmp_path)
+    assert render.machine_row(run)[2] == "native 0.1.0"
 
 
 def test_a_run_on_both_backends_renders_a_row_per_backend(tmp_path: Path) -> None:

@@ -196,3 +196,32 @@ def test_the_review_page_is_judged_on_its_first_screen_at_the_largest_size() -> 
     assert [(v.outcome, v.short_of_size) for v in quick] == [("met", True)]
     rows = compare.rows("review-page", results)
     assert rows["first_screen_p50_ms @ 100,000"] == 310.0
+
+
+def _core_run(name: str, p50: float, stored: int) -> dict[str, Any]:
+    return {
+        "core": {"name": name, "version": "0.1.0", "setting": name},
+        "p50_ms": p50,
+        "p99_ms": 2 * p50,
+        "checkpoint_items_per_s": 2_500.0 if name == "native" else 900.0,
+        "planted_recall": {"few_typos": {"planted": 40, "linked": 40}},
+        "checkpoint_result": {"items": 100, "stored": stored, "duplicates": 100 - stored},
+    }
+
+
+def test_bench_cores_is_judged_on_the_compiled_core_and_on_what_both_agree() -> None:
+    results = {
+        "room_size": 100_000,
+        "cores": {"python": _core_run("python", 4.0, 95), "native": _core_run("native", 2.5, 95)},
+    }
+    verdicts = {v.target.metric: v.outcome for v in targets.judge("cores", results)}
+    assert verdicts == {
+        "native_p50_ms": "met",
+        "native_p99_ms": "met",
+        "native_items_per_s": "met",
+        "planted_recall": "met",
+        "same_verdicts": "met",
+    }
+    results["cores"]["native"] = _core_run("native", 2.5, 94)  # one verdict differs
+    verdicts = {v.target.metric: v.outcome for v in targets.judge("cores", results)}
+    assert verdicts["same_verdicts"] == "missed"

@@ -39,6 +39,7 @@ STATUS_BY_CLASS = {
     "graph.errors.GraphMisconfigured": 500,
     "graph.review.embeddings._FirstVectorRace": 500,
     "resolver.errors.EmptyLabel": 400,
+    "resolver.core.NativeCoreUnavailable": 500,
     "api.errors.ApiError": 500,
     "api.errors.InvalidInput": 400,
     "api.errors.CliInputError": 400,

@@ -2,8 +2,9 @@
 
 It answers without a token, so a stranger hears only the status (design §8.1):
 `{"status": "ok" | "starting" | "unavailable"}`, with the same HTTP status. The backend, its
-address and data directory and the in-memory indexes' states are for a caller with a valid
-token, or for everyone when no tokens are configured.
+address and data directory, the in-memory indexes' states and the core the rules run on
+(`native` or `python`, and its version) are for a caller with a valid token, or for everyone
+when no tokens are configured.
 """
 
 import logging
@@ -53,7 +54,12 @@ def health(request: Request, runtime: RuntimeDep) -> JSONResponse:
             ("drawer_index", runtime.drawer_index),
         )
     }
-    return JSONResponse({"status": status, "backend": backend, **states})
+    running = runtime.core
+    cores = {
+        "core": running.name if running else None,
+        "core_version": running.version if running else None,
+    }
+    return JSONResponse({"status": status, "backend": backend, **states, **cores})
 
 
 def _status(runtime: Runtime) -> tuple[str, GraphUnavailable | None]:

@@ -21,6 +21,14 @@ class HealthOut(HealthStatusOut):
     drawer_index: str | None = Field(
         default=None, description="`off`, or the in-memory index's state (with a token only)."
     )
+    core: Literal["native", "python"] | None = Field(
+        default=None,
+        description="The core the rules run on: the compiled one or the pure-Python one "
+        "(setting `dedup.core`, with a token only).",
+    )
+    core_version: str | None = Field(
+        default=None, description="That core's version (with a token only)."
+    )
 
 
 class HealthUnavailableOut(RootModel[HealthStatusOut | ErrorEnvelope]):

@@ -1,6 +1,7 @@
 """Jobs' texts prepared one batch ahead, in a worker process on the other core (design §4.4).
 
-The worker, `python -m castlegraph.api.service.jobs.ahead`, reads batches on its standard input
+The worker, `python -m castlegraph.api.service.jobs.ahead CORE` (the service's core, `native` or
+`python`: `resolver.core`), reads batches on its standard input
 and writes them prepared (`resolver.drawers.prepare_text`) to its standard output as
 length-prefixed pickles. A process, not a thread: a thread would only take turns with the
 job's thread for the interpreter.
@@ -17,6 +18,7 @@ from collections.abc import Generator, Sequence
 from typing import IO, Any
 
 from castlegraph.api.service.children import module_command
+from castlegraph.resolver import core
 from castlegraph.resolver.drawers import PreparedText, prepare_texts
 
 log = logging.getLogger("castlegraph.jobs")
@@ -95,7 +97,8 @@ class AheadPreparer:
             if self._worker is None and not self._closed:
                 try:
                     self._worker = subprocess.Popen(
-                        module_command(__name__),
+                        # on the service's core: the answers are equal, the speed is not
+                        module_command(__name__, core.running().name),
                         stdin=subprocess.PIPE,
                         stdout=subprocess.PIPE,
                         start_new_session=True,  # a terminal's Ctrl-C is the service's to handle
@@ -166,4 +169,5 @@ def serve(source: IO[bytes], sink: IO[bytes]) -> None:
 if __name__ == "__main__":
     answers = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not land among the answers
+    core.choose("native" if sys.argv[1:] == ["native"] else "python")
     serve(sys.stdin.buffer, answers)

@@ -1,0 +1,13 @@
+"""The compiled core (Rust, `core/`): present where castlegraph was installed with a Rust
+toolchain. Chosen through `castlegraph.resolver.core`, never imported directly."""
+
+from collections.abc import Sequence
+
+__version__: str
+
+def sketch(normalized: str) -> tuple[str, ...]: ...
+def anchor_terms(wing: str, room: str, normalized: str) -> list[str]: ...
+def band_terms(
+    wing: str, room: str, sketched: Sequence[str], buckets: Sequence[int]
+) -> list[str]: ...
+def scoped_hash(wing: str, room: str, word: str) -> str: ...

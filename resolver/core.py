@@ -1,0 +1,109 @@
+"""Which core runs the hot loops: the compiled one (`castlegraph._core`, Rust, built from
+`core/` where a Rust toolchain exists) or the pure-Python one, chosen once at start (`choose`).
+
+Every moved function has a pure-Python twin, its reference; differential tests hold the two to
+equal answers. The choice binds this module's functions, so a call pays no dispatch: callers
+call `core.sketch(...)`. Until a choice is made the pure-Python core runs. Unicode
+normalisation and case folding stay in Python (`resolver.text`): the core is given normal forms.
+"""
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
+from types import ModuleType
+from typing import Literal, get_args
+
+from castlegraph.resolver import drawer_terms, shingles
+from castlegraph.resolver.errors import CastlegraphError
+
+Choice = Literal["auto", "native", "python"]
+"""The setting `core` (`CASTLEGRAPH_CORE`): `auto` takes the compiled core when it loads."""
+CoreName = Literal["native", "python"]
+CHOICES: tuple[Choice, ...] = get_args(Choice)
+NATIVE_MODULE = "castlegraph._core"
+SKETCH_CACHE = 64
+"""Sketches kept per process: a write asks for its own twice (its probes, its stored terms)."""
+
+
+class NativeCoreUnavailable(CastlegraphError):
+    """`core = native` and the compiled core does not load: the service refuses to start
+    rather than run slower than it was told to. Raised at start only, never answered to a
+    caller (as `graph.errors.DataDirInUse`): the command that starts says it and exits 1."""
+
+
+@dataclass(frozen=True, slots=True)
+class Running:
+    """The core in use and its version, as the start-up log, health, doctor and the benchmarks
+    report it."""
+
+    name: CoreName
+    version: str
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.version}"
+
+
+sketch: Callable[[str], tuple[str, ...]] = shingles.sketch
+"""`resolver.shingles.sketch`: a normal form's MinHash sketch."""
+anchor_terms: Callable[[str, str, str], list[str]] = drawer_terms.anchor_terms
+"""`resolver.drawer_terms.anchor_terms`: a normal form's word pairs, hashed with the room."""
+band_terms: Callable[[str, str, Sequence[str], Sequence[int]], list[str]] = drawer_terms.band_terms
+"""`resolver.drawer_terms.band_terms`: a sketch's bands per bucket, hashed with the room."""
+
+
+def _package_version() -> str:
+    """The pure-Python core is castlegraph's own version."""
+    try:
+        return version("castlegraph")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+_running = Running("python", _package_version())
+_lock = threading.Lock()
+
+
+def running() -> Running:
+    """The core chosen last (the pure-Python one until `choose` is called)."""
+    return _running
+
+
+def native_module() -> ModuleType | None:
+    """The compiled core, or None where it was not built (or does not load here)."""
+    try:
+        import castlegraph._core as native  # noqa: PLC0415 - loaded only when chosen
+    except ImportError:
+        return None
+    return native
+
+
+def choose(choice: Choice) -> Running:
+    """Bind the hot functions to the core `choice` names, once: `auto` takes the compiled core
+    when it loads, `native` insists on it (`NativeCoreUnavailable` otherwise), `python` never
+    loads it. Returns what runs."""
+    global _running, sketch, anchor_terms, band_terms  # noqa: PLW0603 - the one binding point
+    if choice not in CHOICES:
+        raise ValueError(f"core must be one of {', '.join(CHOICES)}, not {choice!r}")
+    native = None if choice == "python" else native_module()
+    if native is None and choice == "native":
+        raise NativeCoreUnavailable(
+            f"core = native (CASTLEGRAPH_CORE), but the compiled core {NATIVE_MODULE} is not "
+            "installed or does not load: install castlegraph where a Rust toolchain (cargo) "
+            "exists so it is built, or set CASTLEGRAPH_CORE=auto or python",
+            {"core": choice},
+        )
+    with _lock:
+        if native is None:
+            sketch, anchor_terms, band_terms = (
+                shingles.sketch,
+                drawer_terms.anchor_terms,
+                drawer_terms.band_terms,
+            )
+            _running = Running("python", _package_version())
+        else:
+            sketch = lru_cache(maxsize=SKETCH_CACHE)(native.sketch)
+            anchor_terms, band_terms = native.anchor_terms, native.band_terms
+            _running = Running("native", str(native.__version__))
+    return _running
