@@ -130,8 +130,10 @@ def resolve_mentions(
         memory.await_ready()
     kinds = {i.mention.kind for i in inputs}
     results = write_holding(store, kinds, work, use_case="resolve_mentions")
-    if memory is not None:  # committed: what the unit wrote joins the index
-        [(written, changed)] = wrote
+    [(written, changed)] = wrote
+    if memory is not None and changed:  # committed: what the unit wrote joins the index
+        # A unit that changed nothing did not advance the counter: the value its statement
+        # read may be another kind's unit's, committed since the catch-up (design §2.2).
         memory.written(written["epoch"], int(written["seq"]), changed)
     return results
 

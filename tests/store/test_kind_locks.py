@@ -15,7 +15,10 @@ import pytest
 
 from castlegraph.graph.backends import observe
 from castlegraph.graph.entities.bulk import load_entities
-from tests.store.test_entities import new_drawer, resolve
+from castlegraph.graph.entities.resolution import MentionInput, resolve_mentions
+from castlegraph.graph.indexes.entity_index import EntityIndex
+from castlegraph.resolver.entity_model import make_mention
+from tests.store.test_entities import KNOWN_WORD, new_drawer, resolve
 from tests.support.holding import holding_first
 
 AFTER_LOCKS = "existing_drawer_ids"
@@ -136,3 +139,34 @@ def test_an_other_mention_meeting_a_kind_it_did_not_lock_starts_again_holding_it
             "MATCH (l:Lock) WHERE l.name STARTS WITH 'entities' RETURN l.name AS name", {}
         )
         assert sorted(row["name"] for row in rows) == ["entities\x1fother", "entities\x1fplace"]
+
+
+def test_a_unit_that_changes_nothing_leaves_what_another_kind_committed_to_be_caught_up(
+    store: Any,
+) -> None:
+    """The in-memory index of one instance: a `person` unit that changes nothing caught up
+    before another instance committed an `organization` (now possible: it holds no lock that
+    organization needs). Its statement returns the counter that other unit left; counting it as
+    seen would leave that organization out of the index for good, and a later mention of it
+    would create it again (refused by the (kind, name) constraint on Neo4j)."""
+    drawer = new_drawer(store, "notes on the team")
+    index = EntityIndex()
+    assert index.build(store) is not None
+
+    def remembered(name: str, kind: str) -> Any:
+        inputs = [MentionInput(drawer, make_mention(name, kind))]
+        [result] = resolve_mentions(store, inputs, fuzzy=True, known_word=KNOWN_WORD, memory=index)
+        return result
+
+    remembered("Ada Lovelace", "person")
+    with holding_first("entity_seq") as hold, ThreadPoolExecutor(max_workers=2) as pool:
+        again = pool.submit(remembered, "Ada Lovelace", "person")  # caught up, then held
+        assert hold.holding.wait(timeout=30)
+        other = pool.submit(resolve, store, drawer, ("Initech", "organization"))
+        if store.dialect == "neo4j":  # FalkorDB's other writer waits for the held unit
+            other.result(timeout=60)
+        hold.release.set()
+        assert (again.result(timeout=60).created, again.result().linked) == (False, False)
+        [initech] = other.result(timeout=60)
+    seen = remembered("Initech", "organization")
+    assert (seen.created, seen.entity.view.id) == (False, initech.entity.view.id)
