@@ -301,7 +301,12 @@ def instances(
         **_backend_params(Backends.NEO4J),
     }
     report.run_workload(
-        "instances", params, out, lambda: workload.run(entities, batches, rounds, seed)
+        "instances",
+        params,
+        out,
+        lambda: compare.judged(
+            "instances", workload.run(entities, batches, rounds, seed), Backend.NEO4J
+        ),
     )
 
 

@@ -87,12 +87,15 @@ class Setup:
             f"{name}_ms_per_batch": round(1000 * total / self.batches, 1)
             for name, total in sorted(self.statement_seconds.items())
         }
+        batch_ms = 1000 * self.seconds * len(STREAMS) / self.batches
+        lock_ms = 1000 * self.statement_seconds.get("take_locks", 0.0) / self.batches
         return {
             "mentions": self.mentions,
             "seconds": round(self.seconds, 2),
             "mentions_per_s": round(self.rate, 1),
-            "batch_ms": round(1000 * self.seconds * len(STREAMS) / self.batches, 1),
+            "batch_ms": round(batch_ms, 1),
             **per_batch,
+            "lock_wait_share": round(lock_ms / batch_ms, 4),
             "service_cpu_s": [round(c, 1) for c in self.service_cpu],
             "database_cpu_s": round(self.database_cpu, 1),
         }
