@@ -287,11 +287,17 @@ def instances(
     ] = 6,
     rounds: Annotated[int, typer.Option(min=1, help="Rounds of both setups.")] = 3,
     seed: Seed = 7,
+    backend: Annotated[
+        Backends, typer.Option(help="neo4j only: the embedded FalkorDB has one instance.")
+    ] = Backends.NEO4J,
     out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/instances.json"),
 ) -> None:
     """Two service instances on one Neo4j against one: mentions/s of two extractors of
     different kinds, and the time their batches spend on locks (Neo4j only)."""
     from bench import instances as workload  # noqa: PLC0415 - each command loads only its workload
+
+    if backend is not Backends.NEO4J:
+        raise typer.BadParameter("only Neo4j serves several instances", param_hint="--backend")
 
     params = {
         "entities": entities,
