@@ -1,17 +1,10 @@
 """Two service instances on one Neo4j against one (design §2.2, §10): do instances add throughput?
 
-One Neo4j holds `entities` seeded entities of five kinds. Two extractors post batches of
-mentions (`bench.mention_mix`, without `other` mentions, which lock every kind): one of
-`person` and `document` names, the other of `organization`, `place` and `tool` names. Each
-round runs both extractors at once for `batches` batches each, first both against one instance,
-then each against its own instance (same Neo4j), and rounds alternate so the load of other
-programs on a shared machine hits both setups alike.
-
-Reported per setup: mentions/s of the two extractors together, and from the services'
-`/metrics` the time per batch spent taking the kind locks (`take_locks`, which counts the wait)
-and in the write statement (`write_resolutions`, which waits for the entity sequence's lock);
-the CPU seconds of each service and of Neo4j, and the machine's load, show whether the cores
-rather than the locks bound the ratio.
+Two extractors of different kinds (no `other`, which locks every kind) post at once, first both
+to one instance, then each to its own; rounds alternate so a shared machine's load hits both.
+Reported: mentions/s, the kind locks' time per batch (`take_locks`, wait included) and the write
+statement's (`write_resolutions`, which waits for the entity sequence), and the CPU seconds of
+each service and of Neo4j, which show whether cores rather than locks bound the ratio.
 """
 
 import json

@@ -1,23 +1,10 @@
 """The `entities` locks, one per kind (design §2.2, §5.5): writers of different kinds never wait.
 
-A unit that resolves mentions or curates entities reads and writes only the entities its
-mentions meet: a mention of a specific kind meets its own kind, one of kind `other` every kind
-(`resolver.entity_rules.kinds_compatible`). So it locks each kind it meets, and nothing else:
-
-- a specific kind `k`: the lock `entities␟k`;
-- `other`: every kind lock that exists, and `other`'s own;
-- all of them in one fixed order (sorted by kind, in one statement), so two units never each
-  hold a lock the other waits for.
-
-Kinds are open, so an `other` unit can only lock the kinds some unit has locked before. A kind
-first written after it listed them was committed after the listing: if the unit met one of its
-entities, it starts again with that kind too (`UnheldKinds`), else the unit comes first in the
-order of commits (a specific-kind mention never meets what an `other` unit writes). Entities
-loaded without a lock (legacy data, bulk loads) are met the same way, once.
-
-The entity sequence (`graph.indexes.sequenced_index`) is still one counter: its lock, taken by
-the unit's write statement and held to commit, keeps a committed value above every lower one.
-FalkorDB's store serialises every unit of its one process, which holds every lock already.
+A unit locks each kind its mentions meet: its own for a specific kind, every kind there is for
+`other` (`resolver.entity_rules.kinds_compatible`), in sorted order and one statement, so two
+units never each hold a lock the other waits for. The entity sequence stays one counter, whose
+lock the write statement holds to commit. FalkorDB's store serialises every unit of its one
+process, which holds every lock already.
 """
 
 from collections.abc import Callable, Iterable
@@ -26,6 +13,7 @@ from typing import TypeVar
 
 from castlegraph.graph.backends.store import GraphStore, Tx
 from castlegraph.resolver.entity_rules import OTHER_KIND
+from castlegraph.resolver.errors import CastlegraphError
 
 T = TypeVar("T")
 
@@ -33,9 +21,15 @@ PREFIX = "entities\x1f"
 """Before the kind in a lock's name (`Lock.name`), as a room's lock is `room␟wing␟room`."""
 
 
-class UnheldKinds(Exception):
-    """A unit met entities of kinds whose locks it does not hold: it starts again, taking
-    them too (never leaves the graph layer)."""
+class _UnheldKinds(CastlegraphError):
+    """An `other` unit met entities of kinds whose locks it does not hold: it starts again,
+    taking them too (caught by `write_holding`, never seen outside).
+
+    Kinds are open, so a unit can only lock the kinds some unit locked before: a kind first
+    written after it listed them (or loaded without a lock, by a bulk load or an older version)
+    has none it holds. Had the unit not met that kind's entities, it would simply come first in
+    the order of commits (a specific-kind mention never meets what an `other` unit writes).
+    """
 
     def __init__(self, kinds: Iterable[str]) -> None:
         self.kinds = frozenset(kinds)
@@ -51,13 +45,13 @@ class HeldKinds:
     every: bool = False
 
     def check(self, met: Iterable[str]) -> None:
-        """Raise `UnheldKinds` if a unit meant to hold every kind met one it does not hold
+        """Raise `_UnheldKinds` if a unit meant to hold every kind met one it does not hold
         (a unit of specific kinds may read others, and no rule uses them)."""
         if self.kinds is None or not self.every:
             return
         unheld = set(met) - self.kinds
         if unheld:
-            raise UnheldKinds(unheld)
+            raise _UnheldKinds(unheld)
 
 
 def lock_kinds(tx: Tx, kinds: Iterable[str]) -> HeldKinds:
@@ -95,5 +89,5 @@ def write_holding(
     while True:
         try:
             return store.write(lambda tx: work(tx, lock_kinds(tx, wanted)), use_case=use_case)
-        except UnheldKinds as met:
+        except _UnheldKinds as met:
             wanted.update(met.kinds)
