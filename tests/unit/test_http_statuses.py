@@ -37,6 +37,7 @@ STATUS_BY_CLASS = {
     "graph.errors.UnknownDrawers": 422,
     "graph.errors.UnsupportedServer": 503,
     "graph.review.embeddings._FirstVectorRace": 500,
+    "graph.entities.kind_locks._UnheldKinds": 500,
     "resolver.errors.EmptyLabel": 400,
     "api.errors.ApiError": 500,
     "api.errors.InvalidInput": 400,
