@@ -295,6 +295,43 @@ def load(
             raise typer.Exit(1)
 
 
+@app.command()
+def instances(
+    entities: Annotated[int, typer.Option(min=1_000, help="Seeded entities.")] = 20_000,
+    batches: Annotated[
+        int, typer.Option(min=1, help="Batches of 500 per extractor, setup and round.")
+    ] = 6,
+    rounds: Annotated[int, typer.Option(min=1, help="Rounds of both setups.")] = 3,
+    seed: Seed = 7,
+    backend: Annotated[
+        Backends, typer.Option(help="neo4j only: the embedded FalkorDB has one instance.")
+    ] = Backends.NEO4J,
+    out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/instances.json"),
+) -> None:
+    """Two service instances on one Neo4j against one: mentions/s of two extractors of
+    different kinds, and the time their batches spend on locks (Neo4j only)."""
+    from bench import instances as workload  # noqa: PLC0415 - each command loads only its workload
+
+    if backend is not Backends.NEO4J:
+        raise typer.BadParameter("only Neo4j serves several instances", param_hint="--backend")
+
+    params = {
+        "entities": entities,
+        "batches": batches,
+        "rounds": rounds,
+        "seed": seed,
+        **_backend_params(Backends.NEO4J),
+    }
+    report.run_workload(
+        "instances",
+        params,
+        out,
+        lambda: compare.judged(
+            "instances", workload.run(entities, batches, rounds, seed), Backend.NEO4J
+        ),
+    )
+
+
 @app.command("report")
 def report_page(
     results: Annotated[Path, typer.Option(help="Folder of the workloads' JSON results.")] = Path(

@@ -14,7 +14,10 @@ from typing import Any
 
 from bench import targets
 
-WORKLOADS = ("mentions", "skew", "drawers", "bulk", "cores", "duplicates", "quality", "load")
+WORKLOADS = (
+    *("mentions", "skew", "instances", "drawers", "bulk", "cores"),
+    *("duplicates", "quality", "load"),
+)
 """The order of the page: the workloads of design §10, as `python -m bench` lists them."""
 
 NOT_OPTIONS = frozenset({"neo4j_heap"})

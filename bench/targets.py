@@ -121,6 +121,10 @@ TARGETS: dict[str, tuple[Target, ...]] = {
     "review-page": (
         Target("first_screen_p50_ms", "review page first screen p50 ms", 300, True, 100_000),
     ),
+    "instances": (
+        Target("ratio", "two instances / one on one Neo4j, mentions/s", 1.6, at_most=False),
+        Target("lock_wait_share", "kind-lock wait / batch, two instances", 0.05, at_most=True),
+    ),
     "load": (),
 }
 """design §10, workload by workload (`load` has checks, not budgets)."""
@@ -256,6 +260,10 @@ MEASURES: dict[str, Callable[[Results], dict[str, Measured]]] = {
     "quality": _quality,
     "review-page": lambda results: {
         "first_screen_p50_ms": _at_largest(results, "first_screen_p50_ms")
+    },
+    "instances": lambda results: {
+        "ratio": Measured(results.get("ratio")),
+        "lock_wait_share": Measured((results.get("two_instances") or {}).get("lock_wait_share")),
     },
     "load": lambda results: {},
 }

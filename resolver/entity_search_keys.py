@@ -239,6 +239,10 @@ class BatchIndex:
     def get(self, entity_id: str) -> EntityView:
         return self._views[entity_id]
 
+    def kinds(self) -> set[str]:
+        """The kinds of every entity found or put here."""
+        return {view.kind for view in self._views.values()}
+
     def __contains__(self, entity_id: object) -> bool:
         return entity_id in self._views
 

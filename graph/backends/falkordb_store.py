@@ -2,7 +2,7 @@
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import redis.exceptions
@@ -109,6 +109,13 @@ class _FalkorTx:
 
     def lock(self, scope: str) -> None:
         """Nothing to do: the store already holds its process-wide write lock."""
+
+    def lock_all(self, scopes: Sequence[str]) -> None:
+        """Nothing to do, as for `lock`."""
+
+    def lock_scopes(self, prefix: str) -> list[str] | None:
+        """None: the process-wide write lock is every lock."""
+        return None
 
 
 def _field(module: dict[Any, Any], name: str) -> Any:

@@ -4,7 +4,7 @@ Every use case is one `execute_read` / `execute_write` unit, so a `neo4j://` rou
 reads to followers and writes to the leader, and the driver retries what is retryable.
 """
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, TypeVar
 
@@ -80,6 +80,13 @@ class _Neo4jTx:
     def lock(self, scope: str) -> None:
         # Writing a property of a constrained node takes its write lock until commit.
         self.run("take_lock", name=scope)
+
+    def lock_all(self, scopes: Sequence[str]) -> None:
+        if scopes:
+            self.run("take_locks", names=list(scopes))
+
+    def lock_scopes(self, prefix: str) -> list[str] | None:
+        return [row["name"] for row in self.run("lock_names", prefix=prefix)]
 
 
 class Neo4jStore:

@@ -7,7 +7,7 @@ belongs to one service, see `graph.backends.embedded`), and each use case makes 
 final statement, which FalkorDB applies atomically.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from castlegraph.graph.backends.queries import Dialect
@@ -24,6 +24,16 @@ class Tx(Protocol):
 
     def lock(self, scope: str) -> None:
         """Hold an exclusive lock on `scope` until the transaction ends."""
+        ...
+
+    def lock_all(self, scopes: Sequence[str]) -> None:
+        """Hold exclusive locks on `scopes` until the transaction ends, taken in the order
+        given: callers sort them, so two units never each hold a lock the other waits for."""
+        ...
+
+    def lock_scopes(self, prefix: str) -> list[str] | None:
+        """The scopes under `prefix` that some unit has locked before; None where the store
+        serialises every write unit itself (FalkorDB), which holds every lock already."""
         ...
 
 

@@ -11,7 +11,7 @@ from castlegraph.graph.backends.entity_key_params import probe_params
 from castlegraph.graph.backends.store import GraphStore, Tx
 from castlegraph.graph.clock import utc_now
 from castlegraph.graph.entities.entity_candidates import id_params
-from castlegraph.graph.entities.resolution import ENTITIES_LOCK
+from castlegraph.graph.entities.kind_locks import HeldKinds, kinds_meeting, write_holding
 from castlegraph.graph.errors import AliasTaken, EntityNotFound, ReviewLinkNotFound
 from castlegraph.graph.indexes.entity_index import EntityIndex
 from castlegraph.graph.records import Entity, spelling_props
@@ -125,15 +125,16 @@ def add_alias(
 
     A spelling whose key is another compatible entity's name or alias key is refused
     (`AliasTaken`): two entities would then answer it, and saying they are one is the review
-    verdict `same`. The check runs under the `entities` lock that resolution takes, in the
-    unit that writes, so no writer can give that key to another entity in between.
+    verdict `same`. The check runs under the locks of the kinds the entity meets, which
+    resolution takes too (`graph.entities.kind_locks`), in the unit that writes, so no writer
+    can give that key to another entity in between.
     """
     if memory is not None:
         memory.await_ready()
+    kind = get_entity(store, entity_id).view.kind  # unknown entity before blank alias (§5.6)
 
-    def work(tx: Tx) -> Entity:
-        tx.lock(ENTITIES_LOCK)
-        entity = _get(tx, entity_id)  # unknown entity before blank alias (design §5.6)
+    def work(tx: Tx, held: HeldKinds) -> Entity:
+        entity = _get(tx, entity_id)  # its spellings as they stand under the locks
         spelling = alias.strip()
         if not spelling:
             raise EmptyLabel("alias")
@@ -145,12 +146,13 @@ def add_alias(
             for other in _spelled(tx, store, entity_key(spelling), memory)
             if other.view.id != entity_id and _kinds_meet(other.view.kind, entity.view.kind)
         ]
+        held.check(holder.view.kind for holder in holders)
         if holders:
             raise AliasTaken(spelling, entity_id, _first_holder(holders, entity_key(spelling)))
         rows = tx.run("set_entity_spellings", id=entity_id, spellings=spellings)
         return Entity.from_props(rows[0]["entity"])
 
-    return store.write(work, use_case="add_alias")
+    return write_holding(store, kinds_meeting(kind), work, use_case="add_alias")
 
 
 def _kinds_meet(kind: str, other: str) -> bool:
@@ -209,10 +211,12 @@ def settle_review(store: GraphStore, entity_id: str, other_id: str, verdict: str
     link settled `different` records the alias as on a pending one.
 
     Returns the older entity of the pair (the one that received or lost the alias, if any).
+    Both entities' kinds are locked (`graph.entities.kind_locks`): kinds never change, so they
+    are read before the unit.
     """
+    kinds = {get_entity(store, entity_id).view.kind, get_entity(store, other_id).view.kind}
 
-    def work(tx: Tx) -> Settlement:
-        tx.lock(ENTITIES_LOCK)
+    def work(tx: Tx, held: HeldKinds) -> Settlement:
         entity = _get(tx, entity_id)
         _get(tx, other_id)
         links = tx.run("review_link", id=entity_id, other=other_id)  # not all the entity's
@@ -248,4 +252,5 @@ def settle_review(store: GraphStore, entity_id: str, other_id: str, verdict: str
         )
         return Settlement(Entity.from_props(rows[0]["entity"]), undone)
 
-    return store.write(work, use_case="settle_review")
+    meeting = {met for kind in kinds for met in kinds_meeting(kind)}
+    return write_holding(store, meeting, work, use_case="settle_review")

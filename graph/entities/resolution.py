@@ -21,6 +21,7 @@ from castlegraph.graph.entities.entity_candidates import (
     Candidates,
     depth_probes,
 )
+from castlegraph.graph.entities.kind_locks import HeldKinds, write_holding
 from castlegraph.graph.errors import UnknownDrawers
 from castlegraph.graph.indexes.entity_index import EntityIndex
 from castlegraph.graph.records import Entity, MentionResult, origin_props, spelling_props
@@ -32,7 +33,6 @@ from castlegraph.resolver.entity_search_keys import BatchIndex, spelling_keys
 
 KnownWord = Callable[[str], bool]
 entity_key = ByteLRU(_entity_key, 16 * MIB)  # a batch repeats its names
-ENTITIES_LOCK = "entities"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,22 +83,23 @@ def resolve_mentions(
     probes in memory, and adds its own entities once its statement has committed.
 
     Concurrency: FalkorDB serialises write units in the process that owns it; on Neo4j the unit
-    takes the `entities` lock first, so concurrent batches resolve one after the other and two
-    writers never create the same (kind, key) twice.
+    first takes the lock of each kind its mentions meet (`graph.entities.kind_locks`), so batches
+    that meet a kind resolve one after the other and two writers never create the same
+    (kind, key) twice, while batches of other kinds go on beside them.
     """
 
     wrote: list[tuple[Row, list[Entity]]] = []
     """The write statement's answer and what it changed, of the attempt that committed (the
     unit's own answer stays the results: `graph.backends.observe` subscribers count them)."""
 
-    def work(tx: Tx) -> list[MentionResult]:
-        tx.lock(ENTITIES_LOCK)
+    def work(tx: Tx, held: HeldKinds) -> list[MentionResult]:
         _check_drawers(tx, inputs, viewer)
         remembered = memory if memory is not None and memory.catch_up(tx) else None
         mentions = [i.mention for i in inputs]
         batch = _fetch_candidates(tx, store, mentions, fuzzy, known_word, names, remembered)
         now = utc_now()
         decisions = [_apply(batch, i.mention, now) for i in inputs]
+        held.check(batch.candidates.index.kinds())
         existing = _existing_mentions(tx, inputs, decisions, batch)
         results, mention_rows = _results(inputs, decisions, batch, existing, now)
         respelled = [v for v in batch.respelled.values() if v.id not in batch.new_entities]
@@ -127,9 +128,12 @@ def resolve_mentions(
 
     if memory is not None:  # FalkorDB keeps no key index while it builds: wait for it
         memory.await_ready()
-    results = store.write(work, use_case="resolve_mentions")
-    if memory is not None:  # committed: what the unit wrote joins the index
-        [(written, changed)] = wrote
+    kinds = {i.mention.kind for i in inputs}
+    results = write_holding(store, kinds, work, use_case="resolve_mentions")
+    [(written, changed)] = wrote
+    if memory is not None and changed:  # committed: what the unit wrote joins the index
+        # A unit that changed nothing did not advance the counter: the value its statement
+        # read may be another kind's unit's, committed since the catch-up (design §2.2).
         memory.written(written["epoch"], int(written["seq"]), changed)
     return results
 

@@ -70,10 +70,12 @@ class EntityIndex(SequencedIndex):
     The protocol is `graph.indexes.sequenced_index`'s: every statement that creates an entity or
     changes its spellings (resolution, aliases, settled reviews, key migrations, bulk loads)
     advances `(:Meta {name: 'entity_seq'})` and stamps the entities it touched (`seq`, indexed). A
-    write unit catches up after taking the `entities` lock (`catch_up`), so another instance's
-    writes, an alias recorded through the API and a migration are all caught. After its own
-    statement commits, the unit adds what it wrote (`written`) when nothing else came in between; a
-    write that fails adds nothing.
+    write unit catches up after taking the locks of the kinds it meets (`catch_up`,
+    `graph.entities.kind_locks`), so another instance's writes, an alias recorded through the API
+    and a migration are all caught. Units of other kinds may commit after that catch-up: what they
+    wrote is of kinds this unit never compares with, and the next catch-up takes it in. After its
+    own statement commits, the unit adds what it wrote (`written`) when nothing else came in
+    between (a unit that changed nothing adds nothing); a write that fails adds nothing.
 
     A respelled entity (a new alias, a lost one, a settled review) is added again under a new row
     that stores only the keys of the spellings its latest row did not have: its older rows keep

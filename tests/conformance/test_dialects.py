@@ -9,6 +9,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CYPHER = ROOT / "cypher"
 NEO4J_ONLY = {
     "take_lock",  # FalkorDB locks in-process
+    "take_locks",
+    "lock_names",
     "await_indexes",  # and polls its indexes
     "server_components",  # its version is its module's, read from Redis (`FalkorStore.server`)
 }

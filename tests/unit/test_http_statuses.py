@@ -38,6 +38,7 @@ STATUS_BY_CLASS = {
     "graph.errors.UnsupportedServer": 503,
     "graph.errors.GraphMisconfigured": 500,
     "graph.review.embeddings._FirstVectorRace": 500,
+    "graph.entities.kind_locks._UnheldKinds": 500,
     "resolver.errors.EmptyLabel": 400,
     "resolver.core.NativeCoreUnavailable": 500,
     "api.errors.ApiError": 500,
