@@ -186,7 +186,8 @@ def _fetch_candidates(
     Which mentions need reads 2 and 3 is decided against the stored entities alone; the batch's
     own entities can change a verdict, which `_current_decision` catches.
     """
-    batch = _Batch(Candidates(tx, store.dialect, memory), fuzzy, known_word, names)
+    candidates = Candidates(tx, store.dialect, memory, names if fuzzy else None)
+    batch = _Batch(candidates, fuzzy, known_word, names)
     found = batch.candidates
     for mention in mentions:
         found.expect(entity_key(mention.name), mention.kind)
@@ -214,9 +215,12 @@ def _look_alikes(batch: _Batch, mention: Mention, depth: int = TWO_EDITS) -> Dec
     """All rules against the mention's neighbourhood (rules 1-3 fire on none of it).
 
     One edit settles whether the typo rule fires (it counts one-edit candidates only); the
-    two-edit candidates only add review links to a new entity.
+    two-edit candidates and a person's nickname pairs only add review links to a new entity.
     """
-    probes = depth_probes(entity_key(mention.name), depth)
+    key = entity_key(mention.name)
+    probes = depth_probes(key, depth)
+    if depth == TWO_EDITS and batch.names is not None:
+        probes = probes | batch.names.nickname_probes(key, mention.kind)
     candidates = batch.candidates.index.candidates(probes, mention.kind)
     return decide(
         mention, candidates, fuzzy=True, is_known_word=batch.known_word, names=batch.names
