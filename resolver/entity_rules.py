@@ -40,10 +40,13 @@ __all__ = [
     "NameGuard",
     "ReviewLink",
     "compatible_kinds",
+    "compatible_pool",
     "decide",
     "is_alias_new",
     "kinds_compatible",
+    "look_alike_pairs",
     "make_mention",
+    "nickname_pairs",
 ]
 
 # Thresholds (keys are compared; lengths in code points after lower-casing).
@@ -130,7 +133,7 @@ def compatible_kinds(mention_kinds: Collection[str] | None) -> Collection[str] |
     return mention_kinds
 
 
-def _compatible(kind: str, candidates: Iterable[EntityView]) -> list[EntityView]:
+def compatible_pool(kind: str, candidates: Iterable[EntityView]) -> list[EntityView]:
     """Unique candidates the mention may match (design §5.2), most preferred first."""
     unique: dict[str, EntityView] = {}
     for entity in candidates:
@@ -178,7 +181,7 @@ def _spelling_rules(mention: Mention, key: str, pool: list[EntityView]) -> Decis
     return None
 
 
-def _look_alikes(
+def look_alike_pairs(
     mention: Mention,
     key: str,
     pool: list[EntityView],
@@ -328,14 +331,14 @@ def decide(
     person the nickname pairs it met (``nicknames``).
     """
     key = entity_key(mention.name)
-    pool = _compatible(mention.kind, candidates)
+    pool = compatible_pool(mention.kind, candidates)
     spelled = _spelling_rules(mention, key, pool)
     if spelled is not None:
         return spelled
     evidence: dict[str, object] = {"rule": "new", "mention_key": key, "fuzzy": fuzzy}
     if not fuzzy:
         return Decision("new", "new", NEW_CONFIDENCE, None, (), evidence)
-    pairs = _look_alikes(mention, key, pool, is_known_word, names)
+    pairs = look_alike_pairs(mention, key, pool, is_known_word, names)
     typo, typo_ids = _typo_rule(mention, key, pairs)
     if typo is not None:
         return typo

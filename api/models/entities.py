@@ -1,16 +1,18 @@
 """Request and response models of the entity routes (design §5.6, §11): reading, curating and
 the resolution dry run. Mentions, posted and listed, are in `api.models.mentions`."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from castlegraph.api.models.common import Label, Strict, examples
+from castlegraph.api.models.explain import ExplainOut, WordList
 from castlegraph.graph.entities.entity_curation import ReviewCandidate, Settlement
 from castlegraph.graph.entities.review_links import ReviewLinkRecord
 from castlegraph.graph.records import Entity
 from castlegraph.resolver.entity_model import Decision, EntityView, ReviewLink
+from castlegraph.resolver.explain import Explanation
 
 
 class ResolveQuery(Strict):
@@ -190,9 +192,19 @@ class ResolveOut(BaseModel):
     entity: EntityOut | None
     possibly_same_as: list[ReviewLinkOut]
     evidence: dict[str, Any]
+    explain: ExplainOut = Field(
+        description="Which lists know each word, and why each candidate converged, got a "
+        "review link or neither."
+    )
 
     @classmethod
-    def of(cls, decision: Decision, created_at: Mapping[str, str]) -> "ResolveOut":
+    def of(
+        cls,
+        decision: Decision,
+        created_at: Mapping[str, str],
+        explanation: Explanation,
+        lists: Sequence[WordList],
+    ) -> "ResolveOut":
         entity = decision.entity
         return cls(
             decision=decision.decision,
@@ -203,6 +215,7 @@ class ResolveOut(BaseModel):
                 ReviewLinkOut.of(link, created_at) for link in decision.possibly_same_as
             ],
             evidence=decision.evidence,
+            explain=ExplainOut.of(explanation, lists),
         )
 
 
