@@ -136,12 +136,12 @@ def _explained(
         return _pair(key, linked, "review_link", why, reason=link.reason)
     best = min(pairs, key=lambda p: (p.distance, p.index))
     reason = _reason(best)
-    if decision.decision == "same":
-        why = f"rule {decision.rule} converged onto another entity first"
-    elif not fuzzy:
+    if not fuzzy:
         why = "fuzzy matching is off: only rules 1-3 apply"
     elif reason is not None:
         why = f"{_why_reason(key, best, reason)}; but {_cap_or_rule(decision)}"
+    elif decision.decision == "same":
+        why = f"rule {decision.rule} converged onto another entity first"
     else:
         why = _why_none(best)
     return _pair(key, best, "none", why, reason=reason)
