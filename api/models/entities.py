@@ -2,7 +2,7 @@
 the resolution dry run. Mentions, posted and listed, are in `api.models.mentions`."""
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, Field
 
@@ -11,8 +11,13 @@ from castlegraph.api.models.explain import ExplainOut, WordList
 from castlegraph.graph.entities.entity_curation import ReviewCandidate, Settlement
 from castlegraph.graph.entities.review_links import ReviewLinkRecord
 from castlegraph.graph.records import Entity
-from castlegraph.resolver.entity_model import Decision, EntityView, ReviewLink
+from castlegraph.resolver.entity_model import Decision, EntityView, ReviewLink, ReviewReason
 from castlegraph.resolver.explain import Explanation
+
+REVIEW_REASONS = ", ".join(f"`{reason}`" for reason in get_args(ReviewReason))
+Reason = Annotated[
+    str, Field(description=f"Why the pair was proposed for review: one of {REVIEW_REASONS}.")
+]
 
 
 class ResolveQuery(Strict):
@@ -113,7 +118,7 @@ class CandidateOut(BaseModel):
     side: Literal["older", "newer"]
     similarity: float
     distance: int
-    reason: str
+    reason: Reason
     status: Literal["pending", "same", "different"]
     created_at: str
 
@@ -143,7 +148,7 @@ class ReviewLinkListed(BaseModel):
 
     a: EntityOut
     b: EntityOut
-    reason: str
+    reason: Reason
     similarity: float
     status: Literal["pending", "same", "different"]
     created_at: str
@@ -173,7 +178,7 @@ class ReviewLinkOut(BaseModel):
     entity: EntityOut
     similarity: float
     distance: int
-    reason: str
+    reason: Reason
 
     @classmethod
     def of(cls, link: ReviewLink, created_at: Mapping[str, str]) -> "ReviewLinkOut":

@@ -3,9 +3,13 @@ words whose lists are shown, and the CLI's rendering of it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from castlegraph.api.cli.output import resolution
+from castlegraph.api.http.app import create_app
 from castlegraph.api.models.entities import ResolveOut
 from castlegraph.api.models.explain import WordList
+from castlegraph.api.service.settings import Settings
 from castlegraph.resolver.entity_model import Decision, EntityView, make_mention
 from castlegraph.resolver.entity_rules import NameGuard, decide
 from castlegraph.resolver.explain import Explanation, explain
@@ -100,3 +104,26 @@ def test_the_cli_says_which_lists_know_each_word_and_why() -> None:
     assert "jayden: common words: no, given names and surnames: yes (not asked for this kind)" in (
         resolution(tool)
     )
+
+
+def test_the_document_lists_the_nickname_reason_and_the_explain_fields() -> None:
+    document = create_app(Settings(graph={"data_dir": Path("/nonexistent")})).openapi()
+    schemas = document["components"]["schemas"]
+    resolve_out = schemas["ResolveOut"]
+    assert "explain" in resolve_out["required"]
+    assert resolve_out["properties"]["explain"]["$ref"] == "#/components/schemas/ExplainOut"
+    assert set(schemas["ExplainOut"]["properties"]) == {
+        "mention_key",
+        "holds_people",
+        "fuzzy",
+        "words",
+        "pairs",
+    }
+    for model in ("ReviewLinkListed", "CandidateOut", "ReviewLinkOut"):
+        assert "`nickname`" in schemas[model]["properties"]["reason"]["description"], model
+    [reason] = [
+        p
+        for p in document["paths"]["/api/review-links"]["get"]["parameters"]
+        if p["name"] == "reason"
+    ]
+    assert "`nickname`" in reason["description"]
