@@ -1,11 +1,10 @@
 """Why a mention converged, got a review link, or neither, pair by pair (the dry run, §5.6).
 
-The decision names the rule that fired and its evidence; a curator also asks *why not* of the
-entities nearby: which guard kept a one-edit pair from converging, which edit it was, which
-nickname pair made a link, why a look-alike got no link at all. `explain` answers that for
-every compatible candidate the decision saw, from the same pairs and thresholds as
-`resolver.entity_rules.decide`, and lists the words whose lists the caller should report (the
-mention's words, then the stored side of each edited word and nickname pair).
+The decision names the rule that fired; a curator also asks *why not* of the entities nearby:
+which guard kept a one-edit pair from converging, which edit it was, which nickname pair made a
+link, why a look-alike got no link. `explain` answers that for every compatible candidate, from
+the same pairs and thresholds as `resolver.entity_rules.decide`, and lists the words whose lists
+the caller shows (the mention's words, then the stored side of each edited word or nickname).
 """
 
 from __future__ import annotations

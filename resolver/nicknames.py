@@ -1,15 +1,10 @@
 """Nicknames: `Bob Smith` and `Robert Smith` may be one person, but never by a typo (design §5.3).
 
-A pair of given names is a *nickname pair* when a hand-curated list says one is a nickname of
-the other (`bob` of `robert`, `liz` of `elizabeth`), in either direction; two keys are a nickname
-pair when their first words are and the rest of the keys (the surname key) is equal. Such a pair
-gets a review link with reason `nickname`, never a convergence, and only between kinds that hold
-people. The list is data handed in by the service (`api.service.nicknames`): this module decides
-and finds, it reads nothing.
-
-The probes: every stored spelling's index keys include its own key (`resolver.entity_search_keys`),
-so a mention finds its nickname pairs by probing the keys it would have with each related given
-name (`probe_keys`), an indexed equality lookup like any other, never a scan.
+Two keys are a *nickname pair* when the hand-curated list pairs their first words (`bob` with
+`robert`, either way) and the rest, the surname key, is equal: a review link `nickname`, never a
+convergence, only between kinds that hold people. The list is data the service hands in
+(`api.service.nicknames`). Every stored spelling's index keys include its own key, so a mention
+finds its pairs by probing the keys it would have with each related given name (`probe_keys`).
 """
 
 from __future__ import annotations
