@@ -152,10 +152,11 @@ def _nickname(
     linked = any(x.entity.id == entity.id for x in decision.possibly_same_as)
     why = f"{given[0]!r} and {given[1]!r} are a nickname pair, the same surname key"
     why += ": a review link, never a convergence" if linked else f"; but {_cap_or_rule(decision)}"
+    key = next(k for _, s, k in entity.spellings() if s == spelling)
     return PairExplained(
         entity,
         spelling,
-        entity.key if spelling == entity.name else spelling,
+        key,
         "review_link" if linked else "none",
         why,
         reason="nickname",

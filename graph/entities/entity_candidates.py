@@ -6,7 +6,7 @@ sends those probes to the database, or to the in-memory index (`graph.indexes.en
 and turns the rows into records (design §5.4).
 """
 
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from castlegraph.graph.backends.entity_key_params import probe_params
 from castlegraph.graph.backends.queries import Dialect
@@ -254,12 +254,14 @@ class Candidates:
             needs[key] = needed
             for probe, people in self._nickname_probes(key, depth).items():
                 nicknames.setdefault(probe, set()).update(people)
-        kinds = self._kinds
+        kinds: Mapping[str, Collection[str]] = self._kinds
         if nicknames:  # each probe its own sender: its hits pair with it, not with the key
-            kinds = {key: set(wanted) for key, wanted in self._kinds.items()}
-            for probe, people in nicknames.items():
+            for probe in nicknames:
                 needs[probe] = needs.get(probe, frozenset()) | {probe}
-                kinds.setdefault(probe, set()).update(people)
+            kinds = {
+                **self._kinds,
+                **{p: self._kinds.get(p, set()) | people for p, people in nicknames.items()},
+            }
         hits, wanting = memory.lookup_spelled(needs, kinds)
         fresh = {i: hit for i, hit in hits.items() if i not in self.index}
         for entity_id in hits.keys() - fresh.keys():
@@ -281,7 +283,7 @@ def _usable(
     wanting: dict[str, list[str]],
     spellings: tuple[str, ...] | None,
     kind: str | None,
-    kinds: dict[str, set[str]],
+    kinds: Mapping[str, Collection[str]],
 ) -> bool:
     """Whether the entity could matter to a mention key that probed it: a mention of that key
     may be compared with its kind, and one of its spellings could pair with the key (each
@@ -294,7 +296,7 @@ def _usable(
     return any(may_pair(key, spelling) for key in keys for spelling in spellings)
 
 
-def _kind_may_matter(mention_kinds: set[str] | None, kind: str) -> bool:
+def _kind_may_matter(mention_kinds: Collection[str] | None, kind: str) -> bool:
     """`kinds_compatible` for any of `mention_kinds`, in one step however many they are (a
     batch may post one key under a thousand kinds)."""
     compatible = compatible_kinds(mention_kinds)

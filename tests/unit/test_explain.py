@@ -127,3 +127,16 @@ def test_the_document_lists_the_nickname_reason_and_the_explain_fields() -> None
         if p["name"] == "reason"
     ]
     assert "`nickname`" in reason["description"]
+
+
+def test_a_nickname_pair_by_an_alias_shows_the_alias_and_its_key() -> None:
+    pool = [EntityView.of("1", "R. Smith", "person", ["Robert Smith"])]
+    mention = make_mention("Bob Smith", "person")
+    known = WORDS.__contains__
+    decision = decide(mention, pool, fuzzy=True, is_known_word=known, names=NAMES)
+    [pair] = explain(mention, pool, decision, fuzzy=True, is_known_word=known, names=NAMES).pairs
+    assert (pair.spelling, pair.key, pair.outcome) == (
+        "Robert Smith",
+        "robert smith",
+        "review_link",
+    )
