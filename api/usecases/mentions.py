@@ -20,7 +20,11 @@ from castlegraph.api.models.mentions import (
 )
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.api.usecases.answers import Changed
-from castlegraph.graph.entities.resolution import MentionInput, dry_run, resolve_mentions
+from castlegraph.graph.entities.resolution import (
+    MentionInput,
+    explained_dry_run,
+    resolve_mentions,
+)
 from castlegraph.graph.errors import DrawerNotFound, UnknownDrawers
 from castlegraph.graph.records import MentionResult
 from castlegraph.resolver.entity_model import Mention, make_mention
@@ -139,7 +143,7 @@ class Mentions:
         """What `(name, kind)` would resolve to, with the evidence and why. Writes nothing."""
         mention = mention_of(body)
         policy = self._policy
-        decision, created, explanation = dry_run(
+        decision, created, explanation = explained_dry_run(
             self._runtime.store,
             mention,
             fuzzy=policy.fuzzy,

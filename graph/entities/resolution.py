@@ -143,9 +143,25 @@ def dry_run(
     known_word: KnownWord,
     names: NameGuard | None = None,
     memory: EntityIndex | None = None,
+) -> tuple[Decision, dict[str, str]]:
+    """What `mention` would resolve to, writing nothing; also returns created_at by entity id."""
+    decision, created_at, _ = explained_dry_run(
+        store, mention, fuzzy=fuzzy, known_word=known_word, names=names, memory=memory
+    )
+    return decision, created_at
+
+
+def explained_dry_run(
+    store: GraphStore,
+    mention: Mention,
+    *,
+    fuzzy: bool,
+    known_word: KnownWord,
+    names: NameGuard | None = None,
+    memory: EntityIndex | None = None,
 ) -> tuple[Decision, dict[str, str], Explanation]:
-    """What `mention` would resolve to, writing nothing; also returns created_at by entity id,
-    and why each candidate the decision weighed converged, got a link or neither."""
+    """`dry_run`, and why each candidate the decision weighed converged, got a link or neither
+    (`resolver.explain`), from the same read."""
 
     def work(tx: Tx) -> tuple[Decision, dict[str, str], Explanation]:
         remembered = memory if memory is not None and memory.catch_up(tx) else None
