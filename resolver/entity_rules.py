@@ -22,7 +22,7 @@ from castlegraph.resolver.entity_model import (
     make_mention,
 )
 from castlegraph.resolver.entity_pairs import KeyPair, compare_spellings, review_reason
-from castlegraph.resolver.nicknames import Nicknames
+from castlegraph.resolver.nicknames import Nicknames, split_given
 
 __all__ = [
     "ALIAS_CONFIDENCE",
@@ -259,18 +259,24 @@ def nickname_pairs(
 ) -> list[tuple[EntityView, str, tuple[str, str]]]:
     """(entity, spelling, the two given names) of each stored person with a spelling that is a
     nickname pair of the mention key, per entity its first such spelling, pool order. Empty
-    unless the mention's kind holds people (and so the entity's, which is the same)."""
+    unless the mention's kind holds people (and so the entity's, which is the same), and at
+    once for a given name the list does not know: most names cost one lookup."""
     nicknames = names.nicknames_for(mention.kind) if names is not None else None
     if nicknames is None or names is None:
+        return []
+    given, surname = split_given(key)
+    related = nicknames.related.get(given)
+    if not related:
         return []
     found: list[tuple[EntityView, str, tuple[str, str]]] = []
     for entity in pool:
         if entity.kind not in names.kinds:
             continue
-        for _, spelling, spelling_key in entity.spellings():
-            given = nicknames.pair_of(key, spelling_key)
-            if given is not None:
-                found.append((entity, spelling, given))
+        for index, spelling_key in enumerate((entity.key, *entity.alias_keys)):
+            other, rest = split_given(spelling_key)
+            if rest == surname and other in related:
+                spelling = entity.spellings()[index][1]
+                found.append((entity, spelling, (given, other)))
                 break
     return found
 
