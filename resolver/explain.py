@@ -80,7 +80,8 @@ def explain(
     names: NameGuard | None = None,
 ) -> Explanation:
     """Each compatible candidate with a spelling the rules weigh (equal key, within two edits,
-    in another word order, or a nickname pair), and the outcome the decision gave it."""
+    in another word order, or a nickname pair), and the outcome the decision gave it; what
+    converged first, then the links, then the rest, each closest first."""
     key = mention.key
     pool = compatible_pool(mention.kind, candidates)
     pairs = look_alike_pairs(mention, key, pool, is_known_word, names) if fuzzy else []
@@ -99,6 +100,7 @@ def explain(
             found = _nickname(entity, spelling, given, decision)
         if found is not None:
             explained.append(found)
+    explained.sort(key=_order)
     words = list(dict.fromkeys(key.split(" ")))
     for done in explained:
         stored = done.words[1] if done.words else done.nickname[1] if done.nickname else None
@@ -106,6 +108,16 @@ def explain(
             words.append(stored)
     holds_people = names is not None and mention.kind in names.kinds
     return Explanation(key, holds_people, fuzzy, tuple(words), tuple(explained))
+
+
+_OUTCOME_ORDER = {"converged": 0, "review_link": 1, "none": 2}
+
+
+def _order(pair: PairExplained) -> tuple[int, float, str, str]:
+    """What converged, then the links, then the rest; closest first, then by spelling (ids are
+    random: they only break the last ties)."""
+    similarity = 1.0 if pair.similarity is None else pair.similarity
+    return (_OUTCOME_ORDER[pair.outcome], -similarity, pair.spelling, pair.entity.id)
 
 
 def _explained(

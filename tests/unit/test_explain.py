@@ -56,7 +56,7 @@ def test_each_candidate_gets_its_outcome() -> None:
 
 def test_a_look_alike_of_a_converged_mention_says_why_it_got_nothing() -> None:
     _, why = explained("Abcdefgh", "tool", ("1", "Abcdexyh", "tool"), ("2", "Abcdefgx", "tool"))
-    far, typo = why.pairs
+    typo, far = why.pairs
     assert (typo.entity.id, typo.outcome, typo.rule, typo.distance) == ("2", "converged", "typo", 1)
     assert (far.entity.id, far.outcome, far.reason, far.distance) == ("1", "none", "two_edits", 2)
     assert far.why == (
@@ -140,3 +140,18 @@ def test_a_nickname_pair_by_an_alias_shows_the_alias_and_its_key() -> None:
         "robert smith",
         "review_link",
     )
+
+
+def test_the_pairs_come_in_an_order_that_does_not_hang_on_ids() -> None:
+    stored = [
+        ("b", "John Snow", "person"),
+        ("a", "Jon Snow", "person"),
+        ("c", "Jon Snowe", "person"),
+    ]
+    for order in (stored, stored[::-1]):
+        _, why = explained("Jon Snow", "person", *order)
+        assert [(p.spelling, p.outcome) for p in why.pairs] == [
+            ("Jon Snow", "converged"),
+            ("John Snow", "none"),  # as close as `Jon Snowe`: by spelling
+            ("Jon Snowe", "none"),
+        ]
