@@ -144,9 +144,9 @@ def test_a_nickname_pair_by_an_alias_shows_the_alias_and_its_key() -> None:
 
 def test_the_pairs_come_in_an_order_that_does_not_hang_on_ids() -> None:
     stored = [
-        ("b", "John Snow", "person"),
-        ("a", "Jon Snow", "person"),
-        ("c", "Jon Snowe", "person"),
+        ("a", "John Snow", "person"),
+        ("c", "Jon Snow", "person"),
+        ("b", "Jon Snowe", "person"),
     ]
     for order in (stored, stored[::-1]):
         _, why = explained("Jon Snow", "person", *order)
