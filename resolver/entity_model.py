@@ -24,6 +24,7 @@ ReviewReason = Literal[
     "unknown_name",
     "two_edits",
     "word_order",
+    "nickname",
 ]
 SpellingRole = Literal["name", "alias"]
 

@@ -20,8 +20,9 @@ from rapidfuzz.process import cpdist
 from castlegraph.resolver.edits import Edit, blocked_by_words, single_edit, unknown_target
 from castlegraph.resolver.entity_keys import sorted_words_key
 from castlegraph.resolver.entity_model import EntityView, ReviewReason, SpellingRole
+from castlegraph.resolver.nicknames import Nicknames
 
-BlockReason = Literal["digit_edit", "known_words", "unknown_name"]
+BlockReason = Literal["digit_edit", "known_words", "nickname", "unknown_name"]
 
 MAX_FUZZY_DISTANCE = 2  # two edits is the widest look-alike any rule considers
 _TOLERANCE = 1e-9  # threshold comparisons in float64 (1 - 2/8 is exactly 0.75)
@@ -92,13 +93,18 @@ def _guard(
     edit: Edit,
     is_known_word: Callable[[str], bool],
     known_target: bool,
+    nicknames: Nicknames | None,
 ) -> BlockReason | None:
     """Why a one-edit pair may not converge: digits are identity; two real words are two names;
-    with ``known_target``, a stored word that is no known name may be another rare name."""
+    a given name and its nickname (`Jon`/`John`) are two names even where no word list knows
+    one of them; with ``known_target``, a stored word that is no known name may be another rare
+    name."""
     if edit.touches_digit():
         return "digit_edit"
     if blocked_by_words(mention_key, key, edit, is_known_word):
         return "known_words"
+    if nicknames is not None and nicknames.pair_of(mention_key, key) is not None:
+        return "nickname"
     if known_target and unknown_target(mention_key, key, edit, is_known_word):
         return "unknown_name"
     return None
@@ -111,11 +117,13 @@ def compare_spellings(
     is_known_word: Callable[[str], bool],
     *,
     known_target: bool = False,
+    nicknames: Nicknames | None = None,
 ) -> list[KeyPair]:
     """The entity's spellings within one or two edits of ``mention_key``, in spelling order.
 
     ``known_target`` (kinds that hold people, when opted in) also blocks a one-edit pair whose
     stored word is not a known word: only a rare spelling of a known name converges as a typo.
+    ``nicknames`` (a person mention and a stored person) blocks a one-edit nickname pair.
 
     Guards run only on one-edit pairs long enough to be typos: shorter pairs never converge, so
     asking the lexicon about them would only cost time.
@@ -144,7 +152,7 @@ def compare_spellings(
             if edit is None:  # pragma: no cover - OSA says one edit, so one edit exists
                 raise AssertionError(f"no single edit between {mention_key!r} and {key!r}")
             if shorter >= typo_min_len:
-                blocked = _guard(mention_key, key, edit, is_known_word, known_target)
+                blocked = _guard(mention_key, key, edit, is_known_word, known_target, nicknames)
         pairs.append(
             KeyPair(entity, role, index, spelling, key, distance, longer, shorter, edit, blocked)
         )

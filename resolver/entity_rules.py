@@ -22,6 +22,7 @@ from castlegraph.resolver.entity_model import (
     make_mention,
 )
 from castlegraph.resolver.entity_pairs import KeyPair, compare_spellings, review_reason
+from castlegraph.resolver.nicknames import Nicknames, split_given
 
 __all__ = [
     "ALIAS_CONFIDENCE",
@@ -39,10 +40,13 @@ __all__ = [
     "NameGuard",
     "ReviewLink",
     "compatible_kinds",
+    "compatible_pool",
     "decide",
     "is_alias_new",
     "kinds_compatible",
+    "look_alike_pairs",
     "make_mention",
+    "nickname_pairs",
 ]
 
 # Thresholds (keys are compared; lengths in code points after lower-casing).
@@ -74,11 +78,25 @@ class NameGuard:
     offline list knows both; a typo, though, is a rare spelling of a *known* name. A pair whose
     stored word is unknown gets a review link (``unknown_name``) instead. Off, rule 4 is the
     same on every kind.
+
+    ``nicknames`` (design §5.3, *Nicknames*): a person mention and a stored person whose given
+    names are a nickname pair with the same surname key (`Bob Smith`/`Robert Smith`) get a review
+    link ``nickname``, never a convergence; asked only for mentions of these kinds.
     """
 
     is_known_name: Callable[[str], bool]
     kinds: frozenset[str] = PERSON_KINDS
     typos_onto_known_names: bool = True
+    nicknames: Nicknames | None = None
+
+    def nicknames_for(self, kind: str) -> Nicknames | None:
+        """The nickname list for a mention of `kind`: None unless the kind holds people."""
+        return self.nicknames if kind in self.kinds else None
+
+    def nickname_probes(self, key: str, kind: str) -> frozenset[str]:
+        """Extra probe keys of a mention of `kind` for its nickname pairs (none off people)."""
+        nicknames = self.nicknames_for(kind)
+        return nicknames.probe_keys(key) if nicknames is not None else frozenset()
 
     def guard_for(self, kind: str, is_known_word: Callable[[str], bool]) -> Callable[[str], bool]:
         """The word guard's lexicon for a pair with an entity of ``kind``."""
@@ -115,7 +133,7 @@ def compatible_kinds(mention_kinds: Collection[str] | None) -> Collection[str] |
     return mention_kinds
 
 
-def _compatible(kind: str, candidates: Iterable[EntityView]) -> list[EntityView]:
+def compatible_pool(kind: str, candidates: Iterable[EntityView]) -> list[EntityView]:
     """Unique candidates the mention may match (design §5.2), most preferred first."""
     unique: dict[str, EntityView] = {}
     for entity in candidates:
@@ -163,7 +181,8 @@ def _spelling_rules(mention: Mention, key: str, pool: list[EntityView]) -> Decis
     return None
 
 
-def _look_alikes(
+def look_alike_pairs(
+    mention: Mention,
     key: str,
     pool: list[EntityView],
     is_known_word: Callable[[str], bool],
@@ -172,17 +191,26 @@ def _look_alikes(
     """Every look-alike spelling (one or two edits) of the compatible entities, pool order.
 
     Entities of a kind that holds people are compared with the name lists, and with
-    ``NameGuard.typos_onto_known_names`` must be known on the stored side to converge.
+    ``NameGuard.typos_onto_known_names`` must be known on the stored side to converge; between
+    a person mention and a stored person, a one-edit nickname pair never converges.
     """
     people = names.kinds if names is not None else frozenset[str]()
     with_names = names.with_names(is_known_word) if names is not None else is_known_word
     strict = names is not None and names.typos_onto_known_names
+    nicknames = names.nicknames_for(mention.kind) if names is not None else None
     pairs: list[KeyPair] = []
     for entity in pool:
         person = entity.kind in people
         known = with_names if person else is_known_word
         pairs.extend(
-            compare_spellings(key, entity, TYPO_MIN_KEY_LEN, known, known_target=strict and person)
+            compare_spellings(
+                key,
+                entity,
+                TYPO_MIN_KEY_LEN,
+                known,
+                known_target=strict and person,
+                nicknames=nicknames if person else None,
+            )
         )
     return pairs
 
@@ -226,6 +254,53 @@ def _blocked(pairs: list[KeyPair]) -> list[dict[str, object]]:
     ]
 
 
+def nickname_pairs(
+    mention: Mention, key: str, pool: Iterable[EntityView], names: NameGuard | None
+) -> list[tuple[EntityView, str, tuple[str, str]]]:
+    """(entity, spelling, the two given names) of each stored person with a spelling that is a
+    nickname pair of the mention key, per entity its first such spelling, pool order. Empty
+    unless the mention's kind holds people (and so the entity's, which is the same), and at
+    once for a given name the list does not know: most names cost one lookup."""
+    nicknames = names.nicknames_for(mention.kind) if names is not None else None
+    if nicknames is None or names is None:
+        return []
+    given, surname = split_given(key)
+    related = nicknames.related.get(given)
+    if not related:
+        return []
+    found: list[tuple[EntityView, str, tuple[str, str]]] = []
+    for entity in pool:
+        if entity.kind not in names.kinds:
+            continue
+        for index, spelling_key in enumerate((entity.key, *entity.alias_keys)):
+            other, rest = split_given(spelling_key)
+            if rest == surname and other in related:
+                spelling = entity.spellings()[index][1]
+                found.append((entity, spelling, (given, other)))
+                break
+    return found
+
+
+NICKNAME_SIMILARITY = 1.0
+"""A nickname link's similarity is that of the surname keys, which are equal (design §5.3)."""
+
+
+def _nickname_links(
+    links: list[ReviewLink], found: list[tuple[EntityView, str, tuple[str, str]]]
+) -> list[ReviewLink]:
+    """`links` plus a `nickname` link to each entity of `found` that has no link yet: a pair an
+    edit rule already links (`Jon Snow`/`John Snow`, `known_words`) keeps its edit reason."""
+    linked = {link.entity.id for link in links}
+    extra = [
+        ReviewLink(entity, NICKNAME_SIMILARITY, 0, "nickname")
+        for entity, _, _ in found
+        if entity.id not in linked
+    ]
+    if not extra:
+        return links
+    return sorted([*links, *extra], key=lambda link: (-link.similarity, link.entity.id))
+
+
 def _review_links(pairs: list[KeyPair]) -> list[ReviewLink]:
     """POSSIBLY_SAME_AS proposals: per entity its closest qualifying spelling; best first."""
     best: dict[str, ReviewLink] = {}
@@ -258,20 +333,27 @@ def decide(
     (the mention's own kind, or the entity's when the mention is ``other``).
     The evidence always names the rule and the mention key; fuzzy decisions add the typo
     candidate ids, the guards that blocked a one-edit spelling, and ``review_candidates`` (how
-    many entities qualified for a review link before the cap of ``MAX_REVIEW_LINKS``).
+    many entities qualified for a review link before the cap of ``MAX_REVIEW_LINKS``), and a new
+    person the nickname pairs it met (``nicknames``).
     """
     key = entity_key(mention.name)
-    pool = _compatible(mention.kind, candidates)
+    pool = compatible_pool(mention.kind, candidates)
     spelled = _spelling_rules(mention, key, pool)
     if spelled is not None:
         return spelled
     evidence: dict[str, object] = {"rule": "new", "mention_key": key, "fuzzy": fuzzy}
     if not fuzzy:
         return Decision("new", "new", NEW_CONFIDENCE, None, (), evidence)
-    pairs = _look_alikes(key, pool, is_known_word, names)
+    pairs = look_alike_pairs(mention, key, pool, is_known_word, names)
     typo, typo_ids = _typo_rule(mention, key, pairs)
     if typo is not None:
         return typo
-    links = _review_links(pairs)
+    nicknamed = nickname_pairs(mention, key, pool, names)
+    links = _nickname_links(_review_links(pairs), nicknamed)
     evidence.update(typo_candidates=typo_ids, blocked=_blocked(pairs), review_candidates=len(links))
+    if nicknamed:
+        evidence["nicknames"] = [
+            {"entity": entity.id, "spelling": spelling, "given_names": list(given)}
+            for entity, spelling, given in nicknamed
+        ]
     return Decision("new", "new", NEW_CONFIDENCE, None, tuple(links[:MAX_REVIEW_LINKS]), evidence)

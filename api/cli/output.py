@@ -103,7 +103,8 @@ def _entity(entity: Json) -> str:
 
 
 def resolution(answer: Json) -> str:
-    """The dry run: the decision, the rule that fired, and the review links it would make."""
+    """The dry run: the decision, the rule that fired, the review links it would make, and
+    why (`explain`): which lists know each word, and each candidate's outcome."""
     rule = f"rule {answer['rule']}, confidence {answer['confidence']:.2f}"
     if answer["entity"] is None:
         lines = [f"new entity ({rule})"]
@@ -114,8 +115,37 @@ def resolution(answer: Json) -> str:
         f"{link['reason']}"
         for link in answer["possibly_same_as"]
     )
+    explained = answer.get("explain")
+    if explained is not None:
+        lines.extend(_explanation(explained))
     lines.append("nothing was written (dry run)")
     return "\n".join(lines)
+
+
+_OUTCOMES = {"converged": "converged", "review_link": "review link", "none": "no link"}
+
+
+def _explanation(explained: Json) -> list[str]:
+    """`explain` as lines: `jayden: common words: no, given names and surnames: yes`, then one
+    line per candidate: its outcome and why."""
+    people = "a kind that holds people" if explained["holds_people"] else "a kind without people"
+    lines = [f"key {explained['mention_key']!r}, {people}"]
+    if not explained["fuzzy"]:
+        lines.append("fuzzy matching is off: only rules 1-3 apply, no list is asked")
+    for word in explained["words"]:
+        if word["lists"]:
+            lines.append(f"  {word['word']}: " + ", ".join(map(_known, word["lists"])))
+    for pair in explained["pairs"]:
+        outcome = _OUTCOMES[pair["outcome"]]
+        label = pair["rule"] or pair["reason"] if pair["outcome"] != "none" else None
+        head = f"{outcome} ({label})" if label else outcome
+        lines.append(f"  {pair['spelling']} [{_entity(pair['entity'])}]: {head}: {pair['why']}")
+    return lines
+
+
+def _known(listed: Json) -> str:
+    answer = f"{listed['name']}: {'yes' if listed['knows'] else 'no'}"
+    return answer if listed["consulted"] else f"{answer} (not asked for this kind)"
 
 
 def entity_report(answer: Json) -> str:

@@ -350,7 +350,8 @@ class CastleTools:
         ] = "pending",
         kind: Annotated[Label | None, Field(description="Only links with this kind.")] = None,
         reason: Annotated[
-            Label | None, Field(description="Only this reason, e.g. known_words, digit_edit.")
+            Label | None,
+            Field(description="Only this reason, e.g. known_words, digit_edit, nickname."),
         ] = None,
         cursor: Annotated[
             str | None, Field(description="The next_cursor of the page before.", max_length=400)

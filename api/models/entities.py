@@ -1,16 +1,23 @@
 """Request and response models of the entity routes (design §5.6, §11): reading, curating and
 the resolution dry run. Mentions, posted and listed, are in `api.models.mentions`."""
 
-from collections.abc import Mapping
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, Field
 
 from castlegraph.api.models.common import Label, Strict, examples
+from castlegraph.api.models.explain import ExplainOut, WordList
 from castlegraph.graph.entities.entity_curation import ReviewCandidate, Settlement
 from castlegraph.graph.entities.review_links import ReviewLinkRecord
 from castlegraph.graph.records import Entity
-from castlegraph.resolver.entity_model import Decision, EntityView, ReviewLink
+from castlegraph.resolver.entity_model import Decision, EntityView, ReviewLink, ReviewReason
+from castlegraph.resolver.explain import Explanation
+
+REVIEW_REASONS = ", ".join(f"`{reason}`" for reason in get_args(ReviewReason))
+Reason = Annotated[
+    str, Field(description=f"Why the pair was proposed for review: one of {REVIEW_REASONS}.")
+]
 
 
 class ResolveQuery(Strict):
@@ -111,7 +118,7 @@ class CandidateOut(BaseModel):
     side: Literal["older", "newer"]
     similarity: float
     distance: int
-    reason: str
+    reason: Reason
     status: Literal["pending", "same", "different"]
     created_at: str
 
@@ -141,7 +148,7 @@ class ReviewLinkListed(BaseModel):
 
     a: EntityOut
     b: EntityOut
-    reason: str
+    reason: Reason
     similarity: float
     status: Literal["pending", "same", "different"]
     created_at: str
@@ -171,7 +178,7 @@ class ReviewLinkOut(BaseModel):
     entity: EntityOut
     similarity: float
     distance: int
-    reason: str
+    reason: Reason
 
     @classmethod
     def of(cls, link: ReviewLink, created_at: Mapping[str, str]) -> "ReviewLinkOut":
@@ -190,9 +197,19 @@ class ResolveOut(BaseModel):
     entity: EntityOut | None
     possibly_same_as: list[ReviewLinkOut]
     evidence: dict[str, Any]
+    explain: ExplainOut = Field(
+        description="Which lists know each word, and why each candidate converged, got a "
+        "review link or neither."
+    )
 
     @classmethod
-    def of(cls, decision: Decision, created_at: Mapping[str, str]) -> "ResolveOut":
+    def of(
+        cls,
+        decision: Decision,
+        created_at: Mapping[str, str],
+        explanation: Explanation,
+        lists: Sequence[WordList],
+    ) -> "ResolveOut":
         entity = decision.entity
         return cls(
             decision=decision.decision,
@@ -203,6 +220,7 @@ class ResolveOut(BaseModel):
                 ReviewLinkOut.of(link, created_at) for link in decision.possibly_same_as
             ],
             evidence=decision.evidence,
+            explain=ExplainOut.of(explanation, lists),
         )
 
 

@@ -21,6 +21,7 @@ from castlegraph.api.service.embedder import EmbeddingWorker, make_provider
 from castlegraph.api.service.heavy_reads import HeavyReads
 from castlegraph.api.service.jobs.runner import JobRunner
 from castlegraph.api.service.lexicon import Lexicon, PersonNames
+from castlegraph.api.service.nicknames import load_nicknames
 from castlegraph.api.service.settings import Settings, scrub
 from castlegraph.graph.backends.opener import Backend, Neo4jTarget, open_backend
 from castlegraph.graph.backends.store import GraphStore
@@ -63,6 +64,7 @@ class Runtime:
             self.person_names,
             frozenset(normalize_kind(k) for k in settings.dedup.person_kinds),
             typos_onto_known_names=settings.dedup.person_typos_onto_known_names,
+            nicknames=load_nicknames(),
         )
         self.heavy_reads = HeavyReads(
             settings.api.heavy_reads, settings.api.heavy_read_wait_seconds

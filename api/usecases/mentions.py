@@ -5,11 +5,13 @@ from the runtime once, into a `ResolutionPolicy`, when the use case is built; ev
 them on whole, with the in-memory entity index once it exists.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from castlegraph.api.errors import PayloadTooLarge
 from castlegraph.api.models.entities import ResolveOut, ResolveQuery
+from castlegraph.api.models.explain import WordList
 from castlegraph.api.models.mentions import (
     MentionBatchCreate,
     MentionBatchOut,
@@ -18,7 +20,11 @@ from castlegraph.api.models.mentions import (
 )
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.api.usecases.answers import Changed
-from castlegraph.graph.entities.resolution import MentionInput, dry_run, resolve_mentions
+from castlegraph.graph.entities.resolution import (
+    MentionInput,
+    explained_dry_run,
+    resolve_mentions,
+)
 from castlegraph.graph.errors import DrawerNotFound, UnknownDrawers
 from castlegraph.graph.records import MentionResult
 from castlegraph.resolver.entity_model import Mention, make_mention
@@ -37,6 +43,31 @@ class ResolutionPolicy:
     @classmethod
     def of(cls, runtime: Runtime) -> "ResolutionPolicy":
         return cls(runtime.fuzzy, runtime.known_word, runtime.names)
+
+    def word_lists(self) -> list[WordList]:
+        """The lists the word guard asks, as the dry run's `explain` names them: a list that
+        keeps its sources apart (`WordSources`) is shown source by source."""
+        names = self.names
+        lists = [
+            *_listed("common words", self.known_word, people_only=False),
+            *_listed("given names and surnames", names.is_known_name, people_only=True),
+        ]
+        if names.nicknames is not None:
+            lists.append(WordList("nicknames", names.nicknames.knows, people_only=True))
+        return lists
+
+
+@runtime_checkable
+class WordSources(Protocol):
+    """A word list that can say which of its sources holds a word (one `WordList` each)."""
+
+    def sources(self) -> Sequence[tuple[str, Callable[[str], bool]]]: ...
+
+
+def _listed(name: str, knows: Callable[[str], bool], *, people_only: bool) -> list[WordList]:
+    if isinstance(knows, WordSources):
+        return [WordList(label, source, people_only) for label, source in knows.sources()]
+    return [WordList(name, knows, people_only)]
 
 
 def mention_of(fields: MentionCreate | ResolveQuery, index: int | None = None) -> Mention:
@@ -109,10 +140,10 @@ class Mentions:
         return Changed(MentionOut.of(result).model_dump(mode="json"), result.linked)
 
     def dry_run(self, body: ResolveQuery) -> ResolveOut:
-        """What `(name, kind)` would resolve to, with the evidence. Writes nothing."""
+        """What `(name, kind)` would resolve to, with the evidence and why. Writes nothing."""
         mention = mention_of(body)
         policy = self._policy
-        decision, created = dry_run(
+        decision, created, explanation = explained_dry_run(
             self._runtime.store,
             mention,
             fuzzy=policy.fuzzy,
@@ -120,4 +151,4 @@ class Mentions:
             names=policy.names,
             memory=self._runtime.entity_index,
         )
-        return ResolveOut.of(decision, created)
+        return ResolveOut.of(decision, created, explanation, policy.word_lists())

@@ -121,7 +121,10 @@ def resolve_in_memory(
     for n, labelled in enumerate(stream):
         mention = make_mention(labelled.name, labelled.kind)
         key = entity_key(mention.name)
-        candidates = index.candidates(probe_keys(key, two_edits=True))
+        probes = probe_keys(key, two_edits=True)
+        if names is not None:
+            probes = probes | names.nickname_probes(key, mention.kind)
+        candidates = index.candidates(probes)
         decision = decide(mention, candidates, fuzzy=True, is_known_word=known_word, names=names)
         if decision.decision == "new":
             view = EntityView(f"e{n:08d}", mention.name, mention.kind, key)

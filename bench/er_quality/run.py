@@ -19,6 +19,7 @@ from bench.er_quality.eval import Outcome, score
 from bench.er_quality.merges import by_class, false_merges
 from bench.er_quality.report import print_locales, print_merges, print_name_lists, print_tables
 from castlegraph.api.service.lexicon import LANGUAGES, MIN_ZIPF, NAME_MIN_ZIPF, Lexicon, PersonNames
+from castlegraph.api.service.nicknames import load_nicknames
 from castlegraph.resolver.entity_rules import NameGuard
 
 TARGET_PRECISION, TARGET_RECALL = 0.995, 0.95
@@ -90,8 +91,9 @@ def run(
     entities = true_entities(seed, scale)
     stream = mention_stream(entities, seed)
     print(f"{len(entities):,} true entities, {len(stream):,} mentions", file=sys.stderr)
-    default, names = Lexicon(), NameGuard(PersonNames())
-    any_spelling = NameGuard(names.is_known_name, typos_onto_known_names=False)
+    nicknames = load_nicknames()
+    default, names = Lexicon(), NameGuard(PersonNames(), nicknames=nicknames)
+    any_spelling = NameGuard(names.is_known_name, typos_onto_known_names=False, nicknames=nicknames)
     runs: dict[str, Run] = {
         "castlegraph": lambda s: resolve_in_graph(s, default, names=names),
         "castlegraph (memory)": lambda s: resolve_in_memory(s, default, names),

@@ -6,7 +6,7 @@ sends those probes to the database, or to the in-memory index (`graph.indexes.en
 and turns the rows into records (design §5.4).
 """
 
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from castlegraph.graph.backends.entity_key_params import probe_params
 from castlegraph.graph.backends.queries import Dialect
@@ -14,7 +14,7 @@ from castlegraph.graph.backends.store import Tx
 from castlegraph.graph.indexes.entity_index import EntityIndex
 from castlegraph.graph.records import Entity
 from castlegraph.resolver.entity_pairs import may_pair
-from castlegraph.resolver.entity_rules import compatible_kinds
+from castlegraph.resolver.entity_rules import NameGuard, compatible_kinds
 from castlegraph.resolver.entity_search_keys import (
     BatchIndex,
     has_edge_space_keys,
@@ -153,11 +153,23 @@ class Candidates:
 
     Without the in-memory index, the database's answer is narrowed to the kinds the unit's mentions
     are compared with (all kinds as soon as one mention is `other`).
+
+    With `names`, a key that a person mention is decided under also sends, with its review probes,
+    the keys of its nickname pairs (`NameGuard.nickname_probes`, design §5.3): equal keys, met by
+    every stored spelling's own key. In memory each such probe is weighed as a mention key of its
+    own, wanting the person kinds only; keys of other kinds send none.
     """
 
-    def __init__(self, tx: Tx, dialect: Dialect, memory: EntityIndex | None = None) -> None:
+    def __init__(
+        self,
+        tx: Tx,
+        dialect: Dialect,
+        memory: EntityIndex | None = None,
+        names: NameGuard | None = None,
+    ) -> None:
         self.index = BatchIndex()
         self._memory = memory
+        self._names = names
         self.created_at: dict[str, str] = {}
         self._tx = tx
         self._dialect = dialect
@@ -174,6 +186,22 @@ class Candidates:
     def depth(self, key: str) -> int:
         return self._depth.get(key, -1)
 
+    def _people(self, key: str) -> set[str]:
+        """The kinds holding people among those of the mentions decided under `key`."""
+        names = self._names
+        if names is None or names.nicknames is None:
+            return set()
+        return {kind for kind in self._kinds.get(key, ()) if kind in names.kinds}
+
+    def _nickname_probes(self, key: str, depth: int) -> dict[str, set[str]]:
+        """The nickname probes `key` sends at `depth` (review depth only), each with the person
+        kinds that want its hits."""
+        people = self._people(key) if depth == TWO_EDITS else set()
+        if not people or self._names is None:
+            return {}
+        probes = self._names.nickname_probes(key, next(iter(people)))
+        return dict.fromkeys(probes, people)
+
     def ensure(self, keys: Iterable[str], depth: int) -> bool:
         """Fetch, in one read, whatever `keys` lack to be searched to `depth`; True if found any."""
         if self._memory is not None:
@@ -183,6 +211,7 @@ class Candidates:
             if self._depth.get(key, -1) < depth:
                 self._depth[key] = depth
                 wanted |= depth_probes(key, depth)
+                wanted.update(self._nickname_probes(key, depth))
         wanted -= self._sent
         self._sent |= wanted
         found = fetch(self._tx, self._dialect, wanted, self._unit_kinds())
@@ -213,6 +242,7 @@ class Candidates:
         a probe two keys share is looked up for each and its hits weighed against both.
         """
         needs: dict[str, frozenset[str]] = {}
+        nicknames: dict[str, set[str]] = {}
         for key in keys:
             reached = self._depth.get(key, -1)
             if reached >= depth:
@@ -222,14 +252,24 @@ class Candidates:
             if reached >= EXACT:
                 needed -= depth_probes(key, reached)
             needs[key] = needed
-        hits, wanting = memory.lookup_spelled(needs, self._kinds)
+            for probe, people in self._nickname_probes(key, depth).items():
+                nicknames.setdefault(probe, set()).update(people)
+        kinds: Mapping[str, Collection[str]] = self._kinds
+        if nicknames:  # each probe its own sender: its hits pair with it, not with the key
+            for probe in nicknames:
+                needs[probe] = needs.get(probe, frozenset()) | {probe}
+            kinds = {
+                **self._kinds,
+                **{p: self._kinds.get(p, set()) | people for p, people in nicknames.items()},
+            }
+        hits, wanting = memory.lookup_spelled(needs, kinds)
         fresh = {i: hit for i, hit in hits.items() if i not in self.index}
         for entity_id in hits.keys() - fresh.keys():
             self.index.add_found(self.index.get(entity_id), hits[entity_id][0])
         unread = {
             entity_id: found
             for entity_id, (found, spellings, kind, _) in fresh.items()
-            if _usable(found, wanting, spellings, kind, self._kinds)
+            if _usable(found, wanting, spellings, kind, kinds)
         }
         rows = {entity_id: fresh[entity_id][3] for entity_id in unread}
         for entity, found in read_found(self._tx, self._dialect, memory, unread, rows):
@@ -243,7 +283,7 @@ def _usable(
     wanting: dict[str, list[str]],
     spellings: tuple[str, ...] | None,
     kind: str | None,
-    kinds: dict[str, set[str]],
+    kinds: Mapping[str, Collection[str]],
 ) -> bool:
     """Whether the entity could matter to a mention key that probed it: a mention of that key
     may be compared with its kind, and one of its spellings could pair with the key (each
@@ -256,7 +296,7 @@ def _usable(
     return any(may_pair(key, spelling) for key in keys for spelling in spellings)
 
 
-def _kind_may_matter(mention_kinds: set[str] | None, kind: str) -> bool:
+def _kind_may_matter(mention_kinds: Collection[str] | None, kind: str) -> bool:
     """`kinds_compatible` for any of `mention_kinds`, in one step however many they are (a
     batch may post one key under a thousand kinds)."""
     compatible = compatible_kinds(mention_kinds)

@@ -30,6 +30,7 @@ from castlegraph.resolver.entity_keys import entity_key as _entity_key
 from castlegraph.resolver.entity_model import Decision, EntityView, Mention, is_alias_new
 from castlegraph.resolver.entity_rules import NameGuard, decide
 from castlegraph.resolver.entity_search_keys import BatchIndex, spelling_keys
+from castlegraph.resolver.explain import Explanation, explain
 
 KnownWord = Callable[[str], bool]
 entity_key = ByteLRU(_entity_key, 16 * MIB)  # a batch repeats its names
@@ -148,11 +149,32 @@ def dry_run(
     memory: EntityIndex | None = None,
 ) -> tuple[Decision, dict[str, str]]:
     """What `mention` would resolve to, writing nothing; also returns created_at by entity id."""
+    decision, created_at, _ = explained_dry_run(
+        store, mention, fuzzy=fuzzy, known_word=known_word, names=names, memory=memory
+    )
+    return decision, created_at
 
-    def work(tx: Tx) -> tuple[Decision, dict[str, str]]:
+
+def explained_dry_run(
+    store: GraphStore,
+    mention: Mention,
+    *,
+    fuzzy: bool,
+    known_word: KnownWord,
+    names: NameGuard | None = None,
+    memory: EntityIndex | None = None,
+) -> tuple[Decision, dict[str, str], Explanation]:
+    """`dry_run`, and why each candidate the decision weighed converged, got a link or neither
+    (`resolver.explain`), from the same read."""
+
+    def work(tx: Tx) -> tuple[Decision, dict[str, str], Explanation]:
         remembered = memory if memory is not None and memory.catch_up(tx) else None
         batch = _fetch_candidates(tx, store, [mention], fuzzy, known_word, names, remembered)
-        return _decided(batch, mention), batch.candidates.created_at
+        decision = _decided(batch, mention)
+        depth = batch.candidates.depth(entity_key(mention.name))
+        seen = batch.candidates.index.candidates(_probes(batch, mention, depth), mention.kind)
+        why = explain(mention, seen, decision, fuzzy=fuzzy, is_known_word=known_word, names=names)
+        return decision, batch.candidates.created_at, why
 
     if memory is not None:
         memory.await_ready()
@@ -190,7 +212,8 @@ def _fetch_candidates(
     Which mentions need reads 2 and 3 is decided against the stored entities alone; the batch's
     own entities can change a verdict, which `_current_decision` catches.
     """
-    batch = _Batch(Candidates(tx, store.dialect, memory), fuzzy, known_word, names)
+    candidates = Candidates(tx, store.dialect, memory, names if fuzzy else None)
+    batch = _Batch(candidates, fuzzy, known_word, names)
     found = batch.candidates
     for mention in mentions:
         found.expect(entity_key(mention.name), mention.kind)
@@ -218,13 +241,21 @@ def _look_alikes(batch: _Batch, mention: Mention, depth: int = TWO_EDITS) -> Dec
     """All rules against the mention's neighbourhood (rules 1-3 fire on none of it).
 
     One edit settles whether the typo rule fires (it counts one-edit candidates only); the
-    two-edit candidates only add review links to a new entity.
+    two-edit candidates and a person's nickname pairs only add review links to a new entity.
     """
-    probes = depth_probes(entity_key(mention.name), depth)
-    candidates = batch.candidates.index.candidates(probes, mention.kind)
+    candidates = batch.candidates.index.candidates(_probes(batch, mention, depth), mention.kind)
     return decide(
         mention, candidates, fuzzy=True, is_known_word=batch.known_word, names=batch.names
     )
+
+
+def _probes(batch: _Batch, mention: Mention, depth: int) -> frozenset[str]:
+    """The probe keys of the mention at `depth`; at review depth, a person's nickname pairs'."""
+    key = entity_key(mention.name)
+    probes = depth_probes(key, max(depth, EXACT))
+    if depth == TWO_EDITS and batch.fuzzy and batch.names is not None:
+        probes = probes | batch.names.nickname_probes(key, mention.kind)
+    return probes
 
 
 def _current_decision(batch: _Batch, mention: Mention) -> Decision:

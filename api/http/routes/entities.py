@@ -11,6 +11,7 @@ from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, StoredUseCases, U
 from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
 from castlegraph.api.models.common import Label
 from castlegraph.api.models.entities import (
+    REVIEW_REASONS,
     AliasCreate,
     CandidateOut,
     EntityOut,
@@ -125,7 +126,9 @@ def list_review_links(
     usecases: StoredUseCases,
     status: Annotated[Literal["pending", "same", "different"], Query()] = "pending",
     kind: Annotated[Label | None, Query()] = None,
-    reason: Annotated[Label | None, Query()] = None,
+    reason: Annotated[
+        Label | None, Query(description=f"Only links of this reason: {REVIEW_REASONS}.")
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     cursor: Annotated[str | None, Query(max_length=400)] = None,
 ) -> ReviewLinkPage:
