@@ -98,7 +98,10 @@ def test_the_cli_says_which_lists_know_each_word_and_why() -> None:
     text = resolution(answer)
     assert "  jayden: common words: no, given names and surnames: yes" in text
     assert "  jayde: common words: no, given names and surnames: no" in text
-    assert "Jayde Lopez [Jayde Lopez (person) 1]: converged (typo): rule typo: one edit" in text
+    assert (
+        "Jayde Lopez [Jayde Lopez (person) 1]: review link (unknown_name): one edit, but the"
+        " stored word 'jayde' is no known name: on people a typo converges only onto a known name"
+    ) in text
     decision, why = explained("Jayden", "tool")
     tool = ResolveOut.of(decision, {}, why, lists).model_dump(mode="json")
     assert "jayden: common words: no, given names and surnames: yes (not asked for this kind)" in (
