@@ -40,7 +40,8 @@ import org.neo4j.harness.Neo4jBuilders;
  *
  * <p>Options: {@code --port N} (0 or absent: a free port), {@code --ignore-stdin} (do not stop on
  * stdin EOF; for running it in the background from a shell), {@code --verbose} (lifecycle messages
- * on stderr). Neo4j's own logs go to files in the data directory and are copied to stderr only
+ * on stderr), {@code --data-dir DIR} (keep the databases in DIR, created if missing, and leave it
+ * there on exit: a later start with the same DIR is a restart with the same data). Neo4j's own logs go to files in the data directory and are copied to stderr only
  * when the start fails.
  */
 public final class Neo4jServer {
@@ -55,6 +56,7 @@ public final class Neo4jServer {
     private boolean building;     // guarded by lock
     private boolean stopped;      // guarded by lock
     private Path workDir;         // guarded by lock
+    private Path dataDir;         // null: the databases live in workDir and go with it
     private boolean verbose;
 
     public static void main(String[] args) {
@@ -71,16 +73,18 @@ public final class Neo4jServer {
                     port = Integer.parseInt(args[++i]);
                 } else if (a.startsWith("--port=")) {
                     port = Integer.parseInt(a.substring("--port=".length()));
+                } else if (a.equals("--data-dir") && i + 1 < args.length) {
+                    dataDir = Path.of(args[++i]).toAbsolutePath();
                 } else if (a.equals("--ignore-stdin")) {
                     watchStdin = false;
                 } else if (a.equals("--verbose") || a.equals("-v")) {
                     verbose = true;
                 } else if (a.equals("--help") || a.equals("-h")) {
-                    System.err.println("usage: neo4j-server [--port N] [--ignore-stdin] [--verbose]");
+                    System.err.println("usage: neo4j-server [--port N] [--data-dir DIR] [--ignore-stdin] [--verbose]");
                     return 0;
                 } else {
                     System.err.println(PREFIX + "unknown argument: " + a);
-                    System.err.println("usage: neo4j-server [--port N] [--ignore-stdin] [--verbose]");
+                    System.err.println("usage: neo4j-server [--port N] [--data-dir DIR] [--ignore-stdin] [--verbose]");
                     return 2;
                 }
             } catch (NumberFormatException e) {
@@ -179,9 +183,15 @@ public final class Neo4jServer {
         }
     }
 
-    private Neo4j build(int port) {
+    private Neo4j build(int port) throws IOException {
         SocketAddress address = new SocketAddress("127.0.0.1", port);
-        return Neo4jBuilders.newInProcessBuilder(workDir)
+        var builder = Neo4jBuilders.newInProcessBuilder(workDir);
+        if (dataDir != null) {
+            // Outside the harness's own folder, which it deletes on close: the data stays.
+            Files.createDirectories(dataDir);
+            builder = builder.withConfig(GraphDatabaseSettings.data_directory, dataDir);
+        }
+        return builder
                 .withDisabledServer() // no HTTP / HTTPS
                 .withConfig(BoltConnector.enabled, true)
                 .withConfig(BoltConnector.listen_address, address)
