@@ -33,12 +33,24 @@ def neo4j_required(environ: Mapping[str, str] = os.environ) -> bool:
     return environ.get(REQUIRED_ENV, "") not in ("", "0")
 
 
-def unavailable(reason: str, *, required: bool) -> NoReturn:
+def unavailable(reason: str, *, required: bool, detail: str = "") -> NoReturn:
     """Why no Neo4j runs here: a skip where that is allowed, else a failure of every Neo4j
-    test, so that a CI whose Neo4j broke is red rather than green with half the suite gone."""
+    test (with `detail`, e.g. the server's output), so that a CI whose Neo4j broke is red
+    rather than green with half the suite gone."""
     if required:
-        pytest.fail(f"{reason} ({REQUIRED_ENV} is set: Neo4j must run here)", pytrace=False)
+        said = f"{reason} ({REQUIRED_ENV} is set: Neo4j must run here)"
+        pytest.fail(f"{said}\n{detail}" if detail else said, pytrace=False)
     pytest.skip(reason)
+
+
+def start_or_give_up(server: "Neo4jServer", *, required: bool) -> str:
+    """The server's Bolt URI once started; a start that failed is `unavailable`."""
+    try:
+        return server.start()
+    except (RuntimeError, TimeoutError) as error:
+        first_line = str(error).splitlines()[0].rstrip(":")
+        reason = f"the session's Neo4j did not start: {first_line}"
+        unavailable(reason, required=required, detail=str(error))
 
 
 def missing_tools_reason() -> str | None:
