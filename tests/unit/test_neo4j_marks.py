@@ -34,8 +34,10 @@ NEO4J_ONLY = ("test_two_instances.py", "test_neo4j_browses_entities", "test_neo4
 def on_neo4j(node_id: str) -> bool:
     """A backend fixture's `neo4j` value in the id, or a test written for Neo4j alone."""
     params = node_id.partition("[")[2]
-    return "neo4j" in params.split("-") or "neo4j]" in params or any(
-        name in node_id for name in NEO4J_ONLY
+    return (
+        "neo4j" in params.split("-")
+        or "neo4j]" in params
+        or any(name in node_id for name in NEO4J_ONLY)
     )
 
 
