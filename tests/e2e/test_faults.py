@@ -24,6 +24,11 @@ from tests.support.polling import eventually
 from tests.support.processes import Service, wait_dead
 
 pytestmark = pytest.mark.slow
+DRIVER_RETRY_SECONDS = 30.0
+"""The Neo4j driver's default `max_transaction_retry_time`."""
+FRESH_SCHEMA_SECONDS = 180.0
+"""A service's first start on an empty Neo4j creates and awaits every index: slow on a busy
+machine."""
 
 
 def restarted(service: Service, killed: int) -> bool:
@@ -37,32 +42,45 @@ def restarted(service: Service, killed: int) -> bool:
         return False
 
 
-class Writer:
-    """Drawers written one after another on a thread until stopped: every status answered,
-    and the ids of the writes acknowledged (201)."""
+NO_ANSWER = 0
+"""The status recorded for a request that got no answer in the writer's time."""
 
-    def __init__(self, service: Service) -> None:
+
+class Writer:
+    """Drawers written one after another on a thread until stopped: every status answered
+    (`NO_ANSWER` for none), and the ids of the writes acknowledged (201)."""
+
+    def __init__(self, service: Service, timeout: float = 10.0) -> None:
         self.service = service
+        self.timeout = timeout
         self.acknowledged: list[str] = []
         self.statuses: list[int] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._write, daemon=True)  # dies with a test
 
     def _write(self) -> None:
-        with httpx.Client(base_url=self.service.url, timeout=10) as client:
+        with httpx.Client(base_url=self.service.url, timeout=self.timeout) as client:
             for i in range(100_000):
                 if self._stop.is_set():
                     return
-                response = client.post(
-                    "/api/wings/w/rooms/r/drawers", json={"content": f"note {i}"}
-                )
+                try:
+                    response = client.post(
+                        "/api/wings/w/rooms/r/drawers", json={"content": f"note {i}"}
+                    )
+                except httpx.TransportError:
+                    self.statuses.append(NO_ANSWER)
+                    continue
                 self.statuses.append(response.status_code)
                 if response.status_code == 201:
                     self.acknowledged.append(response.json()["drawer"]["id"])
 
-    def start(self) -> None:
+    def start(self, before: int = 50) -> None:
         self._thread.start()
-        eventually(lambda: len(self.acknowledged) >= 50, "50 acknowledged writes before the fault")
+        eventually(
+            lambda: len(self.acknowledged) >= before,
+            f"{before} acknowledged writes before the fault",
+            self.timeout * 3,
+        )
 
     def refused_since(self, answered: int) -> bool:
         return 503 in self.statuses[answered:]
@@ -73,6 +91,7 @@ class Writer:
         eventually(
             lambda: len(self.acknowledged) >= after_restart + 5,
             "writes acknowledged after the restart",
+            self.timeout * 3,
         )
         self._stop.set()
         self._thread.join(30)
@@ -119,7 +138,11 @@ def test_a_killed_neo4j_restarted_on_its_data_loses_no_acknowledged_write(
 ) -> None:
     """A server of its own (the session's serves other tests), killed with SIGKILL under the
     writes and started again on the same port and data: the service answers 503 meanwhile,
-    reconnects by itself, and every write it acknowledged is still there."""
+    reconnects by itself, and every write it acknowledged is still there.
+
+    The driver retries a write for up to 30 s (its `max_transaction_retry_time`) before the
+    service gives up with 503, so the writer waits longer than that for an answer, and Neo4j
+    stays down until a 503 came."""
     reason = missing_tools_reason()
     if reason:
         unavailable(reason, required=neo4j_required())
@@ -128,13 +151,15 @@ def test_a_killed_neo4j_restarted_on_its_data_loses_no_acknowledged_write(
     try:
         env = {"CASTLEGRAPH_NEO4J_URI": server.uri, "CASTLEGRAPH_NEO4J_PASSWORD": "auth-is-off"}
         service = spawn(tmp_path / "data", env=env)
-        service.wait_healthy()
-        writer = Writer(service)
-        writer.start()
+        service.wait_healthy(FRESH_SCHEMA_SECONDS)
+        writer = Writer(service, timeout=DRIVER_RETRY_SECONDS * 3)
+        writer.start(before=10)
         before_kill = len(writer.statuses)
         server.kill()
         eventually(
-            lambda: writer.refused_since(before_kill), "a write refused with 503 in the outage"
+            lambda: writer.refused_since(before_kill),
+            "a write refused with 503 in the outage",
+            DRIVER_RETRY_SECONDS * 3,
         )
         server.start()
         eventually(lambda: healthy(service), "the service healthy on the restarted Neo4j", 60)
