@@ -2,8 +2,8 @@
 
 - `backend`: the graph a test's processes use, for tests that run on every backend: the
   embedded FalkorDB each process starts on the test's data directory, or the session's Neo4j
-  (`neo4j_address`, `tests/conftest.py`), wiped before the test as `tests/store` does
-  (`tests.support.backends.Backend`).
+  (`neo4j_address`, `tests/conftest.py`; its schema applied once, `neo4j_graph`), wiped
+  before the test as `tests/store` does (`tests.support.backends.Backend`).
 - `spawn`: starts `castlegraph serve` processes (on the test's `backend`, when it asks for one);
   whatever a failed test left running is killed.
 - `cli`: `castlegraph` commands in-process (`tests.support.cli_runner.cli`), on the backend.
@@ -17,20 +17,31 @@ from pathlib import Path
 import pytest
 from typer.testing import Result
 
-from tests.support.backends import Backend, neo4j_backend, wipe_neo4j
+from castlegraph.graph.backends.neo4j_store import Neo4jStore
+from tests.support.backends import NEO4J_DATABASE, Backend, neo4j_backend
 from tests.support.cli_runner import cli as run_cli
 from tests.support.processes import Service
 
 BACKENDS = ["falkordb", pytest.param("neo4j", marks=pytest.mark.neo4j)]
 
 
+@pytest.fixture(scope="session")
+def neo4j_graph(neo4j_address: tuple[str, str, str]) -> Iterator[Neo4jStore]:
+    """The session's Neo4j with its schema applied once, as a deployment's first start leaves
+    it: a service then starts in seconds, not after creating and awaiting every index."""
+    store = Neo4jStore(*neo4j_address, NEO4J_DATABASE)
+    store.apply_schema()
+    yield store
+    store.close()
+
+
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest) -> Backend:
     if request.param == "falkordb":
         return Backend("falkordb")
-    address = request.getfixturevalue("neo4j_address")
-    wipe_neo4j(address)
-    return neo4j_backend(address)
+    graph: Neo4jStore = request.getfixturevalue("neo4j_graph")
+    graph.wipe()
+    return neo4j_backend(request.getfixturevalue("neo4j_address"))
 
 
 def backend_env(request: pytest.FixtureRequest) -> dict[str, str]:

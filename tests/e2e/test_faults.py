@@ -133,6 +133,7 @@ def healthy(service: Service) -> bool:
 
 
 @pytest.mark.neo4j
+@pytest.mark.timeout(600)  # two Neo4j starts, a fresh schema and a 30 s outage, on 2 busy cores
 def test_a_killed_neo4j_restarted_on_its_data_loses_no_acknowledged_write(
     tmp_path: Path, spawn: Callable[..., Service]
 ) -> None:
