@@ -64,8 +64,10 @@ async def test_duplicate_review_at_slash_mcp(
         answers = [w.structured_content or {} for w in written]
         a, copy, b, other = (answer["id"] for answer in answers)
         for drawer, cosine in ((a, 1.0), (b, 0.97), (other, 0.0)):
-            put = httpx.put(
-                f"{service.url}/api/drawers/{drawer}/embedding", json={"vector": vector(cosine)}
+            put = httpx.put(  # the first creates the vector index: on Neo4j, awaited online
+                f"{service.url}/api/drawers/{drawer}/embedding",
+                json={"vector": vector(cosine)},
+                timeout=60,
             )
             assert put.status_code == 200, put.text
         found = text(await session.call_tool("find_duplicates", room))
