@@ -19,7 +19,7 @@ import pytest
 from tests.support.backends import Backend
 from tests.support.processes import Service
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]  # on Neo4j: a lease to wait out
 
 ITEMS = 600
 WAIT_SECONDS = 120.0  # on Neo4j a takeover waits for the lease (30 s) and a scan (10 s)

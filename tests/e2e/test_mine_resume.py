@@ -22,7 +22,7 @@ from tests.support.backends import Backend
 from tests.support.polling import eventually
 from tests.support.processes import Service
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]  # on Neo4j: a lease to wait out
 
 DOCUMENTS = 400
 WAIT_SECONDS = 180.0  # on Neo4j a takeover waits for the lease (30 s) and a scan (10 s)
