@@ -6,7 +6,11 @@ every backend), `tests/api/conftest.py` (the app on every backend), `tests/e2e/c
 
 `neo4j_address`: Neo4j from `NEO4J_URI`; else a Neo4j 5.26 started once per session by
 `scripts/neo4j-server` (Java and Maven); else a `neo4j:5` container when a Docker engine
-answers; otherwise every Neo4j test is skipped with the reason.
+answers; otherwise every Neo4j test is skipped with the reason, or fails where
+`CASTLEGRAPH_NEO4J_REQUIRED` is set (`tests.support.neo4j_server.unavailable`).
+
+Every test that runs on Neo4j carries the `neo4j` mark, however it gets there
+(`pytest_collection_modifyitems`), so `-m neo4j` and `-m "not neo4j"` split the suite exactly.
 """
 
 import os
@@ -17,11 +21,37 @@ from pathlib import Path
 import pytest
 
 from castlegraph.resolver import core
-from tests.support.neo4j_server import Neo4jServer, missing_tools_reason
+from tests.support.neo4j_server import (
+    Neo4jServer,
+    missing_tools_reason,
+    neo4j_required,
+    start_or_give_up,
+    unavailable,
+)
 
 NEO4J_IMAGE = "neo4j:5.26"
 
 ROOT = Path(__file__).resolve().parents[1]
+
+BACKEND_FIXTURES = {"store", "app_client", "backend"}
+"""The fixtures a test is parametrised over to run on each backend (`store/conftest.py`,
+`api/conftest.py`, `e2e/conftest.py`); their `neo4j` value reaches Neo4j."""
+
+
+def runs_on_neo4j(item: pytest.Item) -> bool:
+    """The test needs the session's Neo4j: directly, or through a backend fixture's `neo4j`
+    value, which a module's own `parametrize` (as the Browser tests') may give without a mark."""
+    if "neo4j_address" in getattr(item, "fixturenames", ()):
+        return True
+    callspec = getattr(item, "callspec", None)
+    params = callspec.params if callspec is not None else {}
+    return any(params.get(name) == "neo4j" for name in BACKEND_FIXTURES)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if runs_on_neo4j(item) and item.get_closest_marker("neo4j") is None:
+            item.add_marker(pytest.mark.neo4j)
 
 
 CORE_CHOICE = os.environ.get("CASTLEGRAPH_CORE") or "auto"
@@ -81,9 +111,10 @@ def neo4j_address() -> Iterator[tuple[str, str, str]]:
     if uri:
         yield uri, os.environ.get("NEO4J_USER", "neo4j"), os.environ.get("NEO4J_PASSWORD", "")
         return
+    required = neo4j_required()
     if missing_tools_reason() is None:
         server = Neo4jServer()
-        server.start()
+        start_or_give_up(server, required=required)
         try:
             yield server.uri, "neo4j", "auth-is-off"  # the harness runs without authentication
         finally:
@@ -91,7 +122,7 @@ def neo4j_address() -> Iterator[tuple[str, str, str]]:
         return
     reason = _docker_engine_reason()
     if reason:
-        pytest.skip(f"{reason}; {missing_tools_reason()}")
+        unavailable(f"{reason}; {missing_tools_reason()}", required=required)
     from testcontainers.neo4j import Neo4jContainer  # noqa: PLC0415  # only with an engine
 
     with Neo4jContainer(NEO4J_IMAGE) as container:

@@ -1,7 +1,9 @@
 """The `castlegraph` command line: in-process on a temporary data directory, and over HTTP.
 
 Each in-process command starts the embedded database on the data directory and stops it, so
-a test can open the directory itself between commands (the lock is released on close).
+a test can open the directory itself between commands (the lock is released on close); on
+Neo4j (`backend`) each command opens the session's database instead. Finding a running
+service through the data directory's lock is the embedded database's alone.
 """
 
 import io
@@ -24,9 +26,10 @@ from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
 from castlegraph.graph.entities.resolution import MentionInput, resolve_mentions
 from castlegraph.graph.schema import migrations
 from castlegraph.resolver.entity_model import make_mention
-from tests.support.cli_runner import cli
+from tests.support.backends import Backend
 from tests.support.processes import Service
-from tests.support.seeding import migrated_graph
+
+Cli = Callable[..., Result]
 
 COPY = "The deployment runbook says: restart the worker after every schema migration.\n"
 
@@ -60,9 +63,9 @@ def write_jsonl(path: Path, items: list[dict[str, Any]]) -> Path:
     return path
 
 
-def seed_mentions(data_dir: Path, names: list[tuple[str, str]]) -> None:
+def seed_mentions(backend: Backend, data_dir: Path, names: list[tuple[str, str]]) -> None:
     """Resolve each (name, kind) seen in its own drawer, on the data directory, then close it."""
-    with migrated_graph(data_dir) as store:
+    with backend.migrated(data_dir) as store:
         policy = DedupPolicy(enabled=True, near_threshold=0.9)
         inputs = []
         for index, (name, kind) in enumerate(names):
@@ -72,14 +75,14 @@ def seed_mentions(data_dir: Path, names: list[tuple[str, str]]) -> None:
         resolve_mentions(store, inputs, fuzzy=True, known_word=lambda word: False)
 
 
-def test_version() -> None:
+def test_version(cli: Cli) -> None:
     result = cli(None, "version")
     assert result.exit_code == 0
     assert result.stdout == f"castlegraph {VERSION}\n"
 
 
 def test_mine_stores_every_chunk_links_copies_and_skips_binaries(
-    docs: Path, data_dir: Path
+    docs: Path, data_dir: Path, cli: Cli, backend: Backend
 ) -> None:
     first = cli(data_dir, "mine", str(docs), "--wing", "w", "--json")
     job = answer(first)["job"]
@@ -107,20 +110,24 @@ def test_mine_stores_every_chunk_links_copies_and_skips_binaries(
 
 
 def test_local_mine_is_the_users_own_read_whatever_the_roots(
-    docs: Path, tmp_path: Path, data_dir: Path
+    docs: Path, tmp_path: Path, data_dir: Path, cli: Cli, backend: Backend
 ) -> None:
     elsewhere = {"CASTLEGRAPH_MINE_ROOTS": str(tmp_path / "elsewhere")}
     job = answer(cli(data_dir, "mine", str(docs), "--wing", "w", "--json", env=elsewhere))["job"]
     assert (job["status"], job["result"]["created"]) == ("succeeded", 2)
 
 
-def test_mine_of_a_missing_path_is_a_clear_error(tmp_path: Path, data_dir: Path) -> None:
+def test_mine_of_a_missing_path_is_a_clear_error(
+    tmp_path: Path, data_dir: Path, cli: Cli, backend: Backend
+) -> None:
     missing = tmp_path / "nowhere"
     message = failure(cli(data_dir, "mine", str(missing), "--wing", "w"))
     assert message == f"castlegraph: no such file or directory (path: {missing})"
 
 
-def test_checkpoint_counts_exact_copies(tmp_path: Path, data_dir: Path) -> None:
+def test_checkpoint_counts_exact_copies(
+    tmp_path: Path, data_dir: Path, cli: Cli, backend: Backend
+) -> None:
     same = {"content": "Decided: the cache is flushed nightly.", "agent": "claude"}
     first = write_jsonl(tmp_path / "first.jsonl", [same])
     second = write_jsonl(tmp_path / "second.jsonl", [same, {"content": "Something else."}])
@@ -135,7 +142,9 @@ def test_checkpoint_counts_exact_copies(tmp_path: Path, data_dir: Path) -> None:
     assert "checkpoint: 2/2 items" in two_run.stderr
 
 
-def test_checkpoint_names_the_bad_line_and_starts_nothing(tmp_path: Path, data_dir: Path) -> None:
+def test_checkpoint_names_the_bad_line_and_starts_nothing(
+    tmp_path: Path, data_dir: Path, cli: Cli, backend: Backend
+) -> None:
     items = tmp_path / "items.jsonl"
     items.write_text('{"content": "fine"}\n\n{"content": "x", "colour": "red"}\n')
     message = failure(cli(data_dir, "checkpoint", str(items), "--wing", "w", "--room", "r"))
@@ -143,7 +152,9 @@ def test_checkpoint_names_the_bad_line_and_starts_nothing(tmp_path: Path, data_d
     assert answer(cli(data_dir, "jobs", "--json")) == {"jobs": []}
 
 
-def test_migrate_status_lists_applied_versions_after_migrate(data_dir: Path) -> None:
+def test_migrate_status_lists_applied_versions_after_migrate(
+    data_dir: Path, cli: Cli, backend: Backend
+) -> None:
     versions = [m.version for m in migrations.MIGRATIONS]
     before = answer(cli(data_dir, "migrate", "--status", "--json"))
     assert (before["applied"], [m["version"] for m in before["pending"]]) == ([], versions)
@@ -159,8 +170,10 @@ def test_migrate_status_lists_applied_versions_after_migrate(data_dir: Path) -> 
 
 
 def test_migrate_status_asks_the_running_service_and_migrate_still_refuses(
-    data_dir: Path, spawn: Callable[..., Service]
+    data_dir: Path, spawn: Callable[..., Service], cli: Cli
 ) -> None:
+    """Embedded only: the service is found through the data directory's lock, which only
+    the embedded database takes."""
     tokens = {"CASTLEGRAPH_API_TOKENS": "ops-secret"}
     service = spawn(data_dir, env=tokens)
     service.wait_healthy()
@@ -179,8 +192,8 @@ def test_migrate_status_asks_the_running_service_and_migrate_still_refuses(
     service.stop(signal.SIGTERM)
 
 
-def test_resolve_is_a_dry_run(data_dir: Path) -> None:
-    seed_mentions(data_dir, [("Ada Lovelace", "person")])
+def test_resolve_is_a_dry_run(data_dir: Path, cli: Cli, backend: Backend) -> None:
+    seed_mentions(backend, data_dir, [("Ada Lovelace", "person")])
 
     unknown = answer(cli(data_dir, "resolve", "Grace Hopper", "--kind", "person", "--json"))
     assert (unknown["decision"], unknown["rule"], unknown["entity"]) == ("new", "new", None)
@@ -199,8 +212,11 @@ def test_resolve_is_a_dry_run(data_dir: Path) -> None:
     assert [e["entity"]["aliases"] for e in ada] == [[]]  # the dry run added no alias
 
 
-def test_entity_shows_aliases_mentions_and_review_links(data_dir: Path) -> None:
+def test_entity_shows_aliases_mentions_and_review_links(
+    data_dir: Path, cli: Cli, backend: Backend
+) -> None:
     seed_mentions(
+        backend,
         data_dir,
         [
             ("Ada Lovelace", "person"),
@@ -231,7 +247,9 @@ def test_entity_shows_aliases_mentions_and_review_links(data_dir: Path) -> None:
     assert "Python 3.11 (tool)" in cli(data_dir, "entity", "python 3.12").stdout
 
 
-def test_jobs_lists_recent_jobs_and_shows_one(docs: Path, tmp_path: Path, data_dir: Path) -> None:
+def test_jobs_lists_recent_jobs_and_shows_one(
+    docs: Path, tmp_path: Path, data_dir: Path, cli: Cli, backend: Backend
+) -> None:
     items = write_jsonl(tmp_path / "items.jsonl", [{"content": "one item"}])
     answer(cli(data_dir, "checkpoint", str(items), "--wing", "w", "--room", "r", "--json"))
     mined = answer(cli(data_dir, "mine", str(docs), "--wing", "w", "--json"))["job"]
@@ -284,8 +302,10 @@ def test_progress_is_a_bar_on_a_terminal(steps: Callable[[], Step]) -> None:
 
 @pytest.mark.slow
 def test_over_http_with_url_and_by_falling_back_to_the_running_service(
-    docs: Path, data_dir: Path, spawn: Callable[..., Service]
+    docs: Path, data_dir: Path, spawn: Callable[..., Service], cli: Cli
 ) -> None:
+    """Embedded only: the service is found through the data directory's lock, which only
+    the embedded database takes."""
     service = spawn(data_dir, env={"CASTLEGRAPH_MINE_ROOTS": str(docs)})
     service.wait_healthy()
 

@@ -1,16 +1,17 @@
 """`castlegraph review`: review links listed with filters and settled from the command line,
-in-process on a temporary data directory (design §11, listing review links)."""
+in-process on a temporary data directory or on Neo4j (design §11, listing review links)."""
 
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.e2e.test_cli import answer, seed_mentions
-from tests.support.cli_runner import cli
+from tests.e2e.test_cli import Cli, answer, seed_mentions
+from tests.support.backends import Backend
 from tests.support.processes import Service
 
 
-def test_review_lists_settles_and_undoes_links(data_dir: Path) -> None:
+def test_review_lists_settles_and_undoes_links(data_dir: Path, cli: Cli, backend: Backend) -> None:
     seed_mentions(
+        backend,
         data_dir,
         [
             ("Python 3.11", "tool"),
@@ -56,7 +57,7 @@ def test_review_lists_settles_and_undoes_links(data_dir: Path) -> None:
     assert [c["status"] for c in python["settled"]] == ["different"]
 
 
-def test_review_needs_a_verdict_and_two_ids(data_dir: Path) -> None:
+def test_review_needs_a_verdict_and_two_ids(data_dir: Path, cli: Cli, backend: Backend) -> None:
     one = cli(data_dir, "review", "same", "only-one")
     assert one.exit_code == 2 and "needs two entity ids" in one.stderr
     unknown = cli(data_dir, "review", "maybe", "a", "b")
@@ -66,8 +67,10 @@ def test_review_needs_a_verdict_and_two_ids(data_dir: Path) -> None:
     assert missing.stderr.strip() == "castlegraph: no entity with id 'no-such'"
 
 
-def test_review_over_http(data_dir: Path, spawn: Callable[..., Service]) -> None:
-    seed_mentions(data_dir, [("Maria", "person"), ("Mario", "person")])
+def test_review_over_http(
+    data_dir: Path, spawn: Callable[..., Service], cli: Cli, backend: Backend
+) -> None:
+    seed_mentions(backend, data_dir, [("Maria", "person"), ("Mario", "person")])
     service = spawn(data_dir)
     service.wait_healthy()
     url = ("--url", service.url)

@@ -1,25 +1,29 @@
-"""`castlegraph export` run in-process on a data directory seeded through the graph layer.
+"""`castlegraph export` run in-process on a data directory (or on Neo4j) seeded through the
+graph layer.
 
 What the export reads and how it writes them: tests/store/test_export.py.
 """
 
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from typer.testing import Result
 
-from tests.support.cli_runner import cli
+from tests.support.backends import Backend
 from tests.support.export_graph import GRAPHML_NS, seed
-from tests.support.seeding import migrated_graph
+
+Cli = Callable[..., Result]
 
 
-def seeded(data_dir: Path) -> None:
-    with migrated_graph(data_dir) as store:
+def seeded(backend: Backend, data_dir: Path) -> None:
+    with backend.migrated(data_dir) as store:
         seed(store)
 
 
-def test_export_command(data_dir: Path, tmp_path: Path) -> None:
-    seeded(data_dir)
+def test_export_command(data_dir: Path, tmp_path: Path, cli: Cli, backend: Backend) -> None:
+    seeded(backend, data_dir)
     shown = cli(data_dir, "export", "--entity", "Ada Lovelace", "--format", "cypher")
     assert shown.exit_code == 0, shown.output
     assert shown.stdout.startswith("// castlegraph export: 'entity Ada Lovelace'\n// 4 nodes, 4")
@@ -40,14 +44,16 @@ def test_export_command(data_dir: Path, tmp_path: Path) -> None:
         (("--entity", "x", "--format", "csv"), "'csv' is not one of 'graphml'"),
     ],
 )
-def test_export_usage_errors(data_dir: Path, args: tuple[str, ...], said: str) -> None:
+def test_export_usage_errors(data_dir: Path, args: tuple[str, ...], said: str, cli: Cli) -> None:
     refused = cli(data_dir, "export", *args)
     assert refused.exit_code == 2
     assert said in refused.stderr
     assert refused.stdout == ""
 
 
-def test_export_of_an_unknown_entity_is_a_clear_error(data_dir: Path) -> None:
-    seeded(data_dir)
+def test_export_of_an_unknown_entity_is_a_clear_error(
+    data_dir: Path, cli: Cli, backend: Backend
+) -> None:
+    seeded(backend, data_dir)
     result = cli(data_dir, "export", "--entity", "Grace Hopper")
     assert (result.exit_code, result.stderr) == (1, "castlegraph: no entity named 'Grace Hopper'\n")

@@ -1,4 +1,6 @@
-"""Faults with real processes: the database killed mid-stream, Neo4j unreachable at start."""
+"""Faults with real processes: the database killed mid-stream (the embedded FalkorDB, which the
+service restarts, and a Neo4j server, which comes back on its own data), Neo4j unreachable at
+start."""
 
 import os
 import signal
@@ -12,10 +14,21 @@ import pytest
 
 from bench.service import database_children
 from castlegraph.graph.backends.embedded import free_port
+from tests.support.neo4j_server import (
+    Neo4jServer,
+    missing_tools_reason,
+    neo4j_required,
+    unavailable,
+)
 from tests.support.polling import eventually
 from tests.support.processes import Service, wait_dead
 
 pytestmark = pytest.mark.slow
+DRIVER_RETRY_SECONDS = 30.0
+"""The Neo4j driver's default `max_transaction_retry_time`."""
+FRESH_SCHEMA_SECONDS = 180.0
+"""A service's first start on an empty Neo4j creates and awaits every index: slow on a busy
+machine."""
 
 
 def restarted(service: Service, killed: int) -> bool:
@@ -29,54 +42,132 @@ def restarted(service: Service, killed: int) -> bool:
         return False
 
 
+NO_ANSWER = 0
+"""The status recorded for a request that got no answer in the writer's time."""
+
+
+class Writer:
+    """Drawers written one after another on a thread until stopped: every status answered
+    (`NO_ANSWER` for none), and the ids of the writes acknowledged (201)."""
+
+    def __init__(self, service: Service, timeout: float = 10.0) -> None:
+        self.service = service
+        self.timeout = timeout
+        self.acknowledged: list[str] = []
+        self.statuses: list[int] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._write, daemon=True)  # dies with a test
+
+    def _write(self) -> None:
+        with httpx.Client(base_url=self.service.url, timeout=self.timeout) as client:
+            for i in range(100_000):
+                if self._stop.is_set():
+                    return
+                try:
+                    response = client.post(
+                        "/api/wings/w/rooms/r/drawers", json={"content": f"note {i}"}
+                    )
+                except httpx.TransportError:
+                    self.statuses.append(NO_ANSWER)
+                    continue
+                self.statuses.append(response.status_code)
+                if response.status_code == 201:
+                    self.acknowledged.append(response.json()["drawer"]["id"])
+
+    def start(self, before: int = 50) -> None:
+        self._thread.start()
+        eventually(
+            lambda: len(self.acknowledged) >= before,
+            f"{before} acknowledged writes before the fault",
+            self.timeout * 3,
+        )
+
+    def refused_since(self, answered: int) -> bool:
+        return 503 in self.statuses[answered:]
+
+    def finish(self) -> None:
+        """Wait for writes acknowledged after the fault, then stop and check what was kept."""
+        after_restart = len(self.acknowledged)
+        eventually(
+            lambda: len(self.acknowledged) >= after_restart + 5,
+            "writes acknowledged after the restart",
+            self.timeout * 3,
+        )
+        self._stop.set()
+        self._thread.join(30)
+        assert not self._thread.is_alive(), "the writer is stuck on a request"
+        assert 500 not in self.statuses
+        assert set(self.statuses) == {201, 503}
+        url = self.service.url
+        assert httpx.get(f"{url}/api/health").status_code == 200
+        missing = [
+            drawer_id
+            for drawer_id in self.acknowledged
+            if httpx.get(f"{url}/api/drawers/{drawer_id}").status_code != 200
+        ]
+        assert missing == []
+
+
 def test_a_killed_database_restarts_and_loses_no_acknowledged_write(
     tmp_path: Path, spawn: Callable[..., Service]
 ) -> None:
     service = spawn(tmp_path / "data")
     service.wait_healthy()
     database = service.database_pid()
-    acknowledged: list[str] = []
-    statuses: list[int] = []
-    stop = threading.Event()
-
-    def writer() -> None:
-        with httpx.Client(base_url=service.url, timeout=10) as client:
-            for i in range(100_000):
-                if stop.is_set():
-                    return
-                response = client.post(
-                    "/api/wings/w/rooms/r/drawers", json={"content": f"note {i}"}
-                )
-                statuses.append(response.status_code)
-                if response.status_code == 201:
-                    acknowledged.append(response.json()["drawer"]["id"])
-
-    thread = threading.Thread(target=writer, daemon=True)  # never outlives a failed test
-    thread.start()
-    eventually(lambda: len(acknowledged) >= 50, "50 acknowledged writes before the kill")
-    before_kill = len(statuses)
+    writer = Writer(service)
+    writer.start()
+    before_kill = len(writer.statuses)
     os.kill(database, signal.SIGKILL)
-    eventually(lambda: 503 in statuses[before_kill:], "a write refused with 503 in the outage")
+    eventually(lambda: writer.refused_since(before_kill), "a write refused with 503 in the outage")
     eventually(lambda: restarted(service, database), "the database restarted by the service")
-    after_restart = len(acknowledged)
-    eventually(
-        lambda: len(acknowledged) >= after_restart + 5, "writes acknowledged after the restart"
-    )
-    stop.set()
-    thread.join(30)
-    assert not thread.is_alive(), "the writer is stuck on a request"
-
-    assert 500 not in statuses
-    assert set(statuses) == {201, 503}
-    assert httpx.get(f"{service.url}/api/health").status_code == 200
-    missing = [
-        drawer_id
-        for drawer_id in acknowledged
-        if httpx.get(f"{service.url}/api/drawers/{drawer_id}").status_code != 200
-    ]
-    assert missing == []
+    writer.finish()
     assert "restarting it" in service.output()
     service.stop(signal.SIGTERM)
+
+
+def healthy(service: Service) -> bool:
+    try:
+        return httpx.get(f"{service.url}/api/health", timeout=5).status_code == 200
+    except httpx.TransportError:
+        return False
+
+
+@pytest.mark.neo4j
+@pytest.mark.timeout(600)  # two Neo4j starts, a fresh schema and a 30 s outage, on 2 busy cores
+def test_a_killed_neo4j_restarted_on_its_data_loses_no_acknowledged_write(
+    tmp_path: Path, spawn: Callable[..., Service]
+) -> None:
+    """A server of its own (the session's serves other tests), killed with SIGKILL under the
+    writes and started again on the same port and data: the service answers 503 meanwhile,
+    reconnects by itself, and every write it acknowledged is still there.
+
+    The driver retries a write for up to 30 s (its `max_transaction_retry_time`) before the
+    service gives up with 503, so the writer waits longer than that for an answer, and Neo4j
+    stays down until a 503 came."""
+    reason = missing_tools_reason()
+    if reason:
+        unavailable(reason, required=neo4j_required())
+    server = Neo4jServer(data_dir=tmp_path / "neo4j")
+    server.start()
+    try:
+        env = {"CASTLEGRAPH_NEO4J_URI": server.uri, "CASTLEGRAPH_NEO4J_PASSWORD": "auth-is-off"}
+        service = spawn(tmp_path / "data", env=env)
+        service.wait_healthy(FRESH_SCHEMA_SECONDS)
+        writer = Writer(service, timeout=DRIVER_RETRY_SECONDS * 3)
+        writer.start(before=10)
+        before_kill = len(writer.statuses)
+        server.kill()
+        eventually(
+            lambda: writer.refused_since(before_kill),
+            "a write refused with 503 in the outage",
+            DRIVER_RETRY_SECONDS * 3,
+        )
+        server.start()
+        eventually(lambda: healthy(service), "the service healthy on the restarted Neo4j", 60)
+        writer.finish()
+        service.stop(signal.SIGTERM)
+    finally:
+        server.stop()
 
 
 def test_a_database_restarted_by_the_watchdog_dies_with_the_service(

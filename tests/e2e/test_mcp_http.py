@@ -16,6 +16,7 @@ import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
+from tests.support.backends import Backend
 from tests.support.mcp import TOOLS, assert_agent_tools, mcp_stdio_session, text
 from tests.support.processes import Service
 
@@ -42,7 +43,9 @@ def vector(cosine: float) -> list[float]:
     return [cosine, math.sqrt(1 - cosine * cosine), 0.0]
 
 
-async def test_duplicate_review_at_slash_mcp(spawn: Callable[..., Service], tmp_path: Path) -> None:
+async def test_duplicate_review_at_slash_mcp(
+    spawn: Callable[..., Service], tmp_path: Path, backend: Backend
+) -> None:
     service = spawn(tmp_path / "palace")
     service.wait_healthy()
     room = {"wing": "ops", "room": "deploy"}
@@ -61,8 +64,10 @@ async def test_duplicate_review_at_slash_mcp(spawn: Callable[..., Service], tmp_
         answers = [w.structured_content or {} for w in written]
         a, copy, b, other = (answer["id"] for answer in answers)
         for drawer, cosine in ((a, 1.0), (b, 0.97), (other, 0.0)):
-            put = httpx.put(
-                f"{service.url}/api/drawers/{drawer}/embedding", json={"vector": vector(cosine)}
+            put = httpx.put(  # the first creates the vector index: on Neo4j, awaited online
+                f"{service.url}/api/drawers/{drawer}/embedding",
+                json={"vector": vector(cosine)},
+                timeout=60,
             )
             assert put.status_code == 200, put.text
         found = text(await session.call_tool("find_duplicates", room))
@@ -87,7 +92,7 @@ async def test_duplicate_review_at_slash_mcp(spawn: Callable[..., Service], tmp_
 
 
 async def test_an_agents_drawer_and_mention_tools_at_slash_mcp(
-    spawn: Callable[..., Service], tmp_path: Path
+    spawn: Callable[..., Service], tmp_path: Path, backend: Backend
 ) -> None:
     service = spawn(tmp_path / "palace")
     service.wait_healthy()
@@ -99,6 +104,8 @@ async def test_an_agents_drawer_and_mention_tools_at_slash_mcp(
 async def test_stdio_forwards_to_the_service_holding_the_data_dir(
     spawn: Callable[..., Service], tmp_path: Path
 ) -> None:
+    """Embedded only: on Neo4j nothing locks the data directory, and `mcp` opens the database
+    in-process instead of forwarding."""
     data_dir = tmp_path / "palace"
     service = spawn(data_dir)
     service.wait_healthy()
@@ -116,7 +123,7 @@ async def test_stdio_forwards_to_the_service_holding_the_data_dir(
 
 
 async def test_slash_mcp_takes_the_callers_token(
-    spawn: Callable[..., Service], tmp_path: Path
+    spawn: Callable[..., Service], tmp_path: Path, backend: Backend
 ) -> None:
     service = spawn(tmp_path / "palace", env={"CASTLEGRAPH_API_TOKENS": "scout:s3cret"})
     service.wait_healthy()

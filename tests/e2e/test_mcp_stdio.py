@@ -1,7 +1,8 @@
 """The MCP tools over stdio: a real `castlegraph mcp` process driven by the SDK's client.
 
 The palace is prepared beforehand through the HTTP app in-process (TestClient), which stops
-its database on exit, so the `mcp` process can then open the same data directory itself.
+its database on exit, so the `mcp` process can then open the same data directory itself (or,
+on Neo4j, the same database).
 Over streamable HTTP against a real service: `tests/e2e/test_mcp_http.py`.
 """
 
@@ -26,6 +27,7 @@ from castlegraph.api.mcp.errors import tool_errors
 from castlegraph.api.mcp.guide import GUIDE_URI
 from castlegraph.graph.errors import DrawerNotFound, GraphQueryError, GraphUnavailable
 from tests.support.app import app_settings, running_app
+from tests.support.backends import Backend
 from tests.support.mcp import TOOLS, assert_agent_tools, mcp_stdio_session, text
 from tests.support.processes import Service, server_processes, wait_dead
 
@@ -55,12 +57,15 @@ def failure(result: CallToolResult) -> str:
 
 
 @asynccontextmanager
-async def stdio_session(data_dir: Path, log: Path) -> AsyncIterator[ClientSession]:
-    """A session with `castlegraph mcp`; afterwards, no process of it is left."""
-    async with mcp_stdio_session(data_dir, log) as session:
+async def stdio_session(
+    data_dir: Path, log: Path, backend: Backend
+) -> AsyncIterator[ClientSession]:
+    """A session with `castlegraph mcp` on `backend`; afterwards, no process of it is left."""
+    async with mcp_stdio_session(data_dir, log, env=backend.env) as session:
         processes = server_processes(data_dir)
         assert processes, log.read_text()
-        assert len(database_children(processes[0])) == 1, log.read_text()  # its FalkorDB
+        databases = 0 if backend.neo4j else 1  # its FalkorDB
+        assert len(database_children(processes[0])) == databases, log.read_text()
         yield session
     # Its children die with it: the database stopped, a word-list builder killed by the kernel.
     assert all(wait_dead(pid, seconds=5.0) for pid in processes), log.read_text()
@@ -68,10 +73,10 @@ async def stdio_session(data_dir: Path, log: Path) -> AsyncIterator[ClientSessio
 
 
 @pytest.fixture
-def palace(tmp_path: Path) -> dict[str, str]:
+def palace(tmp_path: Path, backend: Backend) -> dict[str, str]:
     """Two drawers alike in meaning (cosine 0.97), one apart, and two entities under review."""
     data_dir = tmp_path / "palace"
-    with running_app(app_settings(data_dir)) as client:
+    with running_app(app_settings(data_dir, graph=backend.graph_settings())) as client:
         ids = {}
         for name, content, angle in [
             ("a", "Staging listens on 8080", 0.0),
@@ -91,8 +96,8 @@ def palace(tmp_path: Path) -> dict[str, str]:
     return ids
 
 
-async def test_tools_are_listed_with_descriptions(tmp_path: Path) -> None:
-    async with stdio_session(tmp_path / "empty", tmp_path / "mcp.log") as session:
+async def test_tools_are_listed_with_descriptions(tmp_path: Path, backend: Backend) -> None:
+    async with stdio_session(tmp_path / "empty", tmp_path / "mcp.log", backend) as session:
         listed = {tool.name: tool for tool in (await session.list_tools()).tools}
     assert set(listed) == TOOLS
     assert all(tool.description and tool.input_schema for tool in listed.values())
@@ -114,13 +119,15 @@ async def test_tools_are_listed_with_descriptions(tmp_path: Path) -> None:
     }
 
 
-async def test_an_agents_drawer_and_mention_tools_over_stdio(tmp_path: Path) -> None:
-    async with stdio_session(tmp_path / "empty", tmp_path / "mcp.log") as session:
+async def test_an_agents_drawer_and_mention_tools_over_stdio(
+    tmp_path: Path, backend: Backend
+) -> None:
+    async with stdio_session(tmp_path / "empty", tmp_path / "mcp.log", backend) as session:
         await assert_agent_tools(session)
 
 
-async def test_writes_and_errors_on_an_empty_palace(tmp_path: Path) -> None:
-    async with stdio_session(tmp_path / "empty", tmp_path / "mcp.log") as session:
+async def test_writes_and_errors_on_an_empty_palace(tmp_path: Path, backend: Backend) -> None:
+    async with stdio_session(tmp_path / "empty", tmp_path / "mcp.log", backend) as session:
         note = {"wing": "ops", "room": "deploy", "content": "Staging listens on 8080"}
         first = answer(await session.call_tool("drawer_write", note))
         again = answer(await session.call_tool("drawer_write", note))
@@ -157,7 +164,8 @@ async def test_forwards_to_the_service_that_holds_the_data_directory_where_it_li
     tmp_path: Path, spawn: Callable[..., Service]
 ) -> None:
     """The settings name a port where nothing listens; the service recorded its own beside
-    the data directory's lock, and every tool reaches it there."""
+    the data directory's lock, and every tool reaches it there. Embedded only: on Neo4j
+    nothing locks the data directory, and every process opens the database itself."""
     data_dir = tmp_path / "data"
     service = spawn(data_dir)
     service.wait_healthy()
@@ -173,9 +181,11 @@ async def test_forwards_to_the_service_that_holds_the_data_directory_where_it_li
     service.stop(signal.SIGTERM)
 
 
-async def test_duplicate_review_over_stdio(palace: dict[str, str], tmp_path: Path) -> None:
+async def test_duplicate_review_over_stdio(
+    palace: dict[str, str], tmp_path: Path, backend: Backend
+) -> None:
     a, b = sorted((palace["a"], palace["b"]))
-    async with stdio_session(Path(palace["data_dir"]), tmp_path / "mcp.log") as session:
+    async with stdio_session(Path(palace["data_dir"]), tmp_path / "mcp.log", backend) as session:
         found = text(await session.call_tool("find_duplicates", {}))
         hygiene_before = text(await session.call_tool("hygiene", {}))
         verdict = {"a": palace["b"], "b": palace["a"], "status": "supplement"}
@@ -197,8 +207,10 @@ async def test_duplicate_review_over_stdio(palace: dict[str, str], tmp_path: Pat
     assert "0 duplicate pairs" in hygiene_after
 
 
-async def test_entity_review_over_stdio(palace: dict[str, str], tmp_path: Path) -> None:
-    async with stdio_session(Path(palace["data_dir"]), tmp_path / "mcp.log") as session:
+async def test_entity_review_over_stdio(
+    palace: dict[str, str], tmp_path: Path, backend: Backend
+) -> None:
+    async with stdio_session(Path(palace["data_dir"]), tmp_path / "mcp.log", backend) as session:
         dry = answer(await session.call_tool("resolve_entity", {"name": "MARIA", "kind": "person"}))
         new = answer(await session.call_tool("resolve_entity", {"name": "Zed", "kind": "tool"}))
         candidates = answer(
@@ -237,10 +249,10 @@ async def test_entity_review_over_stdio(palace: dict[str, str], tmp_path: Path) 
 
 
 async def test_review_links_are_listed_settled_and_undone_over_stdio(
-    palace: dict[str, str], tmp_path: Path
+    palace: dict[str, str], tmp_path: Path, backend: Backend
 ) -> None:
     maria, mario = palace["maria"], palace["mario"]
-    async with stdio_session(Path(palace["data_dir"]), tmp_path / "mcp.log") as session:
+    async with stdio_session(Path(palace["data_dir"]), tmp_path / "mcp.log", backend) as session:
         pending = answer(await session.call_tool("review_links", {}))
         taken = failure(
             await session.call_tool("add_alias", {"entity_id": maria, "alias": "Mario"})

@@ -13,7 +13,12 @@ import httpx2 as httpx
 import pytest
 
 from castlegraph.graph.backends.embedded import free_port
-from tests.support.neo4j_server import Neo4jServer, missing_tools_reason
+from tests.support.neo4j_server import (
+    Neo4jServer,
+    missing_tools_reason,
+    neo4j_required,
+    unavailable,
+)
 from tests.support.processes import Service
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
@@ -29,7 +34,7 @@ def test_a_service_started_before_neo4j_becomes_ready_when_neo4j_is(
 ) -> None:
     reason = missing_tools_reason()
     if reason:
-        pytest.skip(reason)
+        unavailable(reason, required=neo4j_required())
     port = free_port()
     env = {"CASTLEGRAPH_NEO4J_URI": f"bolt://127.0.0.1:{port}", "CASTLEGRAPH_NEO4J_PASSWORD": "x"}
     service = spawn(tmp_path / "data", env=env)

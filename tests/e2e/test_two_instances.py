@@ -1,5 +1,8 @@
 """Two `castlegraph serve` processes on one Neo4j, under concurrent writes through both.
 
+Neo4j only: two services cannot share an embedded database (the second is refused its data
+directory, `test_service_process.py`).
+
 What several instances behind a load balancer must keep (design §2.2): one entity per (kind,
 key), every job run once, every mention and verdict kept, and a read through one instance
 sees what was written through the other.
@@ -17,6 +20,7 @@ import httpx2 as httpx
 import pytest
 
 from castlegraph.graph.backends.neo4j_store import Neo4jStore
+from tests.support.backends import neo4j_backend
 from tests.support.processes import Service
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
@@ -42,12 +46,7 @@ def start_instance(
     tmp_path: Path,
     spawn: Callable[..., Service],
 ) -> Callable[[str], Service]:
-    uri, user, password = neo4j_address
-    env = {
-        "CASTLEGRAPH_NEO4J_URI": uri,
-        "CASTLEGRAPH_NEO4J_USER": user,
-        "CASTLEGRAPH_NEO4J_PASSWORD": password,
-    }
+    env = neo4j_backend(neo4j_address).env
 
     def start(name: str) -> Service:
         service = spawn(tmp_path / name, env=env)

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from castlegraph.graph.backends.opener import open_backend
+from castlegraph.graph.backends.opener import Neo4jTarget, open_backend
 from castlegraph.graph.records import Entity
 from castlegraph.graph.review.embeddings import set_embedding
 from castlegraph.graph.schema import migrations
@@ -19,9 +19,9 @@ from castlegraph.resolver.entity_model import EntityView
 
 
 @contextmanager
-def opened_graph(data_dir: Path) -> Iterator[Any]:
-    """The store on `data_dir` as it is (no schema applied); closed on exit."""
-    backend = open_backend(None, data_dir)
+def opened_graph(data_dir: Path, neo4j: Neo4jTarget | None = None) -> Iterator[Any]:
+    """The store on `data_dir` (or on `neo4j`) as it is (no schema applied); closed on exit."""
+    backend = open_backend(neo4j, data_dir)
     try:
         yield backend.store
     finally:
@@ -29,9 +29,10 @@ def opened_graph(data_dir: Path) -> Iterator[Any]:
 
 
 @contextmanager
-def migrated_graph(data_dir: Path) -> Iterator[Any]:
-    """The store on `data_dir` with its schema applied and every migration run; closed on exit."""
-    with opened_graph(data_dir) as store:
+def migrated_graph(data_dir: Path, neo4j: Neo4jTarget | None = None) -> Iterator[Any]:
+    """The store on `data_dir` (or on `neo4j`) with its schema applied and every migration run;
+    closed on exit."""
+    with opened_graph(data_dir, neo4j) as store:
         store.apply_schema()
         migrations.migrate(store)
         yield store

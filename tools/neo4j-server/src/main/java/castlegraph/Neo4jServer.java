@@ -57,8 +57,10 @@ import org.neo4j.harness.Neo4jBuilders;
  * on stderr), {@code --password P} (auth on: the {@code neo4j} user's password, 8 characters or
  * more), {@code --tls} (Bolt accepts TLS connections only, with a self-signed certificate made at
  * start; the ready line then reads {@code neo4j ready bolt+s://127.0.0.1:PORT certificate=PATH},
- * PATH the certificate in PEM, for a client to trust). Neo4j's own logs go to files in the data
- * directory and are copied to stderr only when the start fails.
+ * PATH the certificate in PEM, for a client to trust), {@code --data-dir DIR} (keep the databases
+ * in DIR, created if missing, and leave it there on exit: a later start with the same DIR is a
+ * restart with the same data). Neo4j's own logs go to files in the data directory and are copied
+ * to stderr only when the start fails.
  */
 public final class Neo4jServer {
 
@@ -67,7 +69,8 @@ public final class Neo4jServer {
     private static final String OWNER_FILE = "owner.pid";
     private static final int LOG_TAIL_LINES = 25;
     private static final String USAGE =
-            "usage: neo4j-server [--port N] [--password P] [--tls] [--ignore-stdin] [--verbose]";
+            "usage: neo4j-server [--port N] [--password P] [--tls] [--data-dir DIR] [--ignore-stdin]"
+            + " [--verbose]";
     private static final int MINIMUM_PASSWORD_LENGTH = 8; // Neo4j's own default minimum
     private static final String CERTIFICATE_ALIAS = "neo4j-server";
 
@@ -76,6 +79,7 @@ public final class Neo4jServer {
     private boolean building;     // guarded by lock
     private boolean stopped;      // guarded by lock
     private Path workDir;         // guarded by lock
+    private Path dataDir;         // null: the databases live in workDir and go with it
     private boolean verbose;
     private String password;      // null: auth off
     private boolean tls;
@@ -95,6 +99,8 @@ public final class Neo4jServer {
                     port = Integer.parseInt(args[++i]);
                 } else if (a.startsWith("--port=")) {
                     port = Integer.parseInt(a.substring("--port=".length()));
+                } else if (a.equals("--data-dir") && i + 1 < args.length) {
+                    dataDir = Path.of(args[++i]).toAbsolutePath();
                 } else if (a.equals("--ignore-stdin")) {
                     watchStdin = false;
                 } else if (a.equals("--verbose") || a.equals("-v")) {
@@ -222,9 +228,15 @@ public final class Neo4jServer {
         }
     }
 
-    private Neo4j build(int port) {
+    private Neo4j build(int port) throws IOException {
         SocketAddress address = new SocketAddress("127.0.0.1", port);
-        Neo4jBuilder builder = Neo4jBuilders.newInProcessBuilder(workDir)
+        Neo4jBuilder builder = Neo4jBuilders.newInProcessBuilder(workDir);
+        if (dataDir != null) {
+            // Outside the harness's own folder, which it deletes on close: the data stays.
+            Files.createDirectories(dataDir);
+            builder = builder.withConfig(GraphDatabaseSettings.data_directory, dataDir);
+        }
+        builder = builder
                 .withDisabledServer() // no HTTP / HTTPS
                 .withConfig(BoltConnector.enabled, true)
                 .withConfig(BoltConnector.listen_address, address)
