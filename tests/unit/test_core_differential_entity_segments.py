@@ -1,0 +1,139 @@
+"""The compiled core's segment search (`castlegraph._core`) against the numpy code it replaces.
+
+Every function the core took over runs through both implementations on the same segments and
+probes, and must answer the same arrays: segments of every geometry a build, a write or a merge
+makes (bucket bits from 0, tags cut short, rows of 1 to 20 bits), probes that hit, miss, share a
+bucket or fall outside a part's bucket range. Through a whole `KeyIndex`, keys of every kind of
+text (accents, digits, CJK, emoji, very long, empty) are looked up with either core bound.
+Skipped where the core is not built.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.typing import NDArray
+
+from castlegraph.graph.indexes import key_segments
+from castlegraph.graph.indexes.key_segments import (
+    HASH_BITS,
+    Geometry,
+    KeyIndex,
+    Segment,
+    native_find,
+    native_spans,
+    python_find,
+    python_spans,
+)
+from castlegraph.graph.indexes.native_core import native_entity_core
+
+core = native_entity_core()
+pytestmark = pytest.mark.skipif(core is None, reason="the compiled core is not built")
+
+hash_values = st.integers(0, (1 << 64) - 1)
+
+
+@st.composite
+def segments_and_probes(draw: st.DrawFn) -> tuple[Segment, NDArray[np.uint64]]:
+    """A segment over all its buckets or a part of them, and sorted probes: some the stored
+    hashes themselves, some their neighbours, some anything."""
+    stored = draw(st.lists(hash_values, max_size=300))
+    rows = draw(st.integers(1, 1 << 20))
+    row_of = draw(st.lists(st.integers(0, rows - 1), min_size=len(stored), max_size=len(stored)))
+    base = draw(st.integers(0, 1 << 20))
+    hash_bits = draw(st.integers(8, HASH_BITS))
+    geometry = Geometry.for_rows(len(stored), base, rows, hash_bits)
+    bucket_count = 1 << geometry.bucket_bits
+    first = draw(st.integers(0, bucket_count - 1))
+    last = draw(st.integers(first, bucket_count - 1))
+    hashes = np.array(stored, dtype=np.uint64)
+    shift = 64 - geometry.bucket_bits
+    buckets = (hashes >> np.uint64(shift)) if geometry.bucket_bits else np.zeros_like(hashes)
+    inside = (buckets >= first) & (buckets <= last)
+    segment = Segment.of(
+        hashes[inside].copy(), np.array(row_of, dtype=np.int64)[inside], geometry, first, last
+    )
+    near = [(h + d) % (1 << 64) for h in stored for d in draw(st.sets(st.integers(-2, 2)))]
+    probes = draw(st.lists(st.sampled_from(stored), max_size=50)) if stored else []
+    probes += near[:100] + draw(st.lists(hash_values, max_size=50))
+    return segment, np.sort(np.array(probes, dtype=np.uint64))
+
+
+def _same(a: tuple[object, ...], b: tuple[object, ...]) -> None:
+    assert len(a) == len(b)
+    for x, y in zip(a, b, strict=True):
+        if isinstance(x, np.ndarray):
+            assert isinstance(y, np.ndarray)
+            assert x.dtype == y.dtype
+            assert x.tolist() == y.tolist()
+        else:
+            assert x == y
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=segments_and_probes(), ends_of_all=st.booleans())
+def test_spans_are_the_same(case: tuple[Segment, NDArray[np.uint64]], ends_of_all: bool) -> None:
+    segment, probes = case
+    _same(
+        native_spans(segment, probes, ends_of_all=ends_of_all),
+        python_spans(segment, probes, ends_of_all=ends_of_all),
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=segments_and_probes())
+def test_find_is_the_same(case: tuple[Segment, NDArray[np.uint64]]) -> None:
+    segment, probes = case
+    _same(native_find(segment, probes), python_find(segment, probes))
+
+
+def test_a_probe_of_a_stored_hash_finds_its_row() -> None:
+    """A fixed case, so a failure of the generated ones has a plain neighbour to read."""
+    hashes = np.array([1 << 63, 5, 1 << 40], dtype=np.uint64)
+    geometry = Geometry.for_rows(3, 100, 3)
+    segment = Segment.of(hashes.copy(), np.array([0, 1, 2]), geometry)
+    positions, rows = native_find(segment, np.sort(hashes))
+    assert sorted(rows.tolist()) == [100, 101, 102]
+    assert sorted(positions.tolist()) == [0, 1, 2]
+
+
+def test_a_bad_buffer_is_a_clear_error() -> None:
+    geometry = Geometry.for_rows(1, 0, 1)
+    segment = Segment.of(np.array([7], dtype=np.uint64), np.array([0]), geometry)
+    with pytest.raises(ValueError, match="hashes"):
+        native_find(segment, np.array([7.0]))  # type: ignore[arg-type]
+
+
+texts = st.one_of(
+    st.text(max_size=12),
+    st.text(alphabet="aeéèëoöøñç0123456789 ", max_size=20),
+    st.text(alphabet="東京大学北京🙂👍🏽ß", max_size=8),
+    st.text(alphabet="ab", min_size=200, max_size=400),
+    st.just(""),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    stored=st.lists(st.sets(texts, min_size=1, max_size=5), max_size=30),
+    probes=st.sets(texts, max_size=20),
+    per_segment=st.integers(1, 10),
+)
+def test_a_key_index_answers_the_same_on_either_core(
+    stored: list[set[str]], probes: set[str], per_segment: int
+) -> None:
+    """Keys are hashed in Python; either core then answers the same ids and probes."""
+    index = KeyIndex()
+    for start in range(0, len(stored), per_segment):
+        chunk = stored[start : start + per_segment]
+        index.add([(f"e{start + n}", keys) for n, keys in enumerate(chunk)])
+    every = probes | {key for keys in stored for key in keys}
+    with_core = index.lookup(every)
+    saved = key_segments._NATIVE
+    key_segments._NATIVE = None
+    try:
+        without = index.lookup(every)
+    finally:
+        key_segments._NATIVE = saved
+    assert with_core == without
+    assert all(f"e{n}" in with_core for n in range(len(stored)))
