@@ -1,11 +1,10 @@
 """The in-memory entity index's segment search alone, numpy's code against the compiled core.
 
 `python -m bench.segment_search --sizes 10000,100000` builds, per size, the key index a service
-builds (`graph.indexes.key_segments`, the stored keys of `bench.names`' entities, in blocks and
-parts as `EntityIndex.build` makes it), then looks up the probes of batches of 1,000 mentions
-drawn as `bench.mention_mix` draws them (one-edit probes for all, review probes for a fifth),
-with each core bound in turn, batch by batch in one sitting. It prints and returns the median
-lookup time per batch, the answers' agreement and the index's bytes per entity.
+builds (`graph.indexes.key_segments`: `bench.names`' entities' stored keys, built in blocks as
+`EntityIndex.build` does), then looks up the probes of batches of 1,000 mentions (one-edit probes
+for all, review probes for a fifth) with each core bound in turn, in one sitting: the median
+lookup per batch, the answers' agreement and the index's bytes per entity.
 """
 
 import argparse

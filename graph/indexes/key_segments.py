@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from castlegraph.graph.indexes.kind_runs import KindRuns, KindsOf
-from castlegraph.graph.indexes.native_core import CoreUnavailable, native_entity_core
+from castlegraph.graph.indexes.native_core import native_entity_core
 
 _HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
 _UUID_GROUPS = ((0, 8, 0), (8, 12, 9), (12, 16, 14), (16, 20, 19), (20, 32, 24))
@@ -226,8 +226,10 @@ class Segment:
         probe, then row. With it, a probe that meets a long run kept by kind gets only the
         entries of the kinds it wants (`graph.indexes.kind_runs`)."""
         runs = self.kind_runs
-        if (runs is None or wanted is None) and _NATIVE is not None:
-            return native_find(self, hashes)
+        if _NATIVE is not None:
+            found = native_find(self, hashes, runs if wanted is not None else None)
+            if found is not None:  # no probe met a long run: the kinds need not be asked
+                return found
         lo, probes, first, past = self._spans(hashes, ends_of_all=False)
         run = runs.run_at(first) if runs is not None and wanted is not None else None
         if runs is None or wanted is None or run is None or not (run >= 0).any():
@@ -326,14 +328,22 @@ def python_find(segment: Segment, hashes: Hashes) -> tuple[NDArray[np.intp], Row
     return probes[owners] + lo, segment._rows(places)
 
 
-def native_find(segment: Segment, hashes: Hashes) -> tuple[NDArray[np.intp], Rows]:
-    """`Segment.find` without kinds in the compiled core: spans, entries and rows in one call."""
+def native_find(
+    segment: Segment, hashes: Hashes, runs: KindRuns | None = None
+) -> tuple[NDArray[np.intp], Rows] | None:
+    """`Segment.find` without kinds in the compiled core: spans, entries and rows in one call.
+    Given the segment's long runs, None when a probe meets one (its kinds must be asked):
+    most lookups meet none, and are answered without a numpy pass."""
     core = _core()
     g = segment.geometry
-    positions, rows = core.segment_find(
+    found = core.segment_find(
         segment.entries, segment.offsets, segment.first, segment.last,
         g.bucket_bits, g.tag_bits, g.row_bits, g.base, hashes,
+        None if runs is None else np.ascontiguousarray(runs.starts, dtype=np.int64),
     )  # fmt: skip
+    if found is None:
+        return None
+    positions, rows = found
     return _intp(positions), np.frombuffer(rows, dtype=np.int64)
 
 
@@ -342,7 +352,7 @@ def _core() -> Any:
     directly)."""
     core = native_entity_core()
     if core is None:
-        raise CoreUnavailable("the compiled core is not loaded")
+        raise ImportError("the compiled core (castlegraph._core) is not loaded")
     return core
 
 

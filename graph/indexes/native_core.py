@@ -15,10 +15,6 @@ CORE_ENV = "CASTLEGRAPH_CORE"
 CHOICES = ("auto", "native", "python")
 
 
-class CoreUnavailable(RuntimeError):
-    """`CASTLEGRAPH_CORE=native` where the compiled core was not built or does not load."""
-
-
 @cache
 def native_entity_core() -> ModuleType | None:
     """The compiled core's module, or None where the numpy code runs."""
@@ -31,5 +27,5 @@ def native_entity_core() -> ModuleType | None:
         return importlib.import_module("castlegraph._core")
     except ImportError as error:
         if choice == "native":
-            raise CoreUnavailable(f"{CORE_ENV}=native, but the compiled core: {error}") from error
+            raise ImportError(f"{CORE_ENV}=native, but the compiled core: {error}") from error
         return None

@@ -84,7 +84,47 @@ def test_spans_are_the_same(case: tuple[Segment, NDArray[np.uint64]], ends_of_al
 @given(case=segments_and_probes())
 def test_find_is_the_same(case: tuple[Segment, NDArray[np.uint64]]) -> None:
     segment, probes = case
-    _same(native_find(segment, probes), python_find(segment, probes))
+    found = native_find(segment, probes)
+    assert found is not None
+    _same(found, python_find(segment, probes))
+
+
+@st.composite
+def segments_with_runs(draw: st.DrawFn) -> tuple[Segment, NDArray[np.uint64]]:
+    """A segment where a few hashes are stored by 32 to 80 rows each (long runs, kept by kind),
+    and probes that meet them or not."""
+    shared = draw(st.lists(hash_values, min_size=1, max_size=3))
+    stored = [h for h in shared for _ in range(draw(st.integers(32, 80)))]
+    stored += draw(st.lists(hash_values, max_size=200))
+    rows = len(stored)
+    geometry = Geometry.for_rows(rows, 0, rows)
+    segment = Segment.of(
+        np.array(stored, dtype=np.uint64), np.arange(rows, dtype=np.int64), geometry
+    )
+    codes = draw(st.integers(1, 4))
+    segment = segment.with_kind_runs(lambda r: (r % codes).astype(np.uint32))
+    probes = draw(st.lists(st.sampled_from(stored), max_size=30))
+    probes += draw(st.lists(hash_values, max_size=30))
+    return segment, np.sort(np.array(probes, dtype=np.uint64))
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=segments_with_runs())
+def test_find_leaves_the_probes_that_meet_a_long_run_to_the_kinds(
+    case: tuple[Segment, NDArray[np.uint64]],
+) -> None:
+    """Given the long runs, the core answers only where no probe meets one (numpy's `run_at`
+    says which do), and then as numpy does."""
+    segment, probes = case
+    runs = segment.kind_runs
+    assert runs is not None
+    _, _, first, _ = python_spans(segment, probes, ends_of_all=False)
+    found = native_find(segment, probes, runs)
+    if (runs.run_at(first) >= 0).any():
+        assert found is None
+    else:
+        assert found is not None
+        _same(found, python_find(segment, probes))
 
 
 def test_a_probe_of_a_stored_hash_finds_its_row() -> None:
@@ -92,7 +132,9 @@ def test_a_probe_of_a_stored_hash_finds_its_row() -> None:
     hashes = np.array([1 << 63, 5, 1 << 40], dtype=np.uint64)
     geometry = Geometry.for_rows(3, 100, 3)
     segment = Segment.of(hashes.copy(), np.array([0, 1, 2]), geometry)
-    positions, rows = native_find(segment, np.sort(hashes))
+    found = native_find(segment, np.sort(hashes))
+    assert found is not None
+    positions, rows = found
     assert sorted(rows.tolist()) == [100, 101, 102]
     assert sorted(positions.tolist()) == [0, 1, 2]
 
@@ -101,7 +143,7 @@ def test_a_bad_buffer_is_a_clear_error() -> None:
     geometry = Geometry.for_rows(1, 0, 1)
     segment = Segment.of(np.array([7], dtype=np.uint64), np.array([0]), geometry)
     with pytest.raises(ValueError, match="hashes"):
-        native_find(segment, np.array([7.0]))  # type: ignore[arg-type]
+        native_find(segment, np.array([7.0]))
 
 
 texts = st.one_of(

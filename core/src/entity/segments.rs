@@ -189,8 +189,11 @@ pub fn segment_spans<'py>(
 }
 
 /// `Segment.find` without kinds: (probe position, row) of every entry of a probe's tag, by
-/// probe then row, both as bytes of native int64; rows have `base` added.
+/// probe then row, both as bytes of native int64; rows have `base` added. Given `run_starts`
+/// (the segment's long runs by kind, `KindRuns.starts`), None as soon as a probe meets one:
+/// that probe's kinds must be asked, which the caller does.
 #[pyfunction]
+#[pyo3(signature = (entries, offsets, first, last, bucket_bits, tag_bits, row_bits, base, hashes, run_starts=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn segment_find<'py>(
     py: Python<'py>,
@@ -203,13 +206,36 @@ pub fn segment_find<'py>(
     row_bits: u32,
     base: i64,
     hashes: &Bound<'py, PyAny>,
-) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    run_starts: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Option<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)>> {
     let mask = if row_bits >= 32 {
         u32::MAX
     } else {
         (1u32 << row_bits) - 1
     };
-    let (positions, rows) = with_spans(
+    let starts_buf = run_starts
+        .map(|s| buffer::<i64>(s, "run_starts"))
+        .transpose()?;
+    let starts = match &starts_buf {
+        Some(buf) => Some(cells(py, buf, "run_starts")?),
+        None => None,
+    };
+    let meets_a_run = |begin: i64| match starts {
+        Some(starts) => {
+            let (mut lo, mut hi) = (0, starts.len());
+            while lo < hi {
+                let middle = (lo + hi) >> 1;
+                if starts[middle].get() < begin {
+                    lo = middle + 1;
+                } else {
+                    hi = middle;
+                }
+            }
+            lo < starts.len() && starts[lo].get() == begin
+        }
+        None => false,
+    };
+    let found = with_spans(
         py,
         entries,
         offsets,
@@ -221,6 +247,9 @@ pub fn segment_find<'py>(
         hashes,
         false,
         |entry, spans| {
+            if spans.first.iter().any(|&begin| meets_a_run(begin)) {
+                return None;
+            }
             let mut positions = Vec::new();
             let mut rows = Vec::new();
             for ((&probe, &begin), &past) in spans.probes.iter().zip(&spans.first).zip(&spans.past)
@@ -230,10 +259,10 @@ pub fn segment_find<'py>(
                     rows.push(i64::from(entry(place) & mask) + base);
                 }
             }
-            (positions, rows)
+            Some((positions, rows))
         },
     )?;
-    Ok((as_bytes(py, &positions), as_bytes(py, &rows)))
+    Ok(found.map(|(positions, rows)| (as_bytes(py, &positions), as_bytes(py, &rows))))
 }
 
 /// Checks the arguments, reads the buffers and hands `then` the entry reader and the spans.
