@@ -227,10 +227,13 @@ class Segment:
         entries of the kinds it wants (`graph.indexes.kind_runs`)."""
         runs = self.kind_runs
         if _NATIVE is not None:
-            found = native_find(self, hashes, runs if wanted is not None else None)
+            found, spans = native_find(self, hashes, runs if wanted is not None else None)
             if found is not None:  # no probe met a long run: the kinds need not be asked
                 return found
-        lo, probes, first, past = self._spans(hashes, ends_of_all=False)
+            assert spans is not None  # the core answers one of the two
+            lo, probes, first, past = spans
+        else:
+            lo, probes, first, past = self._spans(hashes, ends_of_all=False)
         run = runs.run_at(first) if runs is not None and wanted is not None else None
         if runs is None or wanted is None or run is None or not (run >= 0).any():
             owners, places = _ranges(first, past - first)
@@ -330,21 +333,22 @@ def python_find(segment: Segment, hashes: Hashes) -> tuple[NDArray[np.intp], Row
 
 def native_find(
     segment: Segment, hashes: Hashes, runs: KindRuns | None = None
-) -> tuple[NDArray[np.intp], Rows] | None:
+) -> tuple[tuple[NDArray[np.intp], Rows] | None, Spans | None]:
     """`Segment.find` without kinds in the compiled core: spans, entries and rows in one call.
-    Given the segment's long runs, None when a probe meets one (its kinds must be asked):
-    most lookups meet none, and are answered without a numpy pass."""
+    Given the segment's long runs, where a probe meets one, the spans instead (its kinds must be
+    asked): most lookups meet none, and are answered without a numpy pass."""
     core = _core()
     g = segment.geometry
-    found = core.segment_find(
+    found, spans = core.segment_find(
         segment.entries, segment.offsets, segment.first, segment.last,
         g.bucket_bits, g.tag_bits, g.row_bits, g.base, hashes,
         None if runs is None else np.ascontiguousarray(runs.starts, dtype=np.int64),
     )  # fmt: skip
-    if found is None:
-        return None
-    positions, rows = found
-    return _intp(positions), np.frombuffer(rows, dtype=np.int64)
+    if found is not None:
+        positions, rows = found
+        return (_intp(positions), np.frombuffer(rows, dtype=np.int64)), None
+    lo, probes, first, past = spans
+    return None, (lo, _intp(probes), _intp(first), _intp(past))
 
 
 def _core() -> Any:

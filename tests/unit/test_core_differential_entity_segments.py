@@ -84,8 +84,9 @@ def test_spans_are_the_same(case: tuple[Segment, NDArray[np.uint64]], ends_of_al
 @given(case=segments_and_probes())
 def test_find_is_the_same(case: tuple[Segment, NDArray[np.uint64]]) -> None:
     segment, probes = case
-    found = native_find(segment, probes)
+    found, spans = native_find(segment, probes)
     assert found is not None
+    assert spans is None
     _same(found, python_find(segment, probes))
 
 
@@ -113,17 +114,20 @@ def segments_with_runs(draw: st.DrawFn) -> tuple[Segment, NDArray[np.uint64]]:
 def test_find_leaves_the_probes_that_meet_a_long_run_to_the_kinds(
     case: tuple[Segment, NDArray[np.uint64]],
 ) -> None:
-    """Given the long runs, the core answers only where no probe meets one (numpy's `run_at`
-    says which do), and then as numpy does."""
+    """Given the long runs, the core answers the hits where no probe meets one (numpy's
+    `run_at` says which do), as numpy does, and the spans where one does."""
     segment, probes = case
     runs = segment.kind_runs
     assert runs is not None
-    _, _, first, _ = python_spans(segment, probes, ends_of_all=False)
-    found = native_find(segment, probes, runs)
-    if (runs.run_at(first) >= 0).any():
+    reference = python_spans(segment, probes, ends_of_all=False)
+    found, spans = native_find(segment, probes, runs)
+    if (runs.run_at(reference[2]) >= 0).any():
         assert found is None
+        assert spans is not None
+        _same(spans, reference)
     else:
         assert found is not None
+        assert spans is None
         _same(found, python_find(segment, probes))
 
 
@@ -132,7 +136,7 @@ def test_a_probe_of_a_stored_hash_finds_its_row() -> None:
     hashes = np.array([1 << 63, 5, 1 << 40], dtype=np.uint64)
     geometry = Geometry.for_rows(3, 100, 3)
     segment = Segment.of(hashes.copy(), np.array([0, 1, 2]), geometry)
-    found = native_find(segment, np.sort(hashes))
+    found, _ = native_find(segment, np.sort(hashes))
     assert found is not None
     positions, rows = found
     assert sorted(rows.tolist()) == [100, 101, 102]

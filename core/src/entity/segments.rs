@@ -151,6 +151,20 @@ type SpansAnswer<'py> = (
     Bound<'py, PyBytes>,
     Bound<'py, PyBytes>,
 );
+/// (positions, rows) where no probe met a long run, else the spans: one of the two is None.
+type FindAnswer<'py> = (
+    Option<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)>,
+    Option<SpansAnswer<'py>>,
+);
+
+fn spans_answer<'py>(py: Python<'py>, found: &Spans) -> SpansAnswer<'py> {
+    (
+        found.lo,
+        as_bytes(py, &found.probes),
+        as_bytes(py, &found.first),
+        as_bytes(py, &found.past),
+    )
+}
 
 /// `Segment._spans`: (lo, probes, first, past), the three as bytes of native int64.
 #[pyfunction]
@@ -180,18 +194,13 @@ pub fn segment_spans<'py>(
         ends_of_all,
         |_, spans| spans,
     )?;
-    Ok((
-        found.lo,
-        as_bytes(py, &found.probes),
-        as_bytes(py, &found.first),
-        as_bytes(py, &found.past),
-    ))
+    Ok(spans_answer(py, &found))
 }
 
 /// `Segment.find` without kinds: (probe position, row) of every entry of a probe's tag, by
 /// probe then row, both as bytes of native int64; rows have `base` added. Given `run_starts`
-/// (the segment's long runs by kind, `KindRuns.starts`), None as soon as a probe meets one:
-/// that probe's kinds must be asked, which the caller does.
+/// (the segment's long runs by kind, `KindRuns.starts`), where a probe meets one the spans
+/// instead (`segment_spans`): that probe's kinds must be asked, which the caller does.
 #[pyfunction]
 #[pyo3(signature = (entries, offsets, first, last, bucket_bits, tag_bits, row_bits, base, hashes, run_starts=None))]
 #[allow(clippy::too_many_arguments)]
@@ -207,7 +216,7 @@ pub fn segment_find<'py>(
     base: i64,
     hashes: &Bound<'py, PyAny>,
     run_starts: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Option<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)>> {
+) -> PyResult<FindAnswer<'py>> {
     let mask = if row_bits >= 32 {
         u32::MAX
     } else {
@@ -248,7 +257,7 @@ pub fn segment_find<'py>(
         false,
         |entry, spans| {
             if spans.first.iter().any(|&begin| meets_a_run(begin)) {
-                return None;
+                return Err(spans);
             }
             let mut positions = Vec::new();
             let mut rows = Vec::new();
@@ -259,10 +268,13 @@ pub fn segment_find<'py>(
                     rows.push(i64::from(entry(place) & mask) + base);
                 }
             }
-            Some((positions, rows))
+            Ok((positions, rows))
         },
     )?;
-    Ok(found.map(|(positions, rows)| (as_bytes(py, &positions), as_bytes(py, &rows))))
+    Ok(match found {
+        Ok((positions, rows)) => (Some((as_bytes(py, &positions), as_bytes(py, &rows))), None),
+        Err(spans) => (None, Some(spans_answer(py, &spans))),
+    })
 }
 
 /// Checks the arguments, reads the buffers and hands `then` the entry reader and the spans.
