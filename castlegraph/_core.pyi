@@ -11,3 +11,31 @@ def band_terms(
     wing: str, room: str, sketched: Sequence[str], buckets: Sequence[int]
 ) -> list[str]: ...
 def scoped_hash(wing: str, room: str, word: str) -> str: ...
+
+# The in-memory entity index's segment search (`graph.indexes.key_segments`): numpy arrays in,
+# read in place; int64 arrays out as bytes.
+_Spans = tuple[int, bytes, bytes, bytes]
+
+def segment_spans(
+    entries: object,
+    offsets: object,
+    first: int,
+    last: int,
+    bucket_bits: int,
+    tag_bits: int,
+    row_bits: int,
+    hashes: object,
+    ends_of_all: bool,
+) -> _Spans: ...
+def segment_find(
+    entries: object,
+    offsets: object,
+    first: int,
+    last: int,
+    bucket_bits: int,
+    tag_bits: int,
+    row_bits: int,
+    base: int,
+    hashes: object,
+    run_starts: object | None = None,
+) -> tuple[tuple[bytes, bytes] | None, _Spans | None]: ...

@@ -51,6 +51,9 @@ anchor_terms: Callable[[str, str, str], list[str]] = drawer_terms.anchor_terms
 """`resolver.drawer_terms.anchor_terms`: a normal form's word pairs, hashed with the room."""
 band_terms: Callable[[str, str, Sequence[str], Sequence[int]], list[str]] = drawer_terms.band_terms
 """`resolver.drawer_terms.band_terms`: a sketch's bands per bucket, hashed with the room."""
+segments: ModuleType | None = None
+"""The compiled core where it runs, for the in-memory indexes' segment search
+(`graph.indexes.key_segments`), else None: their numpy code runs."""
 
 
 def _package_version() -> str:
@@ -83,7 +86,7 @@ def choose(choice: Choice) -> Running:
     """Bind the hot functions to the core `choice` names, once: `auto` takes the compiled core
     when it loads, `native` insists on it (`NativeCoreUnavailable` otherwise), `python` never
     loads it. Returns what runs."""
-    global _running, sketch, anchor_terms, band_terms  # noqa: PLW0603 - the one binding point
+    global _running, sketch, anchor_terms, band_terms, segments  # noqa: PLW0603 - the one binding point
     if choice not in CHOICES:
         raise ValueError(f"core must be one of {', '.join(CHOICES)}, not {choice!r}")
     native = None if choice == "python" else native_module()
@@ -101,9 +104,11 @@ def choose(choice: Choice) -> Running:
                 drawer_terms.anchor_terms,
                 drawer_terms.band_terms,
             )
+            segments = None
             _running = Running("python", _package_version())
         else:
             sketch = lru_cache(maxsize=SKETCH_CACHE)(native.sketch)
             anchor_terms, band_terms = native.anchor_terms, native.band_terms
+            segments = native
             _running = Running("native", str(native.__version__))
     return _running

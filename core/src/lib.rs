@@ -7,6 +7,7 @@
 use pyo3::prelude::*;
 
 pub mod drawer;
+pub mod entity;
 
 /// The core's version, as the start-up log, health and doctor report it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -15,5 +16,6 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", VERSION)?;
     drawer::register(m)?;
+    entity::register(m)?;
     Ok(())
 }

@@ -10,17 +10,21 @@ import uuid
 from collections.abc import Callable, Collection, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from castlegraph.graph.indexes.kind_runs import KindRuns, KindsOf
+from castlegraph.resolver import core as chosen_core
 
 _HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
 _UUID_GROUPS = ((0, 8, 0), (8, 12, 9), (12, 16, 14), (16, 20, 19), (20, 32, 24))
 """(first hex digit, past the last, place in the text) of a UUID's five groups."""
 Hashes = NDArray[np.uint64]
 Rows = NDArray[np.int64]
+Spans = tuple[int, NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]
+"""Where probes' entries are in a segment (`Segment._spans`)."""
 
 PairFilter = Callable[[list[str], Rows, NDArray[np.intp]], NDArray[np.bool_]]
 """Which (row, probe) pairs of a lookup to keep: the probes, the rows, each pair's probe."""
@@ -219,8 +223,15 @@ class Segment:
         `hashes` sorted, so those of the segment's buckets are one slice. Without `wanted`, by
         probe, then row. With it, a probe that meets a long run kept by kind gets only the
         entries of the kinds it wants (`graph.indexes.kind_runs`)."""
-        lo, probes, first, past = self._spans(hashes, ends_of_all=False)
         runs = self.kind_runs
+        if chosen_core.segments is not None:
+            found, spans = native_find(self, hashes, runs if wanted is not None else None)
+            if found is not None:  # no probe met a long run: the kinds need not be asked
+                return found
+            assert spans is not None  # the core answers one of the two
+            lo, probes, first, past = spans
+        else:
+            lo, probes, first, past = self._spans(hashes, ends_of_all=False)
         run = runs.run_at(first) if runs is not None and wanted is not None else None
         if runs is None or wanted is None or run is None or not (run >= 0).any():
             owners, places = _ranges(first, past - first)
@@ -246,9 +257,13 @@ class Segment:
         owners, places = _ranges(taken, past - taken)
         return probes[owners] + lo, self._rows(places), probes[taken > first] + lo
 
-    def _spans(
-        self, hashes: Hashes, *, ends_of_all: bool
-    ) -> tuple[int, NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]:
+    def _spans(self, hashes: Hashes, *, ends_of_all: bool) -> Spans:
+        """`python_spans`, or the compiled core's where it runs (`native_spans`)."""
+        if chosen_core.segments is not None:
+            return native_spans(self, hashes, ends_of_all=ends_of_all)
+        return python_spans(self, hashes, ends_of_all=ends_of_all)
+
+    def python_spans(self, hashes: Hashes, *, ends_of_all: bool) -> Spans:
         """Where probes' entries are: the slice `lo:` of `hashes` that falls in the segment's
         buckets, probes (places in that slice), and where each one's entries start and end in
         `entries`. Every probe of the slice with `ends_of_all`, else those with entries only.
@@ -288,6 +303,63 @@ class Segment:
     def nbytes(self) -> int:
         kinds = self.kind_runs.nbytes if self.kind_runs is not None else 0
         return self.offsets.nbytes + self.entries.nbytes + kinds
+
+
+def python_spans(segment: Segment, hashes: Hashes, *, ends_of_all: bool) -> Spans:
+    """`Segment._spans` in numpy, whichever core runs (the reference of the compiled one)."""
+    return segment.python_spans(hashes, ends_of_all=ends_of_all)
+
+
+def native_spans(segment: Segment, hashes: Hashes, *, ends_of_all: bool) -> Spans:
+    """`Segment._spans` in the compiled core: one pass over the probes, a binary search of each
+    one's bucket, where numpy took a dozen passes over all of them per segment."""
+    core = _core()
+    g = segment.geometry
+    lo, probes, first, past = core.segment_spans(
+        segment.entries, segment.offsets, segment.first, segment.last,
+        g.bucket_bits, g.tag_bits, g.row_bits, hashes, ends_of_all,
+    )  # fmt: skip
+    return lo, _intp(probes), _intp(first), _intp(past)
+
+
+def python_find(segment: Segment, hashes: Hashes) -> tuple[NDArray[np.intp], Rows]:
+    """`Segment.find` without kinds, in numpy (the reference of `native_find`)."""
+    lo, probes, first, past = segment.python_spans(hashes, ends_of_all=False)
+    owners, places = _ranges(first, past - first)
+    return probes[owners] + lo, segment._rows(places)
+
+
+def native_find(
+    segment: Segment, hashes: Hashes, runs: KindRuns | None = None
+) -> tuple[tuple[NDArray[np.intp], Rows] | None, Spans | None]:
+    """`Segment.find` without kinds in the compiled core: spans, entries and rows in one call.
+    Given the segment's long runs, where a probe meets one, the spans instead (its kinds must be
+    asked): most lookups meet none, and are answered without a numpy pass."""
+    core = _core()
+    g = segment.geometry
+    found, spans = core.segment_find(
+        segment.entries, segment.offsets, segment.first, segment.last,
+        g.bucket_bits, g.tag_bits, g.row_bits, g.base, hashes,
+        None if runs is None else np.ascontiguousarray(runs.starts, dtype=np.int64),
+    )  # fmt: skip
+    if found is not None:
+        positions, rows = found
+        return (_intp(positions), np.frombuffer(rows, dtype=np.int64)), None
+    lo, probes, first, past = spans
+    return None, (lo, _intp(probes), _intp(first), _intp(past))
+
+
+def _core() -> Any:
+    """The compiled core, which `native_spans` and `native_find` need (tests call them
+    directly)."""
+    core = chosen_core.native_module()
+    if core is None:
+        raise ImportError("the compiled core (castlegraph._core) is not loaded")
+    return core
+
+
+def _intp(data: bytes) -> NDArray[np.intp]:
+    return np.frombuffer(data, dtype=np.int64).astype(np.intp, copy=False)
 
 
 def _ranges(
