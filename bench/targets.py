@@ -275,6 +275,10 @@ def measure(workload: str, results: Results) -> dict[str, Measured]:
 
 
 def judge(workload: str, results: Results) -> list[Verdict]:
+    """Each budget of `workload` against its results; none for a measurement that has no
+    budget of its own (`core_entity`: one function's speed under either core)."""
+    if workload not in TARGETS:
+        return []
     measured = measure(workload, results)
     return [
         Verdict(target, measured.get(target.metric, Measured(None))) for target in TARGETS[workload]
