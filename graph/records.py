@@ -65,7 +65,7 @@ class Drawer:
             content=props["content"],
             content_hash=props["content_hash"],
             fingerprint=props.get("fingerprint"),
-            norm_len=int(props.get("norm_len", 0)),
+            norm_len=int(props.get("norm_len") or 0),
             kind=props.get("kind") or "manual",
             created_at=props["created_at"],
             name=props.get("name"),

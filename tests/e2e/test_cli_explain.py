@@ -3,12 +3,14 @@ and for each candidate whether it converged, got a review link (a nickname pair 
 
 from pathlib import Path
 
-from tests.e2e.test_cli import answer, seed_mentions
-from tests.support.cli_runner import cli
+from tests.e2e.test_cli import Cli, answer, seed_mentions
+from tests.support.backends import Backend
 
 
-def test_resolve_explains_a_nickname_link_and_the_lists_of_each_word(data_dir: Path) -> None:
-    seed_mentions(data_dir, [("Robert Smith", "person"), ("Robert Smith", "ship")])
+def test_resolve_explains_a_nickname_link_and_the_lists_of_each_word(
+    data_dir: Path, cli: Cli, backend: Backend
+) -> None:
+    seed_mentions(backend, data_dir, [("Robert Smith", "person"), ("Robert Smith", "ship")])
 
     shown = cli(data_dir, "resolve", "Bob Smith", "--kind", "person")
     assert shown.exit_code == 0, shown.output

@@ -85,3 +85,4 @@ def test_a_drawer_read_without_optional_properties_is_whole() -> None:
     assert drawer.origin == {"document": "notes.md"}
     assert drawer.kind == "manual"
     assert drawer.is_current
+    assert Drawer.from_props({**props, "norm_len": None}).norm_len == 0
