@@ -165,8 +165,8 @@ class SequencedIndex:
         """Whatever the counter shows that the index has not seen: a wiped graph, stamped
         changes, deletes made elsewhere."""
         with self._lock:
-            if counter.epoch != self._epoch:
-                self._start_over()
+            if not self._same_graph(counter.epoch):  # another instance's first write is not
+                self._start_over()  # a wiped graph: the index keeps what it was built with
                 self._epoch, self._seen, self._deletes = counter.epoch, 0, 0
             if counter.value > self._seen:
                 self._take_since(tx, self._seen, counter.value)

@@ -153,3 +153,33 @@ def test_an_entity_named_with_the_separator_is_read_by_id(store: Any) -> None:
     assert again.rule == "exact" and not again.created
     assert uuid.UUID(again.entity.view.id)
     assert "entities_by_ids" in watching.names
+
+
+def test_a_counter_another_instance_creates_first_keeps_what_the_index_was_built_with(
+    store: Any,
+) -> None:
+    """Entities loaded without the entity sequence (by another tool, or before it existed):
+    another instance's first write creates the counter. That is not a wiped graph, so this
+    instance's index keeps the entities it was built with, and finds them."""
+    migrations.migrate(store)
+    drawer = new_drawer(store, "note")
+    load_entities(store, [("Katarina Novak", "person", [])])
+    store.run_text("MATCH (c:Meta {name: 'entity_seq'}) DETACH DELETE c", {})
+    store.run_text("MATCH (e:Entity) REMOVE e.seq", {})
+    index = EntityIndex()
+    assert index.build(store) is not None
+    [elsewhere] = resolve_mentions(  # another instance: its unit creates the counter
+        store, [MentionInput(drawer, make_mention("PostgreSQL", "tool"))], fuzzy=True,
+        known_word=KNOWN_WORD,
+    )  # fmt: skip
+    assert elsewhere.created
+    [here] = resolve_mentions(
+        store, [MentionInput(drawer, make_mention("Katarina Novak", "person"))], fuzzy=True,
+        known_word=KNOWN_WORD, memory=index,
+    )  # fmt: skip
+    assert (here.rule, here.created) == ("exact", False)
+    [postgres] = resolve_mentions(
+        store, [MentionInput(drawer, make_mention("Postgresql", "tool"))], fuzzy=True,
+        known_word=KNOWN_WORD, memory=index,
+    )  # fmt: skip
+    assert (postgres.rule, postgres.entity.view.id) == ("normalized", elsewhere.entity.view.id)
