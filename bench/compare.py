@@ -95,7 +95,7 @@ def print_side_by_side(workload: str, compared: Sequence[Mapping[str, Any]]) -> 
 
 def judged(workload: str, results: dict[str, Any], backend: Backend | None) -> dict[str, Any]:
     """`results` with its §10 verdicts, after printing them (`backend` None: embedded only)."""
-    verdicts = targets.judge(workload, results)
+    verdicts = targets.judge(workload, results, str(backend or "embedded"))
     targets.print_verdicts(workload, verdicts, None if backend is None else str(backend))
     results["verdicts"] = targets.verdicts_json(verdicts)
     return results

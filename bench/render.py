@@ -120,7 +120,7 @@ def rows(run: Run) -> list[list[str]]:
         if run.workload == "load":
             found.append([name, "", *_load_row(results)])
             continue
-        for verdict in targets.judge(run.workload, results):
+        for verdict in targets.judge(run.workload, results, backend):
             at = verdict.measured.size
             measured = _number(verdict.measured.value) + (f" at {_size(at)}" if at else "")
             wanted = f" at {_size(verdict.target.size)}" if verdict.target.size else ""

@@ -34,7 +34,7 @@ def _outcomes(verdicts: list[targets.Verdict]) -> dict[str, str]:
 
 
 def test_mentions_at_one_million_are_judged_on_the_largest_size_and_the_skew_case() -> None:
-    results = _mentions(rate=12_000.0, ratio=1.6, peak_mb=480.0, largest=1_000_000)
+    results = _mentions(rate=12_000.0, ratio=1.6, peak_mb=290.0, largest=1_000_000)
     results["skew"] = _skew(hot_drawer=1.03, hot_entity=2.5)
 
     verdicts = targets.judge("mentions", results)
@@ -70,9 +70,9 @@ def test_a_run_short_of_the_budgeted_size_is_judged_but_marked() -> None:
 @pytest.mark.parametrize(
     ("p50", "p99", "ratio", "linked", "expected"),
     [
-        (3.9, 9.9, 1.4, 40, ("met", "met", "met", "met")),
-        (4.0, 10.0, 1.5, 40, ("met", "met", "met", "met")),
-        (4.1, 10.1, 1.51, 39, ("missed", "missed", "missed", "missed")),
+        (2.9, 5.9, 1.4, 40, ("met", "met", "met", "met")),
+        (3.0, 6.0, 1.5, 40, ("met", "met", "met", "met")),
+        (3.1, 6.1, 1.51, 39, ("missed", "missed", "missed", "missed")),
     ],
 )
 def test_drawer_bounds_are_inclusive_and_recall_is_the_worst_kind_at_any_size(
@@ -94,6 +94,27 @@ def test_drawer_bounds_are_inclusive_and_recall_is_the_worst_kind_at_any_size(
     recall = verdicts[-1]
     assert recall.measured.value == linked / 40
     assert not recall.short_of_size
+
+
+def test_neo4j_runs_are_judged_by_neo4js_own_budgets() -> None:
+    mentions = _mentions(rate=3_100.0, ratio=1.9, peak_mb=900.0, largest=100_000)
+    drawers = {"sizes": [{"size": 10_000, "p50_ms": 6.5, "p99_ms": 30.0, "planted_recall": {
+        "typo": {"planted": 40, "linked": 40}}}]}  # fmt: skip
+
+    on_neo4j = targets.judge("mentions", mentions, "neo4j")
+    embedded = targets.judge("mentions", mentions)
+
+    assert _outcomes(on_neo4j)["mentions_per_s"] == "met"  # ≥ 3,000 at 100 k
+    assert not next(v for v in on_neo4j if v.target.metric == "mentions_per_s").short_of_size
+    assert "service_rss_mb" not in _outcomes(on_neo4j)  # the native core's budget, embedded
+    assert _outcomes(embedded)["mentions_per_s"] == "missed"  # ≥ 10,000 at 1 M
+    assert _outcomes(targets.judge("drawers", drawers, "neo4j")) == {
+        "p50_ms": "missed",  # ≤ 6 ms at 10 k
+        "planted_recall": "met",
+    }
+    assert _outcomes(targets.judge("bulk", {"sizes": []}, "neo4j")) == {
+        "items_per_s": "not measured"
+    }
 
 
 def test_quality_duplicates_and_bulk_read_their_own_json() -> None:
@@ -119,7 +140,7 @@ def test_quality_duplicates_and_bulk_read_their_own_json() -> None:
             {"drawers": 100_000, "find_seconds": 12.0, "hygiene_seconds": 0.1},
         ],
     }
-    bulk = {"sizes": [{"room_size": 10_000, "items_per_s": 1_200.0}]}
+    bulk = {"sizes": [{"room_size": 10_000, "items_per_s": 2_100.0}]}
 
     assert _outcomes(targets.judge("quality", quality)) == {
         "precision": "met",
