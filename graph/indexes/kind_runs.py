@@ -32,16 +32,17 @@ class KindRuns:
     run a second time ordered by the kind of each entry's row, so a lookup that wants a few kinds
     reads only their entries, found by binary search; a lookup for a mention of kind `other` still
     reads the whole run (every kind is its own). Shorter runs are read whole: a probe reads at most
-    `DENSE_RUN - 1` entries of other kinds per segment. 12 bytes per entry of a long run, none for
-    the others. Kinds are codes (`graph.indexes.row_spellings.RowSpellings.kind_codes`), 0 for
-    unknown.
+    `DENSE_RUN - 1` entries of other kinds per segment. 12 bytes per entry of a long run (its key
+    and its place, a uint32 where the segment's entries are fewer than 2**32; 16 when both were
+    64-bit), none for the others. Kinds are codes
+    (`graph.indexes.row_spellings.RowSpellings.kind_codes`), 0 for unknown.
     """
 
     starts: NDArray[np.int64]
     """The first entry of each run, ascending."""
     keys: NDArray[np.uint64]
     """Run number << 32 | kind code of each entry of the runs, ascending."""
-    places: NDArray[np.int64]
+    places: NDArray[np.uint32] | NDArray[np.int64]
     """The entry (its place in the segment's entries) of each key."""
 
     @classmethod
@@ -63,7 +64,8 @@ class KindRuns:
         places = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(len(run))
         keys = (run << np.uint64(KIND_BITS)) | kinds_of(rows_of(places)).astype(np.uint64)
         order = np.argsort(keys, kind="stable")
-        return cls(starts, keys[order], places[order])
+        narrow = len(entries) <= np.iinfo(np.uint32).max
+        return cls(starts, keys[order], places[order].astype(np.uint32 if narrow else np.int64))
 
     def run_at(self, firsts: NDArray[np.intp]) -> NDArray[np.intp]:
         """For each probe's first entry, the run that starts there, or -1 (a short run)."""
