@@ -8,6 +8,7 @@ lock. So a long run is kept a second time by kind, and a lookup reads only the k
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -42,7 +43,7 @@ class KindRuns:
     """The first entry of each run, ascending."""
     keys: NDArray[np.uint64]
     """Run number << 32 | kind code of each entry of the runs, ascending."""
-    places: NDArray[np.uint32] | NDArray[np.int64]
+    places: NDArray[np.integer[Any]]
     """The entry (its place in the segment's entries) of each key."""
 
     @classmethod
@@ -64,8 +65,10 @@ class KindRuns:
         places = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(len(run))
         keys = (run << np.uint64(KIND_BITS)) | kinds_of(rows_of(places)).astype(np.uint64)
         order = np.argsort(keys, kind="stable")
-        narrow = len(entries) <= np.iinfo(np.uint32).max
-        return cls(starts, keys[order], places[order].astype(np.uint32 if narrow else np.int64))
+        ordered: NDArray[np.integer[Any]] = places[order]
+        if len(entries) <= np.iinfo(np.uint32).max:
+            ordered = ordered.astype(np.uint32)
+        return cls(starts, keys[order], ordered)
 
     def run_at(self, firsts: NDArray[np.intp]) -> NDArray[np.intp]:
         """For each probe's first entry, the run that starts there, or -1 (a short run)."""
