@@ -129,12 +129,13 @@ def print_results(results: Sequence[SizeResult], backend: Backend) -> None:
         [r.size, len(r.batch_seconds), r.stat_ms("median"), r.stat_ms("p90"), r.rate,
          statistics.median(r.service_cpu_ms),
          statistics.median(r.database_cpu_ms), r.memory.get("service_rss_mb"),
-         r.memory.get("service_peak_mb"), r.memory.get("database_rss_mb")]
+         r.memory.get("service_peak_mb"), r.memory.get("entity_index_bytes_per_entity"),
+         r.memory.get("database_rss_mb")]
         for r in results
     ]  # fmt: skip
     print_table(
         f"POST /api/mentions on {backend}, batches of {BATCH:,} (target ≥ {TARGET_RATE:,}/s and "
-        f"service < {TARGET_SERVICE_MB} MB at 1 M entities; CPU per batch; svc = service, "
+        f"service ≤ {TARGET_SERVICE_MB} MB at 1 M entities; CPU per batch; svc = service, "
         "db = database)",
         [
             "entities",
@@ -146,6 +147,7 @@ def print_results(results: Sequence[SizeResult], backend: Backend) -> None:
             "db CPU ms",
             "svc MB",
             "svc peak MB",
+            "index B/entity",
             "db MB",
         ],
         rows,

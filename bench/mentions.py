@@ -34,7 +34,15 @@ from bench.names import Named, NameGenerator
 from bench.neo4j_server import PASSWORD, USER
 from bench.peers import SAMPLE, PeerRates, time_peers
 from bench.preload import READY_TIMEOUT_SECONDS, preload, preload_neo4j
-from bench.service import Backend, Service, memory_facts, serving, start_database
+from bench.service import (
+    Backend,
+    Service,
+    entity_index_facts,
+    memory_facts,
+    service_rss_mb,
+    serving,
+    start_database,
+)
 
 WARMUP_BATCHES = 2
 DRAWERS = 300
@@ -152,6 +160,7 @@ def start_size(
     wait_for_entity_index(service.base_url)
     result = SizeResult(size, generate_seconds, loaded, time.perf_counter() - started)
     result.database_start_seconds = neo4j.start_seconds if neo4j else None
+    result.memory["service_started_rss_mb"] = service_rss_mb(service.pid)
     client = stack.enter_context(
         httpx.Client(base_url=service.base_url, timeout=REQUEST_TIMEOUT_SECONDS)
     )
@@ -183,9 +192,10 @@ def run(
                 print(f"  {number - WARMUP_BATCHES + 1} batches; median {medians}", file=sys.stderr)
         for target in targets:
             service = target.service
-            target.result.memory = {
+            target.result.memory |= {
                 **memory_facts(service),
                 "service_peak_mb": peak_mb(service.pid),
+                **entity_index_facts(target.client),
             }
         results = [target.result for target in targets]
         rates = [_peers(target) for target in targets] if peers else []

@@ -284,6 +284,23 @@ def memory_facts(service: Service) -> dict[str, float | None]:
     }
 
 
+_INDEX_SIZE = re.compile(r'^castlegraph_memory_index_(bytes|items)\{index="entity"\} (\S+)$', re.M)
+
+
+def entity_index_facts(client: httpx.Client) -> dict[str, float | None]:
+    """The service's in-memory entity index as its `/metrics` show it: the bytes its arrays
+    hold, the entities it holds, and their quotient (all None while it is not ready)."""
+    found = {
+        kind: float(number) for kind, number in _INDEX_SIZE.findall(client.get("/metrics").text)
+    }
+    size, entities = found.get("bytes"), found.get("items")
+    return {
+        "entity_index_mb": None if size is None else size / (1024 * 1024),
+        "entity_index_entities": entities,
+        "entity_index_bytes_per_entity": size / entities if size is not None and entities else None,
+    }
+
+
 _STATEMENT_COUNT = re.compile(
     r'^castlegraph_graph_statement_duration_seconds_count\{statement="([^"]+)"\} (\S+)$', re.M
 )

@@ -85,7 +85,7 @@ TARGETS: dict[str, tuple[Target, ...]] = {
     "mentions": (
         Target("mentions_per_s", "mentions/s", 10_000, at_most=False, size=1_000_000),
         Target("cost_ratio", "per-mention cost, largest / smallest", 1.5, True, 1_000_000),
-        Target("service_rss_mb", "service RSS MB", 300, at_most=True, size=1_000_000),
+        Target("service_rss_mb", "service peak RSS MB", 300, at_most=True, size=1_000_000),
         *SKEW,
     ),
     "skew": SKEW,

@@ -2,8 +2,8 @@
 
 The review counts are hygiene's (`graph.review.duplicates.hygiene`, over every drawer), read
 from the graph at most once per `BACKLOG_SECONDS`: a scrape every few seconds must not count
-the whole backlog each time, and a backlog a minute old says as much. The index states cost
-nothing.
+the whole backlog each time, and a backlog a minute old says as much. The index states and
+sizes cost nothing (a count of the drawer index's dead rows: a byte scan).
 """
 
 import threading
@@ -72,23 +72,40 @@ class IndexStates:
         self._runtime = runtime
 
     def describe(self) -> list[Metric]:
-        return [self._family()]
+        return list(self._families())
 
     def collect(self) -> Iterator[Metric]:
-        family = self._family()
+        states, sizes, items = self._families()
         for name, index in (
             ("entity", self._runtime.entity_index),
             ("drawer", self._runtime.drawer_index),
         ):
             state = "off" if index is None else index.state
             for candidate in INDEX_STATES:
-                family.add_metric([name, candidate], 1.0 if candidate == state else 0.0)
-        yield family
+                states.add_metric([name, candidate], 1.0 if candidate == state else 0.0)
+            if index is not None and state == "ready":
+                sizes.add_metric([name], index.nbytes)
+                items.add_metric([name], index.indexed)
+        yield from (states, sizes, items)
 
     @staticmethod
-    def _family() -> GaugeMetricFamily:
-        return GaugeMetricFamily(
-            "castlegraph_memory_index",
-            "1 for the state each in-memory candidate index is in",
-            labels=["index", "state"],
+    def _families() -> tuple[GaugeMetricFamily, GaugeMetricFamily, GaugeMetricFamily]:
+        """The states, and for a ready index its arrays' bytes and what it indexes: their
+        quotient is what an entity (a drawer) costs the service's memory (design §10)."""
+        return (
+            GaugeMetricFamily(
+                "castlegraph_memory_index",
+                "1 for the state each in-memory candidate index is in",
+                labels=["index", "state"],
+            ),
+            GaugeMetricFamily(
+                "castlegraph_memory_index_bytes",
+                "Bytes the arrays of each ready in-memory candidate index hold",
+                labels=["index"],
+            ),
+            GaugeMetricFamily(
+                "castlegraph_memory_index_items",
+                "Entities (drawers) each ready in-memory candidate index holds",
+                labels=["index"],
+            ),
         )

@@ -125,6 +125,11 @@ class DrawerIndex(SequencedIndex):
     def nbytes(self) -> int:
         return self._keys.nbytes + self._lengths.itemsize * len(self._lengths)
 
+    @property
+    def indexed(self) -> int:
+        """Drawers indexed and current: a closed or deleted drawer's row no longer counts."""
+        return len(self._lengths) - self._dead_rows.count(1)
+
     def build(
         self, store: GraphStore, stopping: Callable[[], bool] = lambda: False
     ) -> BuildStats | None:

@@ -125,6 +125,17 @@ class EntityIndex(SequencedIndex):
         return self._keys.entries
 
     @property
+    def indexed(self) -> int:
+        """Entities indexed: each has one row, and a row more per respelling it superseded."""
+        return self._keys.rows - len(self._superseded)
+
+    @property
+    def nbytes(self) -> int:
+        """What the arrays hold (keys, ids, spellings and records): the index's own memory,
+        without the cached entity objects (`ENTITY_CACHE_SIZE`)."""
+        return self._keys.nbytes + self._spellings.nbytes
+
+    @property
     def examined(self) -> int:
         """Index entries the lookups read since the index was last built: what probes cost."""
         return self._keys.examined

@@ -8,6 +8,7 @@ lock. So a long run is kept a second time by kind, and a lookup reads only the k
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -32,16 +33,17 @@ class KindRuns:
     run a second time ordered by the kind of each entry's row, so a lookup that wants a few kinds
     reads only their entries, found by binary search; a lookup for a mention of kind `other` still
     reads the whole run (every kind is its own). Shorter runs are read whole: a probe reads at most
-    `DENSE_RUN - 1` entries of other kinds per segment. 12 bytes per entry of a long run, none for
-    the others. Kinds are codes (`graph.indexes.row_spellings.RowSpellings.kind_codes`), 0 for
-    unknown.
+    `DENSE_RUN - 1` entries of other kinds per segment. 12 bytes per entry of a long run (its key
+    and its place, a uint32 where the segment's entries are fewer than 2**32; 16 when both were
+    64-bit), none for the others. Kinds are codes
+    (`graph.indexes.row_spellings.RowSpellings.kind_codes`), 0 for unknown.
     """
 
     starts: NDArray[np.int64]
     """The first entry of each run, ascending."""
     keys: NDArray[np.uint64]
     """Run number << 32 | kind code of each entry of the runs, ascending."""
-    places: NDArray[np.int64]
+    places: NDArray[np.integer[Any]]
     """The entry (its place in the segment's entries) of each key."""
 
     @classmethod
@@ -63,7 +65,10 @@ class KindRuns:
         places = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(len(run))
         keys = (run << np.uint64(KIND_BITS)) | kinds_of(rows_of(places)).astype(np.uint64)
         order = np.argsort(keys, kind="stable")
-        return cls(starts, keys[order], places[order])
+        ordered: NDArray[np.integer[Any]] = places[order]
+        if len(entries) <= np.iinfo(np.uint32).max:
+            ordered = ordered.astype(np.uint32)
+        return cls(starts, keys[order], ordered)
 
     def run_at(self, firsts: NDArray[np.intp]) -> NDArray[np.intp]:
         """For each probe's first entry, the run that starts there, or -1 (a short run)."""

@@ -27,6 +27,8 @@ CREATED_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _ODD = -(2**63)
 """A creation time kept aside, as its text (`RowSpellings._odd_created`)."""
+NARROW_ENDS_MAX = 2**32 - 1
+"""Row ends are uint32 while the blob is no longer than this, uint64 past it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +63,9 @@ class RowSpellings:
 
     def __init__(self) -> None:
         self._blob = bytearray()
-        self._ends = array("Q")
+        self._ends = array("I")
+        """Where each row's text ends in the blob: 4 bytes a row until the blob outgrows them
+        (`NARROW_ENDS_MAX`), then 8."""
         self._kinds = array("I")
         self._kind_names: list[str | None] = [None]
         self._kind_codes: dict[str, int] = {}
@@ -87,6 +91,8 @@ class RowSpellings:
                 if record.same_as is not None:
                     text += RECORD + record.same_as
             self._blob += text.encode()
+        if len(self._blob) > NARROW_ENDS_MAX and self._ends.typecode == "I":
+            self._ends = array("Q", self._ends)
         self._ends.append(len(self._blob))
         self._kinds.append(code)
         self._created.append(self._created_code(record.created_at if record else ""))

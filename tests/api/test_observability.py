@@ -336,6 +336,27 @@ def test_the_in_memory_index_states_are_shown(client: TestClient) -> None:
         )
 
 
+def test_the_in_memory_index_sizes_are_shown(client: TestClient) -> None:
+    """Each ready index's array bytes and what it holds: the bench reads bytes per entity."""
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    indexes = {"entity": runtime.entity_index, "drawer": runtime.drawer_index}
+    assert all(held.wait_ready(30.0) for held in indexes.values())
+    drawer = client.post(ROOM, json={"content": "Ada Byron met Alan Turing"}).json()["drawer"]
+    mentions = [
+        {"drawer": drawer["id"], "name": name, "kind": kind}
+        for name, kind in (
+            ("Ada Byron", "person"),
+            ("Alan Turing", "person"),
+            ("Bletchley", "place"),
+        )
+    ]
+    assert client.post("/api/mentions", json={"mentions": mentions}).status_code == 200
+    samples = scrape(client)
+    for (index, held), count in zip(indexes.items(), (3, 1), strict=True):
+        assert value(samples, "castlegraph_memory_index_items", index=index) == count
+        assert value(samples, "castlegraph_memory_index_bytes", index=index) == held.nbytes > 0
+
+
 def test_mcp_tool_calls_are_counted_by_tool(client: TestClient) -> None:
     def call(name: str) -> None:
         params = {"name": name, "arguments": {}}

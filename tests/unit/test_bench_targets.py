@@ -42,7 +42,7 @@ def test_mentions_at_one_million_are_judged_on_the_largest_size_and_the_skew_cas
     assert _outcomes(verdicts) == {
         "mentions_per_s": "met",
         "cost_ratio": "missed",
-        "service_rss_mb": "met",
+        "service_rss_mb": "missed",  # revision 3: at most 300 MB
         "skew_hot_drawer": "met",
         "skew_hot_entity": "missed",
         "skew_shared_key": "missed",  # 1.6 against at most 1.5
@@ -52,6 +52,20 @@ def test_mentions_at_one_million_are_judged_on_the_largest_size_and_the_skew_cas
         12_000.0,
         1_000_000,
         False,
+    )
+
+
+@pytest.mark.parametrize(("peak_mb", "expected"), [(300.0, "met"), (300.5, "missed")])
+def test_the_service_memory_bound_is_300_mb_of_peak_rss_at_one_million(
+    peak_mb: float, expected: str
+) -> None:
+    verdicts = targets.judge("mentions", _mentions(12_000.0, 1.2, peak_mb, largest=1_000_000))
+
+    memory = next(v for v in verdicts if v.target.metric == "service_rss_mb")
+    assert (memory.outcome, memory.measured.value, memory.target.size) == (
+        expected,
+        peak_mb,
+        1_000_000,
     )
 
 

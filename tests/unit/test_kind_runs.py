@@ -62,6 +62,19 @@ def test_a_lookup_of_one_kind_reads_none_of_the_other_kinds_that_share_its_key()
     assert crowded == alone == len(depth_probes(KEY, TWO_EDITS) & spelling_keys(KEY))
 
 
+def test_a_long_run_costs_twelve_bytes_an_entry() -> None:
+    """Its key (run, kind) and its place, a uint32 in a segment of fewer than 2**32 entries."""
+    stored = {KEY}
+    rows = [(str(uuid.uuid4()), f"kind {n % 5}", stored) for n in range(100)]
+    index, spellings = _index(rows, per_segment=100)
+    [segment] = index.segments
+    runs = segment.kind_runs
+    assert runs is not None and runs.places.dtype == "uint32"
+    assert runs.nbytes == 12 * 100 + runs.starts.nbytes
+    found = index.lookup_rows({KEY}, wanted=lambda asked: [{spellings.code_of("kind 3")}] * 1)
+    assert set(found) == {rows[n][0] for n in range(3, 100, 5)}
+
+
 def test_a_lookup_of_every_kind_still_reads_them_all() -> None:
     """Kind `other` is compared with every kind: the run is read whole."""
     stored = spelling_keys(KEY)

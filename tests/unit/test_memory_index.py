@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from castlegraph.graph.indexes import key_segments
+from castlegraph.graph.indexes import key_segments, row_spellings
 from castlegraph.graph.indexes.entity_index import EntityIndex, _may_use
 from castlegraph.graph.indexes.key_segments import (
+    BLOCK_BITS,
     HASH_BITS,
     Geometry,
     KeyIndex,
@@ -130,6 +131,24 @@ def bucket_read_whole(segment: Segment, hashes: np.ndarray) -> list[tuple[int, i
             if int(entry) >> g.row_bits == tag:
                 found.append((probe, (int(entry) & ((1 << g.row_bits) - 1)) + g.base))
     return found
+
+
+def test_a_builds_buffer_takes_eight_bytes_a_pair_and_is_freed_at_close() -> None:
+    """One sortable uint64 per pair (bucket | tag | row), not a hash and a row apiece: the
+    build's peak above the index is 32 MB for a block of 65,536 rows, not 48."""
+    index = KeyIndex()
+    filler = index.filler()
+    assert filler.nbytes == 8 * (64 << BLOCK_BITS) == 32 * 1024 * 1024
+    for n in range(3):
+        index.row_for(str(uuid.UUID(int=n)))
+        filler.append(key_hashes([f"key {n}", "shared"]), np.full(2, n))
+    filler.close()
+    assert filler.nbytes == 0
+    assert sorted(index.lookup(["shared", "key 1"]).items()) == [
+        (str(uuid.UUID(int=0)), ["shared"]),
+        (str(uuid.UUID(int=1)), ["key 1", "shared"]),
+        (str(uuid.UUID(int=2)), ["shared"]),
+    ]
 
 
 @pytest.mark.parametrize("block_bits", [2, 16])
@@ -268,6 +287,22 @@ def test_each_row_keeps_its_spellings_or_says_it_does_not_know_them(
     for row, keys in enumerate(rows):
         known = not any(SEPARATOR in key for key in keys) and SEPARATOR.join(keys) != ""
         assert spellings.of(row) == (tuple(keys) if known else None)
+
+
+def test_row_ends_take_four_bytes_until_the_blob_outgrows_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """4 bytes a row for where its text ends (4 MB at a million entities, not 8); past
+    `NARROW_ENDS_MAX` bytes of text the ends widen to 8, every row still read back whole."""
+    monkeypatch.setattr(row_spellings, "NARROW_ENDS_MAX", 40)
+    spellings = RowSpellings()
+    rows = [(f"key {n}", f"alias {n}") for n in range(8)]
+    spellings.extend(rows[:2])
+    per_row = 4 + 4 + 8  # end, kind code, creation time
+    assert spellings.nbytes == len(spellings._blob) + per_row * 2
+    spellings.extend(rows[2:])
+    assert spellings.nbytes == len(spellings._blob) + (per_row + 4) * 8
+    assert [spellings.of(row) for row in range(8)] == rows
 
 
 def test_a_lookup_says_each_entitys_latest_row() -> None:
