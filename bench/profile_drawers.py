@@ -1,11 +1,9 @@
 """Where one drawer write spends the service's time: `bench cores`'s single writes, in process.
 
-`python -m bench.profile_drawers --size 100000 --data /tmp/dir` fills a room of `size` drawers
-into `dir` once by checkpoint jobs (kept for the next run; the same room `bench cores` fills),
-copies it, starts the service's runtime and app on the copy in this process, makes the warm-up
-writes, then times `bench cores`'s single writes through the use case the route calls, with
-each step's CPU time (`--steps`) or under cProfile. Not a latency figure: the app runs without
-uvicorn, and the profiler slows Python calls down unevenly.
+`python -m bench.profile_drawers --size 100000 --data /tmp/dir` fills the room `bench cores`
+fills into `dir` once (kept), starts the runtime and app on a copy of it in this process, and
+times the single writes through the use case the route calls: each step's CPU time (`--steps`)
+or a cProfile by CPU time. Not a latency figure: no uvicorn, and the profiler slows calls.
 """
 
 import argparse
