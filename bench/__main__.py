@@ -125,13 +125,19 @@ def cores(
     items: Annotated[int, typer.Option(min=10, help="Items of the timed checkpoint.")] = 10_000,
     seed: Seed = 7,
     out: Annotated[Path, typer.Option(help="JSON results.")] = Path("bench/results/cores.json"),
+    filled: Annotated[
+        Path | None,
+        typer.Option(help="Keep the filled room here, and take it from here when it is there."),
+    ] = None,
 ) -> None:
     """Drawer writes and a checkpoint in one room, the pure-Python core beside the compiled one
     (embedded; needs the compiled core built)."""
     from bench import cores as workload  # noqa: PLC0415 - each command loads only its workload
 
     params = {"size": size, "samples": samples, "items": items, "seed": seed}
-    report.run_workload("cores", params, out, lambda: workload.run(size, samples, items, seed))
+    report.run_workload(
+        "cores", params, out, lambda: workload.run(size, samples, items, seed, filled)
+    )
 
 
 @app.command()

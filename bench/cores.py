@@ -27,6 +27,10 @@ from bench.service import Service, child_pids, database_children, memory_facts, 
 
 CORES = ("python", "native")
 INDEX_READY_SECONDS = 600.0
+QUIET_SECONDS = 2.0
+QUIET_SHARE = 0.05
+"""The service is quiet once it spent under 5 % of a core for 2 s running."""
+QUIET_TIMEOUT_SECONDS = 600.0
 
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -60,6 +64,22 @@ def _wait_for_indexes(service: Service) -> float:
     raise RuntimeError(f"the in-memory indexes were not ready after {INDEX_READY_SECONDS} s")
 
 
+def _wait_until_quiet(service: Service) -> float:
+    """Seconds until the service, its indexes ready, has gone quiet: the drawer index, once
+    ready, makes the room's newest drawers known (`DrawerIndex.warm`: ~10 s of CPU at 100 k
+    drawers), and single writes timed meanwhile measured that too (the GIL and two cores
+    shared: p50 ~8 ms and ~7 ms of service CPU per write, where a quiet service spends ~3)."""
+    started = time.perf_counter()
+    last = service_cpu_seconds(service)
+    while time.perf_counter() - started < QUIET_TIMEOUT_SECONDS:
+        time.sleep(QUIET_SECONDS)
+        now = service_cpu_seconds(service)
+        if now - last < QUIET_SHARE * QUIET_SECONDS:
+            return time.perf_counter() - started
+        last = now
+    raise RuntimeError(f"the service was still busy after {QUIET_TIMEOUT_SECONDS} s")
+
+
 def _fill(service: Service, room: str, texts: list[Text]) -> float:
     with httpx.Client(base_url=service.base_url, timeout=bulk.REQUEST_TIMEOUT_SECONDS) as client:
         started = time.perf_counter()
@@ -76,6 +96,7 @@ def _one_core(
     """Single writes, planted copies and one checkpoint on a copy of the filled room."""
     with serving(data_dir, log, environment={"CASTLEGRAPH_CORE": name}) as service:
         index_seconds = _wait_for_indexes(service)
+        quiet_seconds = _wait_until_quiet(service)
         print(f"{name} core: timing {len(writes)} single writes…", file=sys.stderr)
         singles = drawers.SizeResult(size=size, fill_seconds=0.0, fill_statuses=Counter())
         cpu = service_cpu_seconds(service)
@@ -92,6 +113,7 @@ def _one_core(
     return {
         "core": core_facts(name),
         "index_ready_seconds": round(index_seconds, 1),
+        "quiet_after_seconds": round(quiet_seconds, 1),
         "writes": len(singles.latencies_ms),
         **{f"{stat}_ms": round(singles.stat(stat), 3) for stat in ("p50", "p90", "p99", "mean")},
         "outcomes": {kind: dict(counts) for kind, counts in singles.outcomes.items()},
@@ -107,8 +129,10 @@ def _one_core(
     }
 
 
-def run(size: int, samples: int, items: int, seed: int) -> dict[str, Any]:
-    """Fill a room of `size` once, then measure each core on its own copy of it."""
+def run(size: int, samples: int, items: int, seed: int, kept: Path | None = None) -> dict[str, Any]:
+    """Fill a room of `size` once, then measure each core on its own copy of it. With `kept`,
+    the filled room is kept in it (`room-SIZE-seed-SEED`) and taken from there the next time
+    (its fill takes ~10 minutes at 100 k: a before and an after compare on the same room)."""
     corpus = Corpus(seed)
     rng = random.Random(f"{seed}:{size}")
     room = corpus.room(size, rng, bulk.FILL_NEAR, bulk.FILL_EXACT)
@@ -121,10 +145,16 @@ def run(size: int, samples: int, items: int, seed: int) -> dict[str, Any]:
     batch = [corpus.follow(history, rng, bulk.TIMED_NEAR, bulk.TIMED_EXACT) for _ in range(items)]
     results: dict[str, Any] = {"room_size": size, "cores": {}}
     with tempfile.TemporaryDirectory(prefix="castlegraph-cores-") as tmp:
-        filled = Path(tmp) / "filled"
-        print(f"filling room-{size} with {size:,} drawers by checkpoints…", file=sys.stderr)
-        with serving(filled, Path(tmp) / "fill.log") as service:
-            results["fill_seconds"] = round(_fill(service, f"room-{size}", room), 1)
+        filled = (kept or Path(tmp)) / f"room-{size}-seed-{seed}"
+        if filled.exists():
+            print(f"room-{size} taken from {filled}", file=sys.stderr)
+        else:
+            print(f"filling room-{size} with {size:,} drawers by checkpoints…", file=sys.stderr)
+            filling = filled.with_name(f"{filled.name}.filling")
+            shutil.rmtree(filling, ignore_errors=True)
+            with serving(filling, Path(tmp) / "fill.log") as service:
+                results["fill_seconds"] = round(_fill(service, f"room-{size}", room), 1)
+            filling.rename(filled)
         for name in CORES:
             copy = Path(tmp) / name
             shutil.copytree(filled, copy)

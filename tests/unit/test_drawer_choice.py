@@ -149,3 +149,30 @@ def test_a_write_adding_its_row_while_another_ranks_waits_for_the_ranking(
     assert errors == []
     assert list(choice.terms[:3]) == sorted(str(uuid.UUID(int=n)) for n in range(3))
     assert index._keys.rows == 4
+
+
+def _ranking(count: int) -> tuple[Any, list[str]]:
+    """A ranking of `count` rows, newest first, and their ids in that order."""
+    keys = KeyIndex()
+    ids = [str(uuid.UUID(int=n + 1)) for n in range(count)]
+    rows = [keys.row_for(drawer_id) for drawer_id in ids]
+    return drawer_index._Ranked(keys, rows[::-1]), ids[::-1]
+
+
+def test_a_ranking_walked_gives_its_ids_in_order() -> None:
+    ranked, ids = _ranking(2 * drawer_index.RANKED_CHUNK + 3)
+    assert ranked[1] == ids[1]
+    assert list(ranked) == ids
+    assert list(enumerate(ranked))[-1] == (len(ids) - 1, ids[-1])
+    assert ranked[-1] == ids[-1]
+    assert ranked[3:5] == ids[3:5]
+
+
+def test_a_place_before_a_ranking_s_start_is_an_index_error() -> None:
+    """Not the last id converted so far, as `ranked[-1]` is."""
+    ranked, ids = _ranking(5)
+    assert ranked[0] == ids[0]
+    with pytest.raises(IndexError):
+        ranked[-6]
+    with pytest.raises(IndexError):
+        ranked[5]

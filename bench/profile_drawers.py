@@ -1,0 +1,190 @@
+"""Where one drawer write spends the service's time: `bench cores`'s single writes, in process.
+
+`python -m bench.profile_drawers --size 100000 --data /tmp/dir` fills the room `bench cores`
+fills into `dir` once (kept), starts the runtime and app on a copy of it in this process, and
+times the single writes through the use case the route calls: each step's CPU time (`--steps`)
+or a cProfile by CPU time. Not a latency figure: no uvicorn, and the profiler slows calls.
+"""
+
+import argparse
+import cProfile
+import os
+import pstats
+import random
+import shutil
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from bench import bulk, drawers
+from bench.cores import _fill, _wait_for_indexes
+from bench.corpus import Corpus, Kind, Text
+from bench.mentions import cpu_seconds
+from bench.service import child_pids, serving
+from castlegraph.api.http.app import create_app
+from castlegraph.api.models.drawers import DrawerCreate
+from castlegraph.api.service import heap
+from castlegraph.api.service.runtime import Runtime
+from castlegraph.api.service.settings import load_settings
+from castlegraph.resolver import core
+
+INDEX_POLL_SECONDS = 0.5
+
+
+def _writes(size: int, samples: int, seed: int) -> tuple[list[Text], list[Text]]:
+    """The room and the timed writes `bench cores` makes for this size and seed."""
+    corpus = Corpus(seed)
+    rng = random.Random(f"{seed}:{size}")
+    room = corpus.room(size, rng, bulk.FILL_NEAR, bulk.FILL_EXACT)
+    history = list(room)
+    writes = [Text(Kind.NEW, corpus.text(rng)) for _ in range(drawers.WARMUP_WRITES)]
+    while len(writes) < drawers.WARMUP_WRITES + samples:
+        writes.append(corpus.follow(history, rng, drawers.SAMPLE_NEAR, drawers.SAMPLE_EXACT))
+        history.append(writes[-1])
+    return room, writes
+
+
+def _filled(data: Path, size: int, room: list[Text]) -> Path:
+    filled = data / f"room-{size}"
+    if not filled.exists():
+        staging = data / f"room-{size}.filling"
+        shutil.rmtree(staging, ignore_errors=True)
+        with serving(staging, data / "fill.log") as service:
+            _wait_for_indexes(service)
+            print(f"filled in {_fill(service, f'room-{size}', room):.0f} s", file=sys.stderr)
+        staging.rename(filled)
+    return filled
+
+
+STEPS: dict[str, float] = defaultdict(float)
+
+
+def _timed_step(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    """`function`, its CPU time added to `STEPS[name]` (nested steps count in both)."""
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        started = time.thread_time()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            STEPS[name] += time.thread_time() - started
+
+    return timed
+
+
+@contextmanager
+def _steps_timed() -> Iterator[None]:
+    """Wrap the steps of one write (`graph.drawers.palace`) with `_timed_step`."""
+    from castlegraph.api.models import drawers as models  # noqa: PLC0415
+    from castlegraph.graph.drawers import candidates, creation, palace  # noqa: PLC0415
+    from castlegraph.graph.indexes import drawer_index  # noqa: PLC0415
+
+    patched = [
+        (palace, "prepare_text"),
+        (candidates.Lookup, "of"),
+        (drawer_index.DrawerIndex, "choose"),
+        (drawer_index.DrawerIndex, "_newest_live"),
+        (palace, "known_candidates"),
+        (palace, "chosen_candidates"),
+        (palace, "likenesses_among"),
+        (creation.Creation, "of"),
+        (creation.Creation, "written"),
+        (creation.Sequenced, "done"),
+        (models.DrawerWriteOut, "of"),
+    ]
+    saved = [(owner, name, owner.__dict__[name]) for owner, name in patched]
+    for owner, name, original in saved:
+        function = original.__func__ if isinstance(original, classmethod) else original
+        wrapped = _timed_step(f"{getattr(owner, '__name__', owner)}.{name}", function)
+        setattr(owner, name, classmethod(wrapped) if isinstance(original, classmethod) else wrapped)
+    try:
+        yield
+    finally:
+        for owner, name, original in saved:
+            setattr(owner, name, original)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--size", type=int, default=100_000)
+    parser.add_argument("--samples", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--data", type=Path, required=True, help="Kept between runs.")
+    parser.add_argument("--core", choices=("native", "python"), default="native")
+    parser.add_argument("--top", type=int, default=40)
+    parser.add_argument("--steps", action="store_true", help="Each step's CPU, no profiler.")
+    parser.add_argument("--no-profile", action="store_true")
+    args = parser.parse_args()
+
+    room, writes = _writes(args.size, args.samples, args.seed)
+    filled = _filled(args.data, args.size, room)
+    copy = args.data / f"copy-{args.core}"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(filled, copy)
+    os.environ["CASTLEGRAPH_CORE"] = args.core
+    heap.tune()
+    settings = load_settings(graph={"data_dir": copy}, dedup={"core": args.core})
+    runtime = Runtime(settings)
+    runtime.start()
+    try:
+        app = create_app(settings, runtime)
+        with TestClient(app, base_url="http://127.0.0.1") as client:
+            while client.get("/api/health").json().get("drawer_index") != "ready":
+                time.sleep(INDEX_POLL_SECONDS)
+            print(f"core {core.running()}", file=sys.stderr)
+            usecases = app.state.usecases
+            bodies = [DrawerCreate(content=text.content) for text in writes]
+            for body in bodies[: drawers.WARMUP_WRITES]:
+                usecases.drawers.write(drawers.WING, f"room-{args.size}", body, None)
+            _time(usecases, bodies[drawers.WARMUP_WRITES :], args)
+    finally:
+        runtime.stop()
+        shutil.rmtree(copy, ignore_errors=True)
+
+
+def _time(usecases: Any, bodies: list[DrawerCreate], args: argparse.Namespace) -> None:
+    """The writes one by one through the use case (its answer's encoding included): each
+    one's CPU time in this process and the database's, and the profile or the steps."""
+    profiler = None if args.no_profile or args.steps else cProfile.Profile(time.thread_time)
+    room = f"room-{args.size}"
+    cpu, walls = [], []
+    database = sum(cpu_seconds(pid) for pid in child_pids(os.getpid()))
+    with _steps_timed() if args.steps else _nothing():
+        for body in bodies:
+            started, wall = time.thread_time(), time.perf_counter()
+            if profiler is not None:
+                profiler.enable()
+            usecases.drawers.write(drawers.WING, room, body, None)
+            if profiler is not None:
+                profiler.disable()
+            walls.append(time.perf_counter() - wall)
+            cpu.append(time.thread_time() - started)
+    database = sum(cpu_seconds(pid) for pid in child_pids(os.getpid())) - database
+    n = len(bodies)
+    print(
+        f"{n} writes: CPU per write p50 {statistics.median(cpu) * 1e6:.0f} µs, mean"
+        f" {statistics.fmean(cpu) * 1e6:.0f} µs; wall p50 {statistics.median(walls) * 1e3:.2f}"
+        f" ms; database CPU {database / n * 1e6:.0f} µs per write"
+    )
+    for name, seconds in sorted(STEPS.items(), key=lambda item: -item[1]):
+        print(f"  {name:45} {seconds / n * 1e6:8.0f} µs per write")
+    if profiler is not None:
+        stats = pstats.Stats(profiler)
+        stats.sort_stats("cumulative").print_stats(args.top)
+        stats.sort_stats("tottime").print_stats(args.top)
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
+
+
+if __name__ == "__main__":
+    main()
