@@ -61,14 +61,17 @@ class PreparedDrawer:
     def finds(self, earlier: "Stored") -> bool:
         """Whether the indexes would give `earlier`, once stored, as this item's candidate."""
         other, drawer = earlier.item, earlier.drawer
-        if not self.new.compares_with(drawer.wing, drawer.room, drawer.agent, drawer.kind):
-            return False
-        if other.text.content_hash == self.text.content_hash:
-            return True
-        if self.text.fingerprint is not None and other.text.fingerprint == self.text.fingerprint:
-            return True
-        return not other.indexed.isdisjoint(self.anchors) or not other.indexed.isdisjoint(
-            self.bands
+        text = self.text
+        # What the indexes share first: most earlier items of a batch share nothing with it,
+        # and these set and string tests cost less than the rule of who compares with whom.
+        shares = (
+            other.text.content_hash == text.content_hash
+            or (text.fingerprint is not None and other.text.fingerprint == text.fingerprint)
+            or not other.indexed.isdisjoint(self.anchors)
+            or not other.indexed.isdisjoint(self.bands)
+        )
+        return shares and self.new.compares_with(
+            drawer.wing, drawer.room, drawer.agent, drawer.kind
         )
 
 

@@ -250,18 +250,31 @@ def settle(
     chosen: dict[str, Candidate] = {}
     for ranked in (choice.terms, choice.bands):
         taken = 0
-        for place, drawer_id in enumerate(ranked):
-            if taken == TERM_CANDIDATES:
+        start = 0
+        # The ranked ids a window at a time, as one slice: the index turns its rows into ids
+        # only as they are read, and one id at a time cost a batch's item ~10 % of its time.
+        while taken < TERM_CANDIDATES:
+            window = ranked[start : start + TERM_CANDIDATES]
+            if not window:
                 break
-            if drawer_id not in asked:
-                ids = [i for i in ranked[place : place + TERM_CANDIDATES] if i not in asked]
-                asked.update(ids)
-                found.update(more(ids))
-            candidate = found.get(drawer_id)
-            if candidate is not None:
-                taken += 1
-                if drawer_id not in whole:
-                    chosen.setdefault(drawer_id, candidate)
+            for place, drawer_id in enumerate(window):
+                if taken == TERM_CANDIDATES:
+                    break
+                if drawer_id not in asked:
+                    ids = [i for i in window[place:] if i not in asked]
+                    ids += [
+                        i
+                        for i in ranked[start + len(window) : start + place + TERM_CANDIDATES]
+                        if i not in asked
+                    ]
+                    asked.update(ids)
+                    found.update(more(ids))
+                candidate = found.get(drawer_id)
+                if candidate is not None:
+                    taken += 1
+                    if drawer_id not in whole:
+                        chosen.setdefault(drawer_id, candidate)
+            start += len(window)
     return list(chosen.values())
 
 

@@ -95,8 +95,7 @@ class KnownDrawers:
         """The ids of drawers not known (to read whole), and the known drawers among `ids`."""
         unknown: list[str] = []
         known: dict[str, KnownDrawer] = {}
-        for drawer_id in ids:
-            found = self._kept.get(drawer_id)
+        for drawer_id, found in zip(ids, self._kept.get_many(ids), strict=True):
             if found is None:
                 unknown.append(drawer_id)
             else:

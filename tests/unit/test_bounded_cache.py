@@ -107,3 +107,20 @@ def test_put_if_room_keeps_only_what_fits_and_evicts_nothing() -> None:
     assert (kept.get("a"), kept.get("b"), kept.get("c")) == (1, 2, None)
     assert kept.put_if_room("d", 4, 50)
     assert kept.cache_info().bytes == 250
+
+
+def test_get_many_answers_as_get_does_one_key_after_another() -> None:
+    """A batch's lookup of many keys at once: the values in order, None for a key not kept,
+    the same hits and misses, and each key found made the most recently used."""
+    one_by_one: BytesBoundedMap[str, int] = BytesBoundedMap(max_bytes=40)
+    at_once: BytesBoundedMap[str, int] = BytesBoundedMap(max_bytes=40)
+    for kept in (one_by_one, at_once):
+        for number, key in enumerate("abcd"):
+            kept.put(key, number, 10)
+    keys = ["c", "x", "a", "c"]
+    assert at_once.get_many(keys) == [one_by_one.get(key) for key in keys] == [2, None, 0, 2]
+    assert at_once.cache_info() == one_by_one.cache_info()
+    for kept in (one_by_one, at_once):
+        kept.put("e", 4, 10)  # the least recently used, b, leaves
+        kept.put("f", 5, 10)  # then d
+    assert at_once.get_many(list("abcdef")) == [0, None, 2, None, 4, 5]
