@@ -2,8 +2,8 @@
 
 `python -m bench.profile_mentions --size 100000 --data /tmp/dir` preloads `size` entities into
 `dir` once (kept for the next run), starts the service's runtime and app in this process, posts
-the warm-up batches, then the timed ones under cProfile, and prints the functions that took the
-most CPU time of this process (cumulative and own; `--wall-clock`: wall time). Not a throughput figure: the profiler slows Python calls down
+the warm-up batches, then the timed ones under cProfile, and prints where this process's CPU time
+went (`--wall-clock`: wall time). Not a throughput figure: the profiler slows Python calls down
 unevenly, and the app runs without uvicorn. `--no-profile` times the batches instead.
 """
 
