@@ -22,6 +22,7 @@ def stored_keys(key: str, dense: bool) -> frozenset[str] | None: ...
 # read in place; int64 arrays out as bytes.
 _Spans = tuple[int, bytes, bytes, bytes]
 
+def key_hashes(keys: object) -> bytearray: ...
 def segment_spans(
     entries: object,
     offsets: object,

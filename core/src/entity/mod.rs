@@ -10,6 +10,7 @@ pub mod segments;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(segments::segment_spans, m)?)?;
     m.add_function(wrap_pyfunction!(segments::segment_find, m)?)?;
+    m.add_function(wrap_pyfunction!(segments::key_hashes, m)?)?;
     m.add_function(wrap_pyfunction!(probes::py_one_edit_keys, m)?)?;
     m.add_function(wrap_pyfunction!(probes::py_review_keys, m)?)?;
     m.add_function(wrap_pyfunction!(probes::py_stored_keys, m)?)?;
