@@ -15,7 +15,7 @@ from importlib.metadata import PackageNotFoundError, version
 from types import ModuleType
 from typing import Literal, get_args
 
-from castlegraph.resolver import drawer_terms, shingles
+from castlegraph.resolver import drawer_terms, entity_probes, shingles
 from castlegraph.resolver.errors import CastlegraphError
 
 Choice = Literal["auto", "native", "python"]
@@ -51,6 +51,12 @@ anchor_terms: Callable[[str, str, str], list[str]] = drawer_terms.anchor_terms
 """`resolver.drawer_terms.anchor_terms`: a normal form's word pairs, hashed with the room."""
 band_terms: Callable[[str, str, Sequence[str], Sequence[int]], list[str]] = drawer_terms.band_terms
 """`resolver.drawer_terms.band_terms`: a sketch's bands per bucket, hashed with the room."""
+one_edit_keys: Callable[[str], frozenset[str]] = entity_probes.one_edit_keys
+"""`resolver.entity_probes.one_edit_keys`: a key and its deletion keys."""
+review_keys: Callable[[str], frozenset[str]] = entity_probes.review_keys
+"""`resolver.entity_probes.review_keys`: a mention key's review probes, less its folded form."""
+stored_keys: Callable[[str, bool], frozenset[str]] = entity_probes.stored_keys
+"""`resolver.entity_probes.stored_keys`: a spelling's index keys, less its folded form."""
 segments: ModuleType | None = None
 """The compiled core where it runs, for the in-memory indexes' segment search
 (`graph.indexes.key_segments`), else None: their numpy code runs."""
@@ -87,6 +93,7 @@ def choose(choice: Choice) -> Running:
     when it loads, `native` insists on it (`NativeCoreUnavailable` otherwise), `python` never
     loads it. Returns what runs."""
     global _running, sketch, anchor_terms, band_terms, segments  # noqa: PLW0603 - the one binding point
+    global one_edit_keys, review_keys, stored_keys  # noqa: PLW0603
     if choice not in CHOICES:
         raise ValueError(f"core must be one of {', '.join(CHOICES)}, not {choice!r}")
     native = None if choice == "python" else native_module()
@@ -104,11 +111,45 @@ def choose(choice: Choice) -> Running:
                 drawer_terms.anchor_terms,
                 drawer_terms.band_terms,
             )
+            one_edit_keys, review_keys, stored_keys = (
+                entity_probes.one_edit_keys,
+                entity_probes.review_keys,
+                entity_probes.stored_keys,
+            )
             segments = None
             _running = Running("python", _package_version())
         else:
             sketch = lru_cache(maxsize=SKETCH_CACHE)(native.sketch)
             anchor_terms, band_terms = native.anchor_terms, native.band_terms
+            one_edit_keys = _or_twin(native.one_edit_keys, entity_probes.one_edit_keys)
+            review_keys = _or_twin(native.review_keys, entity_probes.review_keys)
+            stored_keys = _stored_or_twin(native.stored_keys)
             segments = native
             _running = Running("native", str(native.__version__))
     return _running
+
+
+def _or_twin(
+    native: Callable[[str], frozenset[str] | None], twin: Callable[[str], frozenset[str]]
+) -> Callable[[str], frozenset[str]]:
+    """The compiled function, and its twin for a key it cannot read: Python holds a lone
+    surrogate in a string, which no UTF-8 can (the compiled core then answers None)."""
+
+    def either(key: str) -> frozenset[str]:
+        found = native(key)
+        return twin(key) if found is None else found
+
+    either.__doc__ = twin.__doc__
+    return either
+
+
+def _stored_or_twin(
+    native: Callable[[str, bool], frozenset[str] | None],
+) -> Callable[[str, bool], frozenset[str]]:
+    """`_or_twin` for `stored_keys`."""
+
+    def either(key: str, dense: bool) -> frozenset[str]:
+        found = native(key, dense)
+        return entity_probes.stored_keys(key, dense) if found is None else found
+
+    return either

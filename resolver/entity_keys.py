@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from castlegraph.resolver.bounded_cache import MIB, ByteLRU
 from castlegraph.resolver.errors import EmptyLabel
 
 # Dropped without separating: ``Node.js`` = ``NodeJS``, ``O'Brien`` = ``OBrien``.
@@ -49,6 +50,12 @@ def entity_key(name: str) -> str:
         else:
             separated = True
     return "".join(out) if out else _lower(text.strip())
+
+
+remembered_entity_key: ByteLRU[str, str] = ByteLRU(entity_key, 16 * MIB)
+"""`entity_key`, remembered: a batch repeats its names, and its resolution asks for a mention's
+key at every step (its fetches, each decision); deriving it anew each time was a tenth of a
+batch's decisions."""
 
 
 def normalize_kind(kind: str) -> str:

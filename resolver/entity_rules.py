@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
-from castlegraph.resolver.entity_keys import entity_key
+from castlegraph.resolver.entity_keys import remembered_entity_key
 from castlegraph.resolver.entity_model import (
     Decision,
     EntityView,
@@ -336,7 +336,7 @@ def decide(
     many entities qualified for a review link before the cap of ``MAX_REVIEW_LINKS``), and a new
     person the nickname pairs it met (``nicknames``).
     """
-    key = entity_key(mention.name)
+    key = remembered_entity_key(mention.name)
     pool = compatible_pool(mention.kind, candidates)
     spelled = _spelling_rules(mention, key, pool)
     if spelled is not None:

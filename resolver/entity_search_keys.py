@@ -7,20 +7,15 @@ whatever the number of entities. Candidates found this way are a superset: the r
 each with the real distance. Two-edit review candidates come from probing deeper.
 """
 
-import math
-from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping
 
+from castlegraph.resolver import core
 from castlegraph.resolver.bounded_cache import MIB, byte_lru
-from castlegraph.resolver.entity_keys import deletion_keys, folded_key, sorted_words_key
+from castlegraph.resolver.entity_keys import folded_key
 from castlegraph.resolver.entity_model import EntityView
-from castlegraph.resolver.entity_rules import (
-    REVIEW_MIN_KEY_LEN,
-    REVIEW_TWO_EDIT_MIN_SIMILARITY,
-    TYPO_MIN_KEY_LEN,
-    compatible_kinds,
-)
-from castlegraph.resolver.entity_segments import MAX_EDITS, partition_probe_keys, two_edit_keys
+from castlegraph.resolver.entity_probes import DEEP_PROBE_MIN_LEN
+from castlegraph.resolver.entity_rules import TYPO_MIN_KEY_LEN, compatible_kinds
+from castlegraph.resolver.entity_segments import MAX_EDITS, is_dense
 
 CACHE_BYTES = 8 * MIB
 """Neighbourhoods remembered: a batch repeats names, and so do batches. Bounded by bytes, as
@@ -32,24 +27,14 @@ REVIEW_CACHE_BYTES = 16 * MIB
 """Two-edit neighbourhoods (hundreds of keys each, 95 KB at 40 characters) are remembered
 mostly within one batch's fetch and decisions; 4,096 of them held 390 MB."""
 
-DEEP_PROBE_MIN_LEN = math.ceil(2 / (1 - REVIEW_TWO_EDIT_MIN_SIMILARITY) - 1e-9)
-"""The shortest mention key whose two-edit probes can find a link: 8 at 0.75.
-`resolver.entity_keys.TWO_EDIT_PROBE_MIN_LEN` (6) bounds the shorter key of such a pair.
-
-Two-edit probes are only sent where they can matter. A depth-2 probe key (two code points
-deleted from the mention key `a`) meets the stored depth-1 keys of `b` only when `b` is shorter
-than `a` (the depth-1 probes already find every other pair they can), so such a pair's longer
-key is `a`; a two-edit review link needs `1 - 2/L ≥ 0.75`, hence `a` of ≥ 8 code points. Shorter
-mention keys probe one edit only: what depth 2 would add could never qualify for anything."""
-
 
 @byte_lru(CACHE_BYTES)
 def spelling_keys(key: str) -> frozenset[str]:
     """Keys stored for one spelling (`index_keys`), remembered."""
-    return frozenset(index_keys(key))
+    return index_keys(key)
 
 
-def index_keys(key: str) -> set[str]:
+def index_keys(key: str) -> frozenset[str]:
     """Keys stored for one spelling; a key too short for any fuzzy rule stores only itself.
 
     Its deletion keys (one-edit candidates), its partition keys or, for a dense key with digits,
@@ -63,21 +48,11 @@ def index_keys(key: str) -> set[str]:
     digits of up to 16 stores its depth-2 deletion keys instead, as partitions of a dense family
     (`RFC 8975`) meet all of it. A spelling whose words are out of order stores the deletion keys of
     its sorted words, and the review probe sends those of the mention's, for the `word_order` links.
+    The cutting is the core's (`resolver.entity_probes`); the folding stays here.
     """
-    if len(key) < REVIEW_MIN_KEY_LEN:
-        return {key}
-    keys = set(deletion_keys(key))
-    keys.update(two_edit_keys(key), _folded(key), _word_order_keys(key))
-    return keys
-
-
-def _word_order_keys(key: str) -> list[str]:
-    """Deletion keys of the sorted words, for a spelling whose words are out of order: one that
-    is in order stores them already (they are its own deletion keys)."""
-    ordered = sorted_words_key(key)
-    if ordered == key or len(key) < TYPO_MIN_KEY_LEN:
-        return []
-    return deletion_keys(ordered)
+    keys = core.stored_keys(key, is_dense(key))
+    folded = _folded(key)
+    return keys.union(folded) if folded else keys
 
 
 def stored_keys(view: EntityView, *, cached: bool = False) -> list[str]:
@@ -121,12 +96,6 @@ def stored_key_set(view: EntityView) -> frozenset[str]:
     return frozenset().union(*map(spelling_keys, (view.key, *view.alias_keys)))
 
 
-TWO_EDIT_PROBE_MAX_LEN = 40
-"""Longer keys send no depth-2 deletion probe: it grows with the square of the length (18,000
-keys at 200 characters). Their partition probes, a bounded number at any length, find the
-shorter stored keys too."""
-
-
 def probe_keys(key: str, *, two_edits: bool) -> frozenset[str]:
     """What a mention looks up: equal and one-edit spellings, plus review candidates on request."""
     if two_edits and len(key) >= TYPO_MIN_KEY_LEN:
@@ -134,11 +103,14 @@ def probe_keys(key: str, *, two_edits: bool) -> frozenset[str]:
     return _one_edit_probes(key)
 
 
+@byte_lru(CACHE_BYTES)
 def _one_edit_probes(key: str) -> frozenset[str]:
-    """The key, its deletion keys and its folded form: what meets a one-edit spelling's rows."""
-    if len(key) < REVIEW_MIN_KEY_LEN:
-        return frozenset((key,))
-    return frozenset(deletion_keys(key)).union(_folded(key))
+    """The key, its deletion keys and its folded form: what meets a one-edit spelling's rows.
+    Remembered: a mention key left open asks for them three times (its one-edit fetch and
+    decision, then its review probes)."""
+    keys = core.one_edit_keys(key)
+    folded = _folded(key)
+    return keys.union(folded) if folded else keys
 
 
 @byte_lru(REVIEW_CACHE_BYTES)
@@ -151,19 +123,12 @@ def _review_probes(key: str) -> frozenset[str]:
     - stored keys as long or longer: the partition probes (`resolver.entity_segments`);
     - word order: the deletion keys of the sorted words;
     - the accent-folded form (kept for entities indexed before partition keys existed).
+
+    The cutting is the core's (`resolver.entity_probes`); the folding stays here.
     """
-    found = set(_one_edit_probes(key))
-    found.update(deletion_keys(sorted_words_key(key)))
-    length = len(key)
-    if DEEP_PROBE_MIN_LEN <= length <= TWO_EDIT_PROBE_MAX_LEN:
-        for i in range(length):
-            shorter = key[:i] + key[i + 1 :]
-            found.update(shorter[:j] + shorter[j + 1 :] for j in range(i, len(shorter)))
-        longer = range(length, length + MAX_EDITS + 1)
-    else:
-        longer = range(length - MAX_EDITS, length + MAX_EDITS + 1)
-    found.update(partition_probe_keys(key, longer))
-    return frozenset(found)
+    keys = core.review_keys(key)
+    folded = _folded(key)
+    return keys.union(folded) if folded else keys
 
 
 def stores(view: EntityView, key: str) -> bool:
@@ -205,27 +170,38 @@ class BatchIndex:
 
     def __init__(self) -> None:
         self._views: dict[str, EntityView] = {}
-        self._ids_by_key: defaultdict[str, defaultdict[str, set[str]]] = defaultdict(
-            lambda: defaultdict(set)
-        )
-        self._local_ids_by_key: defaultdict[str, defaultdict[str, list[str]]] = defaultdict(
-            lambda: defaultdict(list)
-        )
+        self._ids_by_key: dict[str, dict[str, set[str]]] = {}
+        self._local_ids_by_key: dict[str, dict[str, list[str]]] = {}
+        """Plain dicts, each inner one written as a literal where a key is new: a batch's new
+        entities store ~25,000 keys, and a `defaultdict` per key (its factory called for each)
+        cost twice as much."""
 
     def add_found(self, view: EntityView, probes: Iterable[str]) -> bool:
         """A stored entity under the probe keys that found it; False if it was known already."""
-        new = view.id not in self._views
+        entity_id, kind = view.id, view.kind
+        new = entity_id not in self._views
         if new:
-            self._views[view.id] = view
+            self._views[entity_id] = view
+        table = self._ids_by_key
         for probe in probes:
-            self._ids_by_key[probe][view.kind].add(view.id)
+            by_kind = table.get(probe)
+            if by_kind is None:
+                table[probe] = {kind: {entity_id}}
+            else:
+                by_kind.setdefault(kind, set()).add(entity_id)
         return new
 
     def put_local(self, view: EntityView, keys: Iterable[str]) -> None:
         """An entity the batch created, or respelled with a new alias key: (re)index it."""
-        self._views[view.id] = view
+        entity_id, kind = view.id, view.kind
+        self._views[entity_id] = view
+        table = self._local_ids_by_key
         for key in keys:
-            self._local_ids_by_key[key][view.kind].append(view.id)
+            by_kind = table.get(key)
+            if by_kind is None:
+                table[key] = {kind: [entity_id]}
+            else:
+                by_kind.setdefault(kind, []).append(entity_id)
 
     def touched(self, key: str, kind: str | None = None) -> bool:
         """Whether the batch created or respelled an entity stored under `key` that a mention

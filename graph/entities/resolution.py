@@ -25,15 +25,13 @@ from castlegraph.graph.entities.kind_locks import HeldKinds, write_holding
 from castlegraph.graph.errors import UnknownDrawers
 from castlegraph.graph.indexes.entity_index import EntityIndex
 from castlegraph.graph.records import Entity, MentionResult, origin_props, spelling_props
-from castlegraph.resolver.bounded_cache import MIB, ByteLRU
-from castlegraph.resolver.entity_keys import entity_key as _entity_key
+from castlegraph.resolver.entity_keys import remembered_entity_key as entity_key
 from castlegraph.resolver.entity_model import Decision, EntityView, Mention, is_alias_new
 from castlegraph.resolver.entity_rules import NameGuard, decide
 from castlegraph.resolver.entity_search_keys import BatchIndex, spelling_keys
 from castlegraph.resolver.explain import Explanation, explain
 
 KnownWord = Callable[[str], bool]
-entity_key = ByteLRU(_entity_key, 16 * MIB)  # a batch repeats its names
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,9 +19,11 @@ from castlegraph.graph.indexes.key_segments import (
     Geometry,
     KeyIndex,
     Segment,
+    key_hashes,
     native_find,
     native_spans,
     python_find,
+    python_key_hashes,
     python_spans,
 )
 from castlegraph.resolver import core as chosen_core
@@ -209,3 +211,21 @@ def test_a_key_index_answers_the_same_on_either_core(
         chosen_core.segments = saved
     assert with_core == without
     assert all(f"e{n}" in with_core for n in range(len(stored)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys=st.lists(texts, max_size=60))
+def test_keys_hash_the_same_on_either_core(keys: list[str]) -> None:
+    """Python's own hash of each key, as numpy takes it and as the core does, from a list or a
+    set; writable, as a build sorts its hashes in place."""
+    saved = chosen_core.segments
+    try:
+        chosen_core.segments = core
+        native = key_hashes(keys)
+        of_set = key_hashes(list(set(keys)))
+    finally:
+        chosen_core.segments = saved
+    assert native.dtype == np.uint64
+    assert native.flags.writeable
+    assert native.tolist() == python_key_hashes(keys).tolist()
+    assert of_set.tolist() == python_key_hashes(list(set(keys))).tolist()

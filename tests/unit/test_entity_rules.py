@@ -545,3 +545,18 @@ def test_may_pair_all_answers_what_may_pair_answers_pair_by_pair(
     pairs += [("ada lovelace", "lovelace ada"), ("hoper grace", "grace hopper"), ("ab", "abcd")]
     mention_keys, keys = [a for a, _ in pairs], [b for _, b in pairs]
     assert may_pair_all(mention_keys, keys) == [may_pair(a, b) for a, b in pairs]
+
+
+def test_a_decision_reuses_the_remembered_key_of_its_mention() -> None:
+    """Resolution asks for a mention's key at every step and decides it two or three times: the
+    rules take the key from the one remembered cache, and derive a name's key once."""
+    remembered = entity_keys.remembered_entity_key
+    remembered.cache_clear()
+    mention = make_mention("Kubernetes Operator", "tool")
+    pool = entities(("e1", "Kubernetes Operater", "tool"))
+    first = decide(mention, pool, fuzzy=True, is_known_word=known)
+    again = decide(mention, pool, fuzzy=True, is_known_word=known)
+    assert first == again
+    assert first.evidence["mention_key"] == "kubernetes operator"
+    info = remembered.cache_info()
+    assert (info.misses, info.hits) == (1, 1)
