@@ -1,3 +1,6 @@
+// The full-text index is eventually consistent (`schema/neo4j/21_entity_dkeys.cypher`): the
+// probe first waits for the updates committed before it.
+CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
 CALL db.index.fulltext.queryNodes('entity_dkeys', $probes_query, {limit: $limit})
 YIELD node
 WITH DISTINCT node AS e

@@ -5,8 +5,8 @@ reads to followers and writes to the leader, and the driver retries what is retr
 """
 
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
-from typing import Any, TypeVar
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from typing import Any, TypeVar, cast
 
 import neo4j
 import neo4j.exceptions
@@ -66,6 +66,16 @@ def _translated(shown: str, user: str) -> Iterator[None]:
         yield
     except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as error:
         raise _translate(error, shown, user) from error
+
+
+def _pipelined_begin(session: neo4j.Session) -> AbstractContextManager[object]:
+    """While entered, a unit's BEGIN goes out with its first statement instead of waiting for
+    its own answer: one round trip less per unit (a single drawer write had four). The driver's
+    `execute_query` runs its transactions this way; the switch is private to the driver, so a
+    driver without it runs them as before. A failed BEGIN then fails the first statement, which
+    the driver retries or raises as it would have raised the BEGIN's error."""
+    switch = getattr(session, "_pipelined_begin", None)
+    return nullcontext() if switch is None else cast(AbstractContextManager[object], switch)
 
 
 class _Neo4jTx:
@@ -128,7 +138,7 @@ class Neo4jStore:
         def unit(tx: neo4j.ManagedTransaction) -> T:
             return work(_Neo4jTx(tx))
 
-        with self._translated(), self._session() as session:
+        with self._translated(), self._session() as session, _pipelined_begin(session):
             if mode == "read":
                 return session.execute_read(unit)
             return session.execute_write(unit)
