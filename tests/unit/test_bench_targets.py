@@ -34,7 +34,7 @@ def _outcomes(verdicts: list[targets.Verdict]) -> dict[str, str]:
 
 
 def test_mentions_at_one_million_are_judged_on_the_largest_size_and_the_skew_case() -> None:
-    results = _mentions(rate=12_000.0, ratio=1.6, peak_mb=290.0, largest=1_000_000)
+    results = _mentions(rate=12_000.0, ratio=1.6, peak_mb=480.0, largest=1_000_000)
     results["skew"] = _skew(hot_drawer=1.03, hot_entity=2.5)
 
     verdicts = targets.judge("mentions", results)
