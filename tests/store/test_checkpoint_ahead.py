@@ -13,8 +13,9 @@ from castlegraph.api.service.jobs.ahead import MIN_BATCHES, AheadPreparer
 from castlegraph.api.service.jobs.batches import BATCH_ITEMS
 from castlegraph.api.service.jobs.checkpoint import run_checkpoint
 from castlegraph.api.service.jobs.context import JobContext
+from castlegraph.api.service.jobs.runner import RELEASED
 from castlegraph.graph.drawers.drawer_request import DedupPolicy
-from castlegraph.graph.jobs import claim_job, create_job, item_id
+from castlegraph.graph.jobs import claim_job, create_job, end_job, get_job, item_id
 
 LEASE_MS = 3_600_000
 
@@ -55,7 +56,12 @@ def _run(store: Any, room: str, texts: list[str], preparer: AheadPreparer | None
     context = JobContext(
         store, DedupPolicy(), job, threading.Event(), lambda _: None, preparer=preparer
     )
-    return job.id, run_checkpoint(context)
+    result = run_checkpoint(context)
+    # Ended as the runner ends it: a job left running would hold up the next module's wipe,
+    # which waits for every unfinished job (tests/support/app.py).
+    assert end_job(store, job.id, "t", job.claim, status="succeeded", result=result, **RELEASED)
+    assert get_job(store, job.id).status == "succeeded"
+    return job.id, result
 
 
 def _links(store: Any, room: str, job_id: str, count: int) -> set[tuple[int, int, str]]:
