@@ -1,13 +1,10 @@
 """Where a mention batch and a drawer write spend their time on Neo4j, round trip by round trip.
 
-`python -m bench.profile_neo4j --entities 20000 --drawers 2000` starts a Neo4j
-(`bench.neo4j_server`), preloads the entities, runs the service's runtime and app in this
-process, fills a room with the drawers, then times mention batches of 1,000 (`bench.mention_mix`)
-and single drawer writes (`bench.corpus`) through the use cases the routes call. Every Bolt
-exchange of a unit is traced: BEGIN, each statement (client wall time, and the server's
-`result_available_after` + `result_consumed_after`), COMMIT; beside them the unit's wall time
-and this process's CPU time, and the JVM's CPU time. Not a throughput figure: the app runs
-without uvicorn, and the tracing costs a little per statement.
+`python -m bench.profile_neo4j --entities 20000 --drawers 2000` starts a Neo4j, preloads the
+entities, runs the service in this process, fills a room, then times batches of 1,000 mentions
+and single drawer writes through the use cases: each Bolt exchange (BEGIN, each statement's
+client time and server time, COMMIT), the unit's wall time, this process's and the JVM's CPU
+time. Not a throughput figure: no uvicorn, and the tracing costs a little per statement.
 """
 
 import argparse
