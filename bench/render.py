@@ -194,7 +194,11 @@ machine, core and date of its run (the second table: `native` is the compiled co
 the pure-Python one, `CASTLEGRAPH_CORE` chooses); ratios within one run are steadier than
 absolute times. `--backend neo4j` or `--backend both` runs a workload on Neo4j 5 (or on both,
 side by side); a file from such a run renders a row per backend. `bench mentions` runs the skew
-case too, so its rows carry the skew targets.
+case too, so its rows carry the skew targets. Where a target is missed, three profilers say
+where the time goes, step by step and in CPU time: `python -m bench.profile_mentions --size N
+--data DIR` (a mention batch in process), `python -m bench.profile_drawers --size N --data DIR`
+(a drawer write in process) and `python -m bench.profile_neo4j` (both on Neo4j, exchange by
+exchange).
 """
 
 
