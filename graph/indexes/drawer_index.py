@@ -10,7 +10,7 @@ one round trip (`drawer_candidates_by_ids`), except those it knows (`graph.index
 import itertools
 import time
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import overload
@@ -537,16 +537,9 @@ def _ranked_per_write(
     return [_Ranked(keys, ordered[bounds[w] : bounds[w + 1]]) for w in range(writes)]
 
 
-RANKED_CHUNK = 8
-"""Ids a walk over a ranking converts at a time: a write reads its first ~20 of each branch."""
-
-
 class _Ranked(Sequence[str]):
-    """Ranked rows, converted to drawer ids only where read.
-
-    A write walks each ranking from its start (`graph.drawers.candidates.settle`), so the walk is
-    its own (`__iter__`), a few ids converted at a time: through `Sequence`'s, each step was an
-    index call that converted again up to its place (~10 % of a write's CPU at 100 k drawers)."""
+    """Ranked rows, converted to drawer ids only where read: a write reads each ranking from its
+    start a window at a time, as one slice (`graph.drawers.candidates.settle`)."""
 
     def __init__(self, keys: KeyIndex, rows: list[int]) -> None:
         self._keys = keys
@@ -555,14 +548,6 @@ class _Ranked(Sequence[str]):
 
     def __len__(self) -> int:
         return len(self._rows)
-
-    def __iter__(self) -> Iterator[str]:
-        ids, place = self._ids, 0
-        while place < len(self._rows):
-            if place == len(ids):
-                self._convert(place + RANKED_CHUNK - 1)
-            yield ids[place]
-            place += 1
 
     @overload
     def __getitem__(self, index: int) -> str: ...
