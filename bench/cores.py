@@ -129,10 +129,12 @@ def _one_core(
     }
 
 
-def run(size: int, samples: int, items: int, seed: int, kept: Path | None = None) -> dict[str, Any]:
-    """Fill a room of `size` once, then measure each core on its own copy of it. With `kept`,
-    the filled room is kept in it (`room-SIZE-seed-SEED`) and taken from there the next time
-    (its fill takes ~10 minutes at 100 k: a before and an after compare on the same room)."""
+def generated(
+    size: int, samples: int, seed: int
+) -> tuple[Corpus, random.Random, list[Text], list[Text], list[Text]]:
+    """The room of `size` and the timed single writes (warm-up first) for this seed, with the
+    corpus, its random state and the texts so far, which the planted copies and the
+    checkpoint's items go on from (`bench.profile_drawers` replays the same writes)."""
     corpus = Corpus(seed)
     rng = random.Random(f"{seed}:{size}")
     room = corpus.room(size, rng, bulk.FILL_NEAR, bulk.FILL_EXACT)
@@ -141,6 +143,14 @@ def run(size: int, samples: int, items: int, seed: int, kept: Path | None = None
     while len(writes) < drawers.WARMUP_WRITES + samples:
         writes.append(corpus.follow(history, rng, drawers.SAMPLE_NEAR, drawers.SAMPLE_EXACT))
         history.append(writes[-1])
+    return corpus, rng, room, history, writes
+
+
+def run(size: int, samples: int, items: int, seed: int, kept: Path | None = None) -> dict[str, Any]:
+    """Fill a room of `size` once, then measure each core on its own copy of it. With `kept`,
+    the filled room is kept in it (`room-SIZE-seed-SEED`) and taken from there the next time
+    (its fill takes ~10 minutes at 100 k: a before and an after compare on the same room)."""
+    corpus, rng, room, history, writes = generated(size, samples, seed)
     triples = planted(corpus, rng, drawers.PLANTED_PER_KIND)
     batch = [corpus.follow(history, rng, bulk.TIMED_NEAR, bulk.TIMED_EXACT) for _ in range(items)]
     results: dict[str, Any] = {"room_size": size, "cores": {}}

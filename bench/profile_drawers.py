@@ -10,7 +10,6 @@ import argparse
 import cProfile
 import os
 import pstats
-import random
 import shutil
 import statistics
 import sys
@@ -23,9 +22,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from bench import bulk, drawers
-from bench.cores import _fill, _wait_for_indexes
-from bench.corpus import Corpus, Kind, Text
+from bench import drawers
+from bench.cores import _fill, _wait_for_indexes, generated
+from bench.corpus import Text
 from bench.mentions import cpu_seconds
 from bench.service import child_pids, serving
 from castlegraph.api.http.app import create_app
@@ -36,19 +35,6 @@ from castlegraph.api.service.settings import load_settings
 from castlegraph.resolver import core
 
 INDEX_POLL_SECONDS = 0.5
-
-
-def _writes(size: int, samples: int, seed: int) -> tuple[list[Text], list[Text]]:
-    """The room and the timed writes `bench cores` makes for this size and seed."""
-    corpus = Corpus(seed)
-    rng = random.Random(f"{seed}:{size}")
-    room = corpus.room(size, rng, bulk.FILL_NEAR, bulk.FILL_EXACT)
-    history = list(room)
-    writes = [Text(Kind.NEW, corpus.text(rng)) for _ in range(drawers.WARMUP_WRITES)]
-    while len(writes) < drawers.WARMUP_WRITES + samples:
-        writes.append(corpus.follow(history, rng, drawers.SAMPLE_NEAR, drawers.SAMPLE_EXACT))
-        history.append(writes[-1])
-    return room, writes
 
 
 def _filled(data: Path, size: int, room: list[Text]) -> Path:
@@ -123,7 +109,7 @@ def main() -> None:
     parser.add_argument("--no-profile", action="store_true")
     args = parser.parse_args()
 
-    room, writes = _writes(args.size, args.samples, args.seed)
+    _, _, room, _, writes = generated(args.size, args.samples, args.seed)
     filled = _filled(args.data, args.size, room)
     copy = args.data / f"copy-{args.core}"
     shutil.rmtree(copy, ignore_errors=True)
