@@ -13,10 +13,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from types import ModuleType
-from typing import Literal, get_args
+from typing import Literal, ParamSpec, get_args
 
 from castlegraph.resolver import drawer_terms, entity_probes, shingles
 from castlegraph.resolver.errors import CastlegraphError
+
+P = ParamSpec("P")
 
 Choice = Literal["auto", "native", "python"]
 """The setting `core` (`CASTLEGRAPH_CORE`): `auto` takes the compiled core when it loads."""
@@ -123,33 +125,21 @@ def choose(choice: Choice) -> Running:
             anchor_terms, band_terms = native.anchor_terms, native.band_terms
             one_edit_keys = _or_twin(native.one_edit_keys, entity_probes.one_edit_keys)
             review_keys = _or_twin(native.review_keys, entity_probes.review_keys)
-            stored_keys = _stored_or_twin(native.stored_keys)
+            stored_keys = _or_twin(native.stored_keys, entity_probes.stored_keys)
             segments = native
             _running = Running("native", str(native.__version__))
     return _running
 
 
 def _or_twin(
-    native: Callable[[str], frozenset[str] | None], twin: Callable[[str], frozenset[str]]
-) -> Callable[[str], frozenset[str]]:
+    native: Callable[P, frozenset[str] | None], twin: Callable[P, frozenset[str]]
+) -> Callable[P, frozenset[str]]:
     """The compiled function, and its twin for a key it cannot read: Python holds a lone
     surrogate in a string, which no UTF-8 can (the compiled core then answers None)."""
 
-    def either(key: str) -> frozenset[str]:
-        found = native(key)
-        return twin(key) if found is None else found
+    def either(*args: P.args, **kwargs: P.kwargs) -> frozenset[str]:
+        found = native(*args, **kwargs)
+        return twin(*args, **kwargs) if found is None else found
 
     either.__doc__ = twin.__doc__
-    return either
-
-
-def _stored_or_twin(
-    native: Callable[[str, bool], frozenset[str] | None],
-) -> Callable[[str, bool], frozenset[str]]:
-    """`_or_twin` for `stored_keys`."""
-
-    def either(key: str, dense: bool) -> frozenset[str]:
-        found = native(key, dense)
-        return entity_probes.stored_keys(key, dense) if found is None else found
-
     return either

@@ -233,8 +233,17 @@ pub fn stored_keys(key: &str, dense: bool) -> Vec<String> {
     out
 }
 
-fn answer<'py>(py: Python<'py>, keys: Vec<String>) -> PyResult<Bound<'py, PyFrozenSet>> {
-    PyFrozenSet::new(py, keys.iter().map(String::as_str))
+/// The keys `cut` gives for `key` as a frozenset, or None for a key that is no UTF-8 (a lone
+/// surrogate, which Python strings may hold): the caller then asks the Python twin.
+fn answer<'py>(
+    py: Python<'py>,
+    key: &Bound<'py, PyString>,
+    cut: impl FnOnce(&str) -> Vec<String>,
+) -> PyResult<Option<Bound<'py, PyFrozenSet>>> {
+    match key.to_str() {
+        Ok(text) => PyFrozenSet::new(py, cut(text).iter().map(String::as_str)).map(Some),
+        Err(_) => Ok(None),
+    }
 }
 
 /// `one_edit_keys` as a frozenset, or None for a key that is no UTF-8.
@@ -243,10 +252,7 @@ pub fn py_one_edit_keys<'py>(
     py: Python<'py>,
     key: &Bound<'py, PyString>,
 ) -> PyResult<Option<Bound<'py, PyFrozenSet>>> {
-    match key.to_str() {
-        Ok(text) => answer(py, one_edit_keys(text)).map(Some),
-        Err(_) => Ok(None),
-    }
+    answer(py, key, one_edit_keys)
 }
 
 /// `review_keys` as a frozenset, or None for a key that is no UTF-8.
@@ -255,10 +261,7 @@ pub fn py_review_keys<'py>(
     py: Python<'py>,
     key: &Bound<'py, PyString>,
 ) -> PyResult<Option<Bound<'py, PyFrozenSet>>> {
-    match key.to_str() {
-        Ok(text) => answer(py, review_keys(text)).map(Some),
-        Err(_) => Ok(None),
-    }
+    answer(py, key, review_keys)
 }
 
 /// `stored_keys` as a frozenset, or None for a key that is no UTF-8.
@@ -268,10 +271,7 @@ pub fn py_stored_keys<'py>(
     key: &Bound<'py, PyString>,
     dense: bool,
 ) -> PyResult<Option<Bound<'py, PyFrozenSet>>> {
-    match key.to_str() {
-        Ok(text) => answer(py, stored_keys(text, dense)).map(Some),
-        Err(_) => Ok(None),
-    }
+    answer(py, key, |text| stored_keys(text, dense))
 }
 
 #[cfg(test)]
