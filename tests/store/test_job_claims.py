@@ -293,3 +293,6 @@ def test_a_runner_whose_job_was_taken_over_mid_run_does_not_end_it(
         None,
     )
     assert f"job {job_id} was taken over or cancelled before its run ended" in caplog.text
+    # b ends it, as its runner would: a job left running holds up the next module's wipe,
+    # which waits for every unfinished job (tests/support/app.py).
+    assert end_job(store, job_id, "b", 2, status="succeeded", result={}, **ENDED_BY_A)
