@@ -230,7 +230,16 @@ def test_a_curator_judges_a_duplicate_pair_with_the_differences_marked(
     browser.find_element(By.ID, "mode-dups").click()
     browser.find_element(By.ID, "wing").send_keys("work")
     browser.find_element(By.ID, "room").send_keys("notes\n")  # submits the scope
-    wait_for(browser, lambda d: marked(d, "#dup-sides del"), "the differences marked")
+    # The sides can be drawn more than once while the scope's search settles (seen under load
+    # on two workers): wait for the marks the pair should carry, not for the first drawn.
+    wait_for(
+        browser,
+        lambda d: (
+            marked(d, "#dup-sides del") == words[pair["a"]]
+            and marked(d, "#dup-sides ins") == words[pair["b"]]
+        ),
+        "the differences marked",
+    )
     assert marked(browser, "#dup-sides del") == words[pair["a"]]  # struck in the first
     assert marked(browser, "#dup-sides ins") == words[pair["b"]]  # underlined in the second
     assert "Cluster 1 of 1" in text_of(browser, "dup-pair-title")
