@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from castlegraph.api.http import lazy_mcp
-from castlegraph.api.mcp import server
+from castlegraph.api.http.lazy_mcp import MCP_PATH
+from castlegraph.api.mcp.server import MCP_PATH as SERVER_MCP_PATH
 
 
 def test_the_embedded_service_does_not_import_the_neo4j_driver() -> None:
@@ -41,4 +41,4 @@ def test_the_http_app_loads_the_mcp_sdk_only_when_mcp_is_called(tmp_path: Path) 
 
 
 def test_the_lazy_route_answers_at_the_servers_own_path() -> None:
-    assert lazy_mcp.MCP_PATH == server.MCP_PATH
+    assert MCP_PATH == SERVER_MCP_PATH
