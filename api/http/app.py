@@ -2,7 +2,8 @@
 
 The composition point of the service: the use cases are built here once, over the runtime, and
 both the routes and the MCP endpoint mounted at `/mcp` call them; that mount is the only place
-HTTP imports MCP (`tests/unit/test_architecture.py` names it).
+HTTP imports MCP (`tests/unit/test_architecture.py` names it), and only when `/mcp` is first
+called (`api.http.lazy_mcp`).
 """
 
 from collections.abc import AsyncIterator
@@ -18,6 +19,7 @@ from castlegraph.api.http.docs import install_docs
 from castlegraph.api.http.envelope import install_error_handlers
 from castlegraph.api.http.hosts import HostAllowList
 from castlegraph.api.http.idempotency import IdempotencyKeys
+from castlegraph.api.http.lazy_mcp import LazyMcp, McpEndpoint
 from castlegraph.api.http.metrics import METRICS_PATH, HttpMetrics, Metrics
 from castlegraph.api.http.openapi import install_openapi, operation_id
 from castlegraph.api.http.origins import OriginCheck
@@ -39,11 +41,16 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     settings = settings or cached_settings()
     runtime = runtime or Runtime(settings)
     usecases = UseCases(runtime)
-    from castlegraph.api.mcp.server import http_endpoint  # noqa: PLC0415  # the MCP SDK takes 1 s to import
-
     hosts = settings.api.own_hosts()
     metrics = Metrics(runtime)
-    mcp = http_endpoint(usecases, hosts, VERSION, metrics.tool_called)  # the agent tools, at /mcp
+
+    def agent_tools() -> McpEndpoint:
+        """The agent tools, at /mcp: the MCP SDK (1 s and ~30 MB) loads when first called."""
+        from castlegraph.api.mcp.server import http_endpoint  # noqa: PLC0415
+
+        return http_endpoint(usecases, hosts, VERSION, metrics.tool_called)
+
+    mcp = LazyMcp(agent_tools)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

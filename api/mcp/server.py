@@ -3,7 +3,8 @@
 One server definition (`build_server`), two transports: stdio (`castlegraph mcp`, on the client
 every command connects with) and streamable HTTP at `/mcp` on the HTTP app, calling the use
 cases the app built. The HTTP one is stateless with JSON answers, so several instances can
-serve behind a load balancer; `create_app` enters the SDK's session manager in its lifespan.
+serve behind a load balancer; the app builds it on the first call of `/mcp` and runs the SDK's
+session manager in its lifespan from then on (`api.http.lazy_mcp`).
 """
 
 import inspect
