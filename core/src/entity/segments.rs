@@ -34,12 +34,7 @@ pub(crate) fn shr(value: u64, shift: u32) -> u64 {
 }
 
 /// The first place in `entries[lo..hi]` whose value is not below `target`, or `hi`.
-pub(crate) fn lower_bound<E: Fn(usize) -> u32>(
-    entry: &E,
-    mut lo: usize,
-    mut hi: usize,
-    target: u64,
-) -> usize {
+fn lower_bound<E: Fn(usize) -> u32>(entry: &E, mut lo: usize, mut hi: usize, target: u64) -> usize {
     while lo < hi {
         let middle = (lo + hi) >> 1;
         if u64::from(entry(middle)) < target {
