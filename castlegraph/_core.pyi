@@ -46,3 +46,18 @@ def segment_find(
     hashes: object,
     run_starts: object | None = None,
 ) -> tuple[tuple[bytes, bytes] | None, _Spans | None]: ...
+
+# The in-memory drawer index's choice (`graph.indexes.drawer_index`): each write's ranked rows
+# (word pairs', bands'), or None where a probe is no UTF-8.
+def drawer_choice(
+    names: list[str],
+    writes: list[tuple[int, int, int, int]],
+    recent_probes: list[int],
+    recent_rows: list[int],
+    segments: list[tuple[object, object, int, int, int, int, int, int]],
+    dead: object,
+    lengths: object,
+    uuids: object,
+    other_ids: dict[int, bytes],
+    caps: tuple[int, int, int],
+) -> list[tuple[list[int], list[int]]] | None: ...

@@ -61,7 +61,8 @@ stored_keys: Callable[[str, bool], frozenset[str]] = entity_probes.stored_keys
 """`resolver.entity_probes.stored_keys`: a spelling's index keys, less its folded form."""
 segments: ModuleType | None = None
 """The compiled core where it runs, for the in-memory indexes' segment search
-(`graph.indexes.key_segments`), else None: their numpy code runs."""
+(`graph.indexes.key_segments`) and the drawer index's choice (`graph.indexes.drawer_index`),
+else None: their numpy code runs."""
 
 
 def _package_version() -> str:

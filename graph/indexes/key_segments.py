@@ -26,6 +26,10 @@ Rows = NDArray[np.int64]
 Spans = tuple[int, NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]
 """Where probes' entries are in a segment (`Segment._spans`)."""
 
+SegmentArrays = tuple[NDArray[np.uint32], NDArray[np.uint32], int, int, int, int, int, int]
+"""A segment as the compiled core reads it: entries, offsets, first and last bucket, bucket,
+tag and row bits, base."""
+
 PairFilter = Callable[[list[str], Rows, NDArray[np.intp]], NDArray[np.bool_]]
 """Which (row, probe) pairs of a lookup to keep: the probes, the rows, each pair's probe."""
 WantedKinds = Callable[[list[str]], list[Collection[int] | None]]
@@ -666,6 +670,18 @@ class KeyIndex:
             for value in packed:
                 rows.extend(np.flatnonzero(table == value).tolist())
         return rows
+
+    def packed(self) -> tuple[list[SegmentArrays], bytearray, dict[int, bytes]]:
+        """What the compiled core reads of the index in place (`drawer_choice`): each segment's
+        arrays and geometry, the packed ids, and the ids that are no UUID as UTF-8 (a lone
+        surrogate kept, so they order as Python orders their texts)."""
+        segments = [
+            (s.entries, s.offsets, s.first, s.last, s.geometry.bucket_bits,
+             s.geometry.tag_bits, s.geometry.row_bits, s.geometry.base)
+            for s in self.segments
+        ]  # fmt: skip
+        others = {row: i.encode("utf-8", "surrogatepass") for row, i in self._other_ids.items()}
+        return segments, self._uuids, others
 
     def order_keys(self, rows: Rows) -> tuple[Hashes, Hashes] | None:
         """Two uint64 per row whose order is the order of the rows' ids as strings (a UUID's

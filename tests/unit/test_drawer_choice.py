@@ -118,12 +118,14 @@ def test_a_write_adding_its_row_while_another_ranks_waits_for_the_ranking(
 ) -> None:
     """A write adds its row after its unit (`written`), outside the store's lock, while another
     write may be ranking: the ranking reads the packed ids through a view of their buffer, which
-    the added row must not grow meanwhile (it raised `BufferError`: a 500 under 4 writers)."""
+    the added row must not grow meanwhile (it raised `BufferError`: a 500 under 4 writers). The
+    row is added as the ranking reads the ids: numpy's order keys, or the compiled core's arrays
+    (`KeyIndex.packed`), whichever core runs."""
     index = DrawerIndex()
     index._add([(str(uuid.UUID(int=n)), [TERMS[0], TERMS[n + 1]], 40) for n in range(3)])
     errors: list[BaseException] = []
     writers: list[threading.Thread] = []
-    order_keys = KeyIndex.order_keys
+    order_keys, packed = KeyIndex.order_keys, KeyIndex.packed
 
     def add_row() -> None:
         try:
@@ -132,17 +134,26 @@ def test_a_write_adding_its_row_while_another_ranks_waits_for_the_ranking(
         except BaseException as error:
             errors.append(error)
 
-    def ranking_while_a_row_is_added(keys: KeyIndex, rows: Any) -> Any:
-        keys_of_rows = order_keys(keys, rows)
+    def a_row_added_meanwhile(keys: KeyIndex) -> None:
         view = np.frombuffer(keys._uuids, dtype=np.uint8)  # held as the ranking holds its own
         writer = threading.Thread(target=add_row)
         writers.append(writer)
         writer.start()
         writer.join(0.5)  # it cannot finish while the ranking holds the index's lock
         del view
+
+    def ranking_while_a_row_is_added(keys: KeyIndex, rows: Any) -> Any:
+        keys_of_rows = order_keys(keys, rows)
+        a_row_added_meanwhile(keys)
         return keys_of_rows
 
+    def read_while_a_row_is_added(keys: KeyIndex) -> Any:
+        arrays = packed(keys)
+        a_row_added_meanwhile(keys)
+        return arrays
+
     monkeypatch.setattr(KeyIndex, "order_keys", ranking_while_a_row_is_added)
+    monkeypatch.setattr(KeyIndex, "packed", read_while_a_row_is_added)
     [choice] = index.choose_all([Probes([TERMS[0]], [], (30, 55))], CAPS)
     for writer in writers:
         writer.join()

@@ -1,9 +1,11 @@
 //! The drawer side: a text's MinHash sketch and its room-scoped index terms (word pairs and
-//! bands), byte for byte those of `resolver.shingles` and `resolver.drawer_terms`.
+//! bands), byte for byte those of `resolver.shingles` and `resolver.drawer_terms`, and the
+//! in-memory index's candidate choice (`graph.indexes.drawer_index`).
 
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
+pub mod choice;
 pub mod sketch;
 pub mod terms;
 
@@ -41,5 +43,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py_anchor_terms, m)?)?;
     m.add_function(wrap_pyfunction!(py_band_terms, m)?)?;
     m.add_function(wrap_pyfunction!(py_scoped_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(choice::drawer_choice, m)?)?;
     Ok(())
 }
