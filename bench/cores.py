@@ -22,6 +22,7 @@ import httpx
 from bench import bulk, drawers, targets
 from bench.corpus import Corpus, Kind, Text
 from bench.planted import planted
+from bench.preload import READY_TIMEOUT_SECONDS
 from bench.report import Cell, core_facts, print_table
 from bench.service import Service, child_pids, database_children, memory_facts, serving
 
@@ -94,7 +95,10 @@ def _one_core(
     triples: list[tuple[str, str, str]],
 ) -> dict[str, Any]:  # fmt: skip
     """Single writes, planted copies and one checkpoint on a copy of the filled room."""
-    with serving(data_dir, log, environment={"CASTLEGRAPH_CORE": name}) as service:
+    # A room of 100 k takes FalkorDB over 30 s to read (more on a loaded machine): the wait
+    # for a preloaded service, not the default minute.
+    environment = {"CASTLEGRAPH_CORE": name}
+    with serving(data_dir, log, READY_TIMEOUT_SECONDS, environment=environment) as service:
         index_seconds = _wait_for_indexes(service)
         quiet_seconds = _wait_until_quiet(service)
         print(f"{name} core: timing {len(writes)} single writes…", file=sys.stderr)

@@ -42,4 +42,13 @@ CREATE (new)-[s:SIMILAR_TO]->(other)
 SET s += link.evidence
 WITH count(s) AS linked
 MATCH (:Meta {name: 'drawer_seq'})-[n:SEQUENCE]->()
-RETURN linked, n.value AS seq, n.epoch AS epoch
+WITH linked, n.value AS seq, n.epoch AS epoch
+// A job's batch saves the job's progress here, as `save_job_progress` does (its lock first, then
+// only while $owner's $claim holds it), so the batch and its progress are one write: a crash
+// leaves both or neither. A write of no job ($id null) matches none and sets nothing.
+OPTIONAL MATCH (j:Job {id: $id})
+FOREACH (locked IN CASE WHEN j IS NULL THEN [] ELSE [j] END | SET locked.write_lock = true)
+WITH linked, seq, epoch, j
+WITH linked, seq, epoch, j, coalesce(j.owner = $owner AND j.claim = $claim, false) AS held
+FOREACH (mine IN CASE WHEN held THEN [j] ELSE [] END | SET mine += $changes)
+RETURN linked, seq, epoch, j.status AS status, held

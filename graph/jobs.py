@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from castlegraph.graph.backends.store import GraphStore, Tx
+from castlegraph.graph.backends.store import GraphStore, Row, Tx
 from castlegraph.graph.batches import delete_in_batches
 from castlegraph.graph.clock import utc_now
 from castlegraph.graph.errors import JobNotFound, TooManyJobs
@@ -292,25 +292,71 @@ class Saved:
     held: bool
 
 
+@dataclass(frozen=True, slots=True)
+class ProgressSave:
+    """A progress save made by another statement of the batch it records (a checkpoint's last
+    `create_drawers`, `graph.drawers.drawer_batch`), under `save_job_progress`'s rules: the
+    batch and its progress are then one write, and a crash leaves both or neither."""
+
+    job_id: str
+    owner: str
+    claim: int
+    changes: dict[str, Any]
+    """The fields to set, dicts and lists already JSON text."""
+
+    @classmethod
+    def of(cls, job_id: str, owner: str, claim: int, /, **changes: Any) -> "ProgressSave":
+        return cls(job_id, owner, claim, _progress_json(changes))
+
+    def params(self) -> dict[str, Any]:
+        """The parameters a statement that saves it takes (`save_job_progress`'s)."""
+        return {
+            "id": self.job_id,
+            "owner": self.owner,
+            "claim": self.claim,
+            "changes": self.changes,
+        }
+
+
+NO_PROGRESS_SAVE: dict[str, Any] = {"id": None, "owner": None, "claim": None, "changes": {}}
+"""The parameters of a statement that can save a job's progress, for a write of no job: it
+matches no job and sets nothing."""
+
+
+def _progress_json(changes: dict[str, Any]) -> dict[str, Any]:
+    return {
+        name: json.dumps(value) if isinstance(value, dict | list) else value
+        for name, value in changes.items()
+    }
+
+
+def saved_progress(row: Row) -> Saved:
+    """What a progress save answered (`status`, `held`)."""
+    return Saved(status=row["status"], held=bool(row["held"]))
+
+
+def save_progress_in(tx: Tx, save: ProgressSave) -> Saved:
+    """`save` as its own statement of the transaction `tx`."""
+    return _saved(tx.run("save_job_progress", **save.params()), save.job_id)
+
+
+def _saved(rows: list[Row], job_id: str) -> Saved:
+    if not rows:
+        raise JobNotFound(job_id)
+    return saved_progress(rows[0])
+
+
 def save_job_progress(
     store: GraphStore, job_id: str, owner: str, claim: int, /, **changes: Any
 ) -> Saved:
     """Set only the given fields (dicts as JSON text) while `owner`'s `claim` holds the job;
     the answer is two small values whatever the job holds, so a save costs the same at any
     item."""
-    encoded = {
-        name: json.dumps(value) if isinstance(value, dict | list) else value
-        for name, value in changes.items()
-    }
+    save = ProgressSave.of(job_id, owner, claim, **changes)
     rows = store.write(
-        lambda tx: tx.run(
-            "save_job_progress", id=job_id, owner=owner, claim=claim, changes=encoded
-        ),
-        use_case="save_job_progress",
+        lambda tx: tx.run("save_job_progress", **save.params()), use_case="save_job_progress"
     )
-    if not rows:
-        raise JobNotFound(job_id)
-    return Saved(status=rows[0]["status"], held=bool(rows[0]["held"]))
+    return _saved(rows, job_id)
 
 
 def cancel_job(store: GraphStore, job_id: str, *, viewer: str | None = None) -> tuple[Job, bool]:

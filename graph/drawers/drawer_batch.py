@@ -5,7 +5,7 @@ writes through the API: `write_drawers` locks every room the batch touches, read
 of all its items, decides each in order in Python, and stores each part in one statement.
 """
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from castlegraph.graph.backends.queries import Dialect
@@ -26,9 +26,16 @@ from castlegraph.graph.drawers.likeness import (
     same_named,
     similar_entry,
 )
-from castlegraph.graph.errors import DrawerNameTaken
+from castlegraph.graph.errors import DrawerNameTaken, JobNotFound
 from castlegraph.graph.indexes.drawer_index import DrawerIndex
 from castlegraph.graph.indexes.known_drawers import KnownDrawer
+from castlegraph.graph.jobs import (
+    NO_PROGRESS_SAVE,
+    ProgressSave,
+    Saved,
+    save_progress_in,
+    saved_progress,
+)
 from castlegraph.graph.records import Drawer, WriteOutcome
 from castlegraph.resolver.drawers import Likeness, PreparedText, prepare_texts
 from castlegraph.resolver.errors import CastlegraphError
@@ -85,32 +92,74 @@ def write_drawers(
     computed before the transaction (`prepare_drawers`), so no write of the service waits on the
     lock while a batch is hashed.
     """
+    outcomes, _ = _write_units(store, items, policy, supersede, memory, ready, None)
+    return outcomes
+
+
+ProgressOf = Callable[[list[ItemOutcome]], ProgressSave]
+"""A job's progress once a batch's outcomes are these (a pure function of them: a unit Neo4j's
+driver retries decides the batch again)."""
+
+
+def write_drawers_saving(
+    store: GraphStore,
+    items: Sequence[NewDrawer],
+    policy: DedupPolicy,
+    progress: ProgressOf,
+    *,
+    memory: DrawerIndex | None = None,
+    ready: Sequence[PreparedText] | None = None,
+) -> tuple[list[ItemOutcome], Saved]:
+    """`write_drawers` for a job's batch, saving the job's `progress` in the batch's last
+    statement (`create_drawers`; a statement of its own in the same unit when that part stores
+    nothing): one statement fewer per batch, and the batch and its progress are one write,
+    where a crash between the two left the batch stored and its progress not."""
+    outcomes, saved = _write_units(store, items, policy, False, memory, ready, progress)
+    if saved is None:
+        raise ValueError("a batch saving its progress holds items")
+    return outcomes, saved
+
+
+def _write_units(
+    store: GraphStore,
+    items: Sequence[NewDrawer],
+    policy: DedupPolicy,
+    supersede: bool,
+    memory: DrawerIndex | None,
+    ready: Sequence[PreparedText] | None,
+    progress: ProgressOf | None,
+) -> tuple[list[ItemOutcome], Saved | None]:
     if not items:
-        return []
+        return [], None
     prepared = prepare_drawers(items, policy.near_threshold, ready)
     await_candidates(memory, policy)
     stamped: list[_Stamp] = []
 
-    def work(tx: Tx) -> list[ItemOutcome]:
+    def work(tx: Tx) -> tuple[list[ItemOutcome], Saved | None]:
         stamped.clear()
         for wing, room in sorted({item.place for item in prepared}):
             tx.lock(f"room\x1f{wing}\x1f{room}")
         # The index catches up in the part's first read, which reads the drawer sequence too.
         chosen = memory if memory is not None and policy.enabled and memory.ready else None
         outcomes: list[ItemOutcome] = []
-        for number, part in enumerate(_parts(list(prepared))):
+        parts = list(_parts(list(prepared)))
+        saved: Saved | None = None
+        for number, part in enumerate(parts):
             if number:
                 chosen = _for_next_part(tx, chosen)
-            outcomes.extend(
-                _write_part(tx, part, policy, supersede, store.dialect, chosen, stamped)
-            )
-        return outcomes
+            decided = _decide_part(tx, part, policy, supersede, store.dialect, chosen)
+            outcomes.extend(decided.outcomes)
+            save = progress(outcomes) if progress and number == len(parts) - 1 else None
+            saved = _store_part(tx, decided, store.dialect, stamped, save)
+            if save is not None and saved is None:
+                saved = save_progress_in(tx, save)
+        return outcomes, saved
 
-    outcomes = store.write(work, use_case="write_drawers")
+    outcomes, saved = store.write(work, use_case="write_drawers")
     if memory is not None:
         for stamp in stamped:
             memory.written(stamp.epoch, stamp.seq, stamp.drawers, stamp.closed)
-    return outcomes
+    return outcomes, saved
 
 
 def _for_next_part(tx: Tx, chosen: DrawerIndex | None) -> DrawerIndex | None:
@@ -150,63 +199,90 @@ def _parts(items: list[PreparedDrawer]) -> Iterator[list[PreparedDrawer]]:
         yield part
 
 
-def _write_part(
+@dataclass(frozen=True, slots=True)
+class _Decided:
+    """A part's items decided: their outcomes, and what its statement stores."""
+
+    outcomes: list[ItemOutcome]
+    stored: list[Stored]
+    closing: list[dict[str, str]]
+    links: list[dict[str, object]]
+
+
+def _decide_part(
     tx: Tx,
     part: list[PreparedDrawer],
     policy: DedupPolicy,
     supersede: bool,
     dialect: Dialect,
     memory: DrawerIndex | None,
-    stamped: list["_Stamp"],
-) -> list[ItemOutcome]:
+) -> _Decided:
     if memory is not None:
         found = read_batch_chosen(tx, part, memory)
     else:
         found = read_batch_candidates(tx, part, policy.enabled, dialect)
-    outcomes: list[ItemOutcome] = []
-    stored: list[Stored] = []
-    closing: list[dict[str, str]] = []
-    links: list[dict[str, object]] = []
+    decided = _Decided([], [], [], [])
     for item in part:
-        outcome = _decide(item, found[item.index], stored, closing, policy, supersede)
-        outcomes.append(outcome)
+        outcome = _decide(
+            item, found[item.index], decided.stored, decided.closing, policy, supersede
+        )
+        decided.outcomes.append(outcome)
         if isinstance(outcome, WriteOutcome) and outcome.created:
-            stored.append(Stored(item, outcome.drawer))
+            decided.stored.append(Stored(item, outcome.drawer))
             if outcome.superseded is not None:
-                closing.append({"id": outcome.superseded, "now": outcome.drawer.created_at})
-            links.extend(
+                decided.closing.append({"id": outcome.superseded, "now": outcome.drawer.created_at})
+            decided.links.extend(
                 {"from": outcome.drawer.id, "to": entry.drawer, "evidence": link_evidence(entry)}
                 for entry in outcome.similar
             )
-    if stored:
-        rows = tx.run(
-            "create_drawers",
-            closing_ids=[c["id"] for c in closing],
-            closing=closing,
-            rooms=[{"wing": w, "room": r} for w, r in sorted({s.item.place for s in stored})],
-            drawers=[
-                {
-                    "wing": s.item.new.wing,
-                    "room": s.item.new.room,
-                    "props": drawer_write_props(s.drawer, s.item.stored_terms, dialect),
-                    "terms": joined(s.item.stored_terms),
-                }
+    return decided
+
+
+def _store_part(
+    tx: Tx,
+    decided: _Decided,
+    dialect: Dialect,
+    stamped: list[_Stamp],
+    save: ProgressSave | None,
+) -> Saved | None:
+    """Store a decided part in one statement (none when it stores nothing), which saves a job's
+    progress too when given one (`save`): what that save answered."""
+    stored, closing = decided.stored, decided.closing
+    if not stored:
+        return None
+    rows = tx.run(
+        "create_drawers",
+        closing_ids=[c["id"] for c in closing],
+        closing=closing,
+        rooms=[{"wing": w, "room": r} for w, r in sorted({s.item.place for s in stored})],
+        drawers=[
+            {
+                "wing": s.item.new.wing,
+                "room": s.item.new.room,
+                "props": drawer_write_props(s.drawer, s.item.stored_terms, dialect),
+                "terms": joined(s.item.stored_terms),
+            }
+            for s in stored
+        ],
+        links=decided.links,
+        **(save.params() if save is not None else NO_PROGRESS_SAVE),
+    )
+    stamped.append(
+        _Stamp(
+            rows[0]["epoch"],
+            int(rows[0]["seq"]),
+            [
+                (s.drawer.id, s.item.stored_terms, KnownDrawer.of(s.drawer, s.item.text))
                 for s in stored
             ],
-            links=links,
+            [c["id"] for c in closing],
         )
-        stamped.append(
-            _Stamp(
-                rows[0]["epoch"],
-                int(rows[0]["seq"]),
-                [
-                    (s.drawer.id, s.item.stored_terms, KnownDrawer.of(s.drawer, s.item.text))
-                    for s in stored
-                ],
-                [c["id"] for c in closing],
-            )
-        )
-    return outcomes
+    )
+    if save is None:
+        return None
+    if rows[0]["status"] is None:
+        raise JobNotFound(save.job_id)
+    return saved_progress(rows[0])
 
 
 def _decide(

@@ -24,16 +24,19 @@ from castlegraph.api.service.jobs.context import JobContext
 from castlegraph.api.service.jobs.mining import run_mine
 from castlegraph.api.service.jobs.runner import JobRunner
 from castlegraph.graph import jobs as jobs_module
+from castlegraph.graph.backends import observe
 from castlegraph.graph.drawers.drawer_request import DedupPolicy
 from castlegraph.graph.errors import JobNotFound
 from castlegraph.graph.jobs import (
     MAX_STARTS,
     Job,
+    Saved,
     cancel_job,
     claim_job,
     create_job,
     end_job,
     get_job,
+    item_id,
     prune_jobs,
     recent_jobs,
     renew_job_lease,
@@ -72,13 +75,26 @@ def a_runner(store: Any, written: Any = lambda _: None, owner: str = "r") -> Job
 
 @dataclass
 class Recording(JobContext):
-    """The real context on the real store, keeping a copy of what each save was asked to write."""
+    """The real context on the real store, keeping a copy of what each save made wrote: one
+    of its own (`checkpoint`) or one a batch's statement made (`progress`)."""
 
     saves: list[tuple[dict[str, Any], int, dict[str, Any]]] = field(default_factory=list)
+    asked: tuple[dict[str, Any], int, dict[str, Any]] | None = None
 
     def checkpoint(self, state: dict[str, Any], done: int, **changes: Any) -> None:
-        self.saves.append((copy.deepcopy(state), done, copy.deepcopy(changes)))
+        self.asked = (copy.deepcopy(state), done, copy.deepcopy(changes))
         super().checkpoint(state, done, **changes)
+
+    def progress(
+        self, state: dict[str, Any], done: int, **changes: Any
+    ) -> "jobs_module.ProgressSave":
+        self.asked = (copy.deepcopy(state), done, copy.deepcopy(changes))
+        return super().progress(state, done, **changes)
+
+    def saved(self, saved: Saved) -> None:
+        assert self.asked is not None
+        self.saves.append(self.asked)
+        super().saved(saved)
 
 
 def claimed_context(store: Any, job_id: str) -> Recording:
@@ -116,59 +132,142 @@ def test_a_checkpoint_save_writes_the_position_and_counts_only(
     ]
     assert written == [{"failures": [failure]}, {}]  # the failures only when they grow
     assert [{k: f[k] for k in failure} for f in result["failed"]] == [failure]
-    assert watch.names.count("save_job_progress") == 2
+    # The first batch's last part (the second "plan") stores nothing: its save is a statement of
+    # its own, in the batch's unit; the second batch's `create_drawers` saves its progress.
+    assert watch.names.count("save_job_progress") == 1
     assert watch.names.count("create_drawers") == 2  # one write statement per batch
     assert watch.names.count("drawers_by_ids") == 1  # stored before a stop: the first batch only
     assert "update_job" not in watch.names and "job_by_id" not in watch.names
-    saved = watch.results("save_job_progress")
-    assert saved == [[{"status": "running", "held": True}]] * 2  # never the job
+    saved = [result[1] for result in watch.results("write_drawers")]  # type: ignore[index]
+    assert saved == [Saved("running", held=True)] * 2  # never the job
     stored = get_job(store, job_id)
     assert stored.state == {"next": 3, "stored": 2, "duplicates": 0}
     assert [{k: f[k] for k in failure} for f in stored.failures] == [failure]
 
 
+def test_a_checkpoint_batch_saves_its_progress_in_its_own_statement(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch that stores something runs one write statement, which saves the job's progress
+    too: no `save_job_progress` round trip of its own."""
+    monkeypatch.setattr(batches_module, "BATCH_ITEMS", 2)
+    contents = ["alpha one", "beta two", "alpha one", "gamma three", "beta two", "delta four"]
+    params = {"wing": "w", "room": "r", "items": [{"content": c} for c in contents]}
+    job_id = create_job(store, "checkpoint", params, total=len(contents)).id
+    context = claimed_context(store, job_id)
+    with recording_statements() as watch:
+        result = run_checkpoint(context)
+    assert result == {"items": 6, "stored": 4, "duplicates": 2, "failed": []}
+    assert [name for name in watch.names if name in WRITES] == ["create_drawers"] * 3
+    assert [(state, done) for state, done, _ in context.saves] == [
+        ({"next": 2, "stored": 2, "duplicates": 0}, 2),
+        ({"next": 4, "stored": 3, "duplicates": 1}, 4),
+        ({"next": 6, "stored": 4, "duplicates": 2}, 6),
+    ]
+    job = get_job(store, job_id)
+    assert (job.state, job.progress_done) == ({"next": 6, "stored": 4, "duplicates": 2}, 6)
+
+
+WRITES = ("create_drawers", "save_job_progress", "create_drawer")
+
+
 class Crash(Exception):
-    """The service died: after a batch was written, before its progress was saved."""
+    """The service died while a batch was written."""
 
 
-@dataclass
-class CrashingAt(Recording):
-    """Dies at its `at`-th save, before saving: the batch is in the graph, the progress not."""
+class CrashAfter:
+    """Subscribed to the statement hook: dies once the `at`-th `create_drawers` has run (on
+    FalkorDB it committed; on Neo4j its transaction had not, and rolls back)."""
 
-    at: int = 1
+    def __init__(self, at: int) -> None:
+        self.at, self.seen = at, 0
 
-    def checkpoint(self, state: dict[str, Any], done: int, **changes: Any) -> None:
-        if len(self.saves) + 1 == self.at:
-            raise Crash
-        super().checkpoint(state, done, **changes)
+    def statement(self, name: str, seconds: float, failed: bool) -> None:
+        if name == "create_drawers" and not failed:
+            self.seen += 1
+            if self.seen == self.at:
+                raise Crash
+
+    def unit(self, use_case: str, result: object) -> None:
+        pass
 
 
 @pytest.mark.parametrize("at", [1, 2, 3])
 def test_a_checkpoint_resumed_after_a_crash_counts_as_if_never_stopped(
     store: Any, monkeypatch: pytest.MonkeyPatch, at: int
 ) -> None:
-    """Only the batch after the last save can hold items stored before the crash: the resumed
-    run reads which of its ids exist for its first batch alone, and ends as an uninterrupted
-    run would (no drawer stored twice, the same counts)."""
+    """A batch and its progress are one write: whatever a crash during a batch's write left,
+    the saved progress covers exactly the items stored. Only the batch after the last save can
+    hold items stored before the crash (a batch whose names repeat is written in parts): the
+    resumed run reads which of its ids exist for its first batch alone, and ends as an
+    uninterrupted run would (no drawer stored twice, the same counts)."""
     monkeypatch.setattr(batches_module, "BATCH_ITEMS", 2)
     contents = ["alpha one", "beta two", "alpha one", "gamma three", "beta two", "delta four"]
+    copies = {2, 4}
     params = {"wing": "w", "room": "r", "items": [{"content": c} for c in contents]}
     job_id = create_job(store, "checkpoint", params, total=len(contents)).id
     job = claim_job(store, job_id, "t", LEASE_MS)
     assert job is not None
-    crashing = CrashingAt(store, DedupPolicy(), job, threading.Event(), lambda _: None, at=at)
-    with pytest.raises(Crash):
-        run_checkpoint(crashing)
-    assert drawer_count(store) == [2, 3, 4][at - 1]  # the batch of the crash is stored
+    crashing = Recording(store, DedupPolicy(), job, threading.Event(), lambda _: None)
+    crash = CrashAfter(at)
+    observe.subscribe(crash)
+    try:
+        with pytest.raises(Crash):
+            run_checkpoint(crashing)
+    finally:
+        observe.unsubscribe(crash)
+    saved = get_job(store, job_id).state.get("next", 0)
+    assert saved in (2 * (at - 1), 2 * at)  # the batch of the crash: both or neither
+    stored = {row["id"] for row in store.run_text("MATCH (d:Drawer) RETURN d.id AS id", {})}
+    assert stored == {item_id(job_id, i) for i in range(saved) if i not in copies}
     resumed = claim_job(store, job_id, "t", LEASE_MS)
-    assert resumed is not None and resumed.state.get("next", 0) == 2 * (at - 1)
+    assert resumed is not None and resumed.state.get("next", 0) == saved
     context = Recording(store, DedupPolicy(), resumed, threading.Event(), lambda _: None)
     with recording_statements() as watch:
         result = run_checkpoint(context)
     assert result == {"items": 6, "stored": 4, "duplicates": 2, "failed": []}
     assert drawer_count(store) == 4
-    assert watch.names.count("drawers_by_ids") == 1
-    assert [done for _, done, _ in context.saves] == list(range(2 * at, 7, 2))
+    assert watch.names.count("drawers_by_ids") == int(saved < len(contents))  # none left: none
+    assert [done for _, done, _ in context.saves] == list(range(saved + 2, 7, 2))
+
+
+def test_a_checkpoint_crashed_between_the_parts_of_a_batch_resumes_exactly(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch whose name repeats is written in parts, each its own statement; on FalkorDB each
+    commits alone, so a crash after the first leaves its drawer stored and the progress not
+    saved. The resumed run finds it (`drawers_by_ids`) and counts it once."""
+    monkeypatch.setattr(batches_module, "BATCH_ITEMS", 2)
+    contents = [("one", None), ("two", None), ("plan a", "plan"), ("plan b", "plan")]
+    params = {
+        "wing": "w",
+        "room": "r",
+        "items": [{"content": c, **({"name": n} if n else {})} for c, n in contents],
+    }
+    job_id = create_job(store, "checkpoint", params, total=len(contents)).id
+    job = claim_job(store, job_id, "t", LEASE_MS)
+    assert job is not None
+    crashing = Recording(store, DedupPolicy(), job, threading.Event(), lambda _: None)
+    crash = CrashAfter(2)  # the first batch's one statement, then the second's first part
+    observe.subscribe(crash)
+    try:
+        with pytest.raises(Crash):
+            run_checkpoint(crashing)
+    finally:
+        observe.unsubscribe(crash)
+    assert get_job(store, job_id).state.get("next") == 2
+    resumed = claim_job(store, job_id, "t", LEASE_MS)
+    assert resumed is not None
+    context = Recording(store, DedupPolicy(), resumed, threading.Event(), lambda _: None)
+    result = run_checkpoint(context)
+    failure = {"index": 3, "code": "palace::drawer_name_taken"}
+    assert {k: result[k] for k in ("items", "stored", "duplicates")} == {
+        "items": 4,
+        "stored": 3,
+        "duplicates": 0,
+    }
+    assert [{k: f[k] for k in failure} for f in result["failed"]] == [failure]
+    assert drawer_count(store) == 3
 
 
 def test_a_mining_save_writes_the_file_list_once(store: Any, tmp_path: Path) -> None:
@@ -280,8 +379,9 @@ def test_cancelling_a_queued_job_keeps_runners_off_it(store: Any) -> None:
 def test_a_running_job_cancelled_elsewhere_stops_at_the_next_save(
     store: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The cancel is made as another instance would make it, while the first batch (one item
-    here) is stored: the runner sees it at its save and stops; the item it stored stays."""
+    """The cancel is made as another instance would make it, once the first batch (one item
+    here) is stored with its progress: the runner sees it at its next save, which the second
+    batch's statement makes, and stops; the items it stored stay."""
     monkeypatch.setattr(batches_module, "BATCH_ITEMS", 1)
     job_id = a_job(store, items=20)
     runner = a_runner(store, written=lambda _: cancel_job(store, job_id))
@@ -295,8 +395,8 @@ def test_a_running_job_cancelled_elsewhere_stops_at_the_next_save(
     finally:
         runner.stop()
     job = get_job(store, job_id)
-    assert (job.status, job.progress_done, job.owner, job.result) == ("cancelled", 1, None, None)
-    assert drawer_count(store) == 1
+    assert (job.status, job.progress_done, job.owner, job.result) == ("cancelled", 2, None, None)
+    assert drawer_count(store) == 2
 
 
 def test_a_job_whose_service_died_twice_is_failed_at_the_third_start(store: Any) -> None:

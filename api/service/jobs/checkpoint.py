@@ -3,20 +3,21 @@
 Items are written in batches (`graph.drawers.drawer_batch.write_drawers`), their texts prepared
 one batch ahead (`api.service.jobs.ahead`). Item `i` is the drawer `item_id(job, i)`, so a run
 resumed after a crash stores and links nothing twice and counts as an uninterrupted run would.
-Progress is saved after each batch, the failed list only when it grows (design §11).
+Progress is saved by each batch's own statement, the failed list only when it grows (design §11).
 """
 
 import contextlib
 import itertools
 from collections.abc import Generator
+from dataclasses import dataclass
 from typing import Any
 
 from castlegraph.api.service.jobs.batches import batches
 from castlegraph.api.service.jobs.context import JobContext
 from castlegraph.graph.drawers import drawer_batch, palace
 from castlegraph.graph.drawers.drawer_request import NewDrawer
-from castlegraph.graph.errors import GraphError
-from castlegraph.graph.jobs import item_id
+from castlegraph.graph.errors import GraphError, JobNotFound
+from castlegraph.graph.jobs import ProgressSave, Saved, item_id
 from castlegraph.resolver.drawers import PreparedText
 from castlegraph.resolver.errors import CastlegraphError
 
@@ -43,17 +44,21 @@ def _new(ctx: JobContext, index: int) -> NewDrawer:
 
 
 def _write(
-    ctx: JobContext, news: list[NewDrawer], ready: list[PreparedText] | None
-) -> list[drawer_batch.ItemOutcome]:
-    """The batch at once (its texts `ready` if prepared ahead); should it be refused as a whole
-    for a reason of its items (not the database's), item by item as before, so one bad item
-    fails alone."""
+    ctx: JobContext,
+    news: list[NewDrawer],
+    ready: list[PreparedText] | None,
+    progress: drawer_batch.ProgressOf,
+) -> tuple[list[drawer_batch.ItemOutcome], Saved | None]:
+    """The batch at once (its texts `ready` if prepared ahead), its `progress` saved by its own
+    statement (`drawer_batch.write_drawers_saving`); should it be refused as a whole for a
+    reason of its items (not the database's), item by item as before, so one bad item fails
+    alone, and its progress left to save (None)."""
     try:
-        return drawer_batch.write_drawers(
-            ctx.store, news, ctx.policy, memory=ctx.drawer_index, ready=ready
+        return drawer_batch.write_drawers_saving(
+            ctx.store, news, ctx.policy, progress, memory=ctx.drawer_index, ready=ready
         )
     except CastlegraphError as error:
-        if isinstance(error, GraphError):
+        if isinstance(error, GraphError | JobNotFound):
             raise  # the database failed, not the items: stop and resume later
     outcomes: list[drawer_batch.ItemOutcome] = []
     for new in news:
@@ -65,7 +70,7 @@ def _write(
             if isinstance(error, GraphError):
                 raise
             outcomes.append(error)
-    return outcomes
+    return outcomes, None
 
 
 def run_checkpoint(ctx: JobContext) -> dict[str, Any]:
@@ -110,25 +115,75 @@ def _write_batch(
     *,
     first: bool,
 ) -> None:
-    """Store the batch's items not stored before a crash, count them, save the progress.
+    """Store the batch's items not stored before a crash, count them, save the progress: in the
+    batch's own statement, which then stores both or neither.
 
-    Only the `first` batch of a run may hold such items: progress is saved after every batch,
-    so a run that stopped (crash, stop, lost lease, database away) wrote at most the batch
-    after its last save. Later batches skip the read (one round trip each)."""
+    Only the `first` batch of a run may hold such items: progress is saved with every batch,
+    so a run that stopped (crash, stop, lost lease, database away) wrote at most the part of a
+    batch before its last statement (a batch whose names repeat is written in parts, and on
+    FalkorDB each part's statement commits alone). Later batches skip the read (one round trip
+    each)."""
     ids = [new.drawer_id or "" for new in news]
-    stored_before = drawer_batch.drawers_by_ids(ctx.store, ids) if first else {}
-    state["stored"] += len(stored_before)
-    todo = [place for place, new in enumerate(news) if new.drawer_id not in stored_before]
-    grew = False
+    found = set(drawer_batch.drawers_by_ids(ctx.store, ids)) if first else set()
+    stored_before = len(found)
+    todo = [place for place, new in enumerate(news) if new.drawer_id not in found]
+    indexes = [batch[place] for place in todo]
+
+    def counted(outcomes: list[drawer_batch.ItemOutcome]) -> _Counted:
+        return _Counted.of(state, failed, stored_before, indexes, outcomes, batch.stop)
+
+    def progress(outcomes: list[drawer_batch.ItemOutcome]) -> ProgressSave:
+        return counted(outcomes).save(ctx)
+
     ready = [texts[place] for place in todo] if texts is not None else None
-    outcomes = _write(ctx, [news[place] for place in todo], ready) if todo else []
-    for index, outcome in zip((batch[place] for place in todo), outcomes, strict=True):
-        if isinstance(outcome, CastlegraphError):
-            failed.append({"index": index, "code": outcome.code, "message": outcome.message})
-            grew = True
-        else:
-            state["stored" if outcome.created else "duplicates"] += 1
-            if outcome.created:
-                ctx.written(outcome.drawer.id)
-    state["next"] = batch.stop
-    ctx.checkpoint(state, done=batch.stop, **({"failures": failed} if grew else {}))
+    outcomes, saved = (
+        _write(ctx, [news[place] for place in todo], ready, progress) if todo else ([], None)
+    )
+    now = counted(outcomes)
+    state.clear()
+    state.update(now.state)
+    failed[:] = now.failed
+    for outcome in outcomes:
+        if not isinstance(outcome, CastlegraphError) and outcome.created:
+            ctx.written(outcome.drawer.id)
+    if saved is None:
+        ctx.checkpoint(now.state, done=batch.stop, **now.changes())
+    else:
+        ctx.saved(saved)
+
+
+@dataclass(frozen=True, slots=True)
+class _Counted:
+    """A job's counts and failures once a batch's outcomes are known: worked out again from the
+    counts before the batch at each attempt, so a unit Neo4j's driver retries counts once."""
+
+    state: dict[str, Any]
+    failed: list[dict[str, Any]]
+    grew: bool
+
+    @classmethod
+    def of(
+        cls,
+        state: dict[str, Any],
+        failed: list[dict[str, Any]],
+        stored_before: int,
+        indexes: list[int],
+        outcomes: list[drawer_batch.ItemOutcome],
+        stop: int,
+    ) -> "_Counted":
+        counts = {**state, "next": stop}
+        counts["stored"] += stored_before
+        now = list(failed)
+        for index, outcome in zip(indexes, outcomes, strict=True):
+            if isinstance(outcome, CastlegraphError):
+                now.append({"index": index, "code": outcome.code, "message": outcome.message})
+            else:
+                counts["stored" if outcome.created else "duplicates"] += 1
+        return cls(counts, now, len(now) > len(failed))
+
+    def changes(self) -> dict[str, Any]:
+        """The fields a save writes besides the state: the failed list only when it grew."""
+        return {"failures": self.failed} if self.grew else {}
+
+    def save(self, ctx: JobContext) -> ProgressSave:
+        return ctx.progress(self.state, done=self.state["next"], **self.changes())

@@ -9,7 +9,7 @@ from castlegraph.api.service.jobs.ahead import AheadPreparer
 from castlegraph.graph.backends.store import GraphStore
 from castlegraph.graph.drawers.drawer_request import DedupPolicy
 from castlegraph.graph.indexes.drawer_index import DrawerIndex
-from castlegraph.graph.jobs import Job, save_job_progress
+from castlegraph.graph.jobs import Job, ProgressSave, Saved, save_job_progress
 
 
 class JobInterrupted(Exception):
@@ -54,6 +54,23 @@ class JobContext:
             progress_done=done,
             **changes,
         )
+        self.saved(saved)
+
+    def progress(self, state: dict[str, Any], done: int, **changes: Any) -> ProgressSave:
+        """The save `checkpoint` makes, for a batch's own statement to make it
+        (`graph.drawers.drawer_batch.write_drawers_saving`); `saved` then reads its answer."""
+        return ProgressSave.of(
+            self.job.id,
+            self.job.owner or "",
+            self.job.claim,
+            state=state,
+            progress_done=done,
+            **changes,
+        )
+
+    def saved(self, saved: Saved) -> None:
+        """After a progress save: stop if the job was cancelled, taken over, or the service is
+        stopping."""
         if saved.status == "cancelled":
             raise JobCancelled
         if not saved.held or self.lost.is_set():
