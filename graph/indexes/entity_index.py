@@ -28,7 +28,7 @@ from castlegraph.graph.indexes.key_segments import (
 from castlegraph.graph.indexes.row_spellings import Record, RowSpellings
 from castlegraph.graph.indexes.sequenced_index import SequencedIndex
 from castlegraph.graph.records import Entity
-from castlegraph.resolver.entity_pairs import may_pair, may_pair_all
+from castlegraph.resolver import core as chosen_core
 from castlegraph.resolver.entity_rules import compatible_kinds
 from castlegraph.resolver.entity_search_keys import spellings_keys
 
@@ -445,35 +445,9 @@ def _weighing(
         hit_rows, pair_row = np.unique(rows, return_inverse=True)
         row_keys = [spellings.of(latest_row(row)) for row in hit_rows.tolist()]
         decoded.update(zip(hit_rows.tolist(), row_keys, strict=True))
-        return _may_use(sender, row_keys, pair_probe, pair_row)
+        return chosen_core.may_use(sender, row_keys, pair_probe, pair_row)
 
     return keep
-
-
-def _may_use(
-    senders: list[str | None],
-    row_keys: list[tuple[str, ...] | None],
-    pair_probe: NDArray[np.intp],
-    pair_row: NDArray[np.intp],
-) -> NDArray[np.bool_]:
-    """For each (probe, row) pair, whether one of the row's keys may pair with the probe's
-    sender (either unknown: yes): the rows' first keys all at once (`may_pair_all`), then the
-    other keys of the few rows with aliases that the first did not keep."""
-    sender_of = np.array(senders, dtype=object)[pair_probe]
-    first_of = np.array([k[0] if k is not None else None for k in row_keys], dtype=object)[pair_row]
-    known = (
-        np.array([k is not None for k in senders], dtype=np.bool_)[pair_probe]
-        & np.array([keys is not None for keys in row_keys], dtype=np.bool_)[pair_row]
-    )
-    kept = np.ones(len(pair_probe), dtype=np.bool_)
-    weighed = np.flatnonzero(known)
-    kept[weighed] = may_pair_all(sender_of[weighed].tolist(), first_of[weighed].tolist())
-    aliased = np.array([keys is not None and len(keys) > 1 for keys in row_keys], dtype=np.bool_)
-    for i in np.flatnonzero(known & ~kept & aliased[pair_row]).tolist():
-        keys = row_keys[pair_row[i]]
-        assert keys is not None  # known
-        kept[i] = any(may_pair(sender_of[i], key) for key in keys[1:])
-    return kept
 
 
 def _records(rows: list[Row]) -> list[Record | None]:

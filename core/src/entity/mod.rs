@@ -1,8 +1,11 @@
 //! The entity side of the core: the segment search of the in-memory key index
 //! (`castlegraph.graph.indexes.key_segments`) and the probe and index keys of an entity key
-//! (`castlegraph.resolver.entity_probes`), the same answers as their Python code.
+//! (`castlegraph.resolver.entity_probes`), and the weighing of a lookup's hits against the
+//! mention keys that sent them (`castlegraph.resolver.entity_pairs.may_use`), the same answers
+//! as their Python code.
 use pyo3::prelude::*;
 
+pub mod pairs;
 pub mod probes;
 pub mod segments;
 
@@ -14,5 +17,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(probes::py_one_edit_keys, m)?)?;
     m.add_function(wrap_pyfunction!(probes::py_review_keys, m)?)?;
     m.add_function(wrap_pyfunction!(probes::py_stored_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(pairs::py_may_use, m)?)?;
     Ok(())
 }

@@ -132,7 +132,10 @@ pub fn spans<E: Fn(usize) -> u32, O: Fn(usize) -> u32, H: Fn(usize) -> u64>(
 pub struct BadOffsets;
 
 /// A contiguous buffer of `T` (a numpy array), or a clear error.
-fn buffer<T: pyo3::buffer::Element>(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<PyBuffer<T>> {
+pub(crate) fn buffer<T: pyo3::buffer::Element>(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+) -> PyResult<PyBuffer<T>> {
     let buf = PyBuffer::<T>::get(obj).map_err(|e| PyValueError::new_err(format!("{name}: {e}")))?;
     if !buf.is_c_contiguous() {
         return Err(PyValueError::new_err(format!("{name}: not contiguous")));
@@ -140,7 +143,7 @@ fn buffer<T: pyo3::buffer::Element>(obj: &Bound<'_, PyAny>, name: &str) -> PyRes
     Ok(buf)
 }
 
-fn cells<'a, T: pyo3::buffer::Element>(
+pub(crate) fn cells<'a, T: pyo3::buffer::Element>(
     py: Python<'a>,
     buf: &'a PyBuffer<T>,
     name: &str,
