@@ -33,6 +33,7 @@ def may_use(
 _Spans = tuple[int, bytes, bytes, bytes]
 
 def key_hashes(keys: object) -> bytearray: ...
+def row_keys(blob: object, ends: object, rows: object) -> list[tuple[str, ...] | None] | None: ...
 def segment_spans(
     entries: object,
     offsets: object,

@@ -75,7 +75,8 @@ may_use: Callable[
 """`resolver.entity_pairs.may_use`: which (probe, row) hits of an index lookup a rule may use."""
 segments: ModuleType | None = None
 """The compiled core where it runs, for the in-memory indexes' segment search
-(`graph.indexes.key_segments`), else None: their numpy code runs."""
+(`graph.indexes.key_segments`) and rows' keys (`graph.indexes.row_spellings`), else None: their
+Python code runs."""
 
 
 def _package_version() -> str:

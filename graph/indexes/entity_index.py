@@ -266,10 +266,17 @@ class EntityIndex(SequencedIndex):
             return rows
         return {i: max(row, latest.get(i, row)) for i, row in rows.items()}
 
-    def _latest_row(self, row: int) -> int:
-        """The latest row of `row`'s entity. Lock held."""
-        entity_id = self._superseded.get(row)
-        return row if entity_id is None else self._latest[entity_id]
+    def _latest_of(self, rows: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The latest row of each of `rows`' entities: `rows` themselves unless one was
+        superseded (then one Python step a row). Lock held."""
+        superseded, latest = self._superseded, self._latest
+        if not superseded:
+            return rows
+        found = [
+            row if (entity_id := superseded.get(row)) is None else latest[entity_id]
+            for row in rows.tolist()
+        ]
+        return np.array(found, dtype=np.int64)
 
     def lookup(self, probes: Collection[str]) -> dict[str, list[str]]:
         """Entity id → the probes it stores, sorted, for every indexed entity that stores one."""
@@ -311,7 +318,7 @@ class EntityIndex(SequencedIndex):
         decoded: dict[int, tuple[str, ...] | None] = {}
         with self._lock:
             spellings = self._spellings
-            keep = _weighing(needs, spellings, sent, decoded, self._latest_row)
+            keep = _weighing(needs, spellings, sent, decoded, self._latest_of)
             wanted = _wanted_kinds(needs, kinds, spellings) if kinds is not None else None
             probes = set().union(*needs.values())
             found = self._keys.lookup_rows(probes, keep, wanted) if probes else {}
@@ -427,11 +434,11 @@ def _weighing(
     spellings: RowSpellings,
     sent: dict[str, list[str]],
     decoded: dict[int, tuple[str, ...] | None],
-    latest_row: Callable[[int], int],
+    latest_rows: Callable[[NDArray[np.int64]], NDArray[np.int64]],
 ) -> PairFilter:
     """The pair filter of `EntityIndex.lookup_spelled`: a (row, probe) pair is kept unless the
     probe's one sender cannot pair with any of the keys of the row's entity, as its latest row
-    holds them (`latest_row`: an older row stores only the keys of older spellings). As it goes
+    holds them (`latest_rows`: an older row stores only the keys of older spellings). As it goes
     it fills `sent` (probe → the mention keys that sent it, for the probes that hit) and
     `decoded` (row → those keys, for the rows hit), which the caller reads after the lookup."""
 
@@ -443,7 +450,7 @@ def _weighing(
         sent.update(_senders(needs, set(hit_probes)))
         sender = [keys[0] if len(keys) == 1 else None for keys in map(sent.__getitem__, hit_probes)]
         hit_rows, pair_row = np.unique(rows, return_inverse=True)
-        row_keys = [spellings.of(latest_row(row)) for row in hit_rows.tolist()]
+        row_keys = spellings.of_rows(latest_rows(hit_rows))
         decoded.update(zip(hit_rows.tolist(), row_keys, strict=True))
         return chosen_core.may_use(sender, row_keys, pair_probe, pair_row)
 

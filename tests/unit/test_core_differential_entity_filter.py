@@ -1,9 +1,12 @@
 """The compiled core's weighing of an index lookup's (probe, row) hits against its pure-Python
 twin (`resolver.entity_pairs.may_use`), on random and adversarial keys: accents and combining
 marks, digits, CJK, emoji, long and empty keys, words reordered, keys two and three edits
-apart, swapped neighbours; senders and rows unknown (None), rows with aliases. Then the
-in-memory index's lookup itself under either core. Skipped where the core is not built.
+apart, swapped neighbours; senders and rows unknown (None), rows with aliases. The rows' keys
+as the compiled core reads them from the index's blob (`RowSpellings.of_rows`) against `of`.
+Then the in-memory index's lookup itself under either core. Skipped where the core is not built.
 """
+
+from array import array
 
 import numpy as np
 import pytest
@@ -12,8 +15,9 @@ from hypothesis import strategies as st
 from numpy.typing import NDArray
 from rapidfuzz.distance import OSA
 
+from castlegraph.graph.indexes import row_spellings
 from castlegraph.graph.indexes.entity_index import EntityIndex, _Respelling
-from castlegraph.graph.indexes.row_spellings import Record
+from castlegraph.graph.indexes.row_spellings import Record, RowSpellings
 from castlegraph.resolver import core as chosen_core
 from castlegraph.resolver import entity_pairs
 from castlegraph.resolver.entity_search_keys import probe_keys
@@ -190,13 +194,62 @@ def test_a_place_out_of_range_is_an_error() -> None:
         native.may_use(["ab"], [("ab",)], np.array([1], np.intp), np.array([0], np.intp))
 
 
+row_texts = st.one_of(keys, st.sampled_from([row_spellings.SEPARATOR, row_spellings.RECORD, ""]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(row_texts, max_size=4),
+            st.one_of(st.none(), st.sampled_from(["person", "org"])),
+            st.one_of(st.none(), st.lists(row_texts, min_size=1, max_size=3)),
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    st.data(),
+    st.booleans(),
+)
+def test_rows_keys_are_read_as_of_reads_them(
+    rows: list[tuple[list[str], str | None, list[str] | None]], data: st.DataObject, wide: bool
+) -> None:
+    """Rows of keys, kinds and records (unknown ones too: no keys, a separator in a key or in
+    the record), their ends 4 bytes each or 8, asked for in any order, repeated."""
+    assert native is not None
+    spellings = RowSpellings()
+    for keys, kind, record in rows:
+        spellings.append(
+            keys, kind, None if record is None else Record(record[0], tuple(record[1:]), None)
+        )
+    if wide:
+        spellings._ends = array("Q", spellings._ends)
+    asked = data.draw(st.lists(st.integers(0, len(rows) - 1), max_size=20))
+    wanted = np.array(asked, dtype=np.int64)
+    expected = [spellings.of(row) for row in asked]
+    assert native.row_keys(spellings._blob, spellings._ends, wanted) == expected
+    with _Bound("native"):
+        assert spellings.of_rows(wanted) == expected
+    with _Bound("python"):
+        assert spellings.of_rows(wanted) == expected
+
+
+def test_a_row_outside_the_index_is_an_error() -> None:
+    assert native is not None
+    spellings = RowSpellings()
+    spellings.append(["ada"])
+    with pytest.raises(IndexError):
+        native.row_keys(spellings._blob, spellings._ends, np.array([1], np.int64))
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(keys, min_size=1, max_size=12), st.lists(keys, min_size=1, max_size=6))
 def test_the_index_answers_the_same_under_either_core(
     stored: list[str], mentions: list[str]
 ) -> None:
     """`EntityIndex.lookup_spelled` over rows of these keys (pairs of them as a name and an
-    alias) answers the same hits whichever core weighs them (in no particular order)."""
+    alias; the first entity respelled, so its older row answers as its latest) answers the same
+    hits whichever core weighs them (in no particular order)."""
     answers = []
     for choice in ("python", "native"):
         with _Bound(choice):
@@ -207,6 +260,7 @@ def test_the_index_answers_the_same_under_either_core(
                     for n, key in enumerate(stored)
                 ]
             )
+            index._take([_respelling("e0", (stored[0], mentions[0]))])  # respelled: a new row
             needs = {m: probe_keys(m, two_edits=True) for m in mentions}
             hits, sent = index.lookup_spelled(needs)
             answers.append(

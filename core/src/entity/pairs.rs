@@ -143,7 +143,7 @@ fn spelled(key: &Bound<'_, PyAny>) -> PyResult<Option<Spelled>> {
 }
 
 /// Indexes read from an int64 array, each checked against the `limit` it indexes.
-fn indexes(
+pub(crate) fn indexes(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
     name: &str,
