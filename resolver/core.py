@@ -18,7 +18,7 @@ from typing import Literal, ParamSpec, TypeVar, get_args
 import numpy as np
 from numpy.typing import NDArray
 
-from castlegraph.resolver import drawer_terms, entity_pairs, entity_probes, shingles
+from castlegraph.resolver import drawer_terms, entity_hits, entity_probes, shingles
 from castlegraph.resolver.errors import CastlegraphError
 
 P = ParamSpec("P")
@@ -71,8 +71,8 @@ may_use: Callable[
         NDArray[np.intp],
     ],
     NDArray[np.bool_],
-] = entity_pairs.may_use
-"""`resolver.entity_pairs.may_use`: which (probe, row) hits of an index lookup a rule may use."""
+] = entity_hits.may_use
+"""`resolver.entity_hits.may_use`: which (probe, row) hits of an index lookup a rule may use."""
 segments: ModuleType | None = None
 """The compiled core where it runs, for the in-memory indexes' segment search
 (`graph.indexes.key_segments`) and rows' keys (`graph.indexes.row_spellings`), else None: their
@@ -133,7 +133,7 @@ def choose(choice: Choice) -> Running:
                 entity_probes.review_keys,
                 entity_probes.stored_keys,
             )
-            may_use = entity_pairs.may_use
+            may_use = entity_hits.may_use
             segments = None
             _running = Running("python", _package_version())
         else:
@@ -142,7 +142,7 @@ def choose(choice: Choice) -> Running:
             one_edit_keys = _or_twin(native.one_edit_keys, entity_probes.one_edit_keys)
             review_keys = _or_twin(native.review_keys, entity_probes.review_keys)
             stored_keys = _or_twin(native.stored_keys, entity_probes.stored_keys)
-            may_use = _or_twin(_as_mask(native.may_use), entity_pairs.may_use)
+            may_use = _or_twin(_as_mask(native.may_use), entity_hits.may_use)
             segments = native
             _running = Running("native", str(native.__version__))
     return _running

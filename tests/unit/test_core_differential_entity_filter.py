@@ -1,5 +1,5 @@
 """The compiled core's weighing of an index lookup's (probe, row) hits against its pure-Python
-twin (`resolver.entity_pairs.may_use`), on random and adversarial keys: accents and combining
+twin (`resolver.entity_hits.may_use`), on random and adversarial keys: accents and combining
 marks, digits, CJK, emoji, long and empty keys, words reordered, keys two and three edits
 apart, swapped neighbours; senders and rows unknown (None), rows with aliases. The rows' keys
 as the compiled core reads them from the index's blob (`RowSpellings.of_rows`) against `of`.
@@ -19,7 +19,7 @@ from castlegraph.graph.indexes import row_spellings
 from castlegraph.graph.indexes.entity_index import EntityIndex, _Respelling
 from castlegraph.graph.indexes.row_spellings import Record, RowSpellings
 from castlegraph.resolver import core as chosen_core
-from castlegraph.resolver import entity_pairs
+from castlegraph.resolver import entity_hits, entity_pairs
 from castlegraph.resolver.entity_search_keys import probe_keys
 from tests.unit.test_core_differential_entity_probes import _Bound
 
@@ -90,7 +90,7 @@ def lookups(draw: st.DrawFn) -> Lookup:
 def test_the_masks_are_equal(lookup: Lookup) -> None:
     assert native is not None
     senders, row_keys, pair_probe, pair_row = lookup
-    twin = entity_pairs.may_use(senders, row_keys, pair_probe, pair_row)
+    twin = entity_hits.may_use(senders, row_keys, pair_probe, pair_row)
     compiled = native.may_use(senders, row_keys, pair_probe, pair_row)
     assert compiled is not None
     assert np.frombuffer(compiled, dtype=np.bool_).tolist() == twin.tolist()
@@ -158,7 +158,7 @@ def test_an_alias_keeps_a_row_its_name_does_not() -> None:
     pair_probe = np.array([0, 0, 0, 1], np.intp)
     pair_row = np.array([0, 1, 2, 1], np.intp)
     expected = [True, False, True, True]
-    assert entity_pairs.may_use(senders, rows, pair_probe, pair_row).tolist() == expected
+    assert entity_hits.may_use(senders, rows, pair_probe, pair_row).tolist() == expected
     compiled = native.may_use(senders, rows, pair_probe, pair_row)
     assert compiled is not None
     assert np.frombuffer(compiled, dtype=np.bool_).tolist() == expected
@@ -167,14 +167,14 @@ def test_an_alias_keeps_a_row_its_name_does_not() -> None:
 def test_the_native_core_binds_its_weighing_and_python_its_twin() -> None:
     """Chosen, the compiled core weighs the hits (the base left it to the Python twin)."""
     with _Bound("native"):
-        assert chosen_core.may_use is not entity_pairs.may_use
+        assert chosen_core.may_use is not entity_hits.may_use
         senders: list[str | None] = ["ada lovelace"]
         rows: list[tuple[str, ...] | None] = [("ada lovelace",), ("zzz",)]
         mask = chosen_core.may_use(senders, rows, np.zeros(2, np.intp), np.arange(2))
         assert mask.dtype == np.bool_
         assert mask.tolist() == [True, False]
     with _Bound("python"):
-        assert chosen_core.may_use is entity_pairs.may_use
+        assert chosen_core.may_use is entity_hits.may_use
 
 
 def test_a_key_with_a_lone_surrogate_is_left_to_the_twin() -> None:

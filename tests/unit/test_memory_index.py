@@ -25,7 +25,7 @@ from castlegraph.graph.indexes.key_segments import (
 from castlegraph.graph.indexes.row_spellings import SEPARATOR, Record, RowSpellings
 from castlegraph.graph.records import Entity
 from castlegraph.resolver import core as chosen_core
-from castlegraph.resolver import entity_pairs
+from castlegraph.resolver import entity_hits
 from castlegraph.resolver.entity_model import EntityView
 
 keys = st.text(alphabet="abc é", min_size=1, max_size=4)
@@ -397,6 +397,6 @@ def test_pairs_are_weighed_against_every_key_of_a_row_and_kept_where_a_side_is_u
     pairs = [(0, 0), (0, 1), (1, 1), (0, 2), (0, 3), (2, 3), (2, 0), (2, 4)]
     pair_probe = np.array([p for p, _ in pairs], dtype=np.intp)
     pair_row = np.array([r for _, r in pairs], dtype=np.intp)
-    for may_use in (chosen_core.may_use, entity_pairs.may_use):
+    for may_use in (chosen_core.may_use, entity_hits.may_use):
         kept = may_use(senders, row_keys, pair_probe, pair_row)
         assert kept.tolist() == [True, False, True, True, True, False, False, True]

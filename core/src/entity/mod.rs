@@ -1,7 +1,7 @@
 //! The entity side of the core: the segment search of the in-memory key index
 //! (`castlegraph.graph.indexes.key_segments`) and the probe and index keys of an entity key
 //! (`castlegraph.resolver.entity_probes`), and the weighing of a lookup's hits against the
-//! mention keys that sent them (`castlegraph.resolver.entity_pairs.may_use`) with the rows'
+//! mention keys that sent them (`castlegraph.resolver.entity_hits.may_use`) with the rows'
 //! keys (`castlegraph.graph.indexes.row_spellings`), the same answers as their Python code.
 use pyo3::prelude::*;
 

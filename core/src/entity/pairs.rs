@@ -1,5 +1,5 @@
 //! Which (row, probe) hits of an in-memory index lookup a rule could use: the probe's one
-//! sender against the keys of the row's entity (`resolver.entity_pairs.may_use` in Python, the
+//! sender against the keys of the row's entity (`resolver.entity_hits.may_use` in Python, the
 //! same mask).
 //!
 //! A pair is kept where either side is unknown, or where one of the row's keys is within two
@@ -13,7 +13,7 @@ use std::cell::OnceCell;
 
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyString, PyTuple};
 
 use super::segments::{buffer, cells};
 
@@ -30,8 +30,10 @@ pub struct Spelled {
 
 impl Spelled {
     pub fn new(key: &str) -> Self {
+        let mut chars = Vec::with_capacity(key.len()); // no fewer bytes than code points
+        chars.extend(key.chars());
         Spelled {
-            chars: key.chars().collect(),
+            chars,
             sorted: OnceCell::new(),
         }
     }
@@ -62,13 +64,27 @@ pub struct Rows {
 }
 
 impl Rows {
-    /// The OSA distance of `a` and `b`, or `cutoff + 1` where it is larger. Only the band of
-    /// cells within `cutoff` of the diagonal is worked out: the others are further apart.
+    /// The OSA distance of `a` and `b`, or `cutoff + 1` where it is larger. Their common
+    /// prefix and suffix are set aside first (as rapidfuzz does: they change no distance), and
+    /// only the band of cells within `cutoff` of the diagonal is worked out: the others are
+    /// further apart.
     pub fn osa(&mut self, a: &[char], b: &[char], cutoff: usize) -> usize {
         let over = cutoff + 1;
-        let (n, m) = (a.len(), b.len());
-        if n.abs_diff(m) > cutoff {
+        if a.len().abs_diff(b.len()) > cutoff {
             return over;
+        }
+        let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let (a, b) = (&a[prefix..], &b[prefix..]);
+        let suffix = a
+            .iter()
+            .rev()
+            .zip(b.iter().rev())
+            .take_while(|(x, y)| x == y)
+            .count();
+        let (a, b) = (&a[..a.len() - suffix], &b[..b.len() - suffix]);
+        let (n, m) = (a.len(), b.len());
+        if n == 0 || m == 0 {
+            return n.max(m).min(over);
         }
         for cells in [&mut self.two_up, &mut self.up, &mut self.row] {
             cells.clear();
@@ -79,11 +95,16 @@ impl Rows {
         }
         let mut best_up = 0;
         for i in 1..=n {
+            let (lo, hi) = (i.saturating_sub(cutoff).max(1), (i + cutoff).min(m));
             let row = &mut self.row;
-            row.fill(over);
+            // The cells beside the band are read by the next rows: beyond `cutoff`, as left.
             row[0] = i.min(over);
+            row[lo - 1] = if lo == 1 { row[0] } else { over };
+            if hi < m {
+                row[hi + 1] = over;
+            }
             let mut best = row[0];
-            for j in i.saturating_sub(cutoff).max(1)..=(i + cutoff).min(m) {
+            for j in lo..=hi {
                 let cost = usize::from(a[i - 1] != b[j - 1]);
                 let mut d = (self.up[j] + 1)
                     .min(row[j - 1] + 1)
@@ -194,10 +215,20 @@ pub fn py_may_use<'py>(
             continue;
         }
         let mut row = Vec::new();
-        for key in keys.try_iter()? {
-            match spelled(&key?)? {
-                Some(found) => row.push(found),
-                None => return Ok(None),
+        if let Ok(tuple) = keys.cast::<PyTuple>() {
+            row.reserve(tuple.len());
+            for key in tuple.iter_borrowed() {
+                match spelled(&key)? {
+                    Some(found) => row.push(found),
+                    None => return Ok(None),
+                }
+            }
+        } else {
+            for key in keys.try_iter()? {
+                match spelled(&key?)? {
+                    Some(found) => row.push(found),
+                    None => return Ok(None),
+                }
             }
         }
         keyed.push(Some(row));
