@@ -18,11 +18,22 @@ def one_edit_keys(key: str) -> frozenset[str] | None: ...
 def review_keys(key: str) -> frozenset[str] | None: ...
 def stored_keys(key: str, dense: bool) -> frozenset[str] | None: ...
 
+# Which (probe, row) hits of an index lookup a rule may use (`resolver.entity_hits.may_use`):
+# int64 arrays of places in, the mask out as bytes of 0 and 1; None where a sender or a key is
+# no UTF-8 (a lone surrogate), which the caller hands to the Python twin.
+def may_use(
+    senders: Sequence[str | None],
+    row_keys: Sequence[tuple[str, ...] | None],
+    pair_probe: object,
+    pair_row: object,
+) -> bytes | None: ...
+
 # The in-memory entity index's segment search (`graph.indexes.key_segments`): numpy arrays in,
 # read in place; int64 arrays out as bytes.
 _Spans = tuple[int, bytes, bytes, bytes]
 
 def key_hashes(keys: object) -> bytearray: ...
+def row_keys(blob: object, ends: object, rows: object) -> list[tuple[str, ...] | None] | None: ...
 def segment_spans(
     entries: object,
     offsets: object,

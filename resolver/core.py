@@ -13,12 +13,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from types import ModuleType
-from typing import Literal, ParamSpec, get_args
+from typing import Literal, ParamSpec, TypeVar, get_args
 
-from castlegraph.resolver import drawer_terms, entity_probes, shingles
+import numpy as np
+from numpy.typing import NDArray
+
+from castlegraph.resolver import drawer_terms, entity_hits, entity_probes, shingles
 from castlegraph.resolver.errors import CastlegraphError
 
 P = ParamSpec("P")
+R = TypeVar("R")
 
 Choice = Literal["auto", "native", "python"]
 """The setting `core` (`CASTLEGRAPH_CORE`): `auto` takes the compiled core when it loads."""
@@ -59,10 +63,20 @@ review_keys: Callable[[str], frozenset[str]] = entity_probes.review_keys
 """`resolver.entity_probes.review_keys`: a mention key's review probes, less its folded form."""
 stored_keys: Callable[[str, bool], frozenset[str]] = entity_probes.stored_keys
 """`resolver.entity_probes.stored_keys`: a spelling's index keys, less its folded form."""
+may_use: Callable[
+    [
+        Sequence[str | None],
+        Sequence[tuple[str, ...] | None],
+        NDArray[np.intp],
+        NDArray[np.intp],
+    ],
+    NDArray[np.bool_],
+] = entity_hits.may_use
+"""`resolver.entity_hits.may_use`: which (probe, row) hits of an index lookup a rule may use."""
 segments: ModuleType | None = None
 """The compiled core where it runs, for the in-memory indexes' segment search
-(`graph.indexes.key_segments`) and the drawer index's choice (`graph.indexes.drawer_index`),
-else None: their numpy code runs."""
+(`graph.indexes.key_segments`), the drawer index's choice (`graph.indexes.drawer_index`) and
+rows' keys (`graph.indexes.row_spellings`), else None: their numpy and Python code runs."""
 
 
 def _package_version() -> str:
@@ -96,7 +110,7 @@ def choose(choice: Choice) -> Running:
     when it loads, `native` insists on it (`NativeCoreUnavailable` otherwise), `python` never
     loads it. Returns what runs."""
     global _running, sketch, anchor_terms, band_terms, segments  # noqa: PLW0603 - the one binding point
-    global one_edit_keys, review_keys, stored_keys  # noqa: PLW0603
+    global one_edit_keys, review_keys, stored_keys, may_use  # noqa: PLW0603
     if choice not in CHOICES:
         raise ValueError(f"core must be one of {', '.join(CHOICES)}, not {choice!r}")
     native = None if choice == "python" else native_module()
@@ -119,6 +133,7 @@ def choose(choice: Choice) -> Running:
                 entity_probes.review_keys,
                 entity_probes.stored_keys,
             )
+            may_use = entity_hits.may_use
             segments = None
             _running = Running("python", _package_version())
         else:
@@ -127,20 +142,29 @@ def choose(choice: Choice) -> Running:
             one_edit_keys = _or_twin(native.one_edit_keys, entity_probes.one_edit_keys)
             review_keys = _or_twin(native.review_keys, entity_probes.review_keys)
             stored_keys = _or_twin(native.stored_keys, entity_probes.stored_keys)
+            may_use = _or_twin(_as_mask(native.may_use), entity_hits.may_use)
             segments = native
             _running = Running("native", str(native.__version__))
     return _running
 
 
-def _or_twin(
-    native: Callable[P, frozenset[str] | None], twin: Callable[P, frozenset[str]]
-) -> Callable[P, frozenset[str]]:
+def _or_twin(native: Callable[P, R | None], twin: Callable[P, R]) -> Callable[P, R]:
     """The compiled function, and its twin for a key it cannot read: Python holds a lone
     surrogate in a string, which no UTF-8 can (the compiled core then answers None)."""
 
-    def either(*args: P.args, **kwargs: P.kwargs) -> frozenset[str]:
+    def either(*args: P.args, **kwargs: P.kwargs) -> R:
         found = native(*args, **kwargs)
         return twin(*args, **kwargs) if found is None else found
 
     either.__doc__ = twin.__doc__
     return either
+
+
+def _as_mask(native: Callable[P, bytes | None]) -> Callable[P, NDArray[np.bool_] | None]:
+    """A compiled mask (bytes of 0 and 1) as the numpy bools its twin answers, viewed in place."""
+
+    def viewed(*args: P.args, **kwargs: P.kwargs) -> NDArray[np.bool_] | None:
+        mask = native(*args, **kwargs)
+        return None if mask is None else np.frombuffer(mask, dtype=np.bool_)
+
+    return viewed

@@ -28,7 +28,7 @@ from castlegraph.graph.indexes.key_segments import (
 from castlegraph.graph.indexes.row_spellings import Record, RowSpellings
 from castlegraph.graph.indexes.sequenced_index import SequencedIndex
 from castlegraph.graph.records import Entity
-from castlegraph.resolver.entity_pairs import may_pair, may_pair_all
+from castlegraph.resolver import core as chosen_core
 from castlegraph.resolver.entity_rules import compatible_kinds
 from castlegraph.resolver.entity_search_keys import spellings_keys
 
@@ -266,10 +266,17 @@ class EntityIndex(SequencedIndex):
             return rows
         return {i: max(row, latest.get(i, row)) for i, row in rows.items()}
 
-    def _latest_row(self, row: int) -> int:
-        """The latest row of `row`'s entity. Lock held."""
-        entity_id = self._superseded.get(row)
-        return row if entity_id is None else self._latest[entity_id]
+    def _latest_of(self, rows: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The latest row of each of `rows`' entities: `rows` themselves unless one was
+        superseded (then one Python step a row). Lock held."""
+        superseded, latest = self._superseded, self._latest
+        if not superseded:
+            return rows
+        found = [
+            row if (entity_id := superseded.get(row)) is None else latest[entity_id]
+            for row in rows.tolist()
+        ]
+        return np.array(found, dtype=np.int64)
 
     def lookup(self, probes: Collection[str]) -> dict[str, list[str]]:
         """Entity id → the probes it stores, sorted, for every indexed entity that stores one."""
@@ -311,7 +318,7 @@ class EntityIndex(SequencedIndex):
         decoded: dict[int, tuple[str, ...] | None] = {}
         with self._lock:
             spellings = self._spellings
-            keep = _weighing(needs, spellings, sent, decoded, self._latest_row)
+            keep = _weighing(needs, spellings, sent, decoded, self._latest_of)
             wanted = _wanted_kinds(needs, kinds, spellings) if kinds is not None else None
             probes = set().union(*needs.values())
             found = self._keys.lookup_rows(probes, keep, wanted) if probes else {}
@@ -427,11 +434,11 @@ def _weighing(
     spellings: RowSpellings,
     sent: dict[str, list[str]],
     decoded: dict[int, tuple[str, ...] | None],
-    latest_row: Callable[[int], int],
+    latest_rows: Callable[[NDArray[np.int64]], NDArray[np.int64]],
 ) -> PairFilter:
     """The pair filter of `EntityIndex.lookup_spelled`: a (row, probe) pair is kept unless the
     probe's one sender cannot pair with any of the keys of the row's entity, as its latest row
-    holds them (`latest_row`: an older row stores only the keys of older spellings). As it goes
+    holds them (`latest_rows`: an older row stores only the keys of older spellings). As it goes
     it fills `sent` (probe → the mention keys that sent it, for the probes that hit) and
     `decoded` (row → those keys, for the rows hit), which the caller reads after the lookup."""
 
@@ -443,37 +450,11 @@ def _weighing(
         sent.update(_senders(needs, set(hit_probes)))
         sender = [keys[0] if len(keys) == 1 else None for keys in map(sent.__getitem__, hit_probes)]
         hit_rows, pair_row = np.unique(rows, return_inverse=True)
-        row_keys = [spellings.of(latest_row(row)) for row in hit_rows.tolist()]
+        row_keys = spellings.of_rows(latest_rows(hit_rows))
         decoded.update(zip(hit_rows.tolist(), row_keys, strict=True))
-        return _may_use(sender, row_keys, pair_probe, pair_row)
+        return chosen_core.may_use(sender, row_keys, pair_probe, pair_row)
 
     return keep
-
-
-def _may_use(
-    senders: list[str | None],
-    row_keys: list[tuple[str, ...] | None],
-    pair_probe: NDArray[np.intp],
-    pair_row: NDArray[np.intp],
-) -> NDArray[np.bool_]:
-    """For each (probe, row) pair, whether one of the row's keys may pair with the probe's
-    sender (either unknown: yes): the rows' first keys all at once (`may_pair_all`), then the
-    other keys of the few rows with aliases that the first did not keep."""
-    sender_of = np.array(senders, dtype=object)[pair_probe]
-    first_of = np.array([k[0] if k is not None else None for k in row_keys], dtype=object)[pair_row]
-    known = (
-        np.array([k is not None for k in senders], dtype=np.bool_)[pair_probe]
-        & np.array([keys is not None for keys in row_keys], dtype=np.bool_)[pair_row]
-    )
-    kept = np.ones(len(pair_probe), dtype=np.bool_)
-    weighed = np.flatnonzero(known)
-    kept[weighed] = may_pair_all(sender_of[weighed].tolist(), first_of[weighed].tolist())
-    aliased = np.array([keys is not None and len(keys) > 1 for keys in row_keys], dtype=np.bool_)
-    for i in np.flatnonzero(known & ~kept & aliased[pair_row]).tolist():
-        keys = row_keys[pair_row[i]]
-        assert keys is not None  # known
-        kept[i] = any(may_pair(sender_of[i], key) for key in keys[1:])
-    return kept
 
 
 def _records(rows: list[Row]) -> list[Record | None]:

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from castlegraph.graph.indexes import key_segments, row_spellings
-from castlegraph.graph.indexes.entity_index import EntityIndex, _may_use
+from castlegraph.graph.indexes.entity_index import EntityIndex
 from castlegraph.graph.indexes.key_segments import (
     BLOCK_BITS,
     HASH_BITS,
@@ -24,6 +24,8 @@ from castlegraph.graph.indexes.key_segments import (
 )
 from castlegraph.graph.indexes.row_spellings import SEPARATOR, Record, RowSpellings
 from castlegraph.graph.records import Entity
+from castlegraph.resolver import core as chosen_core
+from castlegraph.resolver import entity_hits
 from castlegraph.resolver.entity_model import EntityView
 
 keys = st.text(alphabet="abc é", min_size=1, max_size=4)
@@ -388,15 +390,13 @@ def test_each_row_keeps_its_entity_or_says_it_does_not(
 
 
 def test_pairs_are_weighed_against_every_key_of_a_row_and_kept_where_a_side_is_unknown() -> None:
-    """The bulk pair filter (`_may_use`): a row's first key in bulk, its aliases after, and a
-    sender or a row whose keys are not known always kept."""
+    """The bulk pair filter (`may_use`, the chosen core's and its Python twin): a row's first
+    key in bulk, its aliases after, and a sender or a row whose keys are not known always kept."""
     senders = ["kubernetes", None, "ada lovelace"]
     row_keys = [("kubernets",), ("zzzzzz",), None, ("postgres", "kubernetis"), ("lovelace ada",)]
     pairs = [(0, 0), (0, 1), (1, 1), (0, 2), (0, 3), (2, 3), (2, 0), (2, 4)]
-    kept = _may_use(
-        senders,
-        row_keys,
-        np.array([p for p, _ in pairs], dtype=np.intp),
-        np.array([r for _, r in pairs], dtype=np.intp),
-    )
-    assert kept.tolist() == [True, False, True, True, True, False, False, True]
+    pair_probe = np.array([p for p, _ in pairs], dtype=np.intp)
+    pair_row = np.array([r for _, r in pairs], dtype=np.intp)
+    for may_use in (chosen_core.may_use, entity_hits.may_use):
+        kept = may_use(senders, row_keys, pair_probe, pair_row)
+        assert kept.tolist() == [True, False, True, True, True, False, False, True]
