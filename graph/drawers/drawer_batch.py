@@ -6,7 +6,7 @@ of all its items, decides each in order in Python, and stores each part in one s
 """
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from castlegraph.graph.backends.queries import Dialect
 from castlegraph.graph.backends.store import GraphStore, Tx
@@ -93,6 +93,7 @@ def write_drawers(
 
     def work(tx: Tx) -> list[ItemOutcome]:
         stamped.clear()
+        so_far = _SoFar()
         for wing, room in sorted({item.place for item in prepared}):
             tx.lock(f"room\x1f{wing}\x1f{room}")
         # The index catches up in the part's first read, which reads the drawer sequence too.
@@ -102,7 +103,7 @@ def write_drawers(
             if number:
                 chosen = _for_next_part(tx, chosen)
             outcomes.extend(
-                _write_part(tx, part, policy, supersede, store.dialect, chosen, stamped)
+                _write_part(tx, part, policy, supersede, store.dialect, chosen, stamped, so_far)
             )
         return outcomes
 
@@ -122,6 +123,19 @@ def _for_next_part(tx: Tx, chosen: DrawerIndex | None) -> DrawerIndex | None:
         return None
     chosen.catch_up(tx)
     return chosen
+
+
+@dataclass
+class _SoFar:
+    """The items the batch stored so far and the drawers it closed, which each later item
+    compares with in memory, in its own part as in a later one: on Neo4j the term index is
+    eventually consistent and does not see the transaction's own writes
+    (`13_drawer_terms.cypher`), so a later part's candidate read cannot give them, and what it
+    gives of them (by hash or fingerprint) is set aside, so both databases decide alike."""
+
+    stored: list[Stored] = field(default_factory=list)
+    ids: set[str] = field(default_factory=set)
+    closed: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +172,7 @@ def _write_part(
     dialect: Dialect,
     memory: DrawerIndex | None,
     stamped: list["_Stamp"],
+    so_far: _SoFar,
 ) -> list[ItemOutcome]:
     if memory is not None:
         found = read_batch_chosen(tx, part, memory)
@@ -168,12 +183,15 @@ def _write_part(
     closing: list[dict[str, str]] = []
     links: list[dict[str, object]] = []
     for item in part:
-        outcome = _decide(item, found[item.index], stored, closing, policy, supersede)
+        outcome = _decide(item, found[item.index], so_far, policy, supersede)
         outcomes.append(outcome)
         if isinstance(outcome, WriteOutcome) and outcome.created:
             stored.append(Stored(item, outcome.drawer))
+            so_far.stored.append(stored[-1])
+            so_far.ids.add(outcome.drawer.id)
             if outcome.superseded is not None:
                 closing.append({"id": outcome.superseded, "now": outcome.drawer.created_at})
+                so_far.closed.add(outcome.superseded)
             links.extend(
                 {"from": outcome.drawer.id, "to": entry.drawer, "evidence": link_evidence(entry)}
                 for entry in outcome.similar
@@ -212,8 +230,7 @@ def _write_part(
 def _decide(
     item: PreparedDrawer,
     found: Found,
-    stored: list[Stored],
-    closing: list[dict[str, str]],
+    so_far: _SoFar,
     policy: DedupPolicy,
     supersede: bool,
 ) -> ItemOutcome:
@@ -234,10 +251,10 @@ def _decide(
     if isinstance(same, WriteOutcome):
         return same
     replaced = same
-    closed = {c["id"] for c in closing} | ({replaced.id} if replaced else set())
+    closed = so_far.closed | ({replaced.id} if replaced else set())
     likenesses: list[Likeness] = []
     if policy.enabled:
-        likenesses_or_copy = _likenesses(item, found, stored, closed, policy.near_threshold)
+        likenesses_or_copy = _likenesses(item, found, so_far, closed, policy.near_threshold)
         if isinstance(likenesses_or_copy, Drawer):
             return WriteOutcome(created=False, drawer=likenesses_or_copy, similar=[])
         likenesses = likenesses_or_copy
@@ -252,14 +269,17 @@ def _decide(
 def _likenesses(
     item: PreparedDrawer,
     found: Found,
-    stored: list[Stored],
+    so_far: _SoFar,
     closed: set[str],
     threshold: float,
 ) -> list[Likeness] | Drawer:
-    """The links of a new item, or the drawer an unnamed exact copy returns."""
+    """The links of a new item, or the drawer an unnamed exact copy returns. The batch's own
+    drawers are compared from memory (`_SoFar`), never as the candidate read gave them."""
     text = item.text
-    from_room = [c for c in found.candidates.values() if c.id not in closed]
-    from_batch = [s for s in stored if s.drawer.id not in closed and item.finds(s)]
+    from_room = [
+        c for c in found.candidates.values() if c.id not in closed and c.id not in so_far.ids
+    ]
+    from_batch = [s for s in so_far.stored if s.drawer.id not in closed and item.finds(s)]
     if item.new.name is None:
         exact = oldest_exact_copy(text, from_room)
         if exact is not None:
