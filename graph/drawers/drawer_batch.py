@@ -66,9 +66,9 @@ def write_drawers(
     per item (a refused name is an outcome, not an exception: the rest are written). The items
     are prepared before the transaction (`prepare_drawers`), or were (`ready`). With `memory`
     (built), the first part's candidates come from it (`graph.indexes.drawer_index`); a later part's
-    from the database's term index, which holds the parts before it (the index learns of them
-    only once they commit), or, where the database keeps none, from the index caught up on
-    them (`_for_next_part`).
+    from the database's term index, or, where the database keeps none, from the index caught up on
+    the parts before (`_for_next_part`). Either way the batch's own drawers are compared from
+    memory (`_SoFar`): Neo4j's term index does not see the transaction's own writes.
 
     Candidates are read for all items at once: on Neo4j in one round trip
     (`drawer_batch_candidates`: per item exactly what `graph.drawers.palace` reads for one write);
@@ -116,7 +116,8 @@ def write_drawers(
 
 def _for_next_part(tx: Tx, chosen: DrawerIndex | None) -> DrawerIndex | None:
     """The index for the next part, if it may answer: where the database keeps a term index,
-    it answers (on Neo4j the parts before are not committed, so the index cannot take them in);
+    it answers for the room (on Neo4j the parts before are not committed, so the index cannot
+    take them in; they are compared from memory, `_SoFar`);
     where it keeps none (FalkorDB, whose statements commit one by one), the index takes in the
     part just written and answers (design §5.4)."""
     if chosen is None or chosen.database_answers:
