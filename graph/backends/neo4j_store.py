@@ -187,11 +187,6 @@ class Neo4jStore:
 
     def plan_operators(self, text: str, params: dict[str, Any]) -> set[str]:
         """The operators of a statement's plan, by `EXPLAIN` (tests and diagnosis only)."""
-        return {operator for operator, _ in self.plan_details(text, params)}
-
-    def plan_details(self, text: str, params: dict[str, Any]) -> list[tuple[str, str]]:
-        """Each operator of a statement's plan with the planner's details of it (the pattern it
-        creates or merges, the index it seeks), by `EXPLAIN` (tests and diagnosis only)."""
         quiet = neo4j.NotificationMinimumSeverity.OFF  # `EXPLAIN` without values warns of each
         with (
             self._translated(),
@@ -238,11 +233,10 @@ def _db_hits(operator: dict[str, Any]) -> int:
     )
 
 
-def _operators(operator: dict[str, Any]) -> list[tuple[str, str]]:
-    """(name without the planner's `@neo4j` suffix, details) of each operator of the tree."""
+def _operators(operator: dict[str, Any]) -> set[str]:
+    """Operator names without the planner's `@neo4j` suffix, of the whole plan tree."""
     name = str(operator.get("operatorType", "")).split("@")[0]
-    details = str(operator.get("args", {}).get("Details", ""))
-    found = [(name, details)] if name else []
+    found = {name} if name else set()
     for child in operator.get("children", []):
-        found.extend(_operators(child))
+        found |= _operators(child)
     return found
