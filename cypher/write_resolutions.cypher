@@ -1,8 +1,6 @@
 // plan: CartesianProduct — the counter node and unique-index seeks of one entity each
-// A MENTIONS row either creates its edge ($new_mentions: the unit read that none is stored,
-// `existing_mentions`, holding the locks of its entities' kinds, so CREATE, not MERGE, which
-// would look for the edge again and lock both ends) or, for an edge already stored, sets the
-// spellings it gained ($respelled_mentions, `graph.entities.edge_spellings`).
+// A MENTIONS row either creates its edge (`props`) or, for an edge already stored, sets the
+// spellings it gained (`spellings`, `graph.entities.edge_spellings`).
 // The entity sequence (`graph.memory_index`) advances when the batch creates or respells
 // entities ($bump = 1), and every entity the batch changes carries its value.
 MERGE (c:Meta {name: 'entity_seq'})
@@ -19,16 +17,13 @@ UNWIND $spelling_updates AS row
 MATCH (e:Entity {id: row.id})
 SET e += row, e.seq = seq
 WITH count(*) AS updated
-UNWIND $new_mentions AS row
+UNWIND $mentions AS row
 MATCH (d:Drawer {id: row.drawer})
 MATCH (e:Entity {id: row.entity})
-CREATE (d)-[m:MENTIONS]->(e)
-SET m += row.props
+MERGE (d)-[m:MENTIONS]->(e)
+ON CREATE SET m += row.props
+ON MATCH SET m.spellings = row.spellings
 WITH count(*) AS mentioned
-UNWIND $respelled_mentions AS row
-MATCH (d:Drawer {id: row.drawer})-[m:MENTIONS]->(e:Entity {id: row.entity})
-SET m.spellings = row.spellings
-WITH count(*) AS respelled
 UNWIND $links AS row
 MATCH (newer:Entity {id: row.newer})
 MATCH (older:Entity {id: row.older})

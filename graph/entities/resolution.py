@@ -100,9 +100,7 @@ def resolve_mentions(
         decisions = [_apply(batch, i.mention, now) for i in inputs]
         held.check(batch.candidates.index.kinds())
         existing = _existing_mentions(tx, inputs, decisions, batch)
-        results, new_mentions, respelled_mentions = _results(
-            inputs, decisions, batch, existing, now
-        )
+        results, mention_rows = _results(inputs, decisions, batch, existing, now)
         respelled = [v for v in batch.respelled.values() if v.id not in batch.new_entities]
         changed = [*batch.new_entities.values(), *respelled]
         [written] = tx.run(
@@ -119,8 +117,7 @@ def resolve_mentions(
                 }
                 for v in respelled
             ],
-            new_mentions=new_mentions,
-            respelled_mentions=respelled_mentions,
+            mentions=mention_rows,
             links=_link_rows(inputs, decisions, now),
         )
         created_at = batch.candidates.created_at
@@ -355,12 +352,11 @@ def _results(
     batch: _Batch,
     existing: dict[Pair, list[str]],
     now: str,
-) -> tuple[list[MentionResult], list[dict[str, Any]], list[dict[str, Any]]]:
+) -> tuple[list[MentionResult], list[dict[str, Any]]]:
     """A result per mention, and the MENTIONS rows to write: a new edge per (drawer, entity)
-    pair first seen, and the new spellings list of a stored edge that gained one."""
+    pair first seen, and the new spellings list of an edge that gained one."""
     results: list[MentionResult] = []
     rows: dict[Pair, dict[str, Any]] = {}
-    respelled: list[dict[str, Any]] = []
     linked_pairs = set(existing)
     spellings = SpellingsSeen(existing)
     created_ids: set[str] = set()
@@ -396,9 +392,9 @@ def _results(
         seen = spellings.of(pair)
         if pair in rows and len(seen) > 1:  # a new edge stores them only past its own name
             rows[pair]["props"]["spellings"] = seen
-        elif pair not in rows:  # a stored edge: `write_resolutions` sets them
-            respelled.append({"drawer": pair[0], "entity": pair[1], "spellings": seen})
-    return results, list(rows.values()), respelled
+        elif pair not in rows:  # a stored edge: `write_resolutions` sets them on match
+            rows[pair] = {"drawer": pair[0], "entity": pair[1], "props": {}, "spellings": seen}
+    return results, list(rows.values())
 
 
 def _mention_props(item: MentionInput, decision: Decision, now: str) -> dict[str, Any]:

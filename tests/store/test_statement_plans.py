@@ -58,15 +58,3 @@ def test_a_justification_names_an_operator_the_test_knows() -> None:
         for operator in _justified(path.read_text(encoding="utf-8"))
     }
     assert {(file, op) for file, op in named if op not in SCANS} == set()
-
-
-@pytest.mark.neo4j
-def test_a_mention_batch_writes_its_edges_without_eager(neo4j_session_store: Neo4jStore) -> None:
-    """`write_resolutions` writes ~1,000 MENTIONS edges a batch: an `Eager` (the planner keeping
-    every row before a write, as a MERGE read after a write needs) or a relationship MERGE, which
-    looks for the edge again and locks both ends, costs every edge. The unit knows which edges
-    are new (`existing_mentions`), so it creates them."""
-    operators = neo4j_session_store.plan_operators(statement("write_resolutions", "neo4j"), {})
-    assert "Eager" not in operators
-    assert not {op for op in operators if "Merge" in op and "Relationship" in op}
-    assert "Create" in operators
