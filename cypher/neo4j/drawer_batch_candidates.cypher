@@ -6,6 +6,8 @@
 // Terms and bands give only drawers whose normal-form length allows a near copy
 // (the probe's min_len..max_len, or any above $any_len_above: trigram-scored), ranked and capped after
 // that filter: a drawer the lengths rule out would be sent for nothing.
+// `drawer_terms` is eventually consistent (`schema/neo4j/13_drawer_terms.cypher`): each branch
+// that asks it first waits for the updates committed before it.
 UNWIND $probes AS p
 CALL (p) {
   MATCH (d:Drawer {content_hash: p.content_hash})
@@ -36,6 +38,7 @@ RETURN p.item AS item, d {.id, .wing, .room, .content, .content_hash, .fingerpri
   .origin_chunk, .origin_revision, .origin_root} AS drawer,
   'fingerprint' AS via
 UNION ALL
+CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
 UNWIND $probes AS p
 CALL (p) {
   WITH CASE p.terms WHEN '' THEN [] ELSE split(p.terms, ' ') END AS terms,
@@ -62,6 +65,7 @@ CALL (p) {
 }
 RETURN p.item AS item, d {.id, .content, .norm_len} AS drawer, 'terms' AS via
 UNION ALL
+CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
 UNWIND $probes AS p
 CALL (p) {
   WITH p, p.bands AS query

@@ -10,6 +10,8 @@
 // Terms and bands give only drawers whose normal-form length allows a near copy
 // ($min_len..$max_len, or any above $any_len_above: trigram-scored), ranked and capped after
 // that filter: a drawer the lengths rule out would be sent for nothing.
+// `drawer_terms` is eventually consistent (`schema/neo4j/13_drawer_terms.cypher`): each branch
+// that asks it first waits for the updates committed before it.
 MATCH (d:Drawer {content_hash: $content_hash})
 WHERE d.wing = $wing AND d.room = $room AND d.valid_to IS NULL
   AND ($agent IS NULL OR (d.agent = $agent AND d.kind = 'diary'))
@@ -30,6 +32,7 @@ RETURN d {.id, .wing, .room, .content, .content_hash, .fingerprint, .norm_len, .
 ORDER BY d.created_at, d.id
 LIMIT $exact_limit
 UNION ALL
+CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
 UNWIND CASE $terms WHEN '' THEN [] ELSE split($terms, ' ') END AS term
 CALL (term) {
   CALL db.index.fulltext.queryNodes('drawer_terms', '"' + term + '"', {limit: $per_term})
@@ -50,6 +53,7 @@ RETURN d {.id, .content, .norm_len} AS drawer, 'terms' AS via
 ORDER BY shared DESC, d.id
 LIMIT $limit
 UNION ALL
+CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
 WITH $bands AS query
 WHERE query <> ''
 CALL db.index.fulltext.queryNodes('drawer_terms', query, {limit: $per_term})

@@ -6,7 +6,7 @@ of all its items, decides each in order in Python, and stores each part in one s
 """
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from castlegraph.graph.backends.queries import Dialect
 from castlegraph.graph.backends.store import GraphStore, Tx
@@ -73,9 +73,9 @@ def write_drawers(
     per item (a refused name is an outcome, not an exception: the rest are written). The items
     are prepared before the transaction (`prepare_drawers`), or were (`ready`). With `memory`
     (built), the first part's candidates come from it (`graph.indexes.drawer_index`); a later part's
-    from the database's term index, which holds the parts before it (the index learns of them
-    only once they commit), or, where the database keeps none, from the index caught up on
-    them (`_for_next_part`).
+    from the database's term index, or, where the database keeps none, from the index caught up on
+    the parts before (`_for_next_part`). Either way the batch's own drawers are compared from
+    memory (`_SoFar`): Neo4j's term index does not see the transaction's own writes.
 
     Candidates are read for all items at once: on Neo4j in one round trip
     (`drawer_batch_candidates`: per item exactly what `graph.drawers.palace` reads for one write);
@@ -137,6 +137,7 @@ def _write_units(
 
     def work(tx: Tx) -> tuple[list[ItemOutcome], Saved | None]:
         stamped.clear()
+        so_far = _SoFar()
         for wing, room in sorted({item.place for item in prepared}):
             tx.lock(f"room\x1f{wing}\x1f{room}")
         # The index catches up in the part's first read, which reads the drawer sequence too.
@@ -147,7 +148,7 @@ def _write_units(
         for number, part in enumerate(parts):
             if number:
                 chosen = _for_next_part(tx, chosen)
-            decided = _decide_part(tx, part, policy, supersede, store.dialect, chosen)
+            decided = _decide_part(tx, part, policy, supersede, store.dialect, chosen, so_far)
             outcomes.extend(decided.outcomes)
             save = progress(outcomes) if progress and number == len(parts) - 1 else None
             saved = _store_part(tx, decided, store.dialect, stamped, save)
@@ -164,13 +165,27 @@ def _write_units(
 
 def _for_next_part(tx: Tx, chosen: DrawerIndex | None) -> DrawerIndex | None:
     """The index for the next part, if it may answer: where the database keeps a term index,
-    it answers (on Neo4j the parts before are not committed, so the index cannot take them in);
+    it answers for the room (on Neo4j the parts before are not committed, so the index cannot
+    take them in; they are compared from memory, `_SoFar`);
     where it keeps none (FalkorDB, whose statements commit one by one), the index takes in the
     part just written and answers (design §5.4)."""
     if chosen is None or chosen.database_answers:
         return None
     chosen.catch_up(tx)
     return chosen
+
+
+@dataclass
+class _SoFar:
+    """The items the batch stored so far and the drawers it closed, which each later item
+    compares with in memory, in its own part as in a later one: on Neo4j the term index is
+    eventually consistent and does not see the transaction's own writes
+    (`13_drawer_terms.cypher`), so a later part's candidate read cannot give them, and what it
+    gives of them (by hash or fingerprint) is set aside, so both databases decide alike."""
+
+    stored: list[Stored] = field(default_factory=list)
+    ids: set[str] = field(default_factory=set)
+    closed: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +231,7 @@ def _decide_part(
     supersede: bool,
     dialect: Dialect,
     memory: DrawerIndex | None,
+    so_far: _SoFar,
 ) -> _Decided:
     if memory is not None:
         found = read_batch_chosen(tx, part, memory)
@@ -223,14 +239,15 @@ def _decide_part(
         found = read_batch_candidates(tx, part, policy.enabled, dialect)
     decided = _Decided([], [], [], [])
     for item in part:
-        outcome = _decide(
-            item, found[item.index], decided.stored, decided.closing, policy, supersede
-        )
+        outcome = _decide(item, found[item.index], so_far, policy, supersede)
         decided.outcomes.append(outcome)
         if isinstance(outcome, WriteOutcome) and outcome.created:
             decided.stored.append(Stored(item, outcome.drawer))
+            so_far.stored.append(decided.stored[-1])
+            so_far.ids.add(outcome.drawer.id)
             if outcome.superseded is not None:
                 decided.closing.append({"id": outcome.superseded, "now": outcome.drawer.created_at})
+                so_far.closed.add(outcome.superseded)
             decided.links.extend(
                 {"from": outcome.drawer.id, "to": entry.drawer, "evidence": link_evidence(entry)}
                 for entry in outcome.similar
@@ -288,8 +305,7 @@ def _store_part(
 def _decide(
     item: PreparedDrawer,
     found: Found,
-    stored: list[Stored],
-    closing: list[dict[str, str]],
+    so_far: _SoFar,
     policy: DedupPolicy,
     supersede: bool,
 ) -> ItemOutcome:
@@ -310,10 +326,10 @@ def _decide(
     if isinstance(same, WriteOutcome):
         return same
     replaced = same
-    closed = {c["id"] for c in closing} | ({replaced.id} if replaced else set())
+    closed = so_far.closed | ({replaced.id} if replaced else set())
     likenesses: list[Likeness] = []
     if policy.enabled:
-        likenesses_or_copy = _likenesses(item, found, stored, closed, policy.near_threshold)
+        likenesses_or_copy = _likenesses(item, found, so_far, closed, policy.near_threshold)
         if isinstance(likenesses_or_copy, Drawer):
             return WriteOutcome(created=False, drawer=likenesses_or_copy, similar=[])
         likenesses = likenesses_or_copy
@@ -328,14 +344,17 @@ def _decide(
 def _likenesses(
     item: PreparedDrawer,
     found: Found,
-    stored: list[Stored],
+    so_far: _SoFar,
     closed: set[str],
     threshold: float,
 ) -> list[Likeness] | Drawer:
-    """The links of a new item, or the drawer an unnamed exact copy returns."""
+    """The links of a new item, or the drawer an unnamed exact copy returns. The batch's own
+    drawers are compared from memory (`_SoFar`), never as the candidate read gave them."""
     text = item.text
-    from_room = [c for c in found.candidates.values() if c.id not in closed]
-    from_batch = [s for s in stored if s.drawer.id not in closed and item.finds(s)]
+    from_room = [
+        c for c in found.candidates.values() if c.id not in closed and c.id not in so_far.ids
+    ]
+    from_batch = [s for s in so_far.stored if s.drawer.id not in closed and item.finds(s)]
     if item.new.name is None:
         exact = oldest_exact_copy(text, from_room)
         if exact is not None:
