@@ -206,16 +206,7 @@ def test_a_checkpoint_resumed_after_a_crash_counts_as_if_never_stopped(
     copies = {2, 4}
     params = {"wing": "w", "room": "r", "items": [{"content": c} for c in contents]}
     job_id = create_job(store, "checkpoint", params, total=len(contents)).id
-    job = claim_job(store, job_id, "t", LEASE_MS)
-    assert job is not None
-    crashing = Recording(store, DedupPolicy(), job, threading.Event(), lambda _: None)
-    crash = CrashAfter(at)
-    observe.subscribe(crash)
-    try:
-        with pytest.raises(Crash):
-            run_checkpoint(crashing)
-    finally:
-        observe.unsubscribe(crash)
+    _run_until_crash(store, job_id, at)
     saved = get_job(store, job_id).state.get("next", 0)
     assert saved in (2 * (at - 1), 2 * at)  # the batch of the crash: both or neither
     stored = {row["id"] for row in store.run_text("MATCH (d:Drawer) RETURN d.id AS id", {})}
@@ -229,6 +220,21 @@ def test_a_checkpoint_resumed_after_a_crash_counts_as_if_never_stopped(
     assert drawer_count(store) == 4
     assert watch.names.count("drawers_by_ids") == int(saved < len(contents))  # none left: none
     assert [done for _, done, _ in context.saves] == list(range(saved + 2, 7, 2))
+
+
+def _run_until_crash(store: Any, job_id: str, statements: int) -> None:
+    """Claim the job and run its checkpoint until the process "dies" after `statements`
+    `create_drawers` statements."""
+    job = claim_job(store, job_id, "t", LEASE_MS)
+    assert job is not None
+    crashing = Recording(store, DedupPolicy(), job, threading.Event(), lambda _: None)
+    crash = CrashAfter(statements)
+    observe.subscribe(crash)
+    try:
+        with pytest.raises(Crash):
+            run_checkpoint(crashing)
+    finally:
+        observe.unsubscribe(crash)
 
 
 def test_a_checkpoint_crashed_between_the_parts_of_a_batch_resumes_exactly(
@@ -245,16 +251,8 @@ def test_a_checkpoint_crashed_between_the_parts_of_a_batch_resumes_exactly(
         "items": [{"content": c, **({"name": n} if n else {})} for c, n in contents],
     }
     job_id = create_job(store, "checkpoint", params, total=len(contents)).id
-    job = claim_job(store, job_id, "t", LEASE_MS)
-    assert job is not None
-    crashing = Recording(store, DedupPolicy(), job, threading.Event(), lambda _: None)
-    crash = CrashAfter(2)  # the first batch's one statement, then the second's first part
-    observe.subscribe(crash)
-    try:
-        with pytest.raises(Crash):
-            run_checkpoint(crashing)
-    finally:
-        observe.unsubscribe(crash)
+    # Dies after the first batch's one statement and the second batch's first part.
+    _run_until_crash(store, job_id, 2)
     assert get_job(store, job_id).state.get("next") == 2
     resumed = claim_job(store, job_id, "t", LEASE_MS)
     assert resumed is not None
