@@ -1,5 +1,5 @@
-// The Neo4j form of `../checked_pairs_in_wing.cypher`: the hint keeps the scope index's seek
-// whatever the statistics say (an empty type made the planner scan DEDUP_CHECKED instead).
+// The Neo4j form of `../falkordb/checked_pairs_in_wing.cypher`: the hint keeps the scope
+// index's seek whatever the statistics say (an empty type made the planner scan DEDUP_CHECKED).
 MATCH (d:Drawer)-[:DEDUP_CHECKED]-(b:Drawer)
 USING INDEX d:Drawer(wing, room)
 WHERE d.wing = $wing AND d.room IS NOT NULL

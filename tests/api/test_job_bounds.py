@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from castlegraph.graph.jobs import create_job
 from tests.api.conftest import BACKENDS
 from tests.support.app import (
     app_settings,
@@ -23,6 +22,7 @@ from tests.support.app import (
     wiped,
 )
 from tests.support.holding import holding_first
+from tests.support.jobs import held_elsewhere as job_held_elsewhere
 from tests.support.jobs import update_job
 from tests.support.polling import eventually
 
@@ -31,7 +31,6 @@ ADA = {"Authorization": "Bearer ada-secret"}
 BOB = {"Authorization": "Bearer bob-secret"}
 MAX_QUEUED = 3
 WAIT_SECONDS = 60.0
-FAR_FUTURE_MS = 4_102_444_800_000
 """A lease that runs out in 2100 (epoch ms on the database's clock): another instance holds it."""
 """How long a job may take to end; one runner runs them in turn, on a machine maybe loaded."""
 ENDED = ("succeeded", "failed", "cancelled")
@@ -73,10 +72,7 @@ def ended(client: TestClient, job_id: str) -> dict[str, Any]:
 def held_elsewhere(client: TestClient, agent: str | None = None, **params: Any) -> str:
     """A queued job of `agent` (None: an operator's) that this service's runner leaves alone:
     another instance holds its lease."""
-    store = app_store(client)
-    job = create_job(store, "checkpoint", params, None, agent=agent)
-    update_job(store, job.id, owner="elsewhere", lease_expires=FAR_FUTURE_MS)
-    return job.id
+    return job_held_elsewhere(app_store(client), "checkpoint", params, agent=agent).id
 
 
 def stored_items(client: TestClient, job_id: str) -> tuple[Any, Any]:

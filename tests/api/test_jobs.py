@@ -13,12 +13,10 @@ from castlegraph.api.client.local import LocalClient
 from castlegraph.api.errors import Forbidden
 from castlegraph.api.service.jobs.runner import JOB_FAILED
 from castlegraph.graph.backends import observe
-from castlegraph.graph.jobs import create_job
 from tests.support.app import app_settings, app_store, assert_envelope, running_app
-from tests.support.jobs import update_job
+from tests.support.jobs import held_elsewhere
 
 WAIT_SECONDS = 20.0
-FAR_FUTURE_MS = 4_102_444_800_000
 """A lease that runs out in 2100 (epoch ms on the database's clock): another instance holds it."""
 
 
@@ -313,8 +311,7 @@ def test_cancelling_a_queued_job_answers_it_cancelled_and_again_unchanged(
     client: TestClient,
 ) -> None:
     store = app_store(client)
-    job_id = create_job(store, "test", {}, None).id  # recorded, never submitted
-    update_job(store, job_id, owner="elsewhere", lease_expires=FAR_FUTURE_MS)  # this runner waits
+    job_id = held_elsewhere(store, "test", {}).id  # recorded, never submitted: this runner waits
     response = client.post(f"/api/jobs/{job_id}/cancel")
     assert response.status_code == 202, response.text
     job = response.json()["job"]
