@@ -21,20 +21,12 @@ from castlegraph.graph.indexes.row_spellings import Record, RowSpellings
 from castlegraph.resolver import core as chosen_core
 from castlegraph.resolver import entity_hits, entity_pairs
 from castlegraph.resolver.entity_search_keys import probe_keys
-from tests.unit.test_core_differential_entity_probes import _Bound
+from tests.support.cores import KeyCoreBound, characters, entity_keys
 
 native = chosen_core.native_module()
 pytestmark = pytest.mark.skipif(native is None, reason="the compiled core is not built")
 
-ADVERSARIAL = [*"aeéèëoöøñç0123456789 ", "ß", "東", "京", "🙂", "👍", "🏽", "\u0301", "ﬁ", "İ"]
-characters = st.one_of(st.sampled_from(ADVERSARIAL), st.characters(exclude_categories=["Cs"]))
-keys = st.one_of(
-    st.text(characters, max_size=30),
-    st.text(st.sampled_from("abcd 12"), min_size=3, max_size=18),  # words, digits, repeats
-    st.lists(st.text("abcdéxyz", min_size=1, max_size=6), min_size=2, max_size=4).map(" ".join),
-    st.text(st.sampled_from("ab"), min_size=38, max_size=90),
-    st.just(""),
-)
+keys = entity_keys(max_size=30, max_long=90)
 
 
 @st.composite
@@ -166,14 +158,14 @@ def test_an_alias_keeps_a_row_its_name_does_not() -> None:
 
 def test_the_native_core_binds_its_weighing_and_python_its_twin() -> None:
     """Chosen, the compiled core weighs the hits (the base left it to the Python twin)."""
-    with _Bound("native"):
+    with KeyCoreBound("native"):
         assert chosen_core.may_use is not entity_hits.may_use
         senders: list[str | None] = ["ada lovelace"]
         rows: list[tuple[str, ...] | None] = [("ada lovelace",), ("zzz",)]
         mask = chosen_core.may_use(senders, rows, np.zeros(2, np.intp), np.arange(2))
         assert mask.dtype == np.bool_
         assert mask.tolist() == [True, False]
-    with _Bound("python"):
+    with KeyCoreBound("python"):
         assert chosen_core.may_use is entity_hits.may_use
 
 
@@ -184,7 +176,7 @@ def test_a_key_with_a_lone_surrogate_is_left_to_the_twin() -> None:
     one = np.zeros(1, np.intp)
     for senders, rows in [(["ab\ud800cd"], [("abxcd",)]), (["abxcd"], [("abc", "ab\ud800cd")])]:
         assert native.may_use(senders, rows, one, one) is None
-        with _Bound("native"):
+        with KeyCoreBound("native"):
             assert chosen_core.may_use(senders, rows, one, one).tolist() == [True]
 
 
@@ -228,9 +220,9 @@ def test_rows_keys_are_read_as_of_reads_them(
     wanted = np.array(asked, dtype=np.int64)
     expected = [spellings.of(row) for row in asked]
     assert native.row_keys(spellings._blob, spellings._ends, wanted) == expected
-    with _Bound("native"):
+    with KeyCoreBound("native"):
         assert spellings.of_rows(wanted) == expected
-    with _Bound("python"):
+    with KeyCoreBound("python"):
         assert spellings.of_rows(wanted) == expected
 
 
@@ -252,7 +244,7 @@ def test_the_index_answers_the_same_under_either_core(
     hits whichever core weighs them (in no particular order)."""
     answers = []
     for choice in ("python", "native"):
-        with _Bound(choice):
+        with KeyCoreBound(choice):
             index = EntityIndex(block_bits=2)
             index._take(  # the index as a write adds entities
                 [

@@ -5,29 +5,19 @@ threshold, long and empty ones. Then the same through `resolver.entity_search_ke
 core bound, where the accent-folded form joins them. Skipped where the core is not built.
 """
 
-from collections.abc import Iterator
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from castlegraph.resolver import core as chosen_core
 from castlegraph.resolver import entity_probes, entity_search_keys
-from castlegraph.resolver.bounded_cache import ByteLRU
 from castlegraph.resolver.entity_segments import is_dense
+from tests.support.cores import KeyCoreBound, entity_keys
 
 native = chosen_core.native_module()
 pytestmark = pytest.mark.skipif(native is None, reason="the compiled core is not built")
 
-ADVERSARIAL = [*"aeéèëoöøñç0123456789 ", "ß", "東", "京", "🙂", "👍", "🏽", "\u0301", "ﬁ", "İ"]
-characters = st.one_of(st.sampled_from(ADVERSARIAL), st.characters(exclude_categories=["Cs"]))
-keys = st.one_of(
-    st.text(characters, max_size=50),
-    st.text(st.sampled_from("abcd 12"), min_size=3, max_size=18),  # words, digits, repeats
-    st.lists(st.text("abcdéxyz", min_size=1, max_size=6), min_size=2, max_size=4).map(" ".join),
-    st.text(st.sampled_from("ab"), min_size=38, max_size=120),
-    st.just(""),
-)
+keys = entity_keys(max_size=50, max_long=120)
 
 
 @settings(max_examples=600, deadline=None)
@@ -68,7 +58,7 @@ def test_a_key_with_a_lone_surrogate_is_left_to_the_twin() -> None:
     assert native is not None
     key = "abc\ud800defgh"
     assert native.review_keys(key) is None
-    with _Bound("native"):
+    with KeyCoreBound("native"):
         assert chosen_core.review_keys(key) == entity_probes.review_keys(key)
         assert chosen_core.stored_keys(key, True) == entity_probes.stored_keys(key, True)
 
@@ -79,7 +69,7 @@ def test_the_search_keys_are_the_same_under_either_core(key: str) -> None:
     """What `entity_search_keys` stores and probes, accent-folded forms included."""
     answers = []
     for choice in ("python", "native"):
-        with _Bound(choice):
+        with KeyCoreBound(choice):
             answers.append(
                 (
                     entity_search_keys.index_keys(key),
@@ -88,30 +78,3 @@ def test_the_search_keys_are_the_same_under_either_core(key: str) -> None:
                 )
             )
     assert answers[0] == answers[1]
-
-
-class _Bound:
-    """The core `choice` bound, the probe caches empty, for one block; the choice before after."""
-
-    def __init__(self, choice: chosen_core.Choice) -> None:
-        self._choice = choice
-        self._before = chosen_core.running().name
-
-    def __enter__(self) -> None:
-        chosen_core.choose(self._choice)
-        _clear_caches()
-
-    def __exit__(self, *_: object) -> None:
-        chosen_core.choose(self._before)
-        _clear_caches()
-
-
-def _clear_caches() -> None:
-    for cache in _caches():
-        cache.cache_clear()
-
-
-def _caches() -> Iterator[ByteLRU[str, frozenset[str]]]:
-    yield entity_search_keys._one_edit_probes
-    yield entity_search_keys._review_probes
-    yield entity_search_keys.spelling_keys
