@@ -15,6 +15,7 @@ use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString, PyTuple};
 
+use super::probes;
 use super::segments::{buffer, cells};
 
 /// Two edits is the widest look-alike any rule considers (`entity_pairs.MAX_FUZZY_DISTANCE`).
@@ -42,15 +43,11 @@ impl Spelled {
         self.chars.contains(&' ')
     }
 
-    /// The words sorted (`sorted_words_key`): code point slices order as Python's strings.
+    /// The words sorted (`probes::sorted_words`, the one definition of it), as code points.
     fn sorted_words(&self) -> &[char] {
         self.sorted.get_or_init(|| {
-            let mut words: Vec<&[char]> = self.chars.split(|c| *c == ' ').collect();
-            if words.len() < 2 {
-                return self.chars.clone();
-            }
-            words.sort_unstable();
-            words.join(&' ')
+            let key: String = self.chars.iter().collect();
+            probes::sorted_words(&key).chars().collect()
         })
     }
 }
