@@ -112,7 +112,7 @@ class Runtime:
         if self.fuzzy:
             threading.Thread(target=self._warm_lexicons, name="lexicon", daemon=True).start()
         if self.neo4j is None:
-            self._connect()
+            self._connect_embedded()
             self._watch_embedded()
             return
         try:
@@ -134,6 +134,23 @@ class Runtime:
         """One after the other: each is a child process's work on the other core."""
         self.lexicon.warm()
         self.person_names.warm()
+
+    def _connect_embedded(self) -> None:
+        """`_connect`, tried once more when the embedded database failed a statement of the
+        start in a way waiting may mend: FalkorDB 4.16 has, rarely, left its schema's
+        `CREATE INDEX` unanswered on a child just started (a deadlock of its own). The failed
+        start has stopped that child; the next one reads the same file, and the schema and
+        migrations are idempotent."""
+        try:
+            self._connect()
+        except CastlegraphError as error:
+            if not error.is_retryable():
+                raise
+            log.warning(
+                "the embedded database failed the start (%s); starting it once more",
+                scrub(error.log_text(), self.settings),
+            )
+            self._connect()
 
     def _connect(self) -> None:
         backend = open_backend(

@@ -38,9 +38,10 @@ START_TIMEOUT_SECONDS = 300.0
 """How long a starting child may take to listen (or to start at all, where its CPU time cannot
 be read): reading its data then takes as long as it takes, while it works
 (`graph.backends.child_watch`)."""
-STALLED_SECONDS = 120.0
+STALLED_SECONDS = 30.0
 """How long a loading child may use no CPU time before it counts as stuck
-(`graph.backends.child_watch`)."""
+(`graph.backends.child_watch`): reading its file and rebuilding its indexes both use the CPU,
+while FalkorDB 4.16's rare deadlock replaying its schema's `CREATE INDEX` uses none, for ever."""
 REPORT_SECONDS = 30.0
 """How often a long start says it is still loading, in the service's log."""
 PROBE_TIMEOUT_SECONDS = 2.0
@@ -110,6 +111,11 @@ class _Stalled(GraphUnavailable):
     once more)."""
 
 
+class _ExitedAtStart(GraphUnavailable):
+    """The child exited before it answered (on a port the service chose, it is started once
+    more on another: a port free when chosen may be taken before the child binds it)."""
+
+
 class EmbeddedFalkorDB:
     """Start, watch and stop one FalkorDB child process on a data directory."""
 
@@ -151,12 +157,26 @@ class EmbeddedFalkorDB:
         # so neither the caller's thread nor the watchdog's may be that thread.
         self._parent = ThreadPoolExecutor(max_workers=1, thread_name_prefix="falkordb-parent")
         try:
-            self._spawn()
+            self._spawn_on_a_port()
         except BaseException:
             self._parent.shutdown()
             self._parent = None
             self._lock.release()
             raise
+
+    def _spawn_on_a_port(self) -> None:
+        """The first start. A port the service chose was free when chosen, and another process
+        may bind it before the child does: the child then exits at once, and is started once
+        more on another port. A configured port is the operator's to fix."""
+        chosen = self.port == 0
+        try:
+            self._spawn()
+        except _ExitedAtStart as exited:
+            if not chosen:
+                raise
+            log.warning("%s; starting it once more on another port", exited)
+            self.port = 0
+            self._spawn()
 
     def _config(self) -> str:
         """redis-server's settings, the password among them, as its config file holds them."""
@@ -228,7 +248,7 @@ class EmbeddedFalkorDB:
         try:
             while True:
                 if self._process is not None and self._process.poll() is not None:
-                    raise GraphUnavailable(
+                    raise _ExitedAtStart(
                         f"FalkorDB exited at start (code {self._process.returncode}); "
                         f"see {self.data_dir / LOG_FILE}"
                     )

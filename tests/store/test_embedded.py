@@ -5,6 +5,7 @@ child restarted by the watchdog, and a restarted child still owned by the servic
 import logging
 import os
 import signal
+import socket
 import stat
 import threading
 import time
@@ -286,3 +287,39 @@ def test_a_database_that_stalls_at_start_is_started_once_more(
         assert store.run_text("RETURN 1 AS one", {}) == [{"one": 1}]
     finally:
         store.close()
+
+
+def test_a_child_whose_chosen_port_was_taken_meanwhile_is_started_on_another(
+    embedded: EmbeddedFalkorDB, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The port chosen was free when chosen; another process binds it before the child does,
+    so the child exits at once: it is started once more on a port chosen again."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind((HOST, 0))
+        taken.listen()
+        taken_port = taken.getsockname()[1]
+        choices = iter([taken_port])
+        real_free_port = embedded_module.free_port
+        monkeypatch.setattr(
+            embedded_module, "free_port", lambda: next(choices, None) or real_free_port()
+        )
+        with caplog.at_level(logging.WARNING, logger="castlegraph.embedded"):
+            embedded.start()
+    assert embedded.port not in (0, taken_port)
+    assert "exited at start" in caplog.text and "once more on another port" in caplog.text
+    store = FalkorStore(HOST, embedded.port, embedded.password)
+    try:
+        assert store.run_text("RETURN 1 AS one", {}) == [{"one": 1}]
+    finally:
+        store.close()
+
+
+def test_a_configured_port_that_is_taken_is_refused(tmp_path: Path) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind((HOST, 0))
+        taken.listen()
+        server = EmbeddedFalkorDB(tmp_path / "data", port=taken.getsockname()[1])
+        with pytest.raises(GraphUnavailable, match="exited at start"):
+            server.start()
+    assert server.pid is None or not server.is_running()
+    server.stop()
