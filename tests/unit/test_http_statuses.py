@@ -17,6 +17,7 @@ STATUS_BY_CLASS = {
     "graph.errors.GraphError": 500,
     "graph.errors.GraphUnavailable": 503,
     "graph.backends.embedded._Stalled": 503,
+    "graph.backends.embedded._ExitedAtStart": 503,
     "graph.errors.ConstraintViolation": 409,
     "graph.errors.GraphQueryError": 500,
     "graph.errors.UnindexedSearch": 500,
