@@ -171,10 +171,11 @@ class BatchIndex:
     def __init__(self) -> None:
         self._views: dict[str, EntityView] = {}
         self._ids_by_key: dict[str, dict[str, set[str]]] = {}
-        self._local_ids_by_key: dict[str, dict[str, list[str]]] = {}
-        """Plain dicts, each inner one written as a literal where a key is new: a batch's new
-        entities store ~25,000 keys, and a `defaultdict` per key (its factory called for each)
-        cost twice as much."""
+        self._local_ids_by_key: dict[str, str | dict[str, list[str]]] = {}
+        """Key → the one entity stored under it (its id), or, once a second one is, its
+        entities by kind: a batch's new entities store ~25,000 keys, nearly all of one entity
+        each, and a dict and a list per key were two containers each for the cyclic collector
+        to walk (a young collection of ~25 ms a batch)."""
 
     def add_found(self, view: EntityView, probes: Iterable[str]) -> bool:
         """A stored entity under the probe keys that found it; False if it was known already."""
@@ -197,16 +198,24 @@ class BatchIndex:
         self._views[entity_id] = view
         table = self._local_ids_by_key
         for key in keys:
-            by_kind = table.get(key)
-            if by_kind is None:
-                table[key] = {kind: [entity_id]}
-            else:
-                by_kind.setdefault(kind, []).append(entity_id)
+            found = table.setdefault(key, entity_id)
+            if found is entity_id or found == entity_id:
+                continue  # a new key, or one the entity stores already
+            if isinstance(found, str):  # a second entity: the key's entities by kind from now
+                found = table[key] = {self._views[found].kind: [found]}
+            found.setdefault(kind, []).append(entity_id)
+
+    def _local_by_kind(self, key: str) -> Mapping[str, Collection[str]] | None:
+        """The batch's own entities stored under `key`, by kind."""
+        found = self._local_ids_by_key.get(key)
+        if isinstance(found, str):
+            return {self._views[found].kind: (found,)}
+        return found
 
     def touched(self, key: str, kind: str | None = None) -> bool:
         """Whether the batch created or respelled an entity stored under `key` that a mention
         of `kind` is compared with (None: of any kind)."""
-        by_kind = self._local_ids_by_key.get(key)
+        by_kind = self._local_by_kind(key)
         if not by_kind:
             return False
         compatible = compatible_kinds(None if kind is None else (kind,))
@@ -227,17 +236,27 @@ class BatchIndex:
         every kind), by id."""
         ids: set[str] = set()
         compatible = compatible_kinds(None if kind is None else (kind,))
-        tables: tuple[Mapping[str, Mapping[str, Collection[str]]], ...] = (
-            self._ids_by_key,
-            self._local_ids_by_key,
-        )
-        for table in tables:
-            for probe in table.keys() & probes:  # in C, over the (few) probes
-                by_kind = table[probe]
-                if compatible is None:
-                    for found in by_kind.values():
-                        ids.update(found)
-                    continue
-                for wanted in compatible:
-                    ids.update(by_kind.get(wanted, ()))
+        stored, local = self._ids_by_key, self._local_ids_by_key
+        for probe in stored.keys() & probes:  # in C, over the (few) probes
+            _add_compatible(ids, stored[probe], compatible)
+        for probe in local.keys() & probes:
+            found = local[probe]
+            if not isinstance(found, str):
+                _add_compatible(ids, found, compatible)
+            elif compatible is None or self._views[found].kind in compatible:
+                ids.add(found)
         return [self._views[entity_id] for entity_id in sorted(ids)]
+
+
+def _add_compatible(
+    ids: set[str],
+    by_kind: Mapping[str, Collection[str]],
+    compatible: Collection[str] | None,
+) -> None:
+    """Add to `ids` those of `by_kind` (kind → ids) of the `compatible` kinds (None: all)."""
+    if compatible is None:
+        for found in by_kind.values():
+            ids.update(found)
+        return
+    for wanted in compatible:
+        ids.update(by_kind.get(wanted, ()))
