@@ -44,3 +44,31 @@ def test_a_key_of_two_entities_answers_each_by_kind() -> None:
     assert not index.touched("b", "person")
     assert index.touched("b", "other")
     assert not index.touched("c")
+
+
+def test_a_stored_entity_found_under_fresh_probes_adds_no_container_per_probe() -> None:
+    index = BatchIndex()
+    probes = [f"probe{n}" for n in range(2_000)]
+    gc.collect()
+    gc.disable()
+    try:
+        before = _tracked()
+        index.add_found(EntityView("s1", "name", "tool", "probe0"), probes)
+        added = _tracked() - before
+    finally:
+        gc.enable()
+    assert added < 100
+    assert [v.id for v in index.candidates(["probe9"], "tool")] == ["s1"]
+
+
+def test_stored_entities_sharing_a_probe_answer_each_by_kind() -> None:
+    index = BatchIndex()
+    assert index.add_found(EntityView("s1", "ab", "tool", "ab"), ["ab", "a"])
+    assert index.add_found(EntityView("s2", "ab", "person", "ab"), ["a"])
+    assert not index.add_found(EntityView("s1", "ab", "tool", "ab"), ["a", "b"])
+    index.put_local(EntityView("l1", "a", "tool", "a"), ["a"])
+    assert [v.id for v in index.candidates(["a"], "tool")] == ["l1", "s1"]
+    assert [v.id for v in index.candidates(["a"], "person")] == ["s2"]
+    assert [v.id for v in index.candidates(["a", "b"])] == ["l1", "s1", "s2"]
+    assert [v.id for v in index.candidates(["b"], "person")] == []
+    assert not index.touched("b")
