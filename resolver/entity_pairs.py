@@ -129,14 +129,18 @@ def compare_spellings(
     asking the lexicon about them would only cost time.
     """
     pairs: list[KeyPair] = []
-    mention_sorted = sorted_words_key(mention_key)
+    mention_len = len(mention_key)
     for index, (role, spelling, key) in enumerate(entity.spellings()):
-        if abs(len(key) - len(mention_key)) > MAX_FUZZY_DISTANCE:
+        key_len = len(key)
+        if abs(key_len - mention_len) > MAX_FUZZY_DISTANCE:
             continue  # cheap length filter: each edit changes the length by at most one
         distance = OSA.distance(mention_key, key, score_cutoff=MAX_FUZZY_DISTANCE)
-        longer, shorter = max(len(key), len(mention_key)), min(len(key), len(mention_key))
+        longer, shorter = max(key_len, mention_len), min(key_len, mention_len)
         if distance > MAX_FUZZY_DISTANCE and shorter >= typo_min_len:
-            reordered = OSA.distance(mention_sorted, sorted_words_key(key), score_cutoff=1)
+            # the mention's words sorted only for the few spellings that get here, once per key
+            reordered = OSA.distance(
+                _sorted_words(mention_key), sorted_words_key(key), score_cutoff=1
+            )
             if reordered <= 1:
                 pairs.append(
                     KeyPair(entity, role, index, spelling, key, reordered, longer, shorter,

@@ -325,6 +325,7 @@ def decide(
     fuzzy: bool,
     is_known_word: Callable[[str], bool],
     names: NameGuard | None = None,
+    key: str | None = None,
 ) -> Decision:
     """Resolve ``mention`` against the fetched ``candidates`` (design §5.3).
 
@@ -334,9 +335,11 @@ def decide(
     The evidence always names the rule and the mention key; fuzzy decisions add the typo
     candidate ids, the guards that blocked a one-edit spelling, and ``review_candidates`` (how
     many entities qualified for a review link before the cap of ``MAX_REVIEW_LINKS``), and a new
-    person the nickname pairs it met (``nicknames``).
+    person the nickname pairs it met (``nicknames``). ``key`` is the mention's entity key, if
+    the caller has it at hand.
     """
-    key = remembered_entity_key(mention.name)
+    if key is None:
+        key = remembered_entity_key(mention.name)
     pool = compatible_pool(mention.kind, candidates)
     spelled = _spelling_rules(mention, key, pool)
     if spelled is not None:

@@ -153,6 +153,12 @@ def has_edge_space_keys(view: EntityView) -> bool:
     return False
 
 
+IdsUnder = str | dict[str, set[str]]
+"""The entities a `BatchIndex` keeps under one key: the id of the one entity there, or, once
+there are more, their ids by kind (a key one name shares under a thousand kinds is read one kind
+at a time)."""
+
+
 class BatchIndex:
     """The same lookup in memory, over the entities a batch has fetched or created so far.
 
@@ -170,11 +176,11 @@ class BatchIndex:
 
     def __init__(self) -> None:
         self._views: dict[str, EntityView] = {}
-        self._ids_by_key: dict[str, dict[str, set[str]]] = {}
-        self._local_ids_by_key: dict[str, dict[str, list[str]]] = {}
-        """Plain dicts, each inner one written as a literal where a key is new: a batch's new
-        entities store ~25,000 keys, and a `defaultdict` per key (its factory called for each)
-        cost twice as much."""
+        self._ids_by_key: dict[str, IdsUnder] = {}
+        self._local_ids_by_key: dict[str, IdsUnder] = {}
+        """Each key's entities (`IdsUnder`): a batch's new entities store ~25,000 keys, nearly
+        all of one entity each, and a dict and a list per key were two containers each for the
+        cyclic collector to walk (a young collection of ~25 ms a batch)."""
 
     def add_found(self, view: EntityView, probes: Iterable[str]) -> bool:
         """A stored entity under the probe keys that found it; False if it was known already."""
@@ -184,11 +190,9 @@ class BatchIndex:
             self._views[entity_id] = view
         table = self._ids_by_key
         for probe in probes:
-            by_kind = table.get(probe)
-            if by_kind is None:
-                table[probe] = {kind: {entity_id}}
-            else:
-                by_kind.setdefault(kind, set()).add(entity_id)
+            found = table.setdefault(probe, entity_id)
+            if found is not entity_id and found != entity_id:
+                self._by_kind(table, probe, found).setdefault(kind, set()).add(entity_id)
         return new
 
     def put_local(self, view: EntityView, keys: Iterable[str]) -> None:
@@ -197,16 +201,30 @@ class BatchIndex:
         self._views[entity_id] = view
         table = self._local_ids_by_key
         for key in keys:
-            by_kind = table.get(key)
-            if by_kind is None:
-                table[key] = {kind: [entity_id]}
-            else:
-                by_kind.setdefault(kind, []).append(entity_id)
+            found = table.setdefault(key, entity_id)
+            if found is not entity_id and found != entity_id:
+                self._by_kind(table, key, found).setdefault(kind, set()).add(entity_id)
+
+    def _by_kind(
+        self, table: dict[str, IdsUnder], key: str, found: IdsUnder
+    ) -> dict[str, set[str]]:
+        """The entities by kind under `key` (`found`), made so where one entity was alone."""
+        if isinstance(found, str):
+            by_kind = table[key] = {self._views[found].kind: {found}}
+            return by_kind
+        return found
+
+    def _local_by_kind(self, key: str) -> Mapping[str, Collection[str]] | None:
+        """The batch's own entities stored under `key`, by kind."""
+        found = self._local_ids_by_key.get(key)
+        if isinstance(found, str):
+            return {self._views[found].kind: (found,)}
+        return found
 
     def touched(self, key: str, kind: str | None = None) -> bool:
         """Whether the batch created or respelled an entity stored under `key` that a mention
         of `kind` is compared with (None: of any kind)."""
-        by_kind = self._local_ids_by_key.get(key)
+        by_kind = self._local_by_kind(key)
         if not by_kind:
             return False
         compatible = compatible_kinds(None if kind is None else (kind,))
@@ -227,17 +245,25 @@ class BatchIndex:
         every kind), by id."""
         ids: set[str] = set()
         compatible = compatible_kinds(None if kind is None else (kind,))
-        tables: tuple[Mapping[str, Mapping[str, Collection[str]]], ...] = (
-            self._ids_by_key,
-            self._local_ids_by_key,
-        )
-        for table in tables:
+        for table in (self._ids_by_key, self._local_ids_by_key):
             for probe in table.keys() & probes:  # in C, over the (few) probes
-                by_kind = table[probe]
-                if compatible is None:
-                    for found in by_kind.values():
-                        ids.update(found)
-                    continue
-                for wanted in compatible:
-                    ids.update(by_kind.get(wanted, ()))
+                found = table[probe]
+                if not isinstance(found, str):
+                    _add_compatible(ids, found, compatible)
+                elif compatible is None or self._views[found].kind in compatible:
+                    ids.add(found)
         return [self._views[entity_id] for entity_id in sorted(ids)]
+
+
+def _add_compatible(
+    ids: set[str],
+    by_kind: Mapping[str, Collection[str]],
+    compatible: Collection[str] | None,
+) -> None:
+    """Add to `ids` those of `by_kind` (kind → ids) of the `compatible` kinds (None: all)."""
+    if compatible is None:
+        for found in by_kind.values():
+            ids.update(found)
+        return
+    for wanted in compatible:
+        ids.update(by_kind.get(wanted, ()))

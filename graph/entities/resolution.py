@@ -28,7 +28,7 @@ from castlegraph.graph.records import Entity, MentionResult, origin_props, spell
 from castlegraph.resolver.entity_keys import remembered_entity_key as entity_key
 from castlegraph.resolver.entity_model import Decision, EntityView, Mention, is_alias_new
 from castlegraph.resolver.entity_rules import NameGuard, decide
-from castlegraph.resolver.entity_search_keys import BatchIndex, spelling_keys
+from castlegraph.resolver.entity_search_keys import spelling_keys
 from castlegraph.resolver.explain import Explanation, explain
 
 KnownWord = Callable[[str], bool]
@@ -59,8 +59,18 @@ class _Batch:
     names: NameGuard | None
     spelled: dict[Mention, Decision] = field(default_factory=dict)
     """Rules 1-3 per distinct mention against the stored entities alone, before any change."""
+    keys: dict[str, str] = field(default_factory=dict)
+    """The entity key of each name met so far (`key_of`)."""
     new_entities: dict[str, EntityView] = field(default_factory=dict)
     respelled: dict[str, EntityView] = field(default_factory=dict)
+
+    def key_of(self, mention: Mention) -> str:
+        """The mention's entity key: each step of a mention's resolution asks for it, and a
+        plain dict answers a name met before faster than the shared, locked key cache."""
+        key = self.keys.get(mention.name)
+        if key is None:
+            key = self.keys[mention.name] = entity_key(mention.name)
+        return key
 
 
 def resolve_mentions(
@@ -169,7 +179,7 @@ def explained_dry_run(
         remembered = memory if memory is not None and memory.catch_up(tx) else None
         batch = _fetch_candidates(tx, store, [mention], fuzzy, known_word, names, remembered)
         decision = _decided(batch, mention)
-        depth = batch.candidates.depth(entity_key(mention.name))
+        depth = batch.candidates.depth(batch.key_of(mention))
         seen = batch.candidates.index.candidates(_probes(batch, mention, depth), mention.kind)
         why = explain(mention, seen, decision, fuzzy=fuzzy, is_known_word=known_word, names=names)
         return decision, batch.candidates.created_at, why
@@ -214,13 +224,13 @@ def _fetch_candidates(
     batch = _Batch(candidates, fuzzy, known_word, names)
     found = batch.candidates
     for mention in mentions:
-        found.expect(entity_key(mention.name), mention.kind)
-    found.ensure({entity_key(m.name) for m in mentions}, EXACT)
+        found.expect(batch.key_of(mention), mention.kind)
+    found.ensure(set(batch.keys.values()), EXACT)
     for mention in mentions:
         if mention not in batch.spelled:
-            batch.spelled[mention] = _spelled(found.index, mention, known_word)
+            batch.spelled[mention] = _spelled(batch, mention)
     if fuzzy:
-        unsettled = {m: entity_key(m.name) for m, d in batch.spelled.items() if d.decision == "new"}
+        unsettled = {m: batch.key_of(m) for m, d in batch.spelled.items() if d.decision == "new"}
         found.ensure(unsettled.values(), ONE_EDIT)
         found.ensure(
             (k for m, k in unsettled.items() if _look_alikes(batch, m, ONE_EDIT).decision == "new"),
@@ -229,10 +239,11 @@ def _fetch_candidates(
     return batch
 
 
-def _spelled(index: BatchIndex, mention: Mention, known_word: KnownWord) -> Decision:
+def _spelled(batch: _Batch, mention: Mention) -> Decision:
     """Rules 1-3 against the candidates that share the mention's key: all they can pick."""
-    candidates = index.candidates((entity_key(mention.name),), mention.kind)
-    return decide(mention, candidates, fuzzy=False, is_known_word=known_word)
+    key = batch.key_of(mention)
+    candidates = batch.candidates.index.candidates((key,), mention.kind)
+    return decide(mention, candidates, fuzzy=False, is_known_word=batch.known_word, key=key)
 
 
 def _look_alikes(batch: _Batch, mention: Mention, depth: int = TWO_EDITS) -> Decision:
@@ -243,13 +254,18 @@ def _look_alikes(batch: _Batch, mention: Mention, depth: int = TWO_EDITS) -> Dec
     """
     candidates = batch.candidates.index.candidates(_probes(batch, mention, depth), mention.kind)
     return decide(
-        mention, candidates, fuzzy=True, is_known_word=batch.known_word, names=batch.names
+        mention,
+        candidates,
+        fuzzy=True,
+        is_known_word=batch.known_word,
+        names=batch.names,
+        key=batch.key_of(mention),
     )
 
 
 def _probes(batch: _Batch, mention: Mention, depth: int) -> frozenset[str]:
     """The probe keys of the mention at `depth`; at review depth, a person's nickname pairs'."""
-    key = entity_key(mention.name)
+    key = batch.key_of(mention)
     probes = depth_probes(key, max(depth, EXACT))
     if depth == TWO_EDITS and batch.fuzzy and batch.names is not None:
         probes = probes | batch.names.nickname_probes(key, mention.kind)
@@ -271,8 +287,8 @@ def _current_decision(batch: _Batch, mention: Mention) -> Decision:
     deciding again: no decision ever rests on a search shallower than it needs.
     """
     index = batch.candidates.index
-    if index.touched(entity_key(mention.name), mention.kind):
-        spelled = _spelled(index, mention, batch.known_word)
+    if index.touched(batch.key_of(mention), mention.kind):
+        spelled = _spelled(batch, mention)
     else:
         spelled = batch.spelled[mention]
         if spelled.decision == "same":
@@ -288,9 +304,9 @@ def _current_decision(batch: _Batch, mention: Mention) -> Decision:
 def _decided(batch: _Batch, mention: Mention) -> Decision:
     """The current verdict, once the mention key has been searched as deep as it needs."""
     if mention not in batch.spelled:  # a dry run has no pre-pass verdict to reuse
-        batch.spelled[mention] = _spelled(batch.candidates.index, mention, batch.known_word)
+        batch.spelled[mention] = _spelled(batch, mention)
     decision = _current_decision(batch, mention)
-    key = entity_key(mention.name)
+    key = batch.key_of(mention)
     needed = _depth_needed(decision, batch.fuzzy)
     if batch.candidates.depth(key) < needed and batch.candidates.ensure((key,), needed):
         decision = _current_decision(batch, mention)
@@ -309,7 +325,7 @@ def _apply(batch: _Batch, mention: Mention, now: str) -> Decision:
     decision = _decided(batch, mention)
     index = batch.candidates.index
     if decision.decision == "new":
-        key = entity_key(mention.name)
+        key = batch.key_of(mention)
         created = EntityView(str(uuid.uuid4()), mention.name, mention.kind, key)
         batch.new_entities[created.id] = created
         batch.candidates.created_at[created.id] = now
@@ -319,7 +335,7 @@ def _apply(batch: _Batch, mention: Mention, now: str) -> Decision:
     assert entity is not None  # a "same" decision always names its entity
     current = index.get(entity.id)
     if is_alias_new(current, mention.name):
-        key = entity_key(mention.name)
+        key = batch.key_of(mention)
         respelled = replace(
             current, aliases=(*current.aliases, mention.name), alias_keys=(*current.alias_keys, key)
         )

@@ -560,3 +560,29 @@ def test_a_decision_reuses_the_remembered_key_of_its_mention() -> None:
     assert first.evidence["mention_key"] == "kubernetes operator"
     info = remembered.cache_info()
     assert (info.misses, info.hits) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("name", "fuzzy"),
+    [
+        ("Ada Lovelace", True),  # exact
+        ("ada  lovelace", True),  # normalized
+        ("Countess Ada", True),  # alias
+        ("Ada Lovelacx", True),  # typo
+        ("Lovelace Ada", True),  # new, with a word-order link
+        ("Ada Lovelacx", False),  # new, no fuzzy rules
+    ],
+)
+def test_a_decision_given_the_mention_key_is_the_one_worked_out_without_it(
+    name: str, fuzzy: bool
+) -> None:
+    """A write unit hands `decide` the key it has at hand; the verdict is the same."""
+    mention = make_mention(name, "person")
+    pool = entities(
+        ("e1", "Ada Lovelace", "person", ["Countess Ada"]), ("e2", "Ada Byron", "person")
+    )
+    given_key = decide(
+        mention, pool, fuzzy=fuzzy, is_known_word=known, key=entity_keys.entity_key(name)
+    )
+    assert given_key == decide(mention, pool, fuzzy=fuzzy, is_known_word=known)
+    assert given_key.evidence["mention_key"] == entity_keys.entity_key(name)
