@@ -11,12 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from castlegraph.resolver import core, drawer_terms, shingles
-from castlegraph.resolver.similarity import (
-    OSA_MAX_LENGTH,
-    at_least,
-    similarity_at_least,
-    within_allowance,
-)
+from castlegraph.resolver.similarity import OSA_MAX_LENGTH, at_least, similarity_at_least
 from castlegraph.resolver.text import content_hash, fingerprint, normalize_text
 
 NEAR_MIN_LENGTH = 12
@@ -83,25 +78,6 @@ def compare(
     if similarity is not None:
         return Likeness(other_id, "near", similarity, False, False)
     return None
-
-
-def compare_all(
-    new: DrawerText, others: Sequence[tuple[str, DrawerText]], near_threshold: float
-) -> list[Likeness]:
-    """`compare` of `new` with each of `others` (id, normal form): the likenesses, in order.
-
-    The pairs far apart, most of a write's, are ruled out together first (`within_allowance`):
-    `compare` finds no likeness in them (equal hashes or fingerprints mean equal normal forms,
-    at distance 0), and only the others are compared one by one."""
-    near = within_allowance(
-        new.normalized, [other.normalized for _, other in others], near_threshold
-    )
-    found = (
-        compare(new, other_id, other, near_threshold)
-        for (other_id, other), kept in zip(others, near, strict=True)
-        if kept
-    )
-    return [likeness for likeness in found if likeness is not None]
 
 
 def may_be_near(length: int, other_length: int, near_threshold: float) -> bool:

@@ -6,10 +6,7 @@ switches to the Jaccard index of character trigrams, which is linear and still h
 """
 
 import math
-from collections.abc import Sequence
 
-import numpy as np
-from rapidfuzz import process
 from rapidfuzz.distance import OSA, Levenshtein
 
 OSA_MAX_LENGTH = 2000
@@ -68,39 +65,8 @@ def similarity_at_least(a: str, b: str, threshold: float) -> float | None:
     """
     longest = max(len(a), len(b))
     if a and b and a != b and longest <= OSA_MAX_LENGTH:
-        allowed = levenshtein_allowance(longest, threshold)
+        allowed = 2 * (math.floor((1.0 - threshold + THRESHOLD_TOLERANCE) * longest) + 1)
         if Levenshtein.distance(a, b, score_cutoff=allowed) > allowed:
             return None
     score = text_similarity(a, b)
     return score if at_least(score, threshold) else None
-
-
-def levenshtein_allowance(longest: int, threshold: float) -> int:
-    """The Levenshtein distance above which `similarity_at_least` rules out a pair whose
-    longer text has `longest` code points: twice the edits `threshold` allows, plus one. It
-    grows with `longest`, so the allowance of a batch's longest pair is every pair's cutoff."""
-    return 2 * (math.floor((1.0 - threshold + THRESHOLD_TOLERANCE) * longest) + 1)
-
-
-def within_allowance(a: str, others: Sequence[str], threshold: float) -> list[bool]:
-    """For each of `others`, False where `similarity_at_least(a, other, threshold)` rules the
-    pair out by its Levenshtein bound, else True (a pair the bound does not apply to is True).
-
-    One rapidfuzz call measures every pair, cut off at the allowance of the longest pair the
-    bound applies to: up to the cutoff a distance is exact, above it the pair is past its own
-    allowance too (`levenshtein_allowance` grows with the length). A write compares with ~24
-    drawers, mostly far from it; pair by pair, the calls around each distance cost it as much
-    as the distances (design §4.5)."""
-    if not others:
-        return []
-    longest = min(max(map(len, [a, *others])), OSA_MAX_LENGTH)
-    cutoff = levenshtein_allowance(longest, threshold)
-    distances = process.cdist(
-        [a], others, scorer=Levenshtein.distance, score_cutoff=cutoff, dtype=np.int64, workers=1
-    )[0].tolist()
-    kept = []
-    for distance, b in zip(distances, others, strict=True):
-        longest = max(len(a), len(b))
-        bounded = a and b and longest <= OSA_MAX_LENGTH  # and a != b: else the distance is 0
-        kept.append(not bounded or distance <= levenshtein_allowance(longest, threshold))
-    return kept

@@ -12,13 +12,7 @@ from castlegraph.graph.drawers.drawer_request import NewDrawer
 from castlegraph.graph.drawers.visibility import visible
 from castlegraph.graph.errors import DrawerNameTaken
 from castlegraph.graph.records import Drawer, SimilarDrawer, WriteOutcome
-from castlegraph.resolver.drawers import (
-    DrawerText,
-    Likeness,
-    compare_all,
-    may_be_near,
-    strongest,
-)
+from castlegraph.resolver.drawers import DrawerText, Likeness, compare, may_be_near, strongest
 
 
 def oldest_exact_copy(text: DrawerText, candidates: Iterable[Candidate]) -> Drawer | None:
@@ -37,12 +31,12 @@ def likenesses_among(
     """The links a new drawer earns with its candidates: each compared (a candidate that came
     whole always, one known by length only when the lengths allow a near copy)."""
     length = len(text.normalized)
-    compared = [
-        (c.id, c.text)
+    found = (
+        compare(text, c.id, c.text, threshold)
         for c in candidates
         if c.drawer is not None or may_be_near(length, c.norm_len, threshold)
-    ]
-    return strongest(compare_all(text, compared, threshold))
+    )
+    return strongest(link for link in found if link is not None)
 
 
 def link_evidence(entry: SimilarDrawer) -> dict[str, Any]:
