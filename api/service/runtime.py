@@ -115,15 +115,10 @@ class Runtime:
             self._connect_embedded()
             self._watch_embedded()
             return
-        try:
-            self._connect()
-        except CastlegraphError as error:
-            if not error.is_retryable():
-                raise
+        why = self._connect_or_why()
+        if why is not None:
             log.warning(
-                "Neo4j is not reachable yet (%s); retrying every %.0f s",
-                scrub(error.log_text(), self.settings),
-                RETRY_SECONDS,
+                "Neo4j is not reachable yet (%s); retrying every %.0f s", why, RETRY_SECONDS
             )
             self._retry = threading.Thread(
                 target=self._retry_loop, name="neo4j-connect", daemon=True
@@ -141,16 +136,21 @@ class Runtime:
         `CREATE INDEX` unanswered on a child just started (a deadlock of its own). The failed
         start has stopped that child; the next one reads the same file, and the schema and
         migrations are idempotent."""
+        why = self._connect_or_why()
+        if why is not None:
+            log.warning("the embedded database failed the start (%s); starting it once more", why)
+            self._connect()
+
+    def _connect_or_why(self) -> str | None:
+        """`_connect`; None once it succeeded, else why it failed in a way waiting may mend
+        (scrubbed for the log). An error waiting cannot mend is raised."""
         try:
             self._connect()
         except CastlegraphError as error:
             if not error.is_retryable():
                 raise
-            log.warning(
-                "the embedded database failed the start (%s); starting it once more",
-                scrub(error.log_text(), self.settings),
-            )
-            self._connect()
+            return scrub(error.log_text(), self.settings)
+        return None
 
     def _connect(self) -> None:
         backend = open_backend(
