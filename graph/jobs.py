@@ -337,12 +337,9 @@ def saved_progress(row: Row) -> Saved:
 
 def save_progress_in(tx: Tx, save: ProgressSave) -> Saved:
     """`save` as its own statement of the transaction `tx`."""
-    return _saved(tx.run("save_job_progress", **save.params()), save.job_id)
-
-
-def _saved(rows: list[Row], job_id: str) -> Saved:
+    rows = tx.run("save_job_progress", **save.params())
     if not rows:
-        raise JobNotFound(job_id)
+        raise JobNotFound(save.job_id)
     return saved_progress(rows[0])
 
 
@@ -353,10 +350,7 @@ def save_job_progress(
     the answer is two small values whatever the job holds, so a save costs the same at any
     item."""
     save = ProgressSave.of(job_id, owner, claim, **changes)
-    rows = store.write(
-        lambda tx: tx.run("save_job_progress", **save.params()), use_case="save_job_progress"
-    )
-    return _saved(rows, job_id)
+    return store.write(lambda tx: save_progress_in(tx, save), use_case="save_job_progress")
 
 
 def cancel_job(store: GraphStore, job_id: str, *, viewer: str | None = None) -> tuple[Job, bool]:

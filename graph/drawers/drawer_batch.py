@@ -185,7 +185,14 @@ class _SoFar:
 
     stored: list[Stored] = field(default_factory=list)
     ids: set[str] = field(default_factory=set)
+    """The ids of `stored`, for the candidates' check."""
     closed: set[str] = field(default_factory=set)
+
+    def keep(self, stored: Stored, superseded: str | None) -> None:
+        self.stored.append(stored)
+        self.ids.add(stored.drawer.id)
+        if superseded is not None:
+            self.closed.add(superseded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,11 +250,9 @@ def _decide_part(
         decided.outcomes.append(outcome)
         if isinstance(outcome, WriteOutcome) and outcome.created:
             decided.stored.append(Stored(item, outcome.drawer))
-            so_far.stored.append(decided.stored[-1])
-            so_far.ids.add(outcome.drawer.id)
+            so_far.keep(decided.stored[-1], outcome.superseded)
             if outcome.superseded is not None:
                 decided.closing.append({"id": outcome.superseded, "now": outcome.drawer.created_at})
-                so_far.closed.add(outcome.superseded)
             decided.links.extend(
                 {"from": outcome.drawer.id, "to": entry.drawer, "evidence": link_evidence(entry)}
                 for entry in outcome.similar
