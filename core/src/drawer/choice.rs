@@ -97,28 +97,17 @@ impl Segment<'_> {
         if start > end || end > self.entries.count() {
             return Err(BadInput("an offset past the entries, or out of order"));
         }
-        let tag_mask = if g.tag_bits >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << g.tag_bits) - 1
-        };
-        let below = (shr(hash, 64 - (g.bucket_bits + g.tag_bits)) & tag_mask) << g.row_bits;
         Ok(Some(Search {
             probe,
             start,
             lo: start,
             hi: end,
-            below,
+            below: g.lowest_entry(hash),
         }))
     }
 
     fn row(&self, entry: u32) -> i64 {
-        let mask = if self.geometry.row_bits >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << self.geometry.row_bits) - 1
-        };
-        i64::from(entry & mask) + self.base
+        i64::from(self.geometry.row_of(entry)) + self.base
     }
 }
 
@@ -437,14 +426,10 @@ pub fn drawer_choice<'py>(
     let given: Vec<SegmentArgs<'py>> = segments.extract()?;
     let mut buffers = Vec::with_capacity(given.len());
     for (entries, offsets, first, last, bucket_bits, tag_bits, row_bits, base) in &given {
-        if *bucket_bits > 63 || *tag_bits > 64 - bucket_bits || *row_bits > 32 || last < first {
+        let geometry = Geometry::checked(*bucket_bits, *tag_bits, *row_bits)?;
+        if last < first {
             return Err(PyValueError::new_err("geometry out of range"));
         }
-        let geometry = Geometry {
-            bucket_bits: *bucket_bits,
-            tag_bits: *tag_bits,
-            row_bits: *row_bits,
-        };
         buffers.push((
             buffer::<u32>(entries, "entries")?,
             buffer::<u32>(offsets, "offsets")?,

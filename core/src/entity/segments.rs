@@ -18,6 +18,39 @@ pub struct Geometry {
     pub row_bits: u32,
 }
 
+impl Geometry {
+    /// A geometry whose cuts fit a 64-bit hash and a 32-bit entry, or the error Python sees.
+    pub fn checked(bucket_bits: u32, tag_bits: u32, row_bits: u32) -> PyResult<Geometry> {
+        if bucket_bits > 63 || tag_bits > 64 - bucket_bits || row_bits > 32 {
+            return Err(PyValueError::new_err("geometry out of range"));
+        }
+        Ok(Geometry {
+            bucket_bits,
+            tag_bits,
+            row_bits,
+        })
+    }
+
+    /// The lowest entry `hash`'s tag can have in its bucket: the tag over a row of 0.
+    pub fn lowest_entry(self, hash: u64) -> u64 {
+        let tag_mask = if self.tag_bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.tag_bits) - 1
+        };
+        (shr(hash, 64 - (self.bucket_bits + self.tag_bits)) & tag_mask) << self.row_bits
+    }
+
+    /// An entry's row, less its segment's base.
+    pub fn row_of(self, entry: u32) -> u32 {
+        if self.row_bits >= 32 {
+            entry
+        } else {
+            entry & ((1u32 << self.row_bits) - 1)
+        }
+    }
+}
+
 /// Where the probes' entries are: `lo`, the first probe of the segment's bucket range, and per
 /// probe met (its place past `lo`) the first entry of its tag and past its last.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -89,12 +122,6 @@ pub fn spans<E: Fn(usize) -> u32, O: Fn(usize) -> u32, H: Fn(usize) -> u64>(
         Ok(end_hash) => first_not_below(&hash_at, lo, probes, end_hash),
         Err(_) => probes,
     };
-    let hash_bits = g.bucket_bits + g.tag_bits;
-    let tag_mask = if g.tag_bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << g.tag_bits) - 1
-    };
     let after = 1u64 << g.row_bits;
     let mut out = Spans {
         lo,
@@ -107,7 +134,7 @@ pub fn spans<E: Fn(usize) -> u32, O: Fn(usize) -> u32, H: Fn(usize) -> u64>(
         if start > end || end > entries {
             return Err(BadOffsets);
         }
-        let below = (shr(hash, 64 - hash_bits) & tag_mask) << g.row_bits;
+        let below = g.lowest_entry(hash);
         let begin = lower_bound(&entry, start, end, below);
         if ends_of_all {
             out.probes.push(n as i64);
@@ -196,15 +223,12 @@ pub fn segment_spans<'py>(
     hashes: &Bound<'py, PyAny>,
     ends_of_all: bool,
 ) -> PyResult<SpansAnswer<'py>> {
+    let g = Geometry::checked(bucket_bits, tag_bits, row_bits)?;
     let found = with_spans(
         py,
         entries,
         offsets,
-        first,
-        last,
-        bucket_bits,
-        tag_bits,
-        row_bits,
+        (first, last, g),
         hashes,
         ends_of_all,
         |_, spans| spans,
@@ -232,11 +256,7 @@ pub fn segment_find<'py>(
     hashes: &Bound<'py, PyAny>,
     run_starts: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<FindAnswer<'py>> {
-    let mask = if row_bits >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << row_bits) - 1
-    };
+    let g = Geometry::checked(bucket_bits, tag_bits, row_bits)?;
     let starts_buf = run_starts
         .map(|s| buffer::<i64>(s, "run_starts"))
         .transpose()?;
@@ -263,11 +283,7 @@ pub fn segment_find<'py>(
         py,
         entries,
         offsets,
-        first,
-        last,
-        bucket_bits,
-        tag_bits,
-        row_bits,
+        (first, last, g),
         hashes,
         false,
         |entry, spans| {
@@ -280,7 +296,7 @@ pub fn segment_find<'py>(
             {
                 for place in begin as usize..past as usize {
                     positions.push(probe + spans.lo as i64);
-                    rows.push(i64::from(entry(place) & mask) + base);
+                    rows.push(i64::from(g.row_of(entry(place))) + base);
                 }
             }
             Ok((positions, rows))
@@ -292,24 +308,17 @@ pub fn segment_find<'py>(
     })
 }
 
-/// Checks the arguments, reads the buffers and hands `then` the entry reader and the spans.
-#[allow(clippy::too_many_arguments)]
+/// Checks the arguments, reads the buffers and hands `then` the entry reader and the spans of
+/// the segment of buckets `first` to `last` cut by `g` (`Geometry::checked`).
 fn with_spans<'py, R>(
     py: Python<'py>,
     entries: &Bound<'py, PyAny>,
     offsets: &Bound<'py, PyAny>,
-    first: u64,
-    last: u64,
-    bucket_bits: u32,
-    tag_bits: u32,
-    row_bits: u32,
+    (first, last, g): (u64, u64, Geometry),
     hashes: &Bound<'py, PyAny>,
     ends_of_all: bool,
     then: impl FnOnce(&dyn Fn(usize) -> u32, Spans) -> R,
 ) -> PyResult<R> {
-    if bucket_bits > 63 || tag_bits > 64 - bucket_bits || row_bits > 32 {
-        return Err(PyValueError::new_err("geometry out of range"));
-    }
     let (entries_buf, offsets_buf) = (
         buffer::<u32>(entries, "entries")?,
         buffer::<u32>(offsets, "offsets")?,
@@ -327,11 +336,6 @@ fn with_spans<'py, R>(
     }
     let entry = |i: usize| entries[i].get();
     let offset = |i: usize| offsets[i].get();
-    let g = Geometry {
-        bucket_bits,
-        tag_bits,
-        row_bits,
-    };
     let hash_at = |i: usize| hashes[i].get();
     let found = spans(
         entry,
