@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -44,6 +45,15 @@ def embedded(tmp_path: Path) -> Iterator[EmbeddedFalkorDB]:
     if pid is not None and alive(pid):
         os.kill(pid, signal.SIGCONT)  # a stopped child would not hear SIGTERM
     server.stop()
+
+
+def returned_one(embedded: EmbeddedFalkorDB) -> list[dict[str, Any]]:
+    """What `RETURN 1 AS one` answers through a client of its own to the child."""
+    store = FalkorStore(HOST, embedded.port, embedded.password)
+    try:
+        return store.run_text("RETURN 1 AS one", {})
+    finally:
+        store.close()
 
 
 def next_child(embedded: EmbeddedFalkorDB, old: int) -> int:
@@ -105,11 +115,7 @@ def test_the_password_is_in_a_private_config_file_never_on_the_command_line(
     assert b"redis-server" in cmdline
     config = (embedded.data_dir / CONFIG_FILE).read_text()
     assert f'requirepass "{embedded.password}"' in config.splitlines()
-    store = FalkorStore(HOST, embedded.port, embedded.password)
-    try:
-        assert store.run_text("RETURN 1 AS one", {}) == [{"one": 1}]
-    finally:
-        store.close()
+    assert returned_one(embedded) == [{"one": 1}]
     with pytest.raises(GraphUnavailable):
         FalkorStore(HOST, embedded.port, "wrong").run_text("RETURN 1 AS one", {})
 
@@ -282,11 +288,7 @@ def test_a_database_that_stalls_at_start_is_started_once_more(
     assert embedded.pid not in (None, first[0])
     assert wait_dead(first[0])
     assert "stopped making progress" in caplog.text and "starting it once more" in caplog.text
-    store = FalkorStore(HOST, embedded.port, embedded.password)
-    try:
-        assert store.run_text("RETURN 1 AS one", {}) == [{"one": 1}]
-    finally:
-        store.close()
+    assert returned_one(embedded) == [{"one": 1}]
 
 
 def test_a_child_whose_chosen_port_was_taken_meanwhile_is_started_on_another(
@@ -307,11 +309,7 @@ def test_a_child_whose_chosen_port_was_taken_meanwhile_is_started_on_another(
             embedded.start()
     assert embedded.port not in (0, taken_port)
     assert "exited at start" in caplog.text and "once more on another port" in caplog.text
-    store = FalkorStore(HOST, embedded.port, embedded.password)
-    try:
-        assert store.run_text("RETURN 1 AS one", {}) == [{"one": 1}]
-    finally:
-        store.close()
+    assert returned_one(embedded) == [{"one": 1}]
 
 
 def test_a_configured_port_that_is_taken_is_refused(tmp_path: Path) -> None:

@@ -1,14 +1,22 @@
 """`BatchIndex` keeps the batch's own entities without a container per key (design §5.4)."""
 
 import gc
+from collections.abc import Callable
 
 from castlegraph.resolver.entity_model import EntityView
 from castlegraph.resolver.entity_search_keys import BatchIndex
 
 
-def _tracked() -> int:
-    """Objects the cyclic collector tracks now."""
-    return len(gc.get_objects())
+def _objects_added(action: Callable[[], object]) -> int:
+    """How many objects for the cyclic collector to track `action` left behind."""
+    gc.collect()
+    gc.disable()
+    try:
+        before = len(gc.get_objects())
+        action()
+        return len(gc.get_objects()) - before
+    finally:
+        gc.enable()
 
 
 def test_an_entity_put_under_fresh_keys_adds_no_container_per_key() -> None:
@@ -16,15 +24,8 @@ def test_an_entity_put_under_fresh_keys_adds_no_container_per_key() -> None:
     objects for each young collection to walk."""
     index = BatchIndex()
     keys = [f"key{n}" for n in range(2_000)]
-    gc.collect()
-    gc.disable()
-    try:
-        before = _tracked()
-        index.put_local(EntityView("e1", "name", "tool", "key0"), keys)
-        added = _tracked() - before
-    finally:
-        gc.enable()
-    assert added < 100
+    view = EntityView("e1", "name", "tool", "key0")
+    assert _objects_added(lambda: index.put_local(view, keys)) < 100
     assert [v.id for v in index.candidates(["key7", "nothing"], "tool")] == ["e1"]
 
 
@@ -49,15 +50,8 @@ def test_a_key_of_two_entities_answers_each_by_kind() -> None:
 def test_a_stored_entity_found_under_fresh_probes_adds_no_container_per_probe() -> None:
     index = BatchIndex()
     probes = [f"probe{n}" for n in range(2_000)]
-    gc.collect()
-    gc.disable()
-    try:
-        before = _tracked()
-        index.add_found(EntityView("s1", "name", "tool", "probe0"), probes)
-        added = _tracked() - before
-    finally:
-        gc.enable()
-    assert added < 100
+    view = EntityView("s1", "name", "tool", "probe0")
+    assert _objects_added(lambda: index.add_found(view, probes)) < 100
     assert [v.id for v in index.candidates(["probe9"], "tool")] == ["s1"]
 
 
