@@ -72,3 +72,8 @@ def drawer_choice(
     other_ids: dict[int, bytes],
     caps: tuple[int, int, int],
 ) -> list[tuple[list[int], list[int]]] | None: ...
+
+# FalkorDB's `CYPHER name=value ...` parameter header (`graph.backends.falkordb_params`):
+# `fallback` writes what the core does not (the client's `stringify_param_value`); None where a
+# string is no UTF-8 (a lone surrogate), which the caller hands to the Python twin.
+def params_header(params: dict[str, object], fallback: object) -> str | None: ...

@@ -75,8 +75,9 @@ may_use: Callable[
 """`resolver.entity_hits.may_use`: which (probe, row) hits of an index lookup a rule may use."""
 segments: ModuleType | None = None
 """The compiled core where it runs, for the in-memory indexes' segment search
-(`graph.indexes.key_segments`), the drawer index's choice (`graph.indexes.drawer_index`) and
-rows' keys (`graph.indexes.row_spellings`), else None: their numpy and Python code runs."""
+(`graph.indexes.key_segments`), the drawer index's choice (`graph.indexes.drawer_index`),
+rows' keys (`graph.indexes.row_spellings`) and FalkorDB's parameter header
+(`graph.backends.falkordb_params`), else None: their numpy and Python code runs."""
 
 
 def _package_version() -> str:

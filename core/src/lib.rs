@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 
 pub mod drawer;
 pub mod entity;
+pub mod falkordb;
 
 /// The core's version, as the start-up log, health and doctor report it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -17,5 +18,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", VERSION)?;
     drawer::register(m)?;
     entity::register(m)?;
+    falkordb::register(m)?;
     Ok(())
 }

@@ -1,4 +1,5 @@
-"""FalkorDB's parameter header, written with a handful of C-level string operations per list.
+"""FalkorDB's parameter header, written by the compiled core where it runs, else with a handful
+of C-level string operations per list.
 
 FalkorDB takes parameters as a `CYPHER name=value ...` header in front of the query text, and
 its Python client writes it one value at a time, costly for the tens of thousands of strings a
@@ -10,6 +11,8 @@ from typing import Any
 
 from falkordb.helpers import stringify_param_value
 
+from castlegraph.resolver import core as chosen_core
+
 _SEPARATORS = "\x1f\x1e\x1d\x1c\x00"
 """Tried in turn to join a list of strings: control characters no key or name holds."""
 
@@ -18,7 +21,18 @@ def params_header(params: dict[str, Any]) -> str:
     """The `CYPHER ...` header the client would write for `params` (names are castlegraph's
     own: plain identifiers, so the client's checks on them are not repeated). The tests compare
     it with the client's on generated values, so the output never drifts from what the server
-    is known to parse."""
+    is known to parse. The compiled core writes it in one call where it runs (None: a string it
+    cannot read, a lone surrogate, left to its twin `header_in_python`)."""
+    native = chosen_core.segments
+    if native is not None:
+        header: str | None = native.params_header(params, stringify_param_value)
+        if header is not None:
+            return header
+    return header_in_python(params)
+
+
+def header_in_python(params: dict[str, Any]) -> str:
+    """`params_header`'s pure-Python twin."""
     return "CYPHER " + "".join(f"`{name}`={encode(value)} " for name, value in params.items())
 
 
