@@ -47,10 +47,14 @@ class Run:
     core: Mapping[str, Any] | None = None
     """The core the service ran its rules on (`bench.report.core_facts`); None in a file from
     before the choice existed (the pure-Python core)."""
+    file: str | None = None
+    """Its file's name, when not the workload's own `<workload>.json` (a second run of one
+    workload, on Neo4j or on the pure-Python core, written with `--out`)."""
 
 
 def load_runs(folder: Path) -> list[Run]:
-    """The latest result of each workload in `folder` (one `<workload>.json` each), page order."""
+    """The latest result of each workload in `folder`, page order: `<workload>.json`, and any
+    other file of a workload beside it (`mentions-neo4j.json`)."""
     runs = []
     for path in sorted(folder.glob("*.json")):
         payload = json.loads(path.read_text(encoding="utf-8"))
@@ -62,15 +66,22 @@ def load_runs(folder: Path) -> list[Run]:
                 results=payload.get("results") or {},
                 source=payload.get("source"),
                 core=payload.get("core"),
+                file=None if path.name == f"{payload['benchmark']}.json" else path.name,
             )
         )
     order = {name: i for i, name in enumerate(WORKLOADS)}
-    return sorted(runs, key=lambda run: (order.get(run.workload, len(order)), run.workload))
+    return sorted(
+        runs,
+        key=lambda run: (order.get(run.workload, len(order)), run.workload, run.file or ""),
+    )
 
 
 def command(run: Run) -> str:
-    """The command line that produces `run`, every option it was given spelled out."""
-    parts = ["python -m bench", run.workload]
+    """The command line that produces `run`, every option it was given spelled out, with the
+    core it was told to run (`CASTLEGRAPH_CORE`) and the file it wrote when not the default."""
+    setting = (run.core or {}).get("setting")
+    parts = [f"CASTLEGRAPH_CORE={setting}"] if setting not in (None, "auto") else []
+    parts += ["python -m bench", run.workload]
     for key, value in run.params.items():
         if key in NOT_OPTIONS:
             continue
@@ -81,6 +92,8 @@ def command(run: Run) -> str:
             parts.append(f"{option} {','.join(str(item) for item in value)}")
         else:
             parts.append(f"{option} {value}")
+    if run.file is not None:
+        parts.append(f"--out bench/results/{run.file}")
     return " ".join(parts)
 
 
@@ -112,11 +125,21 @@ def _per_backend(run: Run) -> Iterable[tuple[str, Mapping[str, Any]]]:
         yield str(run.results.get("backend", run.params.get("backend", "embedded"))), run.results
 
 
+def label(run: Run, backends: Sequence[str]) -> str:
+    """The workload, with the backends other than the embedded one and the pure-Python core
+    when a run chose it (`mentions (neo4j)`, `mentions (pure-Python core)`): two runs of one
+    workload side by side stay apart."""
+    qualifiers = [backend for backend in backends if backend != "embedded"]
+    if run.core and run.core.get("name") == "python":
+        qualifiers.append("pure-Python core")
+    return f"{run.workload} ({', '.join(qualifiers)})" if qualifiers else run.workload
+
+
 def rows(run: Run) -> list[list[str]]:
     """The page's rows of one run: workload, command, measured, target, verdict."""
     found: list[list[str]] = []
     for backend, results in _per_backend(run):
-        name = run.workload if backend == "embedded" else f"{run.workload} ({backend})"
+        name = label(run, [backend])
         if run.workload == "load":
             found.append([name, "", *_load_row(results)])
             continue
@@ -161,7 +184,8 @@ def machine_row(run: Run) -> list[str]:
     if python:
         where += f", Python {python}"
     date = str(facts.get("date") or "unknown")[:10]
-    return [run.workload, where, core_text(run), date, run.source or "written by the run"]
+    backends = [backend for backend, _ in _per_backend(run)]
+    return [label(run, backends), where, core_text(run), date, run.source or "written by the run"]
 
 
 def core_text(run: Run) -> str:
@@ -193,8 +217,11 @@ The benchmarks run on a small shared machine (two cores), so read a number toget
 machine, core and date of its run (the second table: `native` is the compiled core, `python`
 the pure-Python one, `CASTLEGRAPH_CORE` chooses); ratios within one run are steadier than
 absolute times. `--backend neo4j` or `--backend both` runs a workload on Neo4j 5 (or on both,
-side by side); a file from such a run renders a row per backend. `bench mentions` runs the skew
-case too, so its rows carry the skew targets. Where a target is missed, three profilers say
+side by side); a file from such a run renders a row per backend. A second run of a workload,
+on Neo4j or on the pure-Python core (`CASTLEGRAPH_CORE=python`), written with `--out
+bench/results/<workload>-<which>.json`, renders its own rows beside the first. `bench
+mentions` runs the skew case too, so its rows carry the skew targets. Where a target is
+missed, three profilers say
 where the time goes, step by step and in CPU time: `python -m bench.profile_mentions --size N
 --data DIR` (a mention batch in process), `python -m bench.profile_drawers --size N --data DIR`
 (a drawer write in process) and `python -m bench.profile_neo4j` (both on Neo4j, exchange by

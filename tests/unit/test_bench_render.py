@@ -115,6 +115,50 @@ def test_a_run_on_both_backends_renders_a_row_per_backend(tmp_path: Path) -> Non
     ]
 
 
+def test_runs_of_one_workload_on_another_backend_or_core_stay_apart(tmp_path: Path) -> None:
+    """`mentions.json` (embedded, compiled core) beside a Neo4j run and a pure-Python core run
+    of the same workload: each row and each machine line says which it is."""
+    sizes = {"sizes": [{"size": 100000, "mentions_per_s": 2000.0}]}
+    for name, backend, core in (
+        ("mentions", "embedded", "native"),
+        ("mentions-neo4j", "neo4j", "native"),
+        ("mentions-python", "embedded", "python"),
+    ):
+        payload = {
+            "benchmark": "mentions",
+            "machine": MACHINE,
+            "core": {
+                "name": core,
+                "version": "0.1.0",
+                "setting": "auto" if core == "native" else core,
+            },
+            "params": {"sizes": [100000], "backend": backend},
+            "results": {**sizes, "backend": backend},
+        }
+        (tmp_path / f"{name}.json").write_text(json.dumps(payload), encoding="utf-8")
+
+    runs = render.load_runs(tmp_path)
+
+    assert [run.file for run in runs] == [None, "mentions-neo4j.json", "mentions-python.json"]
+    assert sorted(render.rows(run)[0][0] for run in runs) == [
+        "mentions",
+        "mentions (neo4j)",
+        "mentions (pure-Python core)",
+    ]
+    assert sorted(render.machine_row(run)[0] for run in runs) == [
+        "mentions",
+        "mentions (neo4j)",
+        "mentions (pure-Python core)",
+    ]
+    assert sorted(render.command(run) for run in runs) == [
+        "CASTLEGRAPH_CORE=python python -m bench mentions --sizes 100000 --backend embedded "
+        "--out bench/results/mentions-python.json",
+        "python -m bench mentions --sizes 100000 --backend embedded",
+        "python -m bench mentions --sizes 100000 --backend neo4j "
+        "--out bench/results/mentions-neo4j.json",
+    ]
+
+
 def test_nothing_is_written_without_results(tmp_path: Path) -> None:
     out = tmp_path / "performance.md"
     assert render.write(tmp_path, out) == 0
