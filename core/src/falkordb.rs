@@ -144,7 +144,7 @@ fn plain_key<'a>(key: &'a Bound<'_, PyAny>) -> Option<&'a str> {
 
 /// A string as the client quotes it: `""` when empty, else between double quotes with each
 /// backslash and double quote escaped by a backslash.
-pub fn quote(text: &str, out: &mut String) {
+fn quote(text: &str, out: &mut String) {
     out.push('"');
     for piece in text.split_inclusive(['\\', '"']) {
         match piece.as_bytes().last() {
