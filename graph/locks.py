@@ -8,3 +8,8 @@ no edge is created to a drawer being deleted. FalkorDB's store already serialise
 
 PENDING_PAIRS = "embeddings"
 """The lock vector writes already took for the palace's dimension: one lock, one order."""
+
+
+def room_lock(wing: str, room: str) -> str:
+    """The lock of one room: every write to its drawers holds it (design §6)."""
+    return f"room\x1f{wing}\x1f{room}"

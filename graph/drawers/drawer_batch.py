@@ -36,6 +36,7 @@ from castlegraph.graph.jobs import (
     save_progress_in,
     saved_progress,
 )
+from castlegraph.graph.locks import room_lock
 from castlegraph.graph.records import Drawer, WriteOutcome
 from castlegraph.resolver.drawers import Likeness, PreparedText, prepare_texts
 from castlegraph.resolver.errors import CastlegraphError
@@ -139,7 +140,7 @@ def _write_units(
         stamped.clear()
         so_far = _SoFar()
         for wing, room in sorted({item.place for item in prepared}):
-            tx.lock(f"room\x1f{wing}\x1f{room}")
+            tx.lock(room_lock(wing, room))
         # The index catches up in the part's first read, which reads the drawer sequence too.
         chosen = memory if memory is not None and policy.enabled and memory.ready else None
         outcomes: list[ItemOutcome] = []

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from castlegraph.graph.backends.store import GraphStore, Tx
 from castlegraph.graph.clock import utc_now
+from castlegraph.graph.locks import room_lock
 
 PROBE = 64
 """Chunk names past a file's new end asked about per statement; a file that lost more is asked
@@ -20,7 +21,7 @@ BATCH = 1000
 
 def _retire_names(store: GraphStore, job: str, wing: str, room: str, names: list[str]) -> int:
     def work(tx: Tx) -> int:
-        tx.lock(f"room\x1f{wing}\x1f{room}")  # writes to the room wait: none sees it half done
+        tx.lock(room_lock(wing, room))  # writes to the room wait: none sees it half done
         rows = tx.run(
             "retire_mined_chunks", names=names, wing=wing, room=room, job=job, now=utc_now()
         )
