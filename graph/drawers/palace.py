@@ -7,7 +7,6 @@ the write reads nothing: its statement checks that nothing changed since (`_stor
 """
 
 import uuid
-from dataclasses import dataclass
 
 from castlegraph.graph.backends.queries import Dialect
 from castlegraph.graph.backends.store import GraphStore, Tx
@@ -47,16 +46,15 @@ def write_drawer(
     await_candidates(memory, policy)
 
     def work(tx: Tx) -> WriteOutcome:
-        room = _RoomLock.of(new.wing, new.room)
+        tx.lock(room_lock(new.wing, new.room))
         holder: Drawer | None = None
         if new.name is not None:
-            room.take(tx)
             rows = tx.run("current_drawers_by_name", wing=new.wing, room=new.room, name=new.name)
             holder = Drawer.from_props(rows[0]["drawer"]) if rows else None
         same = same_named(new, holder, supersede)
         if isinstance(same, WriteOutcome):
             return same
-        return _store(tx, new, policy, same, store.dialect, memory, stored, room)
+        return _store(tx, new, policy, same, store.dialect, memory, stored)
 
     return stored.done(memory, store.write(work, use_case="write_drawer"))
 
@@ -76,8 +74,7 @@ def supersede_drawer(
 
     def work(tx: Tx) -> WriteOutcome:
         old = _get(tx, drawer_id, viewer)
-        room = _RoomLock.of(old.wing, old.room)
-        room.take(tx)
+        tx.lock(room_lock(old.wing, old.room))
         old = _get(tx, drawer_id)  # read again under the lock
         if not old.is_current:
             raise DrawerSuperseded(drawer_id, None)
@@ -93,7 +90,7 @@ def supersede_drawer(
             source_uri=old.source_uri,
             viewer=viewer,
         )
-        return _store(tx, new, policy, old, store.dialect, memory, stored, room)
+        return _store(tx, new, policy, old, store.dialect, memory, stored)
 
     return stored.done(memory, store.write(work, use_case="supersede_drawer"))
 
@@ -106,19 +103,15 @@ def _store(
     dialect: Dialect,
     memory: DrawerIndex | None,
     stored: Sequenced,
-    room: "_RoomLock",
 ) -> WriteOutcome:
-    """Store `new`: decided without a read where it can (`_store_unread`), else on the
-    candidates read under the room's lock (`room`, taken here if the write has not yet)."""
     prepared = prepare_text(new.wing, new.room, new.content, policy.near_threshold)
     lookup = None
     if policy.enabled and memory is not None and memory.ready:
         lookup = Lookup.of(memory, prepared)
         if replaced is None:
-            outcome = _store_unread(tx, new, policy, prepared, lookup, dialect, stored, room)
+            outcome = _store_unread(tx, new, policy, prepared, lookup, dialect, stored)
             if outcome is not None:
                 return outcome
-    room.take(tx)
     text = prepared.text
     likenesses: list[Likeness] = []
     if policy.enabled:
@@ -144,7 +137,6 @@ def _store_unread(
     lookup: "Lookup",
     dialect: Dialect,
     stored: Sequenced,
-    room: "_RoomLock",
 ) -> WriteOutcome | None:
     """A write decided without reading the database, in one round trip (design §4.5): when
     the service knows every drawer the in-memory index chose (`known_candidates`), it compares
@@ -152,13 +144,11 @@ def _store_unread(
     drawer sequence still stands where the index stood for the choice (`Lookup`) and no drawer
     of the room has the same content hash or fingerprint. None when the service does not know
     them all, or the statement wrote nothing: the write then reads its candidates
-    (`chosen_candidates`).
-
-    The statement takes the room's lock (`room`) before it reads the sequence, so a write that
-    gets this far holds the lock either way; what was read before it (`known_candidates` may
-    read chosen drawers by id) is checked by the sequence it then reads."""
+    (`chosen_candidates`)."""
     seen = lookup.seen
-    candidates = known_candidates(tx, new, prepared, lookup) if seen.epoch is not None else None
+    if seen.epoch is None:
+        return None
+    candidates = known_candidates(tx, new, prepared, lookup)
     if candidates is None:
         return None
     likenesses = likenesses_among(prepared.text, candidates, policy.near_threshold)
@@ -172,30 +162,9 @@ def _store_unread(
         content_hash=prepared.text.content_hash,
         fingerprint=prepared.text.fingerprint or NO_FINGERPRINT,
         token=str(uuid.uuid4()),
-        lock=room.name,
     )
-    room.held = True
     # No row: the counter is gone (a wiped graph), so nothing was written either.
     return creation.written(rows, stored) if rows and rows[0]["written"] else None
-
-
-@dataclass(slots=True)
-class _RoomLock:
-    """A write unit's lock of its room (design §6), taken once: before the unit's first read of
-    the room, or by the statement of a write that reads nothing (`_store_unread`), which saves
-    Neo4j a round trip. FalkorDB's store holds every lock already."""
-
-    name: str
-    held: bool = False
-
-    @classmethod
-    def of(cls, wing: str, room: str) -> "_RoomLock":
-        return cls(room_lock(wing, room))
-
-    def take(self, tx: Tx) -> None:
-        if not self.held:
-            tx.lock(self.name)
-            self.held = True
 
 
 def _get(tx: Tx, drawer_id: str, viewer: str | None = None) -> Drawer:

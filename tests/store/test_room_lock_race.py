@@ -1,8 +1,8 @@
-"""Two writers of one room at once (design §4.5, §6): a write decided from the in-memory index
-takes the room's lock in its statement, before it checks that nothing moved, so a second
-writer whose index has not seen the first's drawer waits for the first to commit, finds the
-sequence moved, reads its candidates and sees the drawer: an exact copy is not stored again,
-a near copy is linked. On FalkorDB the store serialises the units; on Neo4j the lock does."""
+"""Two writers of one room at once (design §4.5, §6): every drawer write takes its room's lock
+before its first read, so a second writer whose in-memory index has not seen the first's drawer
+waits for the first to commit, then finds the drawer sequence moved, reads its candidates and
+sees the drawer: an exact copy is not stored again, a near copy is linked. On FalkorDB the store
+serialises the units; on Neo4j the lock does (without it, both drawers are stored unlinked)."""
 
 import time
 from concurrent.futures import ThreadPoolExecutor

@@ -6,11 +6,6 @@
 // reads them then). Otherwise nothing is written and `written` is false: the write reads its
 // candidates and comes again. `written_by`, on the sequence's relationship, tells the two apart:
 // a token of this call alone.
-// The room's lock ($lock) is taken first, as `take_lock` takes it, and counted before the
-// sequence is read: a writer of the same room waits here until the other commits, then sees the
-// sequence moved. A write that reads nothing is so one round trip and its commit.
-MERGE (l:Lock {name: $lock}) SET l.taken = coalesce(l.taken, 0) + 1
-WITH count(l) AS locked
 MATCH (:Meta {name: 'drawer_seq'})-[n:SEQUENCE]->()
 WHERE n.epoch = $seen_epoch AND n.value = $seen_value AND coalesce(n.deletes, 0) = $seen_deletes
 OPTIONAL MATCH (copy:Drawer {content_hash: $content_hash})
