@@ -11,7 +11,6 @@ from falkordb.helpers import stringify_param_value
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from castlegraph.graph.backends import falkordb_params
 from castlegraph.graph.backends.falkordb_params import header_in_python, params_header
 from castlegraph.resolver import core as chosen_core
 from tests.support.cores import ADVERSARIAL, KeyCoreBound
@@ -122,7 +121,7 @@ def test_the_service_writes_through_the_core_it_chose() -> None:
         before = chosen_core.segments
         chosen_core.segments = Spy()  # type: ignore[assignment]
         try:
-            assert falkordb_params.params_header({"a": 1}) == "CYPHER from-the-core "
+            assert params_header({"a": 1}) == "CYPHER from-the-core "
         finally:
             chosen_core.segments = before
     assert calls == [{"a": 1}]
