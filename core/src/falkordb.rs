@@ -48,9 +48,14 @@ pub fn params_header(
 fn readable(name: &Bound<'_, PyAny>, out: &mut String) -> Result<(), Stop> {
     let text = name.cast::<PyString>().map_err(PyErr::from)?;
     out.push('`');
-    out.push_str(text.to_str().map_err(|_| Stop::Unreadable)?);
+    out.push_str(utf8(text)?);
     out.push('`');
     Ok(())
+}
+
+/// A Python string's UTF-8, or `Stop::Unreadable` for one that has none (a lone surrogate).
+fn utf8<'a>(text: &'a Bound<'_, PyString>) -> Result<&'a str, Stop> {
+    text.to_str().map_err(|_| Stop::Unreadable)
 }
 
 fn encode(
@@ -59,7 +64,7 @@ fn encode(
     out: &mut String,
 ) -> Result<(), Stop> {
     if let Ok(text) = value.cast_exact::<PyString>() {
-        quote(text.to_str().map_err(|_| Stop::Unreadable)?, out);
+        quote(utf8(text)?, out);
     } else if let Ok(items) = value.cast_exact::<PyList>() {
         sequence(items.iter(), fallback, out)?;
     } else if let Ok(items) = value.cast_exact::<PyTuple>() {
@@ -89,7 +94,7 @@ fn by_fallback(
     out: &mut String,
 ) -> Result<(), Stop> {
     let written = fallback.call1((value,))?.str()?;
-    out.push_str(written.to_str().map_err(|_| Stop::Unreadable)?);
+    out.push_str(utf8(&written)?);
     Ok(())
 }
 
