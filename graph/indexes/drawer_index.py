@@ -7,7 +7,6 @@ database only reads the chosen drawers by id, with the content-hash and fingerpr
 one round trip (`drawer_candidates_by_ids`), except those it knows (`graph.indexes.known_drawers`).
 """
 
-import itertools
 import time
 from array import array
 from collections.abc import Callable, Iterable, Sequence
@@ -28,6 +27,7 @@ from castlegraph.graph.indexes.key_segments import (
     key_hashes,
 )
 from castlegraph.graph.indexes.known_drawers import KnownDrawer, KnownDrawers
+from castlegraph.graph.indexes.recent_terms import RecentRows
 from castlegraph.graph.indexes.sequenced_index import Counter, SequencedIndex
 from castlegraph.resolver import core as chosen_core
 
@@ -110,7 +110,7 @@ class DrawerIndex(SequencedIndex):
     def __init__(self) -> None:
         super().__init__()
         self._keys = KeyIndex()
-        self._recent = _Recent(self._keys)
+        self._recent = RecentRows(self._keys)
         self._lengths = array("q")
         """Each row's normal-form length: the length filter runs before the ranking."""
         self._dead_rows = bytearray()
@@ -158,7 +158,7 @@ class DrawerIndex(SequencedIndex):
         gathered.close()
         with self._lock:
             self._keys, self._lengths, self._dead_rows = keys, lengths, bytearray(keys.rows)
-            self._recent = _Recent(keys)
+            self._recent = RecentRows(keys)
             self._built(counter)
         return BuildStats(keys.rows, keys.entries, time.perf_counter() - started, self.nbytes)
 
@@ -189,7 +189,7 @@ class DrawerIndex(SequencedIndex):
 
     def _start_over(self) -> None:
         self._keys, self._lengths, self._dead_rows = KeyIndex(), array("q"), bytearray()
-        self._recent = _Recent(self._keys)
+        self._recent = RecentRows(self._keys)
         self.known.clear()
 
     def _take_since(self, tx: Tx, after: int, upto: int) -> None:
@@ -371,89 +371,6 @@ class DrawerIndex(SequencedIndex):
         if ids:
             for row in self._keys.rows_of(ids):
                 self._dead_rows[row] = 1
-
-
-RECENT_ROWS = 512
-"""Drawers written since the last segment that are kept by term in a dict (~10 MB at most)."""
-
-
-class _Recent:
-    """The drawers added since the index's last segment, by term, until `RECENT_ROWS` of them
-    make a segment of their own (`KeyIndex.push`).
-
-    A segment per write, merged while the newer is not much the smaller, left an index grown by
-    writes ~11 segments at 100 k drawers, and a write's probes paid ~25 µs of numpy calls in
-    each of the small ones, whatever their size (six under 25,000 entries: ~150 µs of a
-    write's ~700). Here a probe is one dict lookup, with all 64 bits of its hash."""
-
-    def __init__(self, keys: KeyIndex) -> None:
-        self._keys = keys
-        self._first = keys.rows
-        self._oldest: dict[str, int] = {}
-        """Each term's first row here. Most terms have one row: a dict of ints is made and
-        searched in C (`dict.fromkeys`, a set of common keys), where a list per term had
-        Python append to each (~12 % of a checkpoint's batch)."""
-        self._later: dict[str, list[int]] = {}
-        """The terms with more rows than one: those after the first, ascending."""
-        self.entries = 0
-
-    def add(self, drawers: Sequence[tuple[str, Sequence[str]]]) -> None:
-        """Drawers (id, stored terms), after every row the index holds."""
-        oldest, later = self._oldest, self._later
-        for drawer_id, terms in drawers:
-            row = self._keys.row_for(drawer_id)
-            mine = dict.fromkeys(terms, row)
-            for term in oldest.keys() & mine.keys():
-                later.setdefault(term, []).append(row)
-                del mine[term]
-            oldest.update(mine)
-            self.entries += len(terms)
-        if self._keys.rows - self._first >= RECENT_ROWS:
-            self._segment()
-
-    def _segment(self) -> None:
-        """The rows gathered as one segment; their rows kept less the first."""
-        oldest, later = self._oldest, self._later
-        counts = np.fromiter(map(len, later.values()), dtype=np.int64, count=len(later))
-        hashes = np.concatenate(
-            (key_hashes(list(oldest)), np.repeat(key_hashes(list(later)), counts))
-        )
-        rows = np.fromiter(
-            itertools.chain(oldest.values(), itertools.chain.from_iterable(later.values())),
-            dtype=np.int64,
-            count=len(hashes),
-        )
-        rows -= self._first
-        self._keys.push_since(self._first, hashes, rows)
-        self._oldest, self._later, self._first, self.entries = {}, {}, self._keys.rows, 0
-
-    def after(
-        self, found: NDArray[np.intp], rows: Rows, names: Sequence[str]
-    ) -> tuple[NDArray[np.intp], Rows]:
-        """The (probe, row) pairs of the segments (`KeyIndex.hits`), then those held here:
-        later rows, each probe's ascending, as a segment after the others gives them."""
-        probes, held = self.held(names)
-        if not probes:
-            return found, rows
-        return (
-            np.concatenate((found, np.asarray(probes, dtype=np.intp))),
-            np.concatenate((rows, np.asarray(held, dtype=np.int64))),
-        )
-
-    def held(self, names: Sequence[str]) -> tuple[list[int], list[int]]:
-        """The (probe, row) pairs held here, as two lists: each probe's rows ascending."""
-        common = self._oldest.keys() & names
-        probes: list[int] = []
-        held: list[int] = []
-        if not common:
-            return probes, held
-        for place in itertools.compress(range(len(names)), map(common.__contains__, names)):
-            name = names[place]
-            more = self._later.get(name, ())
-            probes.extend(itertools.repeat(place, 1 + len(more)))
-            held.append(self._oldest[name])
-            held.extend(more)
-        return probes, held
 
 
 class _Gathered:

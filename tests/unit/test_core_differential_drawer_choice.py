@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from castlegraph.graph.indexes import drawer_index
+from castlegraph.graph.indexes import drawer_index, recent_terms
 from castlegraph.graph.indexes.drawer_index import Choice, DrawerIndex, Limits, Probes
 from castlegraph.graph.indexes.key_segments import KeyIndex
 from castlegraph.resolver import core
@@ -66,7 +66,7 @@ def _index(drawers: list[Drawer], built: int, dead: set[int], rng: random.Random
     index._keys = keys
     index._lengths.extend(n for _, t, n in drawers[:built] if t)
     index._dead_rows = bytearray(keys.rows)
-    index._recent = drawer_index._Recent(keys)
+    index._recent = recent_terms.RecentRows(keys)
     start = built
     while start < len(drawers):
         end = start + rng.randint(1, 9)
@@ -128,7 +128,7 @@ def test_both_cores_choose_the_same_rows_in_the_same_order(
     assert native is not None
     with pytest.MonkeyPatch.context() as patch:
         # The latest rows held by term until a few make a segment, or all of them.
-        patch.setattr(drawer_index, "RECENT_ROWS", recent_rows)
+        patch.setattr(recent_terms, "RECENT_ROWS", recent_rows)
         index = _index(*room, random.Random(seed))
     chosen = index.native_choose_all(batch, caps, native)
     assert chosen is not None

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from castlegraph.graph.indexes import drawer_index
+from castlegraph.graph.indexes import drawer_index, recent_terms
 from castlegraph.graph.indexes.drawer_index import Choice, DrawerIndex, Limits, Probes
 from castlegraph.graph.indexes.key_segments import KeyIndex
 
@@ -93,7 +93,7 @@ def test_a_batch_is_ranked_write_by_write_as_the_rules_rank_one_write(
         caps = Limits(rng.choice([1, 2, 4]), rng.choice([1, 3]), CAPS.limit, CAPS.any_len_above)
         room = _room(rng, rng.randint(0, 60))
         # The latest rows held by term until a few make a segment, or all of them.
-        monkeypatch.setattr(drawer_index, "RECENT_ROWS", rng.choice([1, 3, 7, 512]))
+        monkeypatch.setattr(recent_terms, "RECENT_ROWS", rng.choice([1, 3, 7, 512]))
         index = DrawerIndex()
         _add_in_segments(index, room, rng)
         dead = {d[0] for d in room if rng.random() < 0.15}

@@ -1,11 +1,13 @@
 //! The drawer side: a text's MinHash sketch and its room-scoped index terms (word pairs and
 //! bands), byte for byte those of `resolver.shingles` and `resolver.drawer_terms`, and the
-//! in-memory index's candidate choice (`graph.indexes.drawer_index`).
+//! in-memory index's candidate choice (`graph.indexes.drawer_index`) and its recent rows by term
+//! (`graph.indexes.recent_terms`).
 
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 pub mod choice;
+pub mod recent;
 pub mod sketch;
 pub mod terms;
 
@@ -44,5 +46,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py_band_terms, m)?)?;
     m.add_function(wrap_pyfunction!(py_scoped_hash, m)?)?;
     m.add_function(wrap_pyfunction!(choice::drawer_choice, m)?)?;
+    m.add_class::<recent::RecentTerms>()?;
     Ok(())
 }
