@@ -24,6 +24,9 @@ FINISHED: tuple[JobStatus, ...] = ("succeeded", "failed", "cancelled")
 MAX_STARTS = 2
 """Starts a job may have without finishing (the service died during each) before the next
 start fails it instead: a job that kills its service must not kill it again at every restart."""
+JOB_LEASE_SECONDS = 30.0
+"""How long a claim holds without renewal, on the database's clock, unless
+`graph.job_lease_seconds` says otherwise: an owner that died hands its job over after this."""
 KEEP_DAYS = 30
 """Finished jobs older than this are pruned."""
 PRUNE_BATCH = 1000

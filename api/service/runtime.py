@@ -98,6 +98,7 @@ class Runtime:
             graph.neo4j_user,
             graph.neo4j_password.get_secret_value(),
             graph.neo4j_database,
+            graph.neo4j_retry_seconds,
         )
 
     def start(self) -> None:
@@ -176,6 +177,7 @@ class Runtime:
             self.written,
             self._job_owner(),
             drawer_index=self.drawer_index,
+            lease_seconds=self.settings.graph.job_lease_seconds,
         )
         self.jobs.start()
         self._ready.set()

@@ -23,6 +23,7 @@ from pydantic_settings import (
 )
 
 from castlegraph.api.service.tokens import Token, parse_tokens
+from castlegraph.graph.jobs import JOB_LEASE_SECONDS
 from castlegraph.resolver.core import Choice as CoreChoice
 
 DEFAULT_PORT = 8765
@@ -75,8 +76,16 @@ class GraphSettings(Section):
     neo4j_user: str = "neo4j"
     neo4j_password: SecretStr = SecretStr("")
     neo4j_database: str = "neo4j"
+    neo4j_retry_seconds: float = Field(default=30.0, ge=0.0, le=600.0, allow_inf_nan=False)
+    """How long the driver retries a transaction Neo4j could not take (unreachable, a leader
+    change) before the request is `503 graph::unavailable`: the driver's own default."""
     data_dir: Path = Field(default_factory=lambda: Path(platformdirs.user_data_dir("castlegraph")))
     embedded_port: int | None = Field(default=None, ge=1, le=65535)
+    job_lease_seconds: float = Field(
+        default=JOB_LEASE_SECONDS, ge=3.0, le=3600.0, allow_inf_nan=False
+    )
+    """How long a job's claim holds unrenewed (`graph.jobs`): an instance that died hands its
+    running jobs to another after this, on Neo4j."""
 
 
 def host_name(host: str) -> str:
@@ -288,6 +297,8 @@ ENVIRONMENT: dict[str, tuple[str, str]] = {
     "CASTLEGRAPH_NEO4J_USER": ("graph", "neo4j_user"),
     "CASTLEGRAPH_NEO4J_PASSWORD": ("graph", "neo4j_password"),
     "CASTLEGRAPH_NEO4J_DATABASE": ("graph", "neo4j_database"),
+    "CASTLEGRAPH_NEO4J_RETRY_SECONDS": ("graph", "neo4j_retry_seconds"),
+    "CASTLEGRAPH_JOB_LEASE_SECONDS": ("graph", "job_lease_seconds"),
     "CASTLEGRAPH_EMBEDDINGS_PROVIDER": ("embeddings", "provider"),
     "CASTLEGRAPH_EMBEDDINGS_DIMENSION": ("embeddings", "dimension"),
 }

@@ -26,6 +26,9 @@ from castlegraph.graph.errors import (
 T = TypeVar("T")
 
 TX_TIMEOUT_SECONDS = 30.0
+RETRY_SECONDS = 30.0
+"""How long the driver retries a transaction it could not run before giving up: its own default
+(`max_transaction_retry_time`), which `graph.neo4j_retry_seconds` sets for a service."""
 
 
 UNAVAILABLE = (
@@ -102,15 +105,24 @@ class _Neo4jTx:
 class Neo4jStore:
     dialect: Dialect = "neo4j"
 
-    def __init__(self, uri: str, user: str, password: str, database: str) -> None:
+    def __init__(
+        self,
+        uri: str,
+        user: str,
+        password: str,
+        database: str,
+        retry_seconds: float = RETRY_SECONDS,
+    ) -> None:
         """`GraphMisconfigured` for a URI the driver cannot use; the connection (and so the
-        login) waits for the first use, `ping` at start."""
+        login) waits for the first use, `ping` at start. The driver retries a transaction it
+        could not run for `retry_seconds` before the error reaches the caller."""
         self._shown = checked_uri(uri)
         self._user = user
         try:
             self._driver = neo4j.GraphDatabase.driver(
                 uri,
                 auth=(user, password),
+                max_transaction_retry_time=retry_seconds,
                 # Warnings (deprecations above all) go to the `neo4j.notifications` log; the
                 # server's word on property keys that no node has yet (an empty palace) would
                 # be one line per query, and the linter checks the statements' names anyway.

@@ -18,6 +18,8 @@ class Neo4jTarget:
     user: str
     password: str
     database: str
+    retry_seconds: float
+    """How long the driver retries a transaction it could not run (`graph.neo4j_retry_seconds`)."""
 
 
 class Backend:
@@ -45,7 +47,10 @@ def open_backend(neo4j: Neo4jTarget | None, data_dir: Path, port: int | None = N
     if neo4j is not None:
         from castlegraph.graph.backends.neo4j_store import Neo4jStore  # noqa: PLC0415  # see the module docstring
 
-        return Backend(Neo4jStore(neo4j.uri, neo4j.user, neo4j.password, neo4j.database))
+        store = Neo4jStore(
+            neo4j.uri, neo4j.user, neo4j.password, neo4j.database, neo4j.retry_seconds
+        )
+        return Backend(store)
     embedded = EmbeddedFalkorDB(data_dir, port)
     embedded.start()
     try:

@@ -208,16 +208,48 @@ def test_two_runners_on_one_graph_run_a_queued_job_once(store: Any) -> None:
     assert rows[0]["n"] == 30
 
 
-def test_a_runner_takes_over_a_job_whose_owner_stopped_renewing(
+def test_a_runner_claims_and_renews_for_the_lease_it_was_given(
     store: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The owner died mid-job: its lease runs out, and an idle runner's scan picks the job up
-    and finishes it from its checkpointed state."""
-    monkeypatch.setattr(runner_module, "SCAN_SECONDS", 0.2)
+    """`graph.job_lease_seconds` reaches the claim and every renewal (three times a lease)."""
+    seen: list[tuple[int, int]] = []
+
+    def watched(context: Any) -> dict[str, Any]:
+        for _ in range(3):  # the claim's lease, then after one renewal (every 1 s), another
+            row = store.run_text(
+                "MATCH (j:Job {id: $id}) RETURN j.lease_expires AS ends, timestamp() AS now",
+                {"id": context.job.id},
+            )[0]
+            seen.append((int(row["ends"]), int(row["now"])))
+            time.sleep(1.5)
+        return {}
+
+    monkeypatch.setitem(runner_module.EXECUTORS, "watched", watched)
+    job_id = create_job(store, "watched", {}, total=None).id
+    runner = JobRunner(lambda: store, DedupPolicy(), lambda _: None, "r", lease_seconds=3.0)
+    runner.start()
+    try:
+        deadline = time.monotonic() + 30
+        while get_job(store, job_id).status != "succeeded" and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        runner.stop()
+    assert get_job(store, job_id).status == "succeeded"
+    left = [ends - now for ends, now in seen]
+    assert all(0 < ms <= 3000 for ms in left), left
+    ends = [ends for ends, _ in seen]
+    assert ends == sorted(set(ends)), ends  # renewed between each look
+
+
+def test_a_runner_takes_over_a_job_whose_owner_stopped_renewing(store: Any) -> None:
+    """The owner died mid-job: its lease runs out, and an idle runner's scan (three times a
+    lease: every 0.2 s here) picks the job up and finishes it from its checkpointed state."""
     job_id = a_job(store, items=5)
     now = int(store.run_text("RETURN timestamp() AS now", {})[0]["now"])
     update_job(store, job_id, status="running", owner="dead", lease_expires=now + 3000)
-    survivor = JobRunner(lambda: store, DedupPolicy(), lambda _: None, "survivor")
+    survivor = JobRunner(
+        lambda: store, DedupPolicy(), lambda _: None, "survivor", lease_seconds=0.6
+    )
     survivor.start()  # the lease is still live: not taken at start
     try:
         assert get_job(store, job_id).owner == "dead"

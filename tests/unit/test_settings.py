@@ -60,6 +60,8 @@ def test_environment_names_are_the_documented_ones(monkeypatch: pytest.MonkeyPat
         "CASTLEGRAPH_ALLOWED_HOSTS": "castle.example, Proxy.Example.",
         "CASTLEGRAPH_ALLOW_UNAUTHENTICATED": "true",
         "CASTLEGRAPH_MAX_QUEUED_JOBS": "5",
+        "CASTLEGRAPH_NEO4J_RETRY_SECONDS": "7.5",
+        "CASTLEGRAPH_JOB_LEASE_SECONDS": "12",
     }
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
@@ -80,6 +82,28 @@ def test_environment_names_are_the_documented_ones(monkeypatch: pytest.MonkeyPat
     assert settings.api.allowed_hosts == ["castle.example", "proxy.example"]
     assert settings.api.allow_unauthenticated is True
     assert settings.api.max_queued_jobs == 5
+    assert (graph.neo4j_retry_seconds, graph.job_lease_seconds) == (7.5, 12.0)
+
+
+@pytest.mark.parametrize(
+    ("name", "key", "value"),
+    [
+        ("CASTLEGRAPH_JOB_LEASE_SECONDS", "graph.job_lease_seconds", "2.9"),
+        ("CASTLEGRAPH_JOB_LEASE_SECONDS", "graph.job_lease_seconds", "3601"),
+        ("CASTLEGRAPH_JOB_LEASE_SECONDS", "graph.job_lease_seconds", "inf"),
+        ("CASTLEGRAPH_NEO4J_RETRY_SECONDS", "graph.neo4j_retry_seconds", "-1"),
+        ("CASTLEGRAPH_NEO4J_RETRY_SECONDS", "graph.neo4j_retry_seconds", "NaN"),
+        ("CASTLEGRAPH_NEO4J_RETRY_SECONDS", "graph.neo4j_retry_seconds", "601"),
+    ],
+)
+def test_a_lease_or_retry_time_out_of_range_refuses_to_start_naming_the_key(
+    monkeypatch: pytest.MonkeyPatch, name: str, key: str, value: str
+) -> None:
+    graph = load_settings().graph
+    assert (graph.job_lease_seconds, graph.neo4j_retry_seconds) == (30.0, 30.0)
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ValidationError, match=key.replace(".", r"\.")):
+        load_settings()
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "many", "10001"])

@@ -23,6 +23,7 @@ from castlegraph.graph.drawers.drawer_request import DedupPolicy
 from castlegraph.graph.errors import GraphUnavailable, JobNotFound
 from castlegraph.graph.indexes.drawer_index import DrawerIndex
 from castlegraph.graph.jobs import (
+    JOB_LEASE_SECONDS,
     Job,
     claim_job,
     claimable_jobs,
@@ -38,12 +39,9 @@ Executor = Callable[[JobContext], dict[str, Any]]
 EXECUTORS: dict[str, Executor] = {"checkpoint": run_checkpoint, "mine": run_mine}
 RETRY_SECONDS = 2.0
 STOP_SECONDS = 30.0
-LEASE_SECONDS = 30.0
-"""How long a claim holds without renewal, on the database's clock: an owner that died hands
-its job over after this."""
-RENEW_SECONDS = LEASE_SECONDS / 3
-SCAN_SECONDS = 10.0
-"""How often an idle runner looks for jobs whose owner's lease ran out."""
+BEATS_PER_LEASE = 3
+"""A runner renews its lease, and an idle one looks for leases that ran out, this many times a
+lease (`graph.job_lease_seconds`)."""
 PRUNE_SECONDS = 24 * 3600.0
 """How often finished jobs past their keeping time are pruned (and once at start)."""
 JOB_FAILED = "the job failed; the service log has the detail"
@@ -51,14 +49,11 @@ JOB_FAILED = "the job failed; the service log has the detail"
 RELEASED: dict[str, Any] = {"owner": None, "lease_expires": None}
 
 
-def _lease_ms() -> int:
-    return int(LEASE_SECONDS * 1000)
-
-
 class JobRunner:
     """The jobs of one `owner`. On the embedded database the data directory's lock already
     makes one process the only runner, so its owner name is fixed and a restart resumes its
-    own jobs at once; elsewhere an idle runner looks for expired leases every `SCAN_SECONDS`."""
+    own jobs at once; elsewhere an idle runner looks for leases that ran out three times a
+    lease (`lease_seconds`)."""
 
     def __init__(
         self,
@@ -67,8 +62,11 @@ class JobRunner:
         written: Callable[[str], None],
         owner: str,
         drawer_index: DrawerIndex | None = None,
+        lease_seconds: float = JOB_LEASE_SECONDS,
     ) -> None:
         self._store = store
+        self._lease_ms = int(lease_seconds * 1000)
+        self._beat_seconds = lease_seconds / BEATS_PER_LEASE
         self._drawer_index = drawer_index
         self._policy = policy
         self._preparer = AheadPreparer(policy.near_threshold)
@@ -107,7 +105,7 @@ class JobRunner:
             self._queue.put(job.id)
 
     def _loop(self) -> None:
-        next_scan = time.monotonic() + SCAN_SECONDS
+        next_scan = time.monotonic() + self._beat_seconds
         next_prune = time.monotonic() + PRUNE_SECONDS
         while not self._stopping.is_set():
             try:
@@ -115,7 +113,7 @@ class JobRunner:
             except queue.Empty:
                 self.idle.set()
                 if time.monotonic() >= next_scan:
-                    next_scan = time.monotonic() + SCAN_SECONDS
+                    next_scan = time.monotonic() + self._beat_seconds
                     self._scan()
                 if time.monotonic() >= next_prune:
                     next_prune = time.monotonic() + PRUNE_SECONDS
@@ -150,7 +148,7 @@ class JobRunner:
         paused = job_id in self._paused
         self._paused.discard(job_id)
         try:
-            job = claim_job(store, job_id, self.owner, _lease_ms(), paused=paused)
+            job = claim_job(store, job_id, self.owner, self._lease_ms, paused=paused)
         except GraphUnavailable as error:
             self._pause(job_id, error)
             return
@@ -175,7 +173,7 @@ class JobRunner:
                 drawer_index=self._drawer_index,
                 preparer=self._preparer,
             )
-            with _Heartbeat(store, job, context.lost):
+            with _Heartbeat(store, job, context.lost, self._lease_ms, self._beat_seconds):
                 result = EXECUTORS[job.kind](context)
         except JobLost:
             log.warning("job %s was taken over by another instance; left to it", job_id)
@@ -241,9 +239,17 @@ def job_error(job_id: str, error: CastlegraphError) -> dict[str, Any]:
 class _Heartbeat:
     """Renews a running job's lease in the background; sets `lost` if another owner took it."""
 
-    def __init__(self, store: GraphStore, job: Job, lost: threading.Event) -> None:
+    def __init__(
+        self,
+        store: GraphStore,
+        job: Job,
+        lost: threading.Event,
+        lease_ms: int,
+        every_seconds: float,
+    ) -> None:
         self._store, self._job = store, job
         self._lost = lost
+        self._lease_ms, self._every_seconds = lease_ms, every_seconds
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._beat, name="job-lease", daemon=True)
 
@@ -256,11 +262,11 @@ class _Heartbeat:
         self._thread.join(STOP_SECONDS)
 
     def _beat(self) -> None:
-        while not self._done.wait(RENEW_SECONDS):
+        while not self._done.wait(self._every_seconds):
             try:
                 job = self._job
                 if not renew_job_lease(
-                    self._store, job.id, job.owner or "", job.claim, _lease_ms()
+                    self._store, job.id, job.owner or "", job.claim, self._lease_ms
                 ):
                     self._lost.set()
                     return
