@@ -17,14 +17,12 @@ import httpx2 as httpx
 import pytest
 
 from tests.support.backends import Backend
+from tests.support.jobs import SHORT_LEASE
 from tests.support.processes import Service
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]  # on Neo4j: a lease to wait out
 
 ITEMS = 600
-LEASE = {"CASTLEGRAPH_JOB_LEASE_SECONDS": "6"}
-"""On Neo4j a takeover waits for the killed instance's lease to run out and the next scan (every
-third of a lease): 8 s at most with this lease, 40 with the default."""
 WAIT_SECONDS = 120.0
 
 
@@ -94,14 +92,14 @@ def test_a_job_killed_half_way_resumes_with_no_duplicate(
 ) -> None:
     interrupted_dir, reference_dir = tmp_path / "interrupted", tmp_path / "reference"
 
-    first = spawn(interrupted_dir, env=LEASE)
+    first = spawn(interrupted_dir, env=SHORT_LEASE)
     first.wait_healthy()
     job_id = post_checkpoint(first)
     half = wait_for(first, job_id, lambda j: j["progress"]["done"] >= ITEMS // 4)
     assert half["status"] == "running"
     first.stop(signal.SIGKILL)
 
-    restarted = spawn(interrupted_dir, env=LEASE)
+    restarted = spawn(interrupted_dir, env=SHORT_LEASE)
     restarted.wait_healthy()
     resumed = wait_for(restarted, job_id, lambda j: j["status"] in ("succeeded", "failed"))
     restarted.stop(signal.SIGTERM)

@@ -19,15 +19,13 @@ import httpx2 as httpx
 import pytest
 
 from tests.support.backends import Backend
+from tests.support.jobs import SHORT_LEASE
 from tests.support.polling import eventually
 from tests.support.processes import Service
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]  # on Neo4j: a lease to wait out
 
 DOCUMENTS = 400
-LEASE_SECONDS = "6"
-"""On Neo4j a takeover waits for the killed instance's lease to run out and the next scan (every
-third of a lease): 8 s at most with this lease, 40 with the default."""
 WAIT_SECONDS = 180.0
 
 
@@ -48,8 +46,7 @@ def documents(root: Path) -> dict[str, str]:
 
 
 def serve(spawn: Callable[..., Service], data_dir: Path, root: Path) -> Service:
-    env = {"CASTLEGRAPH_MINE_ROOTS": str(root), "CASTLEGRAPH_JOB_LEASE_SECONDS": LEASE_SECONDS}
-    service = spawn(data_dir, env=env)
+    service = spawn(data_dir, env={"CASTLEGRAPH_MINE_ROOTS": str(root), **SHORT_LEASE})
     service.wait_healthy()
     return service
 
