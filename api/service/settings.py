@@ -23,6 +23,7 @@ from pydantic_settings import (
 )
 
 from castlegraph.api.service.tokens import Token, parse_tokens
+from castlegraph.graph.backends.opener import NEO4J_RETRY_SECONDS
 from castlegraph.graph.jobs import JOB_LEASE_SECONDS
 from castlegraph.resolver.core import Choice as CoreChoice
 
@@ -76,9 +77,11 @@ class GraphSettings(Section):
     neo4j_user: str = "neo4j"
     neo4j_password: SecretStr = SecretStr("")
     neo4j_database: str = "neo4j"
-    neo4j_retry_seconds: float = Field(default=30.0, ge=0.0, le=600.0, allow_inf_nan=False)
+    neo4j_retry_seconds: float = Field(
+        default=NEO4J_RETRY_SECONDS, ge=0.0, le=600.0, allow_inf_nan=False
+    )
     """How long the driver retries a transaction Neo4j could not take (unreachable, a leader
-    change) before the request is `503 graph::unavailable`: the driver's own default."""
+    change) before the request is `503 graph::unavailable`."""
     data_dir: Path = Field(default_factory=lambda: Path(platformdirs.user_data_dir("castlegraph")))
     embedded_port: int | None = Field(default=None, ge=1, le=65535)
     job_lease_seconds: float = Field(

@@ -13,6 +13,7 @@ import neo4j.exceptions
 
 from castlegraph.graph.backends.neo4j_uri import checked_uri, refused_connection, refused_driver
 from castlegraph.graph.backends.observe import observed_write, timed_statement
+from castlegraph.graph.backends.opener import NEO4J_RETRY_SECONDS
 from castlegraph.graph.backends.queries import Dialect, schema_statements, statement
 from castlegraph.graph.backends.server import Server, require_neo4j
 from castlegraph.graph.backends.store import Row
@@ -26,9 +27,6 @@ from castlegraph.graph.errors import (
 T = TypeVar("T")
 
 TX_TIMEOUT_SECONDS = 30.0
-RETRY_SECONDS = 30.0
-"""How long the driver retries a transaction it could not run before giving up: its own default
-(`max_transaction_retry_time`), which `graph.neo4j_retry_seconds` sets for a service."""
 
 
 UNAVAILABLE = (
@@ -111,7 +109,7 @@ class Neo4jStore:
         user: str,
         password: str,
         database: str,
-        retry_seconds: float = RETRY_SECONDS,
+        retry_seconds: float = NEO4J_RETRY_SECONDS,
     ) -> None:
         """`GraphMisconfigured` for a URI the driver cannot use; the connection (and so the
         login) waits for the first use, `ping` at start. The driver retries a transaction it

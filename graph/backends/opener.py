@@ -11,6 +11,10 @@ from castlegraph.graph.backends.embedded import HOST, EmbeddedFalkorDB
 from castlegraph.graph.backends.falkordb_store import FalkorStore
 from castlegraph.graph.backends.store import GraphStore
 
+NEO4J_RETRY_SECONDS = 30.0
+"""How long the Neo4j driver retries a transaction it could not run before giving up, unless
+`graph.neo4j_retry_seconds` says otherwise: the driver's own default."""
+
 
 @dataclass(frozen=True, slots=True)
 class Neo4jTarget:
@@ -18,8 +22,7 @@ class Neo4jTarget:
     user: str
     password: str
     database: str
-    retry_seconds: float
-    """How long the driver retries a transaction it could not run (`graph.neo4j_retry_seconds`)."""
+    retry_seconds: float = NEO4J_RETRY_SECONDS
 
 
 class Backend:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from castlegraph.graph.backends.neo4j_store import RETRY_SECONDS, Neo4jStore
+from castlegraph.graph.backends.neo4j_store import Neo4jStore
 from castlegraph.graph.backends.opener import Neo4jTarget
 from tests.support.seeding import migrated_graph, opened_graph
 
@@ -58,7 +58,7 @@ def neo4j_backend(address: tuple[str, str, str]) -> Backend:
         "CASTLEGRAPH_NEO4J_USER": user,
         "CASTLEGRAPH_NEO4J_PASSWORD": password,
     }
-    return Backend("neo4j", Neo4jTarget(uri, user, password, NEO4J_DATABASE, RETRY_SECONDS), env)
+    return Backend("neo4j", Neo4jTarget(uri, user, password, NEO4J_DATABASE), env)
 
 
 def wipe_neo4j(address: tuple[str, str, str]) -> None:
