@@ -72,6 +72,28 @@ def test_a_worker_that_dies_leaves_the_rest_to_the_job_and_the_next_job_gets_a_n
     assert preparer.worker_pid not in (None, first)
 
 
+def test_a_worker_that_hangs_is_stopped_and_leaves_the_rest_to_the_job(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    preparer = AheadPreparer(THRESHOLD, exchange_seconds=0.5)
+    try:
+        batches = _batches(MIN_BATCHES + 2)
+        running = preparer.batches(batches)
+        assert next(running) == prepare_texts(batches[0], THRESHOLD)
+        hung = preparer.worker_pid
+        assert hung is not None
+        os.kill(hung, signal.SIGSTOP)  # alive, and answering nothing more
+        rest = list(running)
+        assert rest[0] in (None, prepare_texts(batches[1], THRESHOLD))
+        assert rest[1:] == [None] * (len(batches) - 2)
+        assert "gave no answer in 0.5 s" in caplog.text
+        assert preparer.worker_pid is None
+        with pytest.raises(ProcessLookupError):
+            os.kill(hung, 0)  # killed, and reaped
+    finally:
+        preparer.close()
+
+
 def test_a_closed_preparer_starts_no_worker(preparer: AheadPreparer) -> None:
     preparer.close()
     assert list(preparer.batches(_batches(MIN_BATCHES))) == [None] * MIN_BATCHES

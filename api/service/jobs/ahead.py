@@ -14,7 +14,7 @@ import struct
 import subprocess
 import sys
 import threading
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from typing import IO, Any
 
 from castlegraph.api.service.children import module_command
@@ -29,6 +29,10 @@ Place = tuple[str, str, str]
 MIN_BATCHES = 4
 """Jobs of fewer batches prepare them on their own thread: starting the worker (~0.1 s) would
 cost them more than it saves."""
+EXCHANGE_SECONDS = 60.0
+"""How long a job waits on the worker for one exchange (a batch handed over, or its answer)
+before it takes the worker as hung, stops it and prepares the rest itself: the largest batch,
+one item of 1 MiB, is prepared in ~1 s by the pure-Python core."""
 _LENGTH = struct.Struct(">I")
 
 
@@ -41,8 +45,9 @@ class AheadPreparer:
     its batches itself, as small jobs always do, and the next job starts a new worker: the
     answer is the same either way (`prepare_text` is pure)."""
 
-    def __init__(self, near_threshold: float) -> None:
+    def __init__(self, near_threshold: float, exchange_seconds: float = EXCHANGE_SECONDS) -> None:
         self._near_threshold = near_threshold
+        self._exchange_seconds = exchange_seconds
         self._worker: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         self._closed = False
@@ -78,7 +83,8 @@ class AheadPreparer:
 
     def _ask(self, worker: subprocess.Popen[bytes], batch: Sequence[Place]) -> bool:
         try:
-            _send(worker.stdin, (list(batch), self._near_threshold))
+            with self._watched(worker):
+                _send(worker.stdin, (list(batch), self._near_threshold))
             return True
         except (OSError, ValueError) as error:  # ValueError: its pipe was closed
             self._failed(worker, error)
@@ -86,11 +92,25 @@ class AheadPreparer:
 
     def _answer(self, worker: subprocess.Popen[bytes]) -> list[PreparedText] | None:
         try:
-            answer: list[PreparedText] = _receive(worker.stdout)
+            with self._watched(worker):
+                answer: list[PreparedText] = _receive(worker.stdout)
             return answer
         except (OSError, EOFError, ValueError, pickle.UnpicklingError) as error:
             self._failed(worker, error)
             return None
+
+    @contextlib.contextmanager
+    def _watched(self, worker: subprocess.Popen[bytes]) -> Iterator[None]:
+        """An exchange with the worker, which is killed should it outlast `exchange_seconds`:
+        the job's read or write waiting on it then ends (end of file, broken pipe), where a
+        hung worker held the job, and a stopping service waiting on the job, for good."""
+        timer = threading.Timer(self._exchange_seconds, _hung, (worker, self._exchange_seconds))
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()
 
     def _started(self) -> subprocess.Popen[bytes] | None:
         with self._lock:
@@ -121,6 +141,11 @@ class AheadPreparer:
             worker, self._worker, self._closed = self._worker, None, True
         if worker is not None:
             _stop(worker)
+
+
+def _hung(worker: subprocess.Popen[bytes], seconds: float) -> None:
+    log.warning("the jobs' preparing worker gave no answer in %s s; stopping it", seconds)
+    worker.kill()
 
 
 def _stop(worker: subprocess.Popen[bytes]) -> None:
