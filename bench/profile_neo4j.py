@@ -42,7 +42,6 @@ from castlegraph.api.service import heap
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.api.service.settings import load_settings
 from castlegraph.graph.backends import neo4j_store
-from castlegraph.graph.backends.queries import statement
 
 ROOM = "profile"
 INDEX_POLL_SECONDS = 0.5
@@ -97,9 +96,9 @@ def tracing() -> Iterator[Trace]:
 def _install() -> None:
     """Wrap the store's statement runner and the driver's BEGIN / COMMIT with timers."""
 
-    def run(self: Any, name: str, /, **params: Any) -> list[dict[str, Any]]:
+    def run(self: Any, name: str, /, *, text: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         started = time.perf_counter()
-        result = self._tx.run(statement(name, "neo4j"), params)
+        result = self._tx.run(text, params)
         rows = [record.data() for record in result]
         summary = result.consume()
         _record(
@@ -112,7 +111,7 @@ def _install() -> None:
         )
         return rows
 
-    neo4j_store._Neo4jTx.run = run  # type: ignore[method-assign]
+    neo4j_store._Neo4jTx._run = run  # type: ignore[method-assign]
     transaction = neo4j._sync.work.transaction.TransactionBase
     for method, label in (("_begin", "BEGIN"), ("_commit", "COMMIT")):
         transaction_method = getattr(transaction, method)

@@ -110,6 +110,10 @@ class _FalkorTx:
     def lock(self, scope: str) -> None:
         """Nothing to do: the store already holds its process-wide write lock."""
 
+    def run_locked(self, scope: str, name: str, /, **params: Any) -> list[Row]:
+        """`run`: the process-wide write lock is every lock, as for `lock`."""
+        return self.run(name, **params)
+
     def lock_all(self, scopes: Sequence[str]) -> None:
         """Nothing to do, as for `lock`."""
 

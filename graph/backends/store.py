@@ -26,6 +26,11 @@ class Tx(Protocol):
         """Hold an exclusive lock on `scope` until the transaction ends."""
         ...
 
+    def run_locked(self, scope: str, name: str, /, **params: Any) -> list[Row]:
+        """`lock(scope)`, then `run(name, **params)`: in one round trip where the lock is a
+        statement (Neo4j), the lock's clause leading the statement's own."""
+        ...
+
     def lock_all(self, scopes: Sequence[str]) -> None:
         """Hold exclusive locks on `scopes` until the transaction ends, taken in the order
         given: callers sort them, so two units never each hold a lock the other waits for."""

@@ -26,7 +26,7 @@ from castlegraph.graph.drawers.visibility import visible
 from castlegraph.graph.errors import DrawerNotFound, DrawerSuperseded
 from castlegraph.graph.indexes.drawer_index import DrawerIndex
 from castlegraph.graph.indexes.sequenced_index import Counter
-from castlegraph.graph.locks import PENDING_PAIRS, room_lock
+from castlegraph.graph.locks import PENDING_PAIRS, RoomLock, room_lock
 from castlegraph.graph.records import Drawer, SimilarDrawer, WriteOutcome
 from castlegraph.resolver.drawers import Likeness, PreparedText, prepare_text
 
@@ -46,15 +46,16 @@ def write_drawer(
     await_candidates(memory, policy)
 
     def work(tx: Tx) -> WriteOutcome:
-        tx.lock(room_lock(new.wing, new.room))
+        room = RoomLock(tx, room_lock(new.wing, new.room))
         holder: Drawer | None = None
         if new.name is not None:
+            room.take()
             rows = tx.run("current_drawers_by_name", wing=new.wing, room=new.room, name=new.name)
             holder = Drawer.from_props(rows[0]["drawer"]) if rows else None
         same = same_named(new, holder, supersede)
         if isinstance(same, WriteOutcome):
             return same
-        return _store(tx, new, policy, same, store.dialect, memory, stored)
+        return _store(tx, room, new, policy, same, store.dialect, memory, stored)
 
     return stored.done(memory, store.write(work, use_case="write_drawer"))
 
@@ -74,7 +75,8 @@ def supersede_drawer(
 
     def work(tx: Tx) -> WriteOutcome:
         old = _get(tx, drawer_id, viewer)
-        tx.lock(room_lock(old.wing, old.room))
+        room = RoomLock(tx, room_lock(old.wing, old.room))
+        room.take()
         old = _get(tx, drawer_id)  # read again under the lock
         if not old.is_current:
             raise DrawerSuperseded(drawer_id, None)
@@ -90,13 +92,14 @@ def supersede_drawer(
             source_uri=old.source_uri,
             viewer=viewer,
         )
-        return _store(tx, new, policy, old, store.dialect, memory, stored)
+        return _store(tx, room, new, policy, old, store.dialect, memory, stored)
 
     return stored.done(memory, store.write(work, use_case="supersede_drawer"))
 
 
 def _store(
     tx: Tx,
+    room: RoomLock,
     new: NewDrawer,
     policy: DedupPolicy,
     replaced: Drawer | None,
@@ -104,14 +107,17 @@ def _store(
     memory: DrawerIndex | None,
     stored: Sequenced,
 ) -> WriteOutcome:
+    """Store `new` in its `room`, locked here if it is not yet: by the unread write's own
+    statement, else before the candidates are read."""
     prepared = prepare_text(new.wing, new.room, new.content, policy.near_threshold)
     lookup = None
     if policy.enabled and memory is not None and memory.ready:
         lookup = Lookup.of(memory, prepared)
         if replaced is None:
-            outcome = _store_unread(tx, new, policy, prepared, lookup, dialect, stored)
+            outcome = _store_unread(tx, room, new, policy, prepared, lookup, dialect, stored)
             if outcome is not None:
                 return outcome
+    room.take()
     text = prepared.text
     likenesses: list[Likeness] = []
     if policy.enabled:
@@ -131,6 +137,7 @@ def _store(
 
 def _store_unread(
     tx: Tx,
+    room: RoomLock,
     new: NewDrawer,
     policy: DedupPolicy,
     prepared: PreparedText,
@@ -144,7 +151,11 @@ def _store_unread(
     drawer sequence still stands where the index stood for the choice (`Lookup`) and no drawer
     of the room has the same content hash or fingerprint. None when the service does not know
     them all, or the statement wrote nothing: the write then reads its candidates
-    (`chosen_candidates`)."""
+    (`chosen_candidates`).
+
+    The statement takes the room's lock (`RoomLock.run`), unless the unit holds it already:
+    what is read before it (chosen drawers the service does not know) its check makes exact,
+    lock or not."""
     seen = lookup.seen
     if seen.epoch is None:
         return None
@@ -153,7 +164,7 @@ def _store_unread(
         return None
     likenesses = likenesses_among(prepared.text, candidates, policy.near_threshold)
     creation = Creation.of(new, prepared, likenesses, None, policy, dialect)
-    rows = tx.run(
+    rows = room.run(
         "create_drawer_unless_moved",
         **creation.params,
         seen_epoch=seen.epoch,

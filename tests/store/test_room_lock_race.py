@@ -1,5 +1,6 @@
-"""Two writers of one room at once (design §4.5, §6): every drawer write takes its room's lock
-before its first read, so a second writer whose in-memory index has not seen the first's drawer
+"""Two writers of one room at once (design §4.5, §6): every drawer write holds its room's lock
+before it reads what it decides on (a write decided unread, in its one statement, ahead of that
+statement's reads: `Tx.run_locked`), so a second writer whose in-memory index has not seen the first's drawer
 waits for the first to commit, then finds the drawer sequence moved, reads its candidates and
 sees the drawer: an exact copy is not stored again, a near copy is linked. On FalkorDB the store
 serialises the units; on Neo4j the lock does (without it, both drawers are stored unlinked)."""

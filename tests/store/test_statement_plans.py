@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from castlegraph.graph.backends.neo4j_store import Neo4jStore
+from castlegraph.graph.backends.neo4j_store import Neo4jStore, locked_statement
 from castlegraph.graph.backends.queries import statement
 
 CYPHER = Path(__file__).resolve().parents[2] / "cypher"
@@ -48,6 +48,21 @@ def test_no_statement_scans_without_saying_why(neo4j_session_store: Neo4jStore) 
         if scans - _justified(text):
             unjustified[name] = sorted(scans - _justified(text))
     assert unjustified == {}
+
+
+LOCKED = ["create_drawer_unless_moved"]
+"""The statements a unit runs with its lock (`Tx.run_locked`): the lock leads them."""
+
+
+@pytest.mark.neo4j
+@pytest.mark.parametrize("name", LOCKED)
+def test_a_statement_led_by_its_lock_still_starts_from_indexes(
+    neo4j_session_store: Neo4jStore, name: str
+) -> None:
+    text = locked_statement(statement(name, "neo4j"))
+    operators = neo4j_session_store.plan_operators(text, {})
+    assert "NodeUniqueIndexSeek(Locking)" in operators  # the lock, by its constraint
+    assert operators & SCANS - _justified(text) == set()
 
 
 def test_a_justification_names_an_operator_the_test_knows() -> None:
