@@ -49,8 +49,7 @@ def write_drawer(
         room = RoomLock(tx, room_lock(new.wing, new.room))
         holder: Drawer | None = None
         if new.name is not None:
-            room.take()
-            rows = tx.run("current_drawers_by_name", wing=new.wing, room=new.room, name=new.name)
+            rows = room.run("current_drawers_by_name", wing=new.wing, room=new.room, name=new.name)
             holder = Drawer.from_props(rows[0]["drawer"]) if rows else None
         same = same_named(new, holder, supersede)
         if isinstance(same, WriteOutcome):

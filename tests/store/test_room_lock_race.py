@@ -1,9 +1,10 @@
 """Two writers of one room at once (design §4.5, §6): every drawer write holds its room's lock
-before it reads what it decides on (a write decided unread, in its one statement, ahead of that
-statement's reads: `Tx.run_locked`), so a second writer whose in-memory index has not seen the first's drawer
-waits for the first to commit, then finds the drawer sequence moved, reads its candidates and
-sees the drawer: an exact copy is not stored again, a near copy is linked. On FalkorDB the store
-serialises the units; on Neo4j the lock does (without it, both drawers are stored unlinked)."""
+before it reads what it decides on (a write decided unread takes it in its one statement, ahead
+of that statement's reads: `Tx.run_locked`), so a second writer whose in-memory index has not
+seen the first's drawer waits for the first to commit, then finds the drawer sequence moved,
+reads its candidates and sees the drawer: an exact copy is not stored again, a near copy is
+linked. On FalkorDB the store serialises the units; on Neo4j the lock does (without it, both
+drawers are stored unlinked)."""
 
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -13,6 +14,7 @@ import pytest
 
 from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
 from castlegraph.graph.drawers.palace import write_drawer
+from castlegraph.graph.errors import DrawerNameTaken
 from castlegraph.graph.indexes.drawer_index import DrawerIndex
 from tests.support.holding import holding_first
 
@@ -67,3 +69,27 @@ def test_a_write_while_another_in_its_room_is_uncommitted_waits_and_sees_it(
         assert other.created
         assert [link.drawer for link in other.similar] == [one.drawer.id]
         assert other.similar[0].kind == "near"
+
+
+def test_a_named_write_while_another_of_that_name_is_uncommitted_waits_and_is_refused(
+    store: Any,
+) -> None:
+    """The name holder is read under the room's lock (taken by that read on Neo4j): a second
+    write of the name waits for the first to commit, then finds it holds the name."""
+    memory = _built(store)
+    with holding_first("create_drawer") as hold, ThreadPoolExecutor(max_workers=2) as pool:
+        first = pool.submit(
+            write_drawer, store, NewDrawer("w", "r", TEXT, name="runbook"), POLICY, memory=memory
+        )
+        assert hold.holding.wait(timeout=30)
+        other = NewDrawer("w", "r", "the quarterly budget review moved to tuesday", name="runbook")
+        second = pool.submit(write_drawer, store, other, POLICY, memory=memory)
+        time.sleep(0.5)  # the second write reaches the room while the first is uncommitted
+        hold.release.set()
+        one = first.result(timeout=60)
+        with pytest.raises(DrawerNameTaken) as taken:
+            second.result(timeout=60)
+
+    assert one.created
+    assert taken.value.details["drawer"] == one.drawer.id
+    assert _room_contents(store) == [TEXT]
