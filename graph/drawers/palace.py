@@ -152,9 +152,9 @@ def _store_unread(
     them all, or the statement wrote nothing: the write then reads its candidates
     (`chosen_candidates`).
 
-    The statement takes the room's lock (`RoomLock.run`), unless the unit holds it already:
-    what is read before it (chosen drawers the service does not know) its check makes exact,
-    lock or not."""
+    The statement takes the room's lock (`RoomLock.run`) unless the unit holds it already:
+    what is read before it (more chosen drawers, where closed ones left a branch short:
+    `settle`) its check makes exact, lock or not."""
     seen = lookup.seen
     if seen.epoch is None:
         return None
