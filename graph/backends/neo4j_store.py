@@ -4,6 +4,7 @@ Every use case is one `execute_read` / `execute_write` unit, so a `neo4j://` rou
 reads to followers and writes to the leader, and the driver retries what is retryable.
 """
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, TypeVar, cast
@@ -30,8 +31,14 @@ T = TypeVar("T")
 def locked_statement(text: str) -> str:
     """`text` led by `take_lock` (on `$locked_scope`): the lock is held before the statement
     reads anything (the count ends the lock's rows first), in one round trip where two took
-    ~2.5 ms more of a drawer write's ~11 (`bench.profile_neo4j`)."""
+    ~2.5 ms more of a drawer write's ~11 (`bench.profile_neo4j`). Not for a `UNION`, whose
+    later parts the lock would not lead."""
+    if _UNION.search(text):
+        raise ValueError("a UNION statement cannot be led by its lock")
     return f"{statement('take_lock', 'neo4j')}WITH count(held) AS locks_held\n{text}"
+
+
+_UNION = re.compile(r"^\s*UNION\b", re.MULTILINE)
 
 
 TX_TIMEOUT_SECONDS = 30.0

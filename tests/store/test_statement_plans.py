@@ -73,3 +73,10 @@ def test_a_justification_names_an_operator_the_test_knows() -> None:
         for operator in _justified(path.read_text(encoding="utf-8"))
     }
     assert {(file, op) for file, op in named if op not in SCANS} == set()
+
+
+def test_a_union_is_never_led_by_its_lock() -> None:
+    """The lock would lead its first part only: the later parts would read before it."""
+    with pytest.raises(ValueError, match="UNION"):
+        locked_statement(statement("drawer_candidates_by_ids", "neo4j"))
+    assert locked_statement("MATCH (n) RETURN n").endswith("MATCH (n) RETURN n")
