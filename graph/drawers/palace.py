@@ -75,8 +75,7 @@ def supersede_drawer(
     def work(tx: Tx) -> WriteOutcome:
         old = _get(tx, drawer_id, viewer)
         room = RoomLock(tx, room_lock(old.wing, old.room))
-        room.take()
-        old = _get(tx, drawer_id)  # read again under the lock
+        old = _get(room, drawer_id)  # read again under the lock, which this read takes
         if not old.is_current:
             raise DrawerSuperseded(drawer_id, None)
         if old.content == content:
@@ -177,7 +176,7 @@ def _store_unread(
     return creation.written(rows, stored) if rows and rows[0]["written"] else None
 
 
-def _get(tx: Tx, drawer_id: str, viewer: str | None = None) -> Drawer:
+def _get(tx: Tx | RoomLock, drawer_id: str, viewer: str | None = None) -> Drawer:
     """The drawer; one `viewer` may not see is missing, with the answer of an unknown id."""
     rows = tx.run("drawer_by_id", id=drawer_id)
     if not rows:

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
-from castlegraph.graph.drawers.palace import write_drawer
-from castlegraph.graph.errors import DrawerNameTaken
+from castlegraph.graph.drawers.palace import supersede_drawer, write_drawer
+from castlegraph.graph.errors import DrawerNameTaken, DrawerSuperseded
 from castlegraph.graph.indexes.drawer_index import DrawerIndex
 from tests.support.holding import holding_first
 
@@ -93,3 +93,31 @@ def test_a_named_write_while_another_of_that_name_is_uncommitted_waits_and_is_re
     assert one.created
     assert taken.value.details["drawer"] == one.drawer.id
     assert _room_contents(store) == [TEXT]
+
+
+def test_a_supersede_while_another_of_that_drawer_is_uncommitted_waits_and_is_refused(
+    store: Any,
+) -> None:
+    """The drawer is read again under the room's lock (taken by that read on Neo4j): a second
+    supersede waits for the first to commit, then finds the drawer closed."""
+    memory = _built(store)
+    old = write_drawer(store, NewDrawer("w", "r", TEXT, name="runbook"), POLICY, memory=memory)
+    with (
+        holding_first("create_drawer_replacing") as hold,
+        ThreadPoolExecutor(max_workers=2) as pool,
+    ):
+        first = pool.submit(
+            supersede_drawer, store, old.drawer.id, f"{TEXT}, twice", POLICY, memory=memory
+        )
+        assert hold.holding.wait(timeout=30)
+        second = pool.submit(
+            supersede_drawer, store, old.drawer.id, f"{TEXT}, once", POLICY, memory=memory
+        )
+        time.sleep(0.5)  # the second supersede reaches the room while the first is uncommitted
+        hold.release.set()
+        one = first.result(timeout=60)
+        with pytest.raises(DrawerSuperseded):
+            second.result(timeout=60)
+
+    assert one.created and one.superseded == old.drawer.id
+    assert _room_contents(store) == sorted([TEXT, f"{TEXT}, twice"])

@@ -50,7 +50,7 @@ def test_no_statement_scans_without_saying_why(neo4j_session_store: Neo4jStore) 
     assert unjustified == {}
 
 
-LOCKED = ["create_drawer_unless_moved", "current_drawers_by_name"]
+LOCKED = ["create_drawer_unless_moved", "current_drawers_by_name", "drawer_by_id"]
 """The statements a unit runs with its lock (`Tx.run_locked`): the lock leads them."""
 
 
