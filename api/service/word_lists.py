@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 
+from castlegraph.api.service.children import write_all
 from castlegraph.graph.backends.child_watch import die_with_parent
 from castlegraph.resolver.entity_keys import entity_key
 
@@ -172,7 +173,7 @@ def main(argv: list[str]) -> int:
         print(f"usage: python -m {__spec__.name} PARENT_PID SPEC", file=sys.stderr)
         return 2
     die_with_parent(int(argv[1]))
-    sys.stdout.buffer.write(ListSpec.from_json(argv[2]).build().to_bytes())
+    write_all(sys.stdout.buffer, ListSpec.from_json(argv[2]).build().to_bytes())
     return 0
 
 

@@ -1,8 +1,11 @@
 """Jobs' texts prepared ahead by a worker process: the same answers as on the job's thread, and
 the job's own preparation wherever the worker cannot answer (`api.service.jobs.ahead`)."""
 
+import contextlib
 import os
 import signal
+import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -98,3 +101,38 @@ def test_a_closed_preparer_starts_no_worker(preparer: AheadPreparer) -> None:
     preparer.close()
     assert list(preparer.batches(_batches(MIN_BATCHES))) == [None] * MIN_BATCHES
     assert preparer.worker_pid is None
+
+
+def test_a_worker_stopped_and_continued_over_and_over_still_answers_every_batch() -> None:
+    """`SIGSTOP` and `SIGCONT` (a profiler attaching, a paused container) cut large pipe writes
+    short; each side writes the rest (`children.write_all`), so no answer is lost or torn,
+    where the job used to wait for the rest of one for good."""
+    preparer = AheadPreparer(THRESHOLD, exchange_seconds=20)
+    words = [f"word{n}" for n in range(400)]
+    batches = [
+        [("w", "r", " ".join(words[(b + i) % 400 :] + words) * 40) for i in range(4)]
+        for b in range(MIN_BATCHES + 4)
+    ]  # ~0.5 MB a batch, well past a pipe's 64 KiB
+    storming = threading.Event()
+    storming.set()
+
+    def storm() -> None:
+        while storming.is_set():
+            pid = preparer.worker_pid
+            if pid is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGSTOP)
+                    time.sleep(0.001)
+                    os.kill(pid, signal.SIGCONT)
+            time.sleep(0.001)
+
+    stormer = threading.Thread(target=storm, daemon=True)
+    stormer.start()
+    try:
+        answers = [list(preparer.batches(batches)) for _ in range(3)]
+    finally:
+        storming.clear()
+        stormer.join()
+        preparer.close()
+    expected = [prepare_texts(batch, THRESHOLD) for batch in batches]
+    assert answers == [expected] * 3

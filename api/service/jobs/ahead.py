@@ -17,7 +17,7 @@ import threading
 from collections.abc import Generator, Iterator, Sequence
 from typing import IO, Any
 
-from castlegraph.api.service.children import module_command
+from castlegraph.api.service.children import module_command, read_exactly, write_all
 from castlegraph.resolver import core
 from castlegraph.resolver.drawers import PreparedText, prepare_texts
 
@@ -163,20 +163,14 @@ def _send(pipe: IO[bytes] | None, message: Any) -> None:
     if pipe is None:
         raise ValueError("no pipe")
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    pipe.write(_LENGTH.pack(len(data)) + data)
-    pipe.flush()
+    write_all(pipe, _LENGTH.pack(len(data)) + data)
 
 
 def _receive(pipe: IO[bytes] | None) -> Any:
     if pipe is None:
         raise ValueError("no pipe")
-    head = pipe.read(_LENGTH.size)
-    if len(head) < _LENGTH.size:
-        raise EOFError("the worker's output ended")
-    (length,) = _LENGTH.unpack(head)
-    data = pipe.read(length)
-    if len(data) < length:
-        raise EOFError("the worker's output ended")
+    (length,) = _LENGTH.unpack(read_exactly(pipe, _LENGTH.size))
+    data = read_exactly(pipe, length)
     return pickle.loads(data)  # noqa: S301 - a pipe between this service and its own worker
 
 
