@@ -8,6 +8,7 @@ The checks themselves are in `api.service.doctor`.
 """
 
 import os
+import time
 from pathlib import Path
 
 import typer
@@ -47,9 +48,12 @@ from castlegraph.graph.backends.opener import Backend, open_backend
 from castlegraph.graph.backends.store import GraphStore
 from castlegraph.graph.errors import DataDirInUse, GraphMisconfigured, UnsupportedServer
 from castlegraph.graph.schema import migrations
-from castlegraph.graph.schema.inspection import schema_state
+from castlegraph.graph.schema.inspection import SchemaState, schema_state
 
 MARKS = {"ok": "✔", "fail": "✘", "skip": "–"}
+BUILDING_WAIT_SECONDS = 10.0
+"""How long an index the database is still building may take before doctor reports it."""
+BUILDING_POLL_SECONDS = 0.1
 
 
 def _settings(config: Path | None, data_dir: Path | None) -> tuple[Settings | None, Check]:
@@ -72,7 +76,7 @@ def _settings(config: Path | None, data_dir: Path | None) -> tuple[Settings | No
 
 
 def _store_checks(store: GraphStore, memory_indexes: bool) -> list[Check]:
-    state = schema_state(store, memory_indexes=memory_indexes)
+    state = _settled_schema(store, memory_indexes)
     if state.complete:
         schema = ok("schema", f"all {len(state.expected)} constraints and indexes are in place")
     else:
@@ -86,6 +90,19 @@ def _store_checks(store: GraphStore, memory_indexes: bool) -> list[Check]:
         fix = "run `castlegraph migrate` (stop the service first), or restart the service"
         return [schema, failed("migrations", f"{len(done)} applied, pending: {names}", fix)]
     return [schema, ok("migrations", f"{len(done)} applied, none pending")]
+
+
+def _settled_schema(store: GraphStore, memory_indexes: bool) -> SchemaState:
+    """The schema's state, once no index it has is still building or `BUILDING_WAIT_SECONDS`
+    have passed: the embedded database builds its indexes again each time it loads its file,
+    so a check right after doctor started it saw them under construction, on an empty palace
+    too (seen once in CI, after `castlegraph migrate`)."""
+    deadline = time.monotonic() + BUILDING_WAIT_SECONDS
+    state = schema_state(store, memory_indexes=memory_indexes)
+    while state.not_ready and not state.missing and time.monotonic() < deadline:
+        time.sleep(BUILDING_POLL_SECONDS)
+        state = schema_state(store, memory_indexes=memory_indexes)
+    return state
 
 
 def _asked_service(service: ServiceAnswer, how: str) -> list[Check]:
