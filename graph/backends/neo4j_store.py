@@ -26,6 +26,8 @@ from castlegraph.graph.errors import (
 )
 
 T = TypeVar("T")
+_UNION = re.compile(r"^\s*UNION\b", re.MULTILINE)
+"""A statement of several parts, which a leading lock would not lead (`locked_statement`)."""
 
 
 def locked_statement(text: str) -> str:
@@ -36,9 +38,6 @@ def locked_statement(text: str) -> str:
     if _UNION.search(text):
         raise ValueError("a UNION statement cannot be led by its lock")
     return f"{statement('take_lock', 'neo4j')}WITH count(held) AS locks_held\n{text}"
-
-
-_UNION = re.compile(r"^\s*UNION\b", re.MULTILINE)
 
 
 TX_TIMEOUT_SECONDS = 30.0
