@@ -5,6 +5,7 @@ run to `bench.report.run_workload`, which times it and writes the JSON, so addin
 one function.
 """
 
+import os
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from bench import compare, report
+from bench.render import MEMORY_INDEXES_ONLY
 from bench.service import Backend
 
 app = typer.Typer(help="castlegraph benchmarks (design §10).", no_args_is_help=True)
@@ -40,12 +42,16 @@ BackendOption = Annotated[
 ]
 
 
-def _backend_params(backend: Backends) -> dict[str, str]:
-    """The backend (and Neo4j's heap) as the JSON's params record them."""
+def _backend_params(backend: Backends) -> dict[str, str | bool]:
+    """The backend (Neo4j's heap, and whether its candidate indexes were left to memory) as
+    the JSON's params record them."""
     if backend is not Backends.EMBEDDED:
         from bench.neo4j_server import heap  # noqa: PLC0415 - only Neo4j runs need it
 
-        return {"backend": str(backend), "neo4j_heap": heap()}
+        params: dict[str, str | bool] = {"backend": str(backend), "neo4j_heap": heap()}
+        if os.environ.get(MEMORY_INDEXES_ONLY, "").strip().lower() in ("1", "true", "yes"):
+            params["neo4j_memory_indexes_only"] = True
+        return params
     return {"backend": str(backend)}
 
 

@@ -20,9 +20,12 @@ WORKLOADS = (
 )
 """The order of the page: the workloads of design §10, as `python -m bench` lists them."""
 
-NOT_OPTIONS = frozenset({"neo4j_heap"})
+NOT_OPTIONS = frozenset({"neo4j_heap", "neo4j_memory_indexes_only"})
 """Params recorded for the reader that are no option of the command (Neo4j's heap is set by
-`NEO4J_SERVER_HEAP`)."""
+`NEO4J_SERVER_HEAP`, the candidate indexes left to memory by `MEMORY_INDEXES_ONLY`)."""
+
+MEMORY_INDEXES_ONLY = "CASTLEGRAPH_NEO4J_MEMORY_INDEXES_ONLY"
+"""The service's setting a Neo4j run may be given (`graph.neo4j_memory_indexes_only`)."""
 
 LOAD_CHECKS = (
     ("server_errors", "5xx answers"),
@@ -78,9 +81,12 @@ def load_runs(folder: Path) -> list[Run]:
 
 def command(run: Run) -> str:
     """The command line that produces `run`, every option it was given spelled out, with the
-    core it was told to run (`CASTLEGRAPH_CORE`) and the file it wrote when not the default."""
+    core it was told to run (`CASTLEGRAPH_CORE`), Neo4j's candidate indexes left to memory
+    (`MEMORY_INDEXES_ONLY`), and the file it wrote when not the default."""
     setting = (run.core or {}).get("setting")
     parts = [f"CASTLEGRAPH_CORE={setting}"] if setting not in (None, "auto") else []
+    if run.params.get("neo4j_memory_indexes_only"):
+        parts.append(f"{MEMORY_INDEXES_ONLY}=true")
     parts += ["python -m bench", run.workload]
     for key, value in run.params.items():
         if key in NOT_OPTIONS:
@@ -126,10 +132,13 @@ def _per_backend(run: Run) -> Iterable[tuple[str, Mapping[str, Any]]]:
 
 
 def label(run: Run, backends: Sequence[str]) -> str:
-    """The workload, with the backends other than the embedded one and the pure-Python core
-    when a run chose it (`mentions (neo4j)`, `mentions (pure-Python core)`): two runs of one
+    """The workload, with the backends other than the embedded one, Neo4j's candidate indexes
+    left to memory, and the pure-Python core when a run chose it (`mentions (neo4j)`,
+    `drawers (neo4j, memory indexes only)`, `mentions (pure-Python core)`): two runs of one
     workload side by side stay apart."""
     qualifiers = [backend for backend in backends if backend != "embedded"]
+    if run.params.get("neo4j_memory_indexes_only"):
+        qualifiers.append("memory indexes only")
     if run.core and run.core.get("name") == "python":
         qualifiers.append("pure-Python core")
     return f"{run.workload} ({', '.join(qualifiers)})" if qualifiers else run.workload

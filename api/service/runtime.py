@@ -99,6 +99,7 @@ class Runtime:
             graph.neo4j_password.get_secret_value(),
             graph.neo4j_database,
             graph.neo4j_retry_seconds,
+            graph.neo4j_memory_indexes_only,
         )
 
     def start(self) -> None:
@@ -186,8 +187,8 @@ class Runtime:
     def _fill_entity_keys(self, store: GraphStore) -> None:
         """Where the database's entity index is back after a run that kept it in memory
         (FalkorDB with `dedup.memory_index` off), the entities written meanwhile get their
-        keys before any search needs them (design §5.4)."""
-        if store.memory_replaces_indexes and store.stores_entity_keys:
+        keys before any search needs them (design §5.4). Neo4j never leaves them out."""
+        if store.dialect == "falkordb" and store.stores_entity_keys:
             filled = fill_entity_keys(store)
             if filled:
                 log.info("entities given their database index keys: %d", filled)

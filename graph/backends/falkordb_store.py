@@ -14,6 +14,7 @@ from castlegraph.graph.backends.queries import (
     MEMORY_SERVED,
     SEARCHES_OF_SERVED,
     Dialect,
+    index_of,
     schema_statements,
     statement,
 )
@@ -55,11 +56,6 @@ UNIQUE_CONSTRAINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 _CANDIDATE_INDEXES = {"entity_dkeys": ("Entity", "dkeys"), "drawer_terms": ("Drawer", "terms")}
 """The label and property each candidate index of `MEMORY_SERVED` covers, by its topic."""
-
-
-def _index_topic(file_name: str) -> str:
-    """`21_entity_dkeys.cypher` → `entity_dkeys`."""
-    return file_name.removesuffix(".cypher").split("_", 1)[-1]
 
 
 OVERLOADED = ("max pending queries exceeded", "mem consumption exceeded capacity")
@@ -265,7 +261,7 @@ class FalkorStore:
 
     def _drop_index(self, file_name: str) -> bool:
         """Drop the index a schema file creates, if present; whether it was."""
-        topic = _index_topic(file_name)
+        topic = index_of(file_name)
         label, prop = _CANDIDATE_INDEXES[topic]
         indexes = self.run_text(statement("index_list", "falkordb"), {})
         if not any(row["label"] == label and prop in row["properties"] for row in indexes):

@@ -15,14 +15,23 @@ import neo4j.exceptions
 from castlegraph.graph.backends.neo4j_uri import checked_uri, refused_connection, refused_driver
 from castlegraph.graph.backends.observe import observed_write, timed_statement
 from castlegraph.graph.backends.opener import NEO4J_RETRY_SECONDS
-from castlegraph.graph.backends.queries import Dialect, schema_statements, statement
+from castlegraph.graph.backends.queries import (
+    MEMORY_SERVED,
+    SEARCHES_OF_SERVED,
+    Dialect,
+    index_of,
+    schema_statements,
+    statement,
+)
 from castlegraph.graph.backends.server import Server, require_neo4j
 from castlegraph.graph.backends.store import Row
 from castlegraph.graph.errors import (
     CONFLICT,
     ConstraintViolation,
+    GraphMisconfigured,
     GraphQueryError,
     GraphUnavailable,
+    UnindexedSearch,
 )
 
 T = TypeVar("T")
@@ -71,7 +80,24 @@ def _translate(error: Exception, shown: str, user: str) -> Exception:
         return GraphUnavailable(f"Neo4j timed the transaction out (locks busy?): {code}")
     if isinstance(error, neo4j.exceptions.ConstraintError):
         return ConstraintViolation(CONFLICT)
+    dropped = _dropped_candidate_index(error)
+    if dropped is not None:
+        return GraphMisconfigured(
+            f"Neo4j has no {dropped} index: an instance with graph.neo4j_memory_indexes_only"
+            " dropped it, and this one searches it; set that on every instance of the database"
+            " (this one restarted without it creates the index again)"
+        )
     return GraphQueryError(f"Neo4j refused a statement: {error}")
+
+
+def _dropped_candidate_index(error: Exception) -> str | None:
+    """The candidate index a search found missing, as one dropped by an instance that serves
+    them from memory (`Neo4jStore.apply_schema`) leaves it."""
+    message = str(getattr(error, "message", "") or "")
+    if "no such" not in message.lower():
+        return None
+    names = (index_of(file_name) for file_name in MEMORY_SERVED.values())
+    return next((name for name in names if name in message), None)
 
 
 @contextmanager
@@ -94,8 +120,10 @@ def _pipelined_begin(session: neo4j.Session) -> AbstractContextManager[object]:
 
 
 class _Neo4jTx:
-    def __init__(self, tx: neo4j.ManagedTransaction) -> None:
+    def __init__(self, tx: neo4j.ManagedTransaction, refused: frozenset[str]) -> None:
         self._tx = tx
+        self._refused = refused
+        """The candidate searches whose index the database does not keep (`UnindexedSearch`)."""
 
     def run(self, name: str, /, **params: Any) -> list[Row]:
         return self._run(name, text=statement(name, "neo4j"), params=params)
@@ -110,6 +138,11 @@ class _Neo4jTx:
 
     @timed_statement
     def _run(self, name: str, /, *, text: str, params: dict[str, Any]) -> list[Row]:
+        if name in self._refused:
+            raise UnindexedSearch(
+                f"{name} searches a database index that is not there (every instance serves"
+                " it from memory instead): refused rather than failed by the server"
+            )
         result = self._tx.run(text, params)
         return [record.data() for record in result]
 
@@ -131,10 +164,18 @@ class Neo4jStore:
         password: str,
         database: str,
         retry_seconds: float = NEO4J_RETRY_SECONDS,
+        *,
+        memory_indexes_only: bool = False,
     ) -> None:
         """`GraphMisconfigured` for a URI the driver cannot use; the connection (and so the
         login) waits for the first use, `ping` at start. The driver retries a transaction it
-        could not run for `retry_seconds` before the error reaches the caller."""
+        could not run for `retry_seconds` before the error reaches the caller.
+        `memory_indexes_only`: every instance on the database serves the candidate searches
+        from memory (`memory_replaces_indexes`)."""
+        self.memory_replaces_indexes = memory_indexes_only
+        self.unindexed_searches: frozenset[str] = frozenset()
+        """The candidate searches refused (`UnindexedSearch`): those of the indexes that
+        `apply_schema(memory_indexes=True)` dropped, until `restore_index` makes one again."""
         self._shown = checked_uri(uri)
         self._user = user
         try:
@@ -167,7 +208,7 @@ class Neo4jStore:
     def _execute(self, mode: str, work: Callable[[Any], T], use_case: str) -> T:
         @neo4j.unit_of_work(timeout=TX_TIMEOUT_SECONDS, metadata={"use_case": use_case})
         def unit(tx: neo4j.ManagedTransaction) -> T:
-            return work(_Neo4jTx(tx))
+            return work(_Neo4jTx(tx, self.unindexed_searches))
 
         with self._translated(), self._session() as session, _pipelined_begin(session):
             if mode == "read":
@@ -193,20 +234,36 @@ class Neo4jStore:
         versions = kernel["versions"] or [""]
         return require_neo4j(Server("Neo4j", str(versions[0]), str(kernel["edition"] or "")))
 
-    memory_replaces_indexes = False
-    """Several instances share one Neo4j (design §2.2): the database's candidate indexes stay
-    whatever one instance keeps in its memory."""
+    memory_replaces_indexes: bool
+    """Several instances may share one Neo4j (design §2.2), and one without the in-memory
+    indexes searches the database's: so they are kept, unless the operator says every instance
+    serves them from memory (`graph.neo4j_memory_indexes_only`)."""
     stores_entity_keys = True
+    """Always: an instance started later without the setting finds its entity index whole."""
 
     def apply_schema(self, *, memory_indexes: bool = False) -> None:
-        """Every constraint and index, whatever `memory_indexes` says (see above)."""
+        """Every constraint and index; with `memory_indexes` on a database whose instances all
+        serve the candidate searches from memory, the candidate indexes are dropped instead,
+        where present (an instance without the setting creates them again at its start)."""
+        dropped = memory_indexes and self.memory_replaces_indexes
+        served = sorted(MEMORY_SERVED.items()) if dropped else []
         with self._translated(), self._session() as session:
-            for _, text in schema_statements("neo4j"):
+            for _, text in schema_statements("neo4j", without=[name for _, name in served]):
                 session.run(text).consume()
+            for _, file_name in served:
+                session.run(statement(f"drop_{index_of(file_name)}_index", "neo4j")).consume()
             session.run(statement("await_indexes", "neo4j")).consume()
+        self.unindexed_searches = frozenset().union(*(SEARCHES_OF_SERVED[t] for t, _ in served))
 
     def restore_index(self, served: str) -> None:
-        """Nothing to restore: Neo4j keeps its candidate indexes."""
+        """Create the candidate index `served` again (the in-memory one failed to build) and
+        wait for it to fill from the keys and terms the nodes kept."""
+        file_name = MEMORY_SERVED[served]
+        [(_, text)] = [entry for entry in schema_statements("neo4j") if entry[0] == file_name]
+        with self._translated(), self._session() as session:
+            session.run(text).consume()
+            session.run(statement("await_indexes", "neo4j")).consume()
+        self.unindexed_searches -= SEARCHES_OF_SERVED[served]
 
     def run_text(self, text: str, params: dict[str, Any]) -> list[Row]:
         """One auto-commit statement outside the use cases (tests and diagnosis only)."""

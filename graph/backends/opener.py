@@ -23,6 +23,9 @@ class Neo4jTarget:
     password: str
     database: str
     retry_seconds: float = NEO4J_RETRY_SECONDS
+    memory_indexes_only: bool = False
+    """Every instance serves candidate searches from memory: the database keeps no candidate
+    index (`graph.neo4j_memory_indexes_only`)."""
 
 
 class Backend:
@@ -51,7 +54,12 @@ def open_backend(neo4j: Neo4jTarget | None, data_dir: Path, port: int | None = N
         from castlegraph.graph.backends.neo4j_store import Neo4jStore  # noqa: PLC0415  # see the module docstring
 
         store = Neo4jStore(
-            neo4j.uri, neo4j.user, neo4j.password, neo4j.database, neo4j.retry_seconds
+            neo4j.uri,
+            neo4j.user,
+            neo4j.password,
+            neo4j.database,
+            neo4j.retry_seconds,
+            memory_indexes_only=neo4j.memory_indexes_only,
         )
         return Backend(store)
     embedded = EmbeddedFalkorDB(data_dir, port)

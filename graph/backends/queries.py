@@ -24,6 +24,12 @@ MEMORY_SERVED: dict[str, str] = {
 """The database's candidate indexes (schema files, the same names in both dialects) that the
 service's in-memory indexes serve instead, by the in-memory index that does (design §5.4)."""
 
+
+def index_of(file_name: str) -> str:
+    """The name of the index a schema file creates: `21_entity_dkeys.cypher` → `entity_dkeys`."""
+    return file_name.removesuffix(".cypher").split("_", 1)[-1]
+
+
 SEARCHES_OF_SERVED: dict[str, frozenset[str]] = {
     "entity": frozenset({"entities_by_probe_keys"}),
     "drawer": frozenset({"drawer_candidates", "drawer_batch_candidates"}),

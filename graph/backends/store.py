@@ -51,12 +51,15 @@ class GraphStore(Protocol):
 
     memory_replaces_indexes: bool
     """Whether `apply_schema(memory_indexes=True)` leaves out the database's candidate
-    indexes (`graph.backends.queries.MEMORY_SERVED`): true where one service owns the database."""
+    indexes (`graph.backends.queries.MEMORY_SERVED`): true where one service owns the database
+    (FalkorDB), or where every instance serves them from memory (Neo4j with
+    `graph.neo4j_memory_indexes_only`)."""
 
     @property
     def stores_entity_keys(self) -> bool:
         """Whether entity writes store the candidate-index keys (`resolver.entity_search_keys`);
-        false only while the in-memory index serves a database that keeps no index of them.
+        false only while the in-memory index serves an embedded database that keeps no index
+        of them (Neo4j always stores them: an instance without the memory index may start).
         An entity's stored keys are then dropped when its spellings change, so every entity
         holds either the keys of its current spellings or none
         (`graph.schema.migration_steps.fill_entity_keys` gives them back)."""

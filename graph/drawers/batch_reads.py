@@ -35,17 +35,20 @@ class Found:
     holders: list[Drawer]
 
 
-def read_batch_chosen(tx: Tx, part: list[PreparedDrawer], memory: DrawerIndex) -> dict[int, Found]:
+def read_batch_chosen(
+    tx: Tx, part: list[PreparedDrawer], memory: DrawerIndex, *, take_in: bool = True
+) -> dict[int, Found]:
     """`read_batch_candidates` with each item's word pairs and bands looked up in memory: the
     hash and fingerprint lookups, the chosen drawers, the name holders of every item and the
     drawer sequence in one round trip (`drawer_batch_candidates_by_ids`; another per item only
     when closed or hidden drawers left a branch short: `graph.drawers.candidates.settle`). When the
     sequence stands elsewhere than the index stood for the choice, the index takes in what it
     had not seen and the part is chosen and read again (`SequencedIndex.catch_up_to`): the
-    rare path, another writer's."""
+    rare path, another writer's. Not with `take_in` false: a later part on Neo4j, whose
+    sequence counts the unit's own uncommitted parts (`graph.drawers.drawer_batch`)."""
     params = {item.index: by_ids_params(item.new, item.text) for item in part}
     read = _ChosenRead.of(tx, part, memory, params)
-    if memory.catch_up_to(tx, read.counter, read.seen):
+    if take_in and memory.catch_up_to(tx, read.counter, read.seen):
         read = _ChosenRead.of(tx, part, memory, params)
     for item in part:
         entry = read.found[item.index]

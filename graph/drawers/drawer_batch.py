@@ -73,10 +73,8 @@ def write_drawers(
     """Write `items` in order, as `graph.drawers.palace.write_drawer` would one by one; one outcome
     per item (a refused name is an outcome, not an exception: the rest are written). The items
     are prepared before the transaction (`prepare_drawers`), or were (`ready`). With `memory`
-    (built), the first part's candidates come from it (`graph.indexes.drawer_index`); a later part's
-    from the database's term index, or, where the database keeps none, from the index caught up on
-    the parts before (`_for_next_part`). Either way the batch's own drawers are compared from
-    memory (`_SoFar`): Neo4j's term index does not see the transaction's own writes.
+    (built), every part's candidates come from it (`graph.indexes.drawer_index`), as it stands
+    for the part (`_for_next_part`). The batch's own drawers are compared from memory (`_SoFar`).
 
     Candidates are read for all items at once: on Neo4j in one round trip
     (`drawer_batch_candidates`: per item exactly what `graph.drawers.palace` reads for one write);
@@ -147,9 +145,10 @@ def _write_units(
         parts = list(_parts(list(prepared)))
         saved: Saved | None = None
         for number, part in enumerate(parts):
-            if number:
-                chosen = _for_next_part(tx, chosen)
-            decided = _decide_part(tx, part, policy, supersede, store.dialect, chosen, so_far)
+            take_in = _for_next_part(tx, chosen, store.dialect) if number else True
+            decided = _decide_part(
+                tx, part, policy, supersede, store.dialect, chosen, so_far, take_in=take_in
+            )
             outcomes.extend(decided.outcomes)
             save = progress(outcomes) if progress and number == len(parts) - 1 else None
             saved = _store_part(tx, decided, store.dialect, stamped, save)
@@ -164,25 +163,28 @@ def _write_units(
     return outcomes, saved
 
 
-def _for_next_part(tx: Tx, chosen: DrawerIndex | None) -> DrawerIndex | None:
-    """The index for the next part, if it may answer: where the database keeps a term index,
-    it answers for the room (on Neo4j the parts before are not committed, so the index cannot
-    take them in; they are compared from memory, `_SoFar`);
-    where it keeps none (FalkorDB, whose statements commit one by one), the index takes in the
-    part just written and answers (design §5.4)."""
-    if chosen is None or chosen.database_answers:
-        return None
-    chosen.catch_up(tx)
-    return chosen
+def _for_next_part(tx: Tx, chosen: DrawerIndex | None, dialect: Dialect) -> bool:
+    """Make the index fit to answer the next part; whether that part's read may take in what
+    the drawer sequence shows. On FalkorDB, whose statements commit one by one, the index takes
+    in the part just written (design §5.4). On Neo4j the parts before are not committed: the
+    index must not take them in (a unit that then failed would leave them in it), and need
+    not: it holds the batch's rooms as the unit's locks keep them, and the batch's own drawers
+    are compared from memory (`_SoFar`)."""
+    if dialect != "falkordb":
+        return False
+    if chosen is not None:
+        chosen.catch_up(tx)
+    return True
 
 
 @dataclass
 class _SoFar:
     """The items the batch stored so far and the drawers it closed, which each later item
-    compares with in memory, in its own part as in a later one: on Neo4j the term index is
-    eventually consistent and does not see the transaction's own writes
-    (`13_drawer_terms.cypher`), so a later part's candidate read cannot give them, and what it
-    gives of them (by hash or fingerprint) is set aside, so both databases decide alike."""
+    compares with in memory, in its own part as in a later one: on Neo4j no index gives a
+    later part the unit's own drawers (the term index is eventually consistent and does not see
+    the transaction's writes, `13_drawer_terms.cypher`; the in-memory index does not take them
+    in, `_for_next_part`), and what the candidate read gives of them (by hash or fingerprint)
+    is set aside, so both databases decide alike."""
 
     stored: list[Stored] = field(default_factory=list)
     ids: set[str] = field(default_factory=set)
@@ -240,9 +242,11 @@ def _decide_part(
     dialect: Dialect,
     memory: DrawerIndex | None,
     so_far: _SoFar,
+    *,
+    take_in: bool,
 ) -> _Decided:
     if memory is not None:
-        found = read_batch_chosen(tx, part, memory)
+        found = read_batch_chosen(tx, part, memory, take_in=take_in)
     else:
         found = read_batch_candidates(tx, part, policy.enabled, dialect)
     decided = _Decided([], [], [], [])

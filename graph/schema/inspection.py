@@ -46,18 +46,22 @@ def schema_state(store: GraphStore, *, memory_indexes: bool = False) -> SchemaSt
     Neo4j names every constraint and index; FalkorDB keeps one index per label listing its
     properties, and constraints by (label, properties), so each dialect is compared its own way.
     With the in-memory candidate indexes (`dedup.memory_index`), FalkorDB is expected without its
-    own copies of them (design §5.4); Neo4j keeps them either way.
+    own copies of them (design §5.4), and so is Neo4j where every instance serves them from
+    memory (`GraphStore.memory_replaces_indexes`); otherwise Neo4j keeps them.
     """
     indexes, constraints = store.read(_lists, use_case="schema_state")
     if store.dialect == "neo4j":
-        return _neo4j_state(indexes, constraints)
+        served = memory_indexes and store.memory_replaces_indexes
+        return _neo4j_state(indexes, constraints, memory_indexes=served)
     return _falkordb_state(indexes, constraints, memory_indexes=memory_indexes)
 
 
-def expected_neo4j_names() -> list[tuple[str, str]]:
-    """(kind, name) of every constraint and index the Neo4j schema files create, in order."""
+def expected_neo4j_names(*, memory_indexes: bool = False) -> list[tuple[str, str]]:
+    """(kind, name) of every constraint and index the Neo4j schema files create, in order,
+    but the candidate indexes the in-memory ones replace when `memory_indexes`."""
+    without = MEMORY_SERVED.values() if memory_indexes else ()
     found = []
-    for _, text in schema_statements("neo4j"):
+    for _, text in schema_statements("neo4j", without=without):
         match = _NEO4J_NAME.search(text)
         if match:
             kind = "constraint" if match.group(1).upper() == "CONSTRAINT" else "index"
@@ -65,11 +69,13 @@ def expected_neo4j_names() -> list[tuple[str, str]]:
     return found
 
 
-def _neo4j_state(indexes: list[Row], constraints: list[Row]) -> SchemaState:
+def _neo4j_state(
+    indexes: list[Row], constraints: list[Row], *, memory_indexes: bool
+) -> SchemaState:
     index_states = {row["name"]: row["state"] for row in indexes}
     constraint_names = {row["name"] for row in constraints}
     expected, missing, not_ready = [], [], []
-    for kind, name in expected_neo4j_names():
+    for kind, name in expected_neo4j_names(memory_indexes=memory_indexes):
         expected.append(name)
         present = name in constraint_names if kind == "constraint" else name in index_states
         if not present:

@@ -27,6 +27,7 @@ CANDIDATE_INDEXES = {("Entity", "dkeys"), ("Drawer", "terms")}
 ROOM = "/api/wings/infra/rooms/ops/drawers"
 ORIGINAL = "The storage engine keeps every page of the log in one file on the disk."
 NEAR_COPY = "The sotrage engine keeps every page of the log in one file on the disk."
+ROTATION = "Rotate the TLS certificates of every ingress controller on the first Friday."
 WARM_SECONDS = 10.0
 WATCHED_SECONDS = 0.5
 """How long a job is watched while the index builds: it must still be queued (a job that
@@ -125,6 +126,44 @@ def test_neo4j_keeps_its_candidate_indexes_with_the_memory_indexes_on(
     with running_app(app_settings(tmp_path, graph=graph)) as client:
         assert neo4j_indexed(app_store(client)) == {"entity_dkeys", "drawer_terms"}
         assert health(client)["entity_index"] == "ready"
+
+
+@pytest.mark.neo4j
+def test_neo4j_drops_them_where_every_instance_serves_them_from_memory(
+    tmp_path: Path, neo4j_address: tuple[str, str, str]
+) -> None:
+    """`graph.neo4j_memory_indexes_only`: the service drops both, answers from memory, and
+    doctor's schema check expects them absent; a service without the setting creates them
+    again, and finds what the first wrote through them."""
+    uri, user, password = neo4j_address
+    graph = {"neo4j_uri": uri, "neo4j_user": user, "neo4j_password": password}
+    only = app_settings(tmp_path, graph={**graph, "neo4j_memory_indexes_only": True})
+    with running_app(only) as client:
+        store = app_store(client)
+        assert neo4j_indexed(store) == set()
+        assert schema_state(store, memory_indexes=True).complete
+        assert sorted(schema_state(store, memory_indexes=False).missing) == [
+            "drawer_terms",
+            "entity_dkeys",
+        ]
+        assert (health(client)["entity_index"], health(client)["drawer_index"]) == (
+            "ready",
+            "ready",
+        )
+        resolves_a_typo_and_links_a_near_copy(client)
+        drawer = client.post(ROOM, json={"content": ROTATION})
+        first = mention(client, drawer.json()["drawer"]["id"], "Prometheus")
+    with running_app(app_settings(tmp_path, graph=graph, dedup={"memory_index": False})) as client:
+        assert neo4j_indexed(app_store(client)) == {"entity_dkeys", "drawer_terms"}
+        typo = mention(client, drawer.json()["drawer"]["id"], "Promethues")
+        assert (typo["observation"]["rule"], typo["entity"]["id"]) == (
+            "typo",
+            first["entity"]["id"],
+        )
+        near = client.post(ROOM, json={"content": ROTATION.replace("controller", "controler")})
+        assert [entry["drawer"] for entry in near.json()["similar"]] == [
+            drawer.json()["drawer"]["id"]
+        ]
 
 
 def failing_builds(monkeypatch: pytest.MonkeyPatch) -> None:

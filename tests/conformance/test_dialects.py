@@ -16,8 +16,6 @@ NEO4J_ONLY = {
 }
 FALKORDB_ONLY = {
     "drop_vector_index",  # its schema procedures
-    "drop_entity_dkeys_index",  # the candidate indexes its one owner serves from memory
-    "drop_drawer_terms_index",  # (design §5.4); Neo4j keeps them
     "know_relationship_types",  # its plans match nothing of a type they do not know yet
 }
 

@@ -13,14 +13,15 @@ from typing import Any
 import pytest
 
 from castlegraph.api.http.statuses import http_status
-from castlegraph.graph.drawers.drawer_batch import write_drawers
+from castlegraph.graph.drawers.drawer_batch import write_drawers, write_drawers_saving
 from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
 from castlegraph.graph.drawers.palace import write_drawer
 from castlegraph.graph.entities.entity_curation import find_entities
 from castlegraph.graph.entities.resolution import MentionInput, dry_run, resolve_mentions
-from castlegraph.graph.errors import GraphUnavailable
+from castlegraph.graph.errors import GraphUnavailable, JobNotFound
 from castlegraph.graph.indexes.drawer_index import DrawerIndex
 from castlegraph.graph.indexes.entity_index import EntityIndex
+from castlegraph.graph.jobs import ProgressSave
 from castlegraph.resolver.entity_model import make_mention
 from tests.store.test_entities import KNOWN_WORD, new_drawer, resolve
 from tests.support.statements import recording_statements
@@ -154,13 +155,11 @@ def test_names_are_found_through_the_built_index(store: Any) -> None:
     assert find_entities(store, "Kubernetes", "person", index) == []
 
 
-def test_every_part_of_a_batch_searches_memory_where_the_database_keeps_no_index(
-    falkordb_store: Any,
-) -> None:
-    """A batch whose names repeat is written in parts; on FalkorDB each part's statements
-    commit as they run, so the index takes in the parts before and answers the next one too:
-    no part searches the database's term index, which is not there (a scan of the room)."""
-    store = falkordb_store
+def test_every_part_of_a_batch_searches_memory(store: Any) -> None:
+    """A batch whose names repeat is written in parts, and the in-memory index answers each:
+    no part searches the database's term index, which may not be there (design §5.4). On
+    FalkorDB each part's statements commit as they run, so the index takes in the parts
+    before; on Neo4j it answers as it stood, and the batch compares its own drawers itself."""
     original = write_drawer(store, NewDrawer("work", "notes", ORIGINAL), POLICY).drawer
     index = unbuilt(DrawerIndex(), 0.0)
     index.build(store)
@@ -181,3 +180,28 @@ def test_every_part_of_a_batch_searches_memory_where_the_database_keeps_no_index
     assert sorted(entry.drawer for entry in nearer.similar) == sorted([original.id, near.drawer.id])
     assert {"drawer_candidates", "drawer_batch_candidates"}.isdisjoint(watching.names)
     assert watching.names.count("drawer_batch_candidates_by_ids") == 2  # one read per part
+
+
+def test_a_neo4j_batch_that_fails_leaves_the_index_as_it_stood(neo4j_session_store: Any) -> None:
+    """A later part reads the drawer sequence with the unit's own uncommitted parts counted:
+    an index that took them in would hold drawers that were never committed, and count the
+    sequence values the next writers commit as seen (so miss their drawers)."""
+    store = neo4j_session_store
+    store.wipe()
+    write_drawer(store, NewDrawer("work", "notes", "An earlier note on the backups."), POLICY)
+    index = unbuilt(DrawerIndex(), 0.0)
+    index.build(store)
+    stood = index.position()
+    items = [
+        NewDrawer("work", "notes", "The plan for the week ahead, first draft.", name="plan"),
+        NewDrawer("work", "notes", "The plan for the week ahead, second draft.", name="plan"),
+        NewDrawer("work", "notes", "A note on the rotation of the certificates."),
+    ]
+    no_job = ProgressSave.of("no-such-job", "owner", 1, done=3)
+    with pytest.raises(JobNotFound):
+        write_drawers_saving(store, items, POLICY, lambda _: no_job, memory=index)
+    assert index.position() == stood
+    assert len(store.run_text("MATCH (d:Drawer) RETURN d.id AS id", {})) == 1
+    original = write_drawer(store, NewDrawer("work", "notes", ORIGINAL), POLICY).drawer
+    near = write_drawer(store, NewDrawer("work", "notes", NEAR_COPY), POLICY, memory=index)
+    assert [entry.drawer for entry in near.similar] == [original.id]

@@ -1,9 +1,11 @@
-"""A candidate search the embedded database has no index for is refused, not run (design §5.4).
+"""A candidate search the database has no index for is refused, not run (design §5.4).
 
 While the service's in-memory indexes serve, FalkorDB keeps no `Entity.dkeys` or `Drawer.terms`
-index; a caller that forgot to pass the in-memory index would make the database read every
-entity or drawer for each probe until the query timed out. The store refuses those statements
-at once (`UnindexedSearch`) from `apply_schema(memory_indexes=True)` until `restore_index`.
+index, and neither does Neo4j where every instance serves them from memory
+(`graph.neo4j_memory_indexes_only`): a caller that forgot to pass the in-memory index would
+make FalkorDB read every entity or drawer for each probe until the query timed out, and Neo4j
+fail the statement. The store refuses those statements at once (`UnindexedSearch`) from
+`apply_schema(memory_indexes=True)` until `restore_index`.
 """
 
 from collections.abc import Iterator
@@ -11,18 +13,21 @@ from typing import Any
 
 import pytest
 
+from castlegraph.graph.backends.neo4j_store import Neo4jStore
 from castlegraph.graph.drawers.drawer_batch import write_drawers
 from castlegraph.graph.drawers.drawer_request import DedupPolicy, NewDrawer
 from castlegraph.graph.drawers.palace import write_drawer
 from castlegraph.graph.entities.entity_curation import add_alias
 from castlegraph.graph.entities.resolution import MentionInput, dry_run, resolve_mentions
-from castlegraph.graph.errors import UnindexedSearch
+from castlegraph.graph.errors import GraphMisconfigured, UnindexedSearch
 from castlegraph.graph.indexes.entity_index import EntityIndex
 from castlegraph.graph.records import Entity
 from castlegraph.graph.schema.migration_steps import fill_entity_keys
 from castlegraph.resolver.entity_model import make_mention
 from castlegraph.resolver.entity_search_keys import stored_keys
+from tests.api.test_candidate_indexes import falkordb_indexed, neo4j_indexed
 from tests.store.test_entities import KNOWN_WORD, new_drawer, resolve
+from tests.support.backends import NEO4J_DATABASE, wipe_neo4j
 
 POLICY = DedupPolicy()
 ORIGINAL = "The storage engine keeps every page of the log in one file on the disk."
@@ -30,12 +35,38 @@ NEAR_COPY = "The sotrage engine keeps every page of the log in one file on the d
 
 
 @pytest.fixture
-def store(falkordb_store: Any) -> Iterator[Any]:
+def falkordb_memory_store(falkordb_store: Any) -> Iterator[Any]:
     """The session's FalkorDB, every index created again afterwards for the next test."""
     try:
         yield falkordb_store
     finally:
         falkordb_store.apply_schema()
+
+
+@pytest.fixture
+def neo4j_memory_store(neo4j_address: tuple[str, str, str]) -> Iterator[Any]:
+    """A store on the session's Neo4j (wiped, every index there) opened as by a service with
+    `graph.neo4j_memory_indexes_only`; every index created again afterwards."""
+    wipe_neo4j(neo4j_address)
+    store = Neo4jStore(*neo4j_address, NEO4J_DATABASE, memory_indexes_only=True)
+    store.apply_schema()
+    try:
+        yield store
+    finally:
+        store.apply_schema()
+        store.close()
+
+
+@pytest.fixture(params=["falkordb", pytest.param("neo4j", marks=pytest.mark.neo4j)])
+def store(request: pytest.FixtureRequest) -> Any:
+    return request.getfixturevalue(f"{request.param}_memory_store")
+
+
+def candidate_indexes(store: Any) -> int:
+    """How many of the two candidate indexes the database holds."""
+    if store.dialect == "neo4j":
+        return len(neo4j_indexed(store))
+    return len(falkordb_indexed(store))
 
 
 def counts(store: Any) -> tuple[int, int]:
@@ -53,6 +84,7 @@ def test_entity_searches_without_the_memory_index_are_refused_until_it_is_restor
     drawer = new_drawer(store, "notes on the cluster")
     [seeded] = resolve(store, drawer, ("Kubernetes", "tool"))
     store.apply_schema(memory_indexes=True)  # as the service leaves it with its memory indexes
+    assert candidate_indexes(store) == 0
     before = counts(store)
     with pytest.raises(
         UnindexedSearch, match="entities_by_probe_keys searches a database index that is not there"
@@ -63,6 +95,7 @@ def test_entity_searches_without_the_memory_index_are_refused_until_it_is_restor
         dry_run(store, make_mention("Kubernets", "tool"), fuzzy=True, known_word=KNOWN_WORD)
     assert counts(store) == before  # nothing written
     store.restore_index("entity")
+    assert candidate_indexes(store) == 1
     [typo] = resolve(store, drawer, ("Kubernets", "tool"))
     assert (typo.rule, typo.entity.view.id) == ("typo", seeded.entity.view.id)
 
@@ -89,6 +122,7 @@ def test_drawer_searches_without_the_memory_index_are_refused_until_it_is_restor
 def test_with_every_index_applied_nothing_is_refused(store: Any) -> None:
     store.apply_schema(memory_indexes=True)
     store.apply_schema()
+    assert candidate_indexes(store) == 2
     drawer = new_drawer(store, ORIGINAL)
     [seeded] = resolve(store, drawer, ("Kubernetes", "tool"))
     [typo] = resolve(store, drawer, ("Kubernets", "tool"))
@@ -102,10 +136,11 @@ def stored_index_keys(store: Any) -> dict[str, list[str] | None]:
 
 
 def test_entities_written_while_memory_serves_keep_no_index_keys_until_filled(
-    store: Any,
+    falkordb_memory_store: Any,
 ) -> None:
     """The keys are not stored while the memory index serves, and a respelled entity loses
     the ones it had; `fill_entity_keys` gives back exactly what the database index needs."""
+    store = falkordb_memory_store
     drawer = new_drawer(store, "notes on the cluster")
     [operator] = resolve(store, drawer, ("Kubernetes Operator", "tool"))
     store.apply_schema(memory_indexes=True)
@@ -127,3 +162,37 @@ def test_entities_written_while_memory_serves_keep_no_index_keys_until_filled(
     assert stored_index_keys(store) == {view.id: stored_keys(view) for view in views}
     [typo] = resolve(store, drawer, ("Grafana Lokki", "tool"))  # on the database's index
     assert (typo.rule, typo.entity.view.id) == ("typo", loki.entity.view.id)
+
+
+def test_entities_written_while_every_neo4j_instance_serves_from_memory_keep_their_keys(
+    neo4j_memory_store: Any,
+) -> None:
+    """An instance started later without the setting searches the database's index, which
+    must find them: Neo4j's entities keep their keys (`GraphStore.stores_entity_keys`)."""
+    store = neo4j_memory_store
+    drawer = new_drawer(store, "notes on the cluster")
+    store.apply_schema(memory_indexes=True)
+    assert store.stores_entity_keys
+    index = EntityIndex()
+    index.build(store)
+    inputs = [MentionInput(drawer, make_mention("Grafana Loki", "tool"))]
+    [loki] = resolve_mentions(store, inputs, fuzzy=True, known_word=KNOWN_WORD, memory=index)
+    assert loki.created
+    store.restore_index("entity")
+    assert fill_entity_keys(store) == 0
+    [typo] = resolve(store, drawer, ("Grafana Lokki", "tool"))  # on the database's index
+    assert (typo.rule, typo.entity.view.id) == ("typo", loki.entity.view.id)
+
+
+def test_an_instance_without_the_setting_is_told_which_setting_dropped_its_index(
+    neo4j_memory_store: Any, neo4j_session_store: Any
+) -> None:
+    """One instance with `graph.neo4j_memory_indexes_only` started: another without it, whose
+    in-memory index is building or off, searches an index that is gone."""
+    drawer = new_drawer(neo4j_session_store, "notes on the cluster")
+    neo4j_memory_store.apply_schema(memory_indexes=True)
+    with pytest.raises(GraphMisconfigured, match=r"graph\.neo4j_memory_indexes_only") as caught:
+        resolve(neo4j_session_store, drawer, ("Kubernetes", "tool"))
+    assert "Neo4j has no entity_dkeys index" in caught.value.message
+    with pytest.raises(GraphMisconfigured, match="Neo4j has no drawer_terms index"):
+        write_drawer(neo4j_session_store, NewDrawer("work", "notes", ORIGINAL), POLICY)

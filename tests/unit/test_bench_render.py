@@ -159,6 +159,19 @@ def test_runs_of_one_workload_on_another_backend_or_core_stay_apart(tmp_path: Pa
     ]
 
 
+def test_a_neo4j_run_with_its_candidate_indexes_left_to_memory_says_so(tmp_path: Path) -> None:
+    params = {"sizes": [10000], "backend": "neo4j", "neo4j_memory_indexes_only": True}
+    results = {**drawers_results(p50=5.0), "backend": "neo4j"}
+    write_result(tmp_path, "drawers", params, results)
+    [run] = render.load_runs(tmp_path)
+
+    assert render.command(run) == (
+        "CASTLEGRAPH_NEO4J_MEMORY_INDEXES_ONLY=true python -m bench drawers --sizes 10000 "
+        "--backend neo4j"
+    )
+    assert render.rows(run)[0][0] == "drawers (neo4j, memory indexes only)"
+
+
 def test_nothing_is_written_without_results(tmp_path: Path) -> None:
     out = tmp_path / "performance.md"
     assert render.write(tmp_path, out) == 0

@@ -28,7 +28,12 @@ def collected(*marks: str) -> set[str]:
     return {line for line in run.stdout.splitlines() if "::" in line}
 
 
-NEO4J_ONLY = ("test_two_instances.py", "test_neo4j_browses_entities", "test_neo4j_keeps_its")
+NEO4J_ONLY = (
+    "test_two_instances.py",
+    "test_neo4j_browses_entities",
+    "test_neo4j_keeps_its",
+    "test_neo4j_drops_them",
+)
 
 
 def on_neo4j(node_id: str) -> bool:

@@ -62,6 +62,7 @@ def test_environment_names_are_the_documented_ones(monkeypatch: pytest.MonkeyPat
         "CASTLEGRAPH_MAX_QUEUED_JOBS": "5",
         "CASTLEGRAPH_NEO4J_RETRY_SECONDS": "7.5",
         "CASTLEGRAPH_JOB_LEASE_SECONDS": "12",
+        "CASTLEGRAPH_NEO4J_MEMORY_INDEXES_ONLY": "true",
     }
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
@@ -83,6 +84,19 @@ def test_environment_names_are_the_documented_ones(monkeypatch: pytest.MonkeyPat
     assert settings.api.allow_unauthenticated is True
     assert settings.api.max_queued_jobs == 5
     assert (graph.neo4j_retry_seconds, graph.job_lease_seconds) == (7.5, 12.0)
+    assert graph.neo4j_memory_indexes_only is True
+
+
+def test_memory_indexes_only_without_the_memory_indexes_refuses_to_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert load_settings().graph.neo4j_memory_indexes_only is False
+    monkeypatch.setenv("CASTLEGRAPH_NEO4J_MEMORY_INDEXES_ONLY", "true")
+    monkeypatch.setenv("CASTLEGRAPH_DEDUP_MEMORY_INDEX", "false")
+    with pytest.raises(ValidationError, match=r"graph\.neo4j_memory_indexes_only needs dedup"):
+        load_settings()
+    monkeypatch.setenv("CASTLEGRAPH_DEDUP_MEMORY_INDEX", "true")
+    assert load_settings().graph.neo4j_memory_indexes_only is True
 
 
 @pytest.mark.parametrize(
