@@ -22,7 +22,7 @@ from tests.support.processes import Service
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]  # on Neo4j: a lease to wait out
 
-ITEMS = 600
+ITEMS = 300
 WAIT_SECONDS = 120.0
 
 

@@ -25,7 +25,7 @@ from tests.support.processes import Service
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]  # on Neo4j: a lease to wait out
 
-DOCUMENTS = 400
+DOCUMENTS = 200
 WAIT_SECONDS = 180.0
 
 
