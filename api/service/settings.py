@@ -92,7 +92,7 @@ class GraphSettings(Section):
     neo4j_memory_indexes_only: bool = False
     """On Neo4j, every instance answers candidate searches from its in-memory indexes, so the
     database keeps no full-text index of its own (`entity_dkeys`, `drawer_terms`): a drawer
-    write without that index's upkeep is ~2.5 ms faster (design §5.4). Set it on every instance
+    write without that index's upkeep is ~2 ms faster (design §5.4). Set it on every instance
     of the database: one without it creates the indexes again at its start. Needs
     `dedup.memory_index`."""
 

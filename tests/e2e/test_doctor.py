@@ -209,6 +209,37 @@ def test_doctor_on_neo4j_compares_its_schema_by_name_and_state(
 
 
 @pytest.mark.neo4j
+def test_doctor_on_neo4j_with_memory_indexes_only_expects_no_candidate_index(
+    data_dir: Path, neo4j_address: tuple[str, str, str]
+) -> None:
+    """`graph.neo4j_memory_indexes_only`: `migrate` drops the two candidate indexes, which
+    doctor then expects absent; without the setting it names them missing."""
+    uri, user, password = neo4j_address
+    env = {
+        **NO_SERVICE,
+        "CASTLEGRAPH_NEO4J_URI": uri,
+        "CASTLEGRAPH_NEO4J_USER": user,
+        "CASTLEGRAPH_NEO4J_PASSWORD": password,
+    }
+    only = {**env, "CASTLEGRAPH_NEO4J_MEMORY_INDEXES_ONLY": "true"}
+    store = Neo4jStore(uri, user, password, "neo4j")
+    try:
+        store.wipe()
+        assert cli(data_dir, "migrate", env=only).exit_code == 0
+        ready = cli(data_dir, "doctor", "--json", env=only)
+        assert ready.exit_code == 0, ready.output
+        assert checks(ready)["schema"][1].startswith("all 29 constraints and indexes are in place")
+        without = cli(data_dir, "doctor", "--json", env=env)
+        assert without.exit_code == 1
+        status, message = checks(without)["schema"]
+        assert status == "fail"
+        assert "drawer_terms" in message and "entity_dkeys" in message
+    finally:
+        store.apply_schema()  # the indexes back, for the tests after this one
+        store.close()
+
+
+@pytest.mark.neo4j
 def test_doctor_names_a_neo4j_older_than_needed(
     data_dir: Path, neo4j_address: tuple[str, str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
