@@ -5,7 +5,9 @@ directory, `test_service_process.py`).
 
 What several instances behind a load balancer must keep (design §2.2): one entity per (kind,
 key), every job run once, every mention and verdict kept, and a read through one instance
-sees what was written through the other.
+sees what was written through the other. The tests of each instance deciding on the other's
+writes run twice: with Neo4j's candidate indexes, and with `graph.neo4j_memory_indexes_only`,
+where nothing may need them.
 """
 
 import itertools
@@ -20,6 +22,7 @@ import httpx2 as httpx
 import pytest
 
 from castlegraph.graph.backends.neo4j_store import Neo4jStore
+from tests.api.test_candidate_indexes import neo4j_indexed
 from tests.support.backends import neo4j_backend
 from tests.support.processes import Service
 
@@ -36,7 +39,15 @@ def graph(neo4j_address: tuple[str, str, str]) -> Iterator[Neo4jStore]:
     store = Neo4jStore(*neo4j_address, "neo4j")
     store.wipe()
     yield store
+    store.apply_schema()  # the candidate indexes back after instances that dropped them
     store.close()
+
+
+@pytest.fixture
+def memory_only() -> bool:
+    """Whether the instances run with `graph.neo4j_memory_indexes_only` (a test that
+    parametrizes `memory_only` runs both ways)."""
+    return False
 
 
 @pytest.fixture
@@ -45,8 +56,11 @@ def start_instance(
     neo4j_address: tuple[str, str, str],
     tmp_path: Path,
     spawn: Callable[..., Service],
+    memory_only: bool,
 ) -> Callable[[str], Service]:
     env = neo4j_backend(neo4j_address).env
+    if memory_only:
+        env = {**env, "CASTLEGRAPH_NEO4J_MEMORY_INDEXES_ONLY": "true"}
 
     def start(name: str) -> Service:
         service = spawn(tmp_path / name, env=env)
@@ -175,6 +189,7 @@ def mention(service: Service, drawer: str, name: str, kind: str) -> dict[str, An
     return dict(answer.json())
 
 
+@pytest.mark.parametrize("memory_only", [False, True], ids=["database-indexes", "memory-only"])
 def test_each_instance_decides_on_what_the_other_wrote_since_its_index_was_built(
     start_instance: Callable[[str], Service],
 ) -> None:
@@ -213,8 +228,9 @@ def test_each_instance_decides_on_what_the_other_wrote_since_its_index_was_built
     )
 
 
+@pytest.mark.parametrize("memory_only", [False, True], ids=["database-indexes", "memory-only"])
 def test_each_instance_finds_the_drawers_the_other_wrote_and_closed(
-    start_instance: Callable[[str], Service],
+    start_instance: Callable[[str], Service], graph: Neo4jStore, memory_only: bool
 ) -> None:
     """Both in-memory drawer indexes are built on an empty palace, then each write's candidates
     rest on drawers only the other instance wrote or closed (design §4.5): the writer catches up
@@ -222,6 +238,8 @@ def test_each_instance_finds_the_drawers_the_other_wrote_and_closed(
     a, b = start_instance("a"), start_instance("b")
     wait_index_ready(a, "drawer_index")
     wait_index_ready(b, "drawer_index")
+    kept = neo4j_indexed(graph)
+    assert kept == (set() if memory_only else {"entity_dkeys", "drawer_terms"})
     room = "/api/wings/lab/rooms/notes/drawers"
     original = "rotate the staging certificates before the audit on friday"
     first = post(a, room, {"content": original}).json()["drawer"]["id"]
