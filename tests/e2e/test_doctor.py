@@ -18,6 +18,7 @@ from castlegraph.graph.backends import server
 from castlegraph.graph.backends.neo4j_store import Neo4jStore
 from castlegraph.graph.schema.migrations import MIGRATIONS
 from castlegraph.resolver import core
+from tests.support.backends import neo4j_backend
 from tests.support.cli_runner import cli
 from tests.support.processes import Service
 from tests.support.seeding import opened_graph
@@ -178,12 +179,7 @@ def test_doctor_on_neo4j_compares_its_schema_by_name_and_state(
     data_dir: Path, neo4j_address: tuple[str, str, str]
 ) -> None:
     uri, user, password = neo4j_address
-    env = {
-        **NO_SERVICE,
-        "CASTLEGRAPH_NEO4J_URI": uri,
-        "CASTLEGRAPH_NEO4J_USER": user,
-        "CASTLEGRAPH_NEO4J_PASSWORD": password,
-    }
+    env = {**NO_SERVICE, **neo4j_backend(neo4j_address).env}
     store = Neo4jStore(uri, user, password, "neo4j")
     try:
         store.wipe()
@@ -215,12 +211,7 @@ def test_doctor_on_neo4j_with_memory_indexes_only_expects_no_candidate_index(
     """`graph.neo4j_memory_indexes_only`: `migrate` drops the two candidate indexes, which
     doctor then expects absent; without the setting it names them missing."""
     uri, user, password = neo4j_address
-    env = {
-        **NO_SERVICE,
-        "CASTLEGRAPH_NEO4J_URI": uri,
-        "CASTLEGRAPH_NEO4J_USER": user,
-        "CASTLEGRAPH_NEO4J_PASSWORD": password,
-    }
+    env = {**NO_SERVICE, **neo4j_backend(neo4j_address).env}
     only = {**env, "CASTLEGRAPH_NEO4J_MEMORY_INDEXES_ONLY": "true"}
     store = Neo4jStore(uri, user, password, "neo4j")
     try:
