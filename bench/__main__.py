@@ -5,7 +5,6 @@ run to `bench.report.run_workload`, which times it and writes the JSON, so addin
 one function.
 """
 
-import os
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
@@ -14,8 +13,8 @@ from typing import Annotated, Any
 import typer
 
 from bench import compare, report
-from bench.render import MEMORY_INDEXES_ONLY
 from bench.service import Backend
+from castlegraph.api.service.settings import load_settings
 
 app = typer.Typer(help="castlegraph benchmarks (design §10).", no_args_is_help=True)
 
@@ -49,7 +48,8 @@ def _backend_params(backend: Backends) -> dict[str, str | bool]:
         from bench.neo4j_server import heap  # noqa: PLC0415 - only Neo4j runs need it
 
         params: dict[str, str | bool] = {"backend": str(backend), "neo4j_heap": heap()}
-        if os.environ.get(MEMORY_INDEXES_ONLY, "").strip().lower() in ("1", "true", "yes"):
+        # As the service started from here will read it: the environment, or castlegraph.toml.
+        if load_settings().graph.neo4j_memory_indexes_only:
             params["neo4j_memory_indexes_only"] = True
         return params
     return {"backend": str(backend)}

@@ -15,6 +15,7 @@ from castlegraph.graph.backends.queries import (
     SEARCHES_OF_SERVED,
     Dialect,
     index_of,
+    schema_statement,
     schema_statements,
     statement,
 )
@@ -245,7 +246,7 @@ class FalkorStore:
 
     def restore_index(self, served: str) -> None:
         file_name = MEMORY_SERVED[served]
-        [(_, text)] = [entry for entry in schema_statements("falkordb") if entry[0] == file_name]
+        text = schema_statement(file_name, "falkordb")
         with self._write_lock:
             self._create_index(text)
             self._wait_until_operational(SCHEMA_WAIT_SECONDS)

@@ -20,6 +20,7 @@ from castlegraph.graph.backends.queries import (
     SEARCHES_OF_SERVED,
     Dialect,
     index_of,
+    schema_statement,
     schema_statements,
     statement,
 )
@@ -259,7 +260,7 @@ class Neo4jStore:
         """Create the candidate index `served` again (the in-memory one failed to build) and
         wait for it to fill from the keys and terms the nodes kept."""
         file_name = MEMORY_SERVED[served]
-        [(_, text)] = [entry for entry in schema_statements("neo4j") if entry[0] == file_name]
+        text = schema_statement(file_name, "neo4j")
         with self._translated(), self._session() as session:
             session.run(text).consume()
             session.run(statement("await_indexes", "neo4j")).consume()

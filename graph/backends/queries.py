@@ -47,6 +47,12 @@ def statement(name: str, dialect: Dialect) -> str:
     raise KeyError(f"no Cypher statement named {name!r} for {dialect}")
 
 
+def schema_statement(file_name: str, dialect: Dialect) -> str:
+    """The statement of one schema file of the dialect (`13_drawer_terms.cypher`)."""
+    [text] = [text for name, text in schema_statements(dialect) if name == file_name]
+    return text
+
+
 def schema_statements(dialect: Dialect, *, without: Collection[str] = ()) -> list[tuple[str, str]]:
     """(file name, statement) for every schema file of the dialect but those named in
     `without`, in file-name order."""

@@ -6,7 +6,7 @@ session's real Neo4j, whose schema doctor compares by name and state.
 
 import json
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -174,60 +174,60 @@ def test_safe_uri_drops_only_the_password() -> None:
     assert doctor.safe_uri("bolt://db:7687") == "bolt://db:7687"
 
 
-@pytest.mark.neo4j
-def test_doctor_on_neo4j_compares_its_schema_by_name_and_state(
-    data_dir: Path, neo4j_address: tuple[str, str, str]
-) -> None:
-    uri, user, password = neo4j_address
-    env = {**NO_SERVICE, **neo4j_backend(neo4j_address).env}
-    store = Neo4jStore(uri, user, password, "neo4j")
+@pytest.fixture
+def neo4j_graph(neo4j_address: tuple[str, str, str]) -> Iterator[Neo4jStore]:
+    """The session's Neo4j, wiped; every index created again afterwards for the tests after."""
+    store = Neo4jStore(*neo4j_address, "neo4j")
     try:
         store.wipe()
-        assert cli(data_dir, "migrate", env=env).exit_code == 0
-        ready = cli(data_dir, "doctor", "--json", env=env)
-        assert ready.exit_code == 0, ready.output
-        found = checks(ready)
-        reported = store.server()
-        assert (reported.product, reported.edition) == ("Neo4j", "community")
-        assert found["database"] == ("ok", f"{uri} answers: {reported} ")  # no fix after it
-        assert found["schema"][0] == found["migrations"][0] == "ok"
-        assert found["schema"][1].startswith("all 31 constraints and indexes are in place")
-        assert found["migrations"][1].startswith(f"{len(MIGRATIONS)} applied, none pending")
-        store.run_text("DROP INDEX entity_key", {})
-        broken = cli(data_dir, "doctor", "--json", env=env)
-        assert broken.exit_code == 1
-        status, message = checks(broken)["schema"]
-        assert status == "fail"
-        assert "entity_key" in message
+        yield store
     finally:
-        store.apply_schema()  # the index back, for the tests after this one
+        store.apply_schema()
         store.close()
 
 
 @pytest.mark.neo4j
+def test_doctor_on_neo4j_compares_its_schema_by_name_and_state(
+    data_dir: Path, neo4j_address: tuple[str, str, str], neo4j_graph: Neo4jStore
+) -> None:
+    env = {**NO_SERVICE, **neo4j_backend(neo4j_address).env}
+    assert cli(data_dir, "migrate", env=env).exit_code == 0
+    ready = cli(data_dir, "doctor", "--json", env=env)
+    assert ready.exit_code == 0, ready.output
+    found = checks(ready)
+    reported = neo4j_graph.server()
+    assert (reported.product, reported.edition) == ("Neo4j", "community")
+    uri = neo4j_address[0]
+    assert found["database"] == ("ok", f"{uri} answers: {reported} ")  # no fix after it
+    assert found["schema"][0] == found["migrations"][0] == "ok"
+    assert found["schema"][1].startswith("all 31 constraints and indexes are in place")
+    assert found["migrations"][1].startswith(f"{len(MIGRATIONS)} applied, none pending")
+    neo4j_graph.run_text("DROP INDEX entity_key", {})
+    broken = cli(data_dir, "doctor", "--json", env=env)
+    assert broken.exit_code == 1
+    status, message = checks(broken)["schema"]
+    assert status == "fail"
+    assert "entity_key" in message
+
+
+@pytest.mark.neo4j
+@pytest.mark.usefixtures("neo4j_graph")
 def test_doctor_on_neo4j_with_memory_indexes_only_expects_no_candidate_index(
     data_dir: Path, neo4j_address: tuple[str, str, str]
 ) -> None:
     """`graph.neo4j_memory_indexes_only`: `migrate` drops the two candidate indexes, which
     doctor then expects absent; without the setting it names them missing."""
-    uri, user, password = neo4j_address
     env = {**NO_SERVICE, **neo4j_backend(neo4j_address).env}
     only = {**env, "CASTLEGRAPH_NEO4J_MEMORY_INDEXES_ONLY": "true"}
-    store = Neo4jStore(uri, user, password, "neo4j")
-    try:
-        store.wipe()
-        assert cli(data_dir, "migrate", env=only).exit_code == 0
-        ready = cli(data_dir, "doctor", "--json", env=only)
-        assert ready.exit_code == 0, ready.output
-        assert checks(ready)["schema"][1].startswith("all 29 constraints and indexes are in place")
-        without = cli(data_dir, "doctor", "--json", env=env)
-        assert without.exit_code == 1
-        status, message = checks(without)["schema"]
-        assert status == "fail"
-        assert "drawer_terms" in message and "entity_dkeys" in message
-    finally:
-        store.apply_schema()  # the indexes back, for the tests after this one
-        store.close()
+    assert cli(data_dir, "migrate", env=only).exit_code == 0
+    ready = cli(data_dir, "doctor", "--json", env=only)
+    assert ready.exit_code == 0, ready.output
+    assert checks(ready)["schema"][1].startswith("all 29 constraints and indexes are in place")
+    without = cli(data_dir, "doctor", "--json", env=env)
+    assert without.exit_code == 1
+    status, message = checks(without)["schema"]
+    assert status == "fail"
+    assert "drawer_terms" in message and "entity_dkeys" in message
 
 
 @pytest.mark.neo4j
