@@ -77,7 +77,8 @@ class SizeResult:
         }
 
 
-def _seconds(job: dict[str, Any]) -> float:
+def seconds_of(job: dict[str, Any]) -> float:
+    """A finished job's run, from its `started_at` to its `finished_at`."""
     started = datetime.fromisoformat(job["started_at"])
     finished = datetime.fromisoformat(job["finished_at"])
     return (finished - started).total_seconds()
@@ -112,7 +113,7 @@ def run_size(service: Service, corpus: Corpus, size: int, items: int, seed: int)
         started = time.perf_counter()
         for start in range(0, size, JOB_ITEMS):
             job = checkpoint(client, room, written[start : start + JOB_ITEMS])
-            result.fill_job_seconds += _seconds(job)
+            result.fill_job_seconds += seconds_of(job)
             print(f"  {room}: {min(size, start + JOB_ITEMS):,}/{size:,} filled", file=sys.stderr)
         result.fill_seconds = time.perf_counter() - started
         timed: list[Text] = []
@@ -124,7 +125,7 @@ def run_size(service: Service, corpus: Corpus, size: int, items: int, seed: int)
         result.kinds = Counter(text.kind.value for text in timed)
         print(f"timing a checkpoint of {items:,} items into {room}…", file=sys.stderr)
         job = checkpoint(client, room, timed)
-        result.job_seconds = _seconds(job)
+        result.job_seconds = seconds_of(job)
         result.result = job["result"]
         singles = [
             corpus.follow(history, rng, TIMED_NEAR, TIMED_EXACT) for _ in range(SINGLE_WRITES)

@@ -112,7 +112,7 @@ def _one_core(
         with httpx.Client(base_url=service.base_url, timeout=bulk.REQUEST_TIMEOUT_SECONDS) as c:
             job = bulk.checkpoint(c, f"room-{size}", batch)
         checkpoint_cpu = service_cpu_seconds(service) - cpu
-        seconds = bulk._seconds(job)
+        seconds = bulk.seconds_of(job)
         memory = memory_facts(service)
     return {
         "core": core_facts(name),
@@ -150,13 +150,22 @@ def generated(
     return corpus, rng, room, history, writes
 
 
+def workload(
+    size: int, samples: int, items: int, seed: int
+) -> tuple[list[Text], list[Text], list[tuple[str, str, str]], list[Text]]:
+    """The room, the single writes, the planted copies and the checkpoint's items of a run, in
+    the order `run` draws them (`bench.profile_checkpoints` replays the same checkpoint)."""
+    corpus, rng, room, history, writes = generated(size, samples, seed)
+    triples = planted(corpus, rng, drawers.PLANTED_PER_KIND)
+    batch = [corpus.follow(history, rng, bulk.TIMED_NEAR, bulk.TIMED_EXACT) for _ in range(items)]
+    return room, writes, triples, batch
+
+
 def run(size: int, samples: int, items: int, seed: int, kept: Path | None = None) -> dict[str, Any]:
     """Fill a room of `size` once, then measure each core on its own copy of it. With `kept`,
     the filled room is kept in it (`room-SIZE-seed-SEED`) and taken from there the next time
     (its fill takes ~10 minutes at 100 k: a before and an after compare on the same room)."""
-    corpus, rng, room, history, writes = generated(size, samples, seed)
-    triples = planted(corpus, rng, drawers.PLANTED_PER_KIND)
-    batch = [corpus.follow(history, rng, bulk.TIMED_NEAR, bulk.TIMED_EXACT) for _ in range(items)]
+    room, writes, triples, batch = workload(size, samples, items, seed)
     results: dict[str, Any] = {"room_size": size, "cores": {}}
     with tempfile.TemporaryDirectory(prefix="castlegraph-cores-") as tmp:
         filled = (kept or Path(tmp)) / f"room-{size}-seed-{seed}"

@@ -14,9 +14,8 @@ import shutil
 import statistics
 import sys
 import time
-from collections import defaultdict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -34,17 +33,22 @@ from bench.cores import (
 from bench.corpus import Text
 from bench.mentions import cpu_seconds
 from bench.service import child_pids, serving
+from bench.steps import Steps
 from castlegraph.api.http.app import create_app
+from castlegraph.api.models import drawers as models
 from castlegraph.api.models.drawers import DrawerCreate
 from castlegraph.api.service import heap
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.api.service.settings import load_settings
+from castlegraph.graph.backends import falkordb_store
+from castlegraph.graph.drawers import candidates, creation, palace
+from castlegraph.graph.indexes import drawer_index
 from castlegraph.resolver import core
 
 INDEX_POLL_SECONDS = 0.5
 
 
-def _filled(data: Path, size: int, room: list[Text]) -> Path:
+def filled_room(data: Path, size: int, room: list[Text]) -> Path:
     filled = data / f"room-{size}"
     if not filled.exists():
         staging = data / f"room-{size}.filling"
@@ -56,57 +60,21 @@ def _filled(data: Path, size: int, room: list[Text]) -> Path:
     return filled
 
 
-STEPS: dict[str, float] = defaultdict(float)
-CALLS: dict[str, int] = defaultdict(int)
-
-
-def _timed_step(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
-    """`function`, its CPU time added to `STEPS[name]` (nested steps count in both) and its
-    calls counted in `CALLS[name]`."""
-
-    def timed(*args: Any, **kwargs: Any) -> Any:
-        CALLS[name] += 1
-        started = time.thread_time()
-        try:
-            return function(*args, **kwargs)
-        finally:
-            STEPS[name] += time.thread_time() - started
-
-    return timed
-
-
-@contextmanager
-def _steps_timed() -> Iterator[None]:
-    """Wrap the steps of one write (`graph.drawers.palace`) with `_timed_step`."""
-    from castlegraph.api.models import drawers as models  # noqa: PLC0415
-    from castlegraph.graph.backends import falkordb_store  # noqa: PLC0415
-    from castlegraph.graph.drawers import candidates, creation, palace  # noqa: PLC0415
-    from castlegraph.graph.indexes import drawer_index  # noqa: PLC0415
-
-    patched = [
-        (palace, "prepare_text"),
-        (candidates.Lookup, "of"),
-        (drawer_index.DrawerIndex, "choose"),
-        (drawer_index.DrawerIndex, "_newest_live"),
-        (palace, "known_candidates"),
-        (palace, "chosen_candidates"),
-        (palace, "likenesses_among"),
-        (creation.Creation, "of"),
-        (creation.Creation, "written"),
-        (creation.Sequenced, "done"),
-        (models.DrawerWriteOut, "of"),
-        (falkordb_store._FalkorTx, "run"),  # each statement of a write
-    ]
-    saved = [(owner, name, owner.__dict__[name]) for owner, name in patched]
-    for owner, name, original in saved:
-        function = original.__func__ if isinstance(original, classmethod) else original
-        wrapped = _timed_step(f"{getattr(owner, '__name__', owner)}.{name}", function)
-        setattr(owner, name, classmethod(wrapped) if isinstance(original, classmethod) else wrapped)
-    try:
-        yield
-    finally:
-        for owner, name, original in saved:
-            setattr(owner, name, original)
+WRITE_STEPS = [
+    (palace, "prepare_text"),
+    (candidates.Lookup, "of"),
+    (drawer_index.DrawerIndex, "choose"),
+    (drawer_index.DrawerIndex, "_newest_live"),
+    (palace, "known_candidates"),
+    (palace, "chosen_candidates"),
+    (palace, "likenesses_among"),
+    (creation.Creation, "of"),
+    (creation.Creation, "written"),
+    (creation.Sequenced, "done"),
+    (models.DrawerWriteOut, "of"),
+    (falkordb_store._FalkorTx, "run"),  # each statement of a write
+]
+"""The steps of one write (`graph.drawers.palace`) that `--steps` times."""
 
 
 def main() -> None:
@@ -122,31 +90,39 @@ def main() -> None:
     args = parser.parse_args()
 
     _, _, room, _, writes = generated(args.size, args.samples, args.seed)
-    filled = _filled(args.data, args.size, room)
-    copy = args.data / f"copy-{args.core}"
+    filled = filled_room(args.data, args.size, room)
+    with settled_service(filled, args.data / f"copy-{args.core}", args.core) as (_, client):
+        usecases = client.app.state.usecases  # type: ignore[attr-defined]
+        bodies = [DrawerCreate(content=text.content) for text in writes]
+        for body in bodies[: drawers.WARMUP_WRITES]:
+            usecases.drawers.write(drawers.WING, f"room-{args.size}", body, None)
+        _time(usecases, bodies[drawers.WARMUP_WRITES :], args)
+
+
+@contextmanager
+def settled_service(
+    filled: Path, copy: Path, core_name: str
+) -> Iterator[tuple[Runtime, TestClient]]:
+    """The runtime and app in this process on a copy of the room `filled` (removed after),
+    on the core `core_name`, once settled (`wait_until_settled`)."""
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(filled, copy)
-    os.environ["CASTLEGRAPH_CORE"] = args.core
+    os.environ["CASTLEGRAPH_CORE"] = core_name
     heap.tune()
-    settings = load_settings(graph={"data_dir": copy}, dedup={"core": args.core})
+    settings = load_settings(graph={"data_dir": copy}, dedup={"core": core_name})
     runtime = Runtime(settings)
     runtime.start()
     try:
-        app = create_app(settings, runtime)
-        with TestClient(app, base_url="http://127.0.0.1") as client:
-            _wait_until_settled(client)
+        with TestClient(create_app(settings, runtime), base_url="http://127.0.0.1") as client:
+            wait_until_settled(client)
             print(f"core {core.running()}", file=sys.stderr)
-            usecases = app.state.usecases
-            bodies = [DrawerCreate(content=text.content) for text in writes]
-            for body in bodies[: drawers.WARMUP_WRITES]:
-                usecases.drawers.write(drawers.WING, f"room-{args.size}", body, None)
-            _time(usecases, bodies[drawers.WARMUP_WRITES :], args)
+            yield runtime, client
     finally:
         runtime.stop()
         shutil.rmtree(copy, ignore_errors=True)
 
 
-def _wait_until_settled(client: TestClient) -> None:
+def wait_until_settled(client: TestClient) -> None:
     """Until both in-memory indexes are ready and this process has gone quiet: once ready,
     the drawer index makes the room's drawers known (`DrawerIndex.warm`, ~15 s at 100 k), and
     writes timed meanwhile shared the GIL with it and read the drawers it had not reached yet
@@ -174,7 +150,8 @@ def _time(usecases: Any, bodies: list[DrawerCreate], args: argparse.Namespace) -
     room = f"room-{args.size}"
     cpu, walls = [], []
     database = sum(cpu_seconds(pid) for pid in child_pids(os.getpid()))
-    with _steps_timed() if args.steps else _nothing():
+    steps = Steps()
+    with steps.timed(WRITE_STEPS) if args.steps else nullcontext():
         for body in bodies:
             started, wall = time.thread_time(), time.perf_counter()
             if profiler is not None:
@@ -191,17 +168,11 @@ def _time(usecases: Any, bodies: list[DrawerCreate], args: argparse.Namespace) -
         f" {statistics.fmean(cpu) * 1e6:.0f} µs; wall p50 {statistics.median(walls) * 1e3:.2f}"
         f" ms; database CPU {database / n * 1e6:.0f} µs per write"
     )
-    for name, seconds in sorted(STEPS.items(), key=lambda item: -item[1]):
-        print(f"  {name:45} {seconds / n * 1e6:8.0f} µs per write, {CALLS[name]:4} calls")
+    steps.print(n, "write")
     if profiler is not None:
         stats = pstats.Stats(profiler)
         stats.sort_stats("cumulative").print_stats(args.top)
         stats.sort_stats("tottime").print_stats(args.top)
-
-
-@contextmanager
-def _nothing() -> Iterator[None]:
-    yield
 
 
 if __name__ == "__main__":
