@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from castlegraph.resolver import core, drawer_terms, shingles
-from castlegraph.resolver.similarity import OSA_MAX_LENGTH, at_least, similarity_at_least
+from castlegraph.resolver.similarity import OSA_MAX_LENGTH, at_least, similarities_at_least
 from castlegraph.resolver.text import content_hash, fingerprint, normalize_text
 
 NEAR_MIN_LENGTH = 12
@@ -65,16 +65,50 @@ def compare(
     new: DrawerText, other_id: str, other: DrawerText, near_threshold: float
 ) -> Likeness | None:
     """The strongest likeness between two texts, or None when they are distinct."""
-    same_hash = new.content_hash == other.content_hash
-    same_fingerprint = new.fingerprint is not None and new.fingerprint == other.fingerprint
-    if same_hash:
+    [likeness] = compare_all(new, [(other_id, other)], near_threshold)
+    return likeness
+
+
+def compare_all(
+    new: DrawerText, others: Sequence[tuple[str, DrawerText]], near_threshold: float
+) -> list[Likeness | None]:
+    """`compare` of `new` with each of `others` (id, text), in order: the near scores of all
+    of them measured in one pass (`similarities_at_least`)."""
+    measured = [place for place, (_, other) in enumerate(others) if _measured(new, other)]
+    scores = similarities_at_least(
+        new.normalized, [others[place][1].normalized for place in measured], near_threshold
+    )
+    near = dict(zip(measured, scores, strict=True))
+    return [
+        _likeness(new, other_id, other, near.get(place))
+        for place, (other_id, other) in enumerate(others)
+    ]
+
+
+def _measured(new: DrawerText, other: DrawerText) -> bool:
+    """Whether the pair is decided by its near score: not the same bytes, not the same
+    fingerprint, and both normal forms long enough to be near copies."""
+    return (
+        new.content_hash != other.content_hash
+        and not _same_fingerprint(new, other)
+        and min(len(new.normalized), len(other.normalized)) >= NEAR_MIN_LENGTH
+    )
+
+
+def _same_fingerprint(new: DrawerText, other: DrawerText) -> bool:
+    return new.fingerprint is not None and new.fingerprint == other.fingerprint
+
+
+def _likeness(
+    new: DrawerText, other_id: str, other: DrawerText, similarity: float | None
+) -> Likeness | None:
+    """The pair's likeness, given its near score (None: not near, or not measured)."""
+    same_fingerprint = _same_fingerprint(new, other)
+    if new.content_hash == other.content_hash:
         # Same bytes: similarity 1.0 even when the normal form is empty (design §11).
         return Likeness(other_id, "exact", 1.0, True, same_fingerprint)
     if same_fingerprint:
         return Likeness(other_id, "normalized", 1.0, False, True)
-    if min(len(new.normalized), len(other.normalized)) < NEAR_MIN_LENGTH:
-        return None
-    similarity = similarity_at_least(new.normalized, other.normalized, near_threshold)
     if similarity is not None:
         return Likeness(other_id, "near", similarity, False, False)
     return None

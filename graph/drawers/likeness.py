@@ -12,7 +12,7 @@ from castlegraph.graph.drawers.drawer_request import NewDrawer
 from castlegraph.graph.drawers.visibility import visible
 from castlegraph.graph.errors import DrawerNameTaken
 from castlegraph.graph.records import Drawer, SimilarDrawer, WriteOutcome
-from castlegraph.resolver.drawers import DrawerText, Likeness, compare, may_be_near, strongest
+from castlegraph.resolver.drawers import DrawerText, Likeness, compare_all, may_be_near, strongest
 
 
 def oldest_exact_copy(text: DrawerText, candidates: Iterable[Candidate]) -> Drawer | None:
@@ -31,12 +31,12 @@ def likenesses_among(
     """The links a new drawer earns with its candidates: each compared (a candidate that came
     whole always, one known by length only when the lengths allow a near copy)."""
     length = len(text.normalized)
-    found = (
-        compare(text, c.id, c.text, threshold)
+    compared = [
+        (c.id, c.text)
         for c in candidates
         if c.drawer is not None or may_be_near(length, c.norm_len, threshold)
-    )
-    return strongest(link for link in found if link is not None)
+    ]
+    return strongest(link for link in compare_all(text, compared, threshold) if link is not None)
 
 
 def link_evidence(entry: SimilarDrawer) -> dict[str, Any]:

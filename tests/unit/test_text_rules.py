@@ -5,9 +5,11 @@ import unicodedata
 
 import pytest
 
+from castlegraph.resolver.drawers import DrawerText, compare, compare_all
 from castlegraph.resolver.similarity import (
     at_least,
     osa_distance,
+    similarities_at_least,
     similarity_at_least,
     text_similarity,
     trigram_jaccard,
@@ -129,6 +131,53 @@ def test_the_cutoff_score_agrees_with_the_full_score_at_every_distance(threshold
         assert similarity_at_least(a, b, threshold) == expected, (a, b)
         ruled_out += expected is None
     assert ruled_out > 0 and ruled_out < len(pairs)
+
+
+@pytest.mark.parametrize("threshold", [0.5, 0.9, 1.0])
+def test_one_pass_over_many_texts_answers_as_one_call_each(threshold: float) -> None:
+    """`similarities_at_least` (one rapidfuzz pass at the widest cutoff, each pair then held to
+    its own) answers exactly as `similarity_at_least` pair by pair: texts of every length, so
+    the cutoffs differ, near and far, equal, empty, and past the edit-distance limit."""
+    rng = random.Random(f"many:{threshold}")
+    for _ in range(60):
+        base = "".join(rng.choice("abcdefgh ") for _ in range(rng.randint(1, 400)))
+        others = [
+            _edited(rng, base, rng.randint(0, max(1, len(base) // 4)))
+            for _ in range(rng.randint(0, 30))
+        ]
+        others += ["", base, "".join(rng.choice("xyz") for _ in range(rng.randint(1, 600)))]
+        if rng.random() < 0.1:
+            others.append(base + "".join(rng.choice("ab") for _ in range(2001)))
+        rng.shuffle(others)
+        one_each = [similarity_at_least(base, other, threshold) for other in others]
+        assert similarities_at_least(base, others, threshold) == one_each
+    assert similarities_at_least("abc", [], threshold) == []
+
+
+def test_comparing_many_texts_gives_each_the_likeness_one_comparison_gives() -> None:
+    """`compare_all` against `compare` one by one: exact copies (an empty normal form too),
+    normalised copies, near copies, texts too short for a near copy and distinct ones."""
+    rng = random.Random("compare_all")
+    base = "The quick brown fox jumps over the lazy dog near the river bank today"
+    texts = [
+        base,
+        base.upper() + "!",
+        base.replace("quick", "quack"),
+        base[:10],
+        "",
+        "...",
+        "Something else entirely, with no words of the first",
+        *(_edited(rng, base, rng.randint(0, 12)) for _ in range(40)),
+    ]
+    for new in (base, "", "..."):
+        written = DrawerText.of(new)
+        others = [(f"d{n}", DrawerText.of(text)) for n, text in enumerate(texts)]
+        for threshold in (0.8, 0.9):
+            one_each = [compare(written, i, other, threshold) for i, other in others]
+            assert compare_all(written, others, threshold) == one_each
+            kinds = {likeness.kind for likeness in one_each if likeness is not None}
+            assert kinds == ({"exact", "normalized", "near"} if new == base else {"exact"})
+    assert compare_all(DrawerText.of(base), [], 0.9) == []
 
 
 def test_the_switch_to_trigram_jaccard_happens_above_2000_code_points() -> None:
