@@ -1,14 +1,11 @@
 """Where a checkpoint spends the service's time: `bench cores`'s checkpoint, in process.
 
 `python -m bench.profile_checkpoints --size 100000 --items 2000 --data /tmp/dir` fills the room
-`bench.profile_drawers` fills into `dir` once (kept, shared with it), starts the runtime and app
-on a copy of it in this process, posts a warm-up checkpoint, then the first `items` items of
-`bench cores`'s timed checkpoint (the same `--samples` and seed) as one job. It prints the job's
-items/s (from its own start and end), the CPU time per item of this process and of its children,
-and each step's CPU time on the jobs thread (`bench.steps`; nested steps count in both). The
-job's texts are prepared one batch ahead in a child process, as the service does. Not the
-benchmark's figure: no uvicorn, and the timing wrappers cost ~1 µs a call.
-"""
+`bench.profile_drawers` fills (kept in `dir`, shared), runs the service in this process on a copy
+of it, posts a warm-up checkpoint, then the first `items` of `bench cores`'s timed checkpoint as
+one job: its items/s, the CPU per item of this process and of its children, and each step's CPU
+on the jobs thread (`bench.steps`). Not the benchmark's figure: no uvicorn, and the timing
+wrappers cost ~1 µs a call."""
 
 import argparse
 import os
@@ -35,7 +32,7 @@ BATCH_STEPS = [
     (candidates.CurrentChosen, "__init__"),
     (drawer_batch, "_decide"),
     (drawer_batch, "likenesses_among"),
-    (likeness, "compare"),
+    (likeness, "compare_all"),
     (drawer_batch, "_store_part"),
     (drawer_index.DrawerIndex, "written"),
     (falkordb_store._FalkorTx, "run"),  # each statement of a batch
