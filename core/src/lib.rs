@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 pub mod drawer;
 pub mod entity;
 pub mod falkordb;
+pub mod ids;
 
 /// The core's version, as the start-up log, health and doctor report it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -19,5 +20,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     drawer::register(m)?;
     entity::register(m)?;
     falkordb::register(m)?;
+    m.add_function(wrap_pyfunction!(ids::uuid_texts, m)?)?;
     Ok(())
 }

@@ -533,9 +533,9 @@ class _Ranked(Sequence[str]):
         return self._ids[index]
 
     def _convert(self, upto: int) -> None:
-        """Ids of the rows up to place `upto`, converted once."""
-        id_of, rows = self._keys.id_of, self._rows
-        self._ids.extend(id_of(rows[i]) for i in range(len(self._ids), min(upto + 1, len(rows))))
+        """Ids of the rows up to place `upto`, converted once, together (outside the index's
+        lock: `KeyIndex.ids_unlocked`)."""
+        self._ids.extend(self._keys.ids_unlocked(self._rows[len(self._ids) : upto + 1]))
 
 
 def _live(row: Row) -> bool:

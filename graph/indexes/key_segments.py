@@ -606,9 +606,37 @@ class KeyIndex:
         return by_id
 
     def ids_of(self, rows: list[int]) -> list[str]:
-        """`id_of` for many rows: their UUIDs' hex written by numpy, dashes included."""
-        if not rows:
-            return []
+        """`id_of` for many rows: their UUIDs' texts written by the compiled core where it runs,
+        else by numpy (`python_ids_of`, its twin)."""
+        native = chosen_core.segments
+        if native is None or not rows:
+            return self.python_ids_of(rows)
+        return self._with_other_ids(rows, native.uuid_texts(self._uuids, rows))
+
+    def ids_unlocked(self, rows: list[int]) -> list[str]:
+        """`ids_of` for a caller that does not hold the index's lock: a view of the ids'
+        buffer kept across Python steps would make a write that adds a row meanwhile fail
+        (`BufferError`), so the compiled core's (which holds the GIL throughout), else one id
+        at a time."""
+        native = chosen_core.segments
+        if native is None or not rows:
+            return [self.id_of(row) for row in rows]
+        return self._with_other_ids(rows, native.uuid_texts(self._uuids, rows))
+
+    def python_ids_of(self, rows: list[int]) -> list[str]:
+        """`ids_of` in numpy, whichever core runs (the reference of the compiled one)."""
+        return self._with_other_ids(rows, self._uuid_texts(rows)) if rows else []
+
+    def _with_other_ids(self, rows: list[int], ids: list[str]) -> list[str]:
+        """`ids` (the rows' UUID texts) with the ids that are no UUID in their place."""
+        others = self._other_ids
+        if not others:
+            return ids
+        return [others.get(row, entity_id) for row, entity_id in zip(rows, ids, strict=True)]
+
+    def _uuid_texts(self, rows: list[int]) -> list[str]:
+        """The rows' UUIDs' hex written by numpy, dashes included (a row whose id is no UUID
+        holds 16 zero bytes: its text is the caller's to replace)."""
         table = np.frombuffer(self._uuids, dtype=np.uint8).reshape(-1, 16)[rows]
         digits = np.empty((len(rows), 32), dtype=np.uint8)
         digits[:, 0::2] = _HEX[table >> 4]
@@ -617,11 +645,7 @@ class KeyIndex:
         for first, last, at in _UUID_GROUPS:
             text[:, at : at + last - first] = digits[:, first:last]
         joined = text.tobytes().decode("ascii")
-        ids = [joined[36 * n : 36 * n + 36] for n in range(len(rows))]
-        if self._other_ids:
-            others = self._other_ids
-            ids = [others.get(row, entity_id) for row, entity_id in zip(rows, ids, strict=True)]
-        return ids
+        return [joined[36 * n : 36 * n + 36] for n in range(len(rows))]
 
     def hits(
         self, probes: Sequence[str], wanted: WantedKinds | None = None

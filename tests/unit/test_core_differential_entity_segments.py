@@ -229,3 +229,40 @@ def test_keys_hash_the_same_on_either_core(keys: list[str]) -> None:
     assert native.flags.writeable
     assert native.tolist() == python_key_hashes(keys).tolist()
     assert of_set.tolist() == python_key_hashes(list(set(keys))).tolist()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    ids=st.lists(
+        st.one_of(st.uuids().map(str), st.text(max_size=12)), min_size=1, max_size=40, unique=True
+    ),
+    data=st.data(),
+)
+def test_ids_are_written_the_same_on_either_core(ids: list[str], data: st.DataObject) -> None:
+    """A row's id as the index holds it, a UUID as 16 bytes or any other id as its text, is
+    read back as it was given by `ids_of` (under the index's lock), by `ids_unlocked` and by
+    the numpy twin, for any rows asked, repeated and out of order."""
+    index = KeyIndex()
+    index.add([(entity_id, {f"k{n}"}) for n, entity_id in enumerate(ids)])
+    rows = data.draw(st.lists(st.integers(0, len(ids) - 1), max_size=60))
+    given = [ids[row] for row in rows]
+    saved = chosen_core.segments
+    try:
+        chosen_core.segments = core
+        assert index.ids_of(rows) == given
+        assert index.ids_unlocked(rows) == given
+        chosen_core.segments = None
+        assert index.ids_of(rows) == given
+        assert index.ids_unlocked(rows) == given
+    finally:
+        chosen_core.segments = saved
+    assert index.python_ids_of(rows) == given
+
+
+def test_a_row_past_the_ids_is_refused_by_the_core() -> None:
+    assert core is not None
+    with pytest.raises(ValueError, match="row 2 is past the ids"):
+        core.uuid_texts(bytes(32), [0, 2])
+    with pytest.raises(ValueError, match="row -1 is past the ids"):
+        core.uuid_texts(bytes(32), [-1])
+    assert core.uuid_texts(bytes(32), [1]) == ["00000000-0000-0000-0000-000000000000"]

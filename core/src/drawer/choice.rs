@@ -17,6 +17,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use crate::entity::segments::{buffer, cells, shr, Geometry};
+use crate::ids::uuid_text;
 
 /// Values read by place, `None` past the end: a numpy array through the buffer protocol, or a
 /// slice in the tests.
@@ -116,22 +117,6 @@ impl Segment<'_> {
 pub enum IdKey<'a> {
     Uuid([u8; 16]),
     Text(&'a [u8]),
-}
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
-fn uuid_text(bytes: &[u8; 16]) -> [u8; 36] {
-    let mut text = [b'-'; 36];
-    let mut at = 0;
-    for (n, byte) in bytes.iter().enumerate() {
-        if matches!(n, 4 | 6 | 8 | 10) {
-            at += 1;
-        }
-        text[at] = HEX[usize::from(byte >> 4)];
-        text[at + 1] = HEX[usize::from(byte & 15)];
-        at += 2;
-    }
-    text
 }
 
 /// Ids compared as Python compares their texts: two UUIDs by their bytes, which order as their
