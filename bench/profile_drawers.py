@@ -19,6 +19,7 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from bench import drawers
@@ -91,8 +92,8 @@ def main() -> None:
 
     _, _, room, _, writes = generated(args.size, args.samples, args.seed)
     filled = filled_room(args.data, args.size, room)
-    with settled_service(filled, args.data / f"copy-{args.core}", args.core) as (_, client):
-        usecases = client.app.state.usecases  # type: ignore[attr-defined]
+    with settled_service(filled, args.data / f"copy-{args.core}", args.core) as (app, _):
+        usecases = app.state.usecases
         bodies = [DrawerCreate(content=text.content) for text in writes]
         for body in bodies[: drawers.WARMUP_WRITES]:
             usecases.drawers.write(drawers.WING, f"room-{args.size}", body, None)
@@ -102,9 +103,9 @@ def main() -> None:
 @contextmanager
 def settled_service(
     filled: Path, copy: Path, core_name: str
-) -> Iterator[tuple[Runtime, TestClient]]:
-    """The runtime and app in this process on a copy of the room `filled` (removed after),
-    on the core `core_name`, once settled (`wait_until_settled`)."""
+) -> Iterator[tuple[FastAPI, TestClient]]:
+    """The service's app in this process, and a client of it, on a copy of the room `filled`
+    (removed after) and the core `core_name`, once settled (`wait_until_settled`)."""
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(filled, copy)
     os.environ["CASTLEGRAPH_CORE"] = core_name
@@ -113,10 +114,11 @@ def settled_service(
     runtime = Runtime(settings)
     runtime.start()
     try:
-        with TestClient(create_app(settings, runtime), base_url="http://127.0.0.1") as client:
+        app = create_app(settings, runtime)
+        with TestClient(app, base_url="http://127.0.0.1") as client:
             wait_until_settled(client)
             print(f"core {core.running()}", file=sys.stderr)
-            yield runtime, client
+            yield app, client
     finally:
         runtime.stop()
         shutil.rmtree(copy, ignore_errors=True)
