@@ -14,6 +14,10 @@ from rapidfuzz.distance import OSA, Levenshtein
 OSA_MAX_LENGTH = 2000
 """Longest text (code points) still scored by edit distance."""
 
+ONE_PASS_FROM = 6
+"""Texts from which `similarities_at_least` bounds them in one pass: below, a call each cost
+no more (the pass prepares `a` once, which pays from about five texts)."""
+
 THRESHOLD_TOLERANCE = 1e-9
 """Float64 slack so that exact fractions such as 2 edits in 20 characters (0.9) count."""
 
@@ -76,10 +80,13 @@ def similarities_at_least(a: str, others: Sequence[str], threshold: float) -> li
 
     The Levenshtein bound of all of them is one rapidfuzz call (`process.extract`, at the widest
     cutoff any of them allows, each then held to its own), which prepares `a` once: a write
-    compares its text with ~25 candidates, nearly all far apart, and one call took ~57 % of the
-    time of one call each on pairs captured from `bench cores`'s checkpoint (a checkpoint's
-    items/s +7 % under `bench.profile_checkpoints`, 2026-12-07).
+    compares its text with ~25 candidates, nearly all far apart, and one call took 57-84 % of
+    the time of one call each on pairs captured from `bench cores`'s checkpoint (a checkpoint's
+    items/s +7 % under `bench.profile_checkpoints`, 2026-12-07). Under `ONE_PASS_FROM` texts,
+    one call each.
     """
+    if len(others) < ONE_PASS_FROM:
+        return [similarity_at_least(a, b, threshold) for b in others]
     allowed = [_levenshtein_allowed(a, b, threshold) for b in others]
     bounded = [place for place, edits in enumerate(allowed) if edits is not None]
     within: dict[int, int] = {}
