@@ -618,10 +618,9 @@ class KeyIndex:
         buffer kept across Python steps would make a write that adds a row meanwhile fail
         (`BufferError`), so the compiled core's (which holds the GIL throughout), else one id
         at a time."""
-        native = chosen_core.segments
-        if native is None or not rows:
+        if chosen_core.segments is None:
             return [self.id_of(row) for row in rows]
-        return self._with_other_ids(rows, native.uuid_texts(self._uuids, rows))
+        return self.ids_of(rows)
 
     def python_ids_of(self, rows: list[int]) -> list[str]:
         """`ids_of` in numpy, whichever core runs (the reference of the compiled one)."""
