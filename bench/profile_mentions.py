@@ -1,11 +1,10 @@
 """Where a batch of mentions spends the service's time: `bench mentions`'s batches, in process.
 
 `python -m bench.profile_mentions --size 100000 --data /tmp/dir` preloads `size` entities into
-`dir` once (kept for the next run), starts the service's runtime and app in this process, posts
-the warm-up batches, then the timed ones under cProfile, and prints where this process's CPU time
-went (`--wall-clock`: wall time). Not a throughput figure: the profiler slows Python calls down
-unevenly, and the app runs without uvicorn. `--no-profile` times the batches instead.
-"""
+`dir` once (kept), starts the service's runtime and app in this process, posts the warm-up
+batches, then profiles the CPU time (`--wall-clock`: wall time) of the timed ones: not a throughput
+figure (no uvicorn, and cProfile slows calls unevenly). `--no-profile` times the batches instead;
+`--funnel` also counts what they narrow down (`bench.mention_funnel`)."""
 
 import argparse
 import cProfile
@@ -14,10 +13,12 @@ import os
 import pstats
 import random
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from bench.mention_funnel import Funnel
 from bench.mention_mix import MentionMix
 from bench.mention_results import BATCH
 from bench.mentions import DRAWERS, NEW_SHARE_MARGIN, WARMUP_BATCHES, cpu_seconds, make_drawers
@@ -42,6 +43,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, required=True, help="Kept between runs.")
     parser.add_argument("--top", type=int, default=45)
     parser.add_argument("--no-profile", action="store_true")
+    parser.add_argument(
+        "--funnel", action="store_true", help="Also count what the timed batches narrow down."
+    )
     parser.add_argument("--out", type=Path, help="cProfile stats file.")
     parser.add_argument(
         "--wall-clock",
@@ -73,21 +77,32 @@ def main() -> None:
             mix_rng = random.Random(f"mix:{args.seed}:{args.size}")
             for _ in range(WARMUP_BATCHES):
                 _post(client, mix, mix_rng)
-            profiler = None if args.no_profile else _profiler(wall_clock=args.wall_clock)
-            seconds = []
-            for _ in range(args.batches):
-                seconds.append(_resolve(app.state.usecases, mix, mix_rng, profiler))
-            seconds.sort()
-            median = seconds[len(seconds) // 2]
-            print(f"batch CPU seconds {[round(s, 3) for s in seconds]}, median {median:.3f}")
-            if profiler is not None:
-                stats = pstats.Stats(profiler)
-                if args.out:
-                    stats.dump_stats(args.out)
-                stats.sort_stats("cumulative").print_stats(args.top)
-                stats.sort_stats("tottime").print_stats(args.top)
+            _time(app.state.usecases, mix, mix_rng, args)
     finally:
         runtime.stop()
+
+
+def _time(
+    usecases: UseCases, mix: MentionMix, rng: random.Random, args: argparse.Namespace
+) -> None:
+    """The timed batches: each one's CPU time, and the profile or the funnel if asked for."""
+    profiler = None if args.no_profile else _profiler(wall_clock=args.wall_clock)
+    seconds = []
+    funnel = Funnel()
+    with funnel.counting() if args.funnel else nullcontext():
+        for _ in range(args.batches):
+            seconds.append(_resolve(usecases, mix, rng, profiler))
+    seconds.sort()
+    median = seconds[len(seconds) // 2]
+    print(f"batch CPU seconds {[round(s, 3) for s in seconds]}, median {median:.3f}")
+    if args.funnel:
+        funnel.print()
+    if profiler is not None:
+        stats = pstats.Stats(profiler)
+        if args.out:
+            stats.dump_stats(args.out)
+        stats.sort_stats("cumulative").print_stats(args.top)
+        stats.sort_stats("tottime").print_stats(args.top)
 
 
 def _profiler(*, wall_clock: bool) -> cProfile.Profile:

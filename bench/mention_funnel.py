@@ -1,0 +1,83 @@
+"""How a mention batch narrows, in counts (`bench.profile_mentions --funnel`): the probe keys its
+lookups send to the in-memory entity index, the entities they find, the mentions decided new,
+the review candidates those meet (`review_candidates` of their evidence) and the links they keep.
+Not times: what a batch's time is spent on, to read beside the profile.
+"""
+
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from castlegraph.api.usecases.mentions import Mentions
+from castlegraph.graph.indexes.entity_index import EntityIndex
+from castlegraph.graph.records import MentionResult
+
+
+@dataclass
+class Funnel:
+    """Counts over the batches seen while `counting`."""
+
+    batches: int = 0
+    probes: int = 0
+    found: int = 0
+    mentions: int = 0
+    new: int = 0
+    candidates: int = 0
+    links: int = 0
+
+    def looked_up(self, needs: Mapping[str, Collection[str]], found: int) -> None:
+        """One lookup: the probes each mention key sent (a probe two keys share counts for
+        each, as the lookup weighs it for each) and the entities it found."""
+        self.probes += sum(map(len, needs.values()))
+        self.found += found
+
+    def saw(self, results: Sequence[MentionResult]) -> None:
+        """One batch's results."""
+        self.batches += 1
+        self.mentions += len(results)
+        for result in results:
+            if result.rule == "new":
+                self.new += 1
+                self.candidates += int(result.evidence.get("review_candidates", 0))
+                self.links += len(result.possibly_same_as)
+
+    @contextmanager
+    def counting(self) -> Iterator[None]:
+        """The entity index's lookups and the use case's batches counted while the block runs,
+        then put back as they were."""
+        lookup, resolved = EntityIndex.lookup_spelled, Mentions._resolved
+
+        def counted_lookup(index: EntityIndex, needs: Any, *args: Any, **kwargs: Any) -> Any:
+            hits, sent = lookup(index, needs, *args, **kwargs)
+            self.looked_up(needs, len(hits))
+            return hits, sent
+
+        def counted_batch(mentions: Mentions, *args: Any, **kwargs: Any) -> Any:
+            results = resolved(mentions, *args, **kwargs)
+            self.saw(results)
+            return results
+
+        EntityIndex.lookup_spelled = counted_lookup  # type: ignore[method-assign]
+        Mentions._resolved = counted_batch  # type: ignore[method-assign]
+        try:
+            yield
+        finally:
+            EntityIndex.lookup_spelled = lookup  # type: ignore[method-assign]
+            Mentions._resolved = resolved  # type: ignore[method-assign]
+
+    def print(self) -> None:
+        """Each count per batch."""
+        per = max(self.batches, 1)
+        for name, label in LABELS.items():
+            print(f"  {label:40} {getattr(self, name) / per:10,.0f} per batch")
+
+
+LABELS = {
+    "mentions": "mentions",
+    "probes": "probe keys looked up",
+    "found": "entities the lookups found",
+    "new": "mentions decided new",
+    "candidates": "review candidates they met",
+    "links": "review links they kept",
+}
