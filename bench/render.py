@@ -232,7 +232,8 @@ bench/results/<workload>-<which>.json`, renders its own rows beside the first. `
 mentions` runs the skew case too, so its rows carry the skew targets. Where a target is
 missed, four profilers say
 where the time goes, step by step and in CPU time: `python -m bench.profile_mentions --size N
---data DIR` (a mention batch in process), `python -m bench.profile_drawers --size N --data DIR`
+--data DIR` (a mention batch in process; `--funnel` also counts what it narrows down: probe
+keys, entities found, review candidates), `python -m bench.profile_drawers --size N --data DIR`
 (a drawer write in process), `python -m bench.profile_checkpoints --size N --items N --data DIR`
 (a checkpoint job in process) and `python -m bench.profile_neo4j` (a mention batch and a drawer
 write on Neo4j, exchange by exchange).
