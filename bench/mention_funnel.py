@@ -1,12 +1,12 @@
 """How a mention batch narrows, in counts (`bench.profile_mentions --funnel`): the probe keys its
 lookups send to the in-memory entity index, the entities they find, the mentions decided new,
-the review candidates those meet (`review_candidates` of their evidence) and the links they keep.
-Not times: what a batch's time is spent on, to read beside the profile.
+the review candidates those meet (`review_candidates` of their evidence, and how they spread) and
+the links they keep. Not times: what a batch's time is spent on, to read beside the profile.
 """
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from castlegraph.api.usecases.mentions import Mentions
@@ -25,6 +25,8 @@ class Funnel:
     new: int = 0
     candidates: int = 0
     links: int = 0
+    met: list[int] = field(default_factory=list)
+    """The review candidates each new mention met, in the order seen."""
 
     def looked_up(self, needs: Mapping[str, Collection[str]], found: int) -> None:
         """One lookup: the probes each mention key sent (a probe two keys share counts for
@@ -38,8 +40,10 @@ class Funnel:
         self.mentions += len(results)
         for result in results:
             if result.rule == "new":
+                met = int(result.evidence.get("review_candidates", 0))
                 self.new += 1
-                self.candidates += int(result.evidence.get("review_candidates", 0))
+                self.candidates += met
+                self.met.append(met)
                 self.links += len(result.possibly_same_as)
 
     @contextmanager
@@ -66,11 +70,27 @@ class Funnel:
             EntityIndex.lookup_spelled = lookup  # type: ignore[method-assign]
             Mentions._resolved = resolved  # type: ignore[method-assign]
 
+    def spread(self) -> dict[str, int]:
+        """How the review candidates spread over the new mentions: the median, p90, p99 and
+        most that one met."""
+        met = sorted(self.met)
+        if not met:
+            return {}
+        last = len(met) - 1
+        return {
+            "median": met[last // 2],
+            "p90": met[min(last, len(met) * 90 // 100)],
+            "p99": met[min(last, len(met) * 99 // 100)],
+            "most": met[last],
+        }
+
     def print(self) -> None:
-        """Each count per batch."""
+        """Each count per batch, then the spread of the review candidates."""
         per = max(self.batches, 1)
         for name, label in LABELS.items():
             print(f"  {label:40} {getattr(self, name) / per:10,.0f} per batch")
+        spread = ", ".join(f"{name} {value:,}" for name, value in self.spread().items())
+        print(f"  review candidates a new mention met: {spread or 'none new'}")
 
 
 LABELS = {

@@ -40,6 +40,14 @@ def test_a_batch_s_new_mentions_their_candidates_and_links_are_counted() -> None
     funnel.saw([_result("Edsger Dijkstra", "new", 12, ("c", "d", "e", "f", "g"))])
     assert (funnel.batches, funnel.mentions, funnel.new) == (2, 5, 3)
     assert (funnel.candidates, funnel.links) == (19, 7)
+    assert funnel.met == [7, 0, 12]
+    assert funnel.spread() == {"median": 7, "p90": 12, "p99": 12, "most": 12}
+
+
+def test_the_spread_of_review_candidates_reads_the_skew() -> None:
+    funnel = Funnel(met=[*([0] * 50), *([1] * 40), *([30] * 9), 500])
+    assert funnel.spread() == {"median": 0, "p90": 30, "p99": 500, "most": 500}
+    assert Funnel().spread() == {}
 
 
 def test_lookups_are_counted_through_the_index_and_everything_is_put_back() -> None:
@@ -56,10 +64,16 @@ def test_lookups_are_counted_through_the_index_and_everything_is_put_back() -> N
 
 
 def test_the_counts_print_per_batch(capsys: pytest.CaptureFixture[str]) -> None:
-    funnel = Funnel(batches=2, mentions=2_000, probes=120_000, found=15_000, new=500)
+    funnel = Funnel(
+        batches=2, mentions=2_000, probes=120_000, found=15_000, new=3, met=[1, 2, 1_200]
+    )
     funnel.print()
     printed = capsys.readouterr().out
     assert "probe keys looked up" in printed
     assert "60,000 per batch" in printed
     assert "7,500 per batch" in printed
-    assert "250 per batch" in printed
+    assert (
+        "review candidates a new mention met: median 2, p90 1,200, p99 1,200, most 1,200" in printed
+    )
+    Funnel().print()
+    assert "review candidates a new mention met: none new" in capsys.readouterr().out
