@@ -22,11 +22,19 @@ class Funnel:
     probes: int = 0
     found: int = 0
     mentions: int = 0
-    new: int = 0
-    candidates: int = 0
     links: int = 0
     met: list[int] = field(default_factory=list)
     """The review candidates each new mention met, in the order seen."""
+
+    @property
+    def new(self) -> int:
+        """Mentions decided new."""
+        return len(self.met)
+
+    @property
+    def candidates(self) -> int:
+        """Review candidates the new mentions met."""
+        return sum(self.met)
 
     def looked_up(self, needs: Mapping[str, Collection[str]], found: int) -> None:
         """One lookup: the probes each mention key sent (a probe two keys share counts for
@@ -40,10 +48,7 @@ class Funnel:
         self.mentions += len(results)
         for result in results:
             if result.rule == "new":
-                met = int(result.evidence.get("review_candidates", 0))
-                self.new += 1
-                self.candidates += met
-                self.met.append(met)
+                self.met.append(int(result.evidence.get("review_candidates", 0)))
                 self.links += len(result.possibly_same_as)
 
     @contextmanager

@@ -64,9 +64,7 @@ def test_lookups_are_counted_through_the_index_and_everything_is_put_back() -> N
 
 
 def test_the_counts_print_per_batch(capsys: pytest.CaptureFixture[str]) -> None:
-    funnel = Funnel(
-        batches=2, mentions=2_000, probes=120_000, found=15_000, new=3, met=[1, 2, 1_200]
-    )
+    funnel = Funnel(batches=2, mentions=2_000, probes=120_000, found=15_000, met=[1, 2, 1_200])
     funnel.print()
     printed = capsys.readouterr().out
     assert "probe keys looked up" in printed
