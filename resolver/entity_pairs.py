@@ -48,7 +48,7 @@ class KeyPair:
     @property
     def similarity(self) -> float:
         """Key similarity ``1 - d/L`` (L = the longer key), 1.0 for two empty keys."""
-        return 1.0 - self.distance / self.longer if self.longer else 1.0
+        return key_similarity(self.distance, self.longer)
 
     @classmethod
     def equal(cls, entity: EntityView, index: int) -> KeyPair:
@@ -131,23 +131,16 @@ def compare_spellings(
     pairs: list[KeyPair] = []
     mention_len = len(mention_key)
     for index, (role, spelling, key) in enumerate(entity.spellings()):
-        key_len = len(key)
-        if abs(key_len - mention_len) > MAX_FUZZY_DISTANCE:
-            continue  # cheap length filter: each edit changes the length by at most one
-        distance = OSA.distance(mention_key, key, score_cutoff=MAX_FUZZY_DISTANCE)
-        longer, shorter = max(key_len, mention_len), min(key_len, mention_len)
-        if distance > MAX_FUZZY_DISTANCE and shorter >= typo_min_len:
-            # the mention's words sorted only for the few spellings that get here, once per key
-            reordered = OSA.distance(
-                _sorted_words(mention_key), sorted_words_key(key), score_cutoff=1
-            )
-            if reordered <= 1:
-                pairs.append(
-                    KeyPair(entity, role, index, spelling, key, reordered, longer, shorter,
-                            word_order=True)
-                )  # fmt: skip
-            continue
-        if distance == 0:
+        found = spelling_distance(mention_key, key, typo_min_len)
+        if found is None or found == (0, False):
+            continue  # no pair, or an equal key: rules 1-3's
+        distance, word_order = found
+        longer, shorter = max(len(key), mention_len), min(len(key), mention_len)
+        if word_order:
+            pairs.append(
+                KeyPair(entity, role, index, spelling, key, distance, longer, shorter,
+                        word_order=True)
+            )  # fmt: skip
             continue
         edit: Edit | None = None
         blocked: BlockReason | None = None
@@ -161,6 +154,28 @@ def compare_spellings(
             KeyPair(entity, role, index, spelling, key, distance, longer, shorter, edit, blocked)
         )
     return pairs
+
+
+def spelling_distance(mention_key: str, key: str, typo_min_len: int) -> tuple[int, bool] | None:
+    """How far a spelling's key is from ``mention_key``, as `compare_spellings` weighs it:
+    (OSA edits, False) within two edits (0: an equal key), else (the edits between the keys'
+    words sorted, True) for a ``word_order`` pair, else None (no pair)."""
+    mention_len, key_len = len(mention_key), len(key)
+    if abs(key_len - mention_len) > MAX_FUZZY_DISTANCE:
+        return None  # cheap length filter: each edit changes the length by at most one
+    distance = OSA.distance(mention_key, key, score_cutoff=MAX_FUZZY_DISTANCE)
+    if distance <= MAX_FUZZY_DISTANCE:
+        return distance, False
+    if min(key_len, mention_len) < typo_min_len:
+        return None
+    # the mention's words sorted only for the few spellings that get here, once per key
+    reordered = OSA.distance(_sorted_words(mention_key), sorted_words_key(key), score_cutoff=1)
+    return (reordered, True) if reordered <= 1 else None
+
+
+def key_similarity(distance: int, longer: int) -> float:
+    """``1 - d/L`` (L: the longer key's length), 1.0 for two empty keys."""
+    return 1.0 - distance / longer if longer else 1.0
 
 
 _sorted_words = lru_cache(maxsize=4096)(sorted_words_key)
@@ -217,14 +232,35 @@ def review_reason(
     Called only when no rule fired, so a pair that is still a typo candidate was one of several
     identities: ``ambiguous_typo``.
     """
-    if pair.shorter < review_min_len:
-        return None
-    if pair.word_order:
-        return "word_order"
-    if pair.distance == 1:
+    if pair.distance == 1 and not pair.word_order and pair.shorter >= review_min_len:
         if pair.shorter < typo_min_len:
             return "one_edit_short_key"
         return pair.blocked if pair.blocked is not None else "ambiguous_typo"
-    if pair.similarity >= two_edit_min_similarity - _TOLERANCE:
+    return far_reason(
+        pair.distance,
+        pair.longer,
+        pair.shorter,
+        pair.word_order,
+        review_min_len=review_min_len,
+        two_edit_min_similarity=two_edit_min_similarity,
+    )
+
+
+def far_reason(
+    distance: int,
+    longer: int,
+    shorter: int,
+    word_order: bool,
+    *,
+    review_min_len: int,
+    two_edit_min_similarity: float,
+) -> ReviewReason | None:
+    """`review_reason` of a pair that is no single edit (two edits, or a ``word_order`` pair):
+    such a pair has no guard, so its keys' lengths and distance are all it takes."""
+    if shorter < review_min_len:
+        return None
+    if word_order:
+        return "word_order"
+    if key_similarity(distance, longer) >= two_edit_min_similarity - _TOLERANCE:
         return "two_edits"
     return None

@@ -8,8 +8,9 @@ over-fetching is always safe. Anything ambiguous is handed on as review links, n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from castlegraph.resolver.entity_keys import remembered_entity_key
 from castlegraph.resolver.entity_model import (
@@ -17,11 +18,19 @@ from castlegraph.resolver.entity_model import (
     EntityView,
     Mention,
     ReviewLink,
+    ReviewReason,
     RuleName,
     is_alias_new,
     make_mention,
 )
-from castlegraph.resolver.entity_pairs import KeyPair, compare_spellings, review_reason
+from castlegraph.resolver.entity_pairs import (
+    KeyPair,
+    compare_spellings,
+    far_reason,
+    key_similarity,
+    review_reason,
+    spelling_distance,
+)
 from castlegraph.resolver.nicknames import Nicknames, split_given
 
 __all__ = [
@@ -36,12 +45,15 @@ __all__ = [
     "TYPO_MIN_KEY_LEN",
     "Decision",
     "EntityView",
+    "FarLink",
+    "FarLookAlikes",
     "Mention",
     "NameGuard",
     "ReviewLink",
     "compatible_kinds",
     "compatible_pool",
     "decide",
+    "far_link",
     "is_alias_new",
     "kinds_compatible",
     "look_alike_pairs",
@@ -318,6 +330,91 @@ def _review_links(pairs: list[KeyPair]) -> list[ReviewLink]:
     return sorted(best.values(), key=lambda link: (-link.similarity, link.entity.id))
 
 
+@dataclass(frozen=True, slots=True)
+class FarLink:
+    """The review link a stored entity gets from a mention key that none of its spellings is
+    within one edit of: all the rules can make of such an entity (`far_link`), worked out from
+    its keys alone, so a batch builds the entity only if the link is kept (`FarLookAlikes`)."""
+
+    entity_id: str
+    kind: str
+    similarity: float
+    distance: int
+    reason: ReviewReason
+
+
+NEAR: Literal["near"] = "near"
+"""`far_link`'s answer for an entity that rules 1-4 may use: it must be read whole."""
+
+
+def far_link(
+    mention_key: str, entity_id: str, kind: str, keys: Sequence[str]
+) -> FarLink | Literal["near"] | None:
+    """What the rules can make of a stored entity with these spelling keys (name key first) for
+    `mention_key`: `NEAR` where one is equal or one edit away (rules 1-4 may use it), else its
+    review link as `decide` gives it (the closest qualifying spelling, the first of equals), or
+    None where it gets none (a pair too short or too far, design §5.3)."""
+    best: FarLink | None = None
+    for key in keys:
+        found = spelling_distance(mention_key, key, TYPO_MIN_KEY_LEN)
+        if found is None:
+            continue
+        distance, word_order = found
+        if distance <= 1 and not word_order:
+            return NEAR
+        longer, shorter = max(len(key), len(mention_key)), min(len(key), len(mention_key))
+        reason = far_reason(
+            distance,
+            longer,
+            shorter,
+            word_order,
+            review_min_len=REVIEW_MIN_KEY_LEN,
+            two_edit_min_similarity=REVIEW_TWO_EDIT_MIN_SIMILARITY,
+        )
+        similarity = key_similarity(distance, longer)
+        if reason is not None and (best is None or best.similarity < similarity):
+            best = FarLink(entity_id, kind, similarity, distance, reason)
+    return best
+
+
+@dataclass(frozen=True, slots=True)
+class FarLookAlikes:
+    """The far look-alikes a mention key's review read met (entity id → its `FarLink`), and
+    how to build the entities of the links a decision keeps (`views`: ids → their entities).
+
+    A new mention may have hundreds of review candidates at a million entities and keeps
+    `MAX_REVIEW_LINKS` links: the others are only counted (`review_candidates`)."""
+
+    links: Mapping[str, FarLink]
+    views: Callable[[Collection[str]], Mapping[str, EntityView]]
+
+    def joined(
+        self, links: list[ReviewLink], pool: Collection[str], kind: str
+    ) -> tuple[list[ReviewLink], int]:
+        """The links kept among `links` (best first) and these, and how many there were in
+        all. `pool`: the ids the decision weighed whole (their links are among `links`)."""
+        far = [
+            link
+            for entity_id, link in self.links.items()
+            if entity_id not in pool and kinds_compatible(kind, link.kind)
+        ]
+        if not far:
+            return links[:MAX_REVIEW_LINKS], len(links)
+        ranked: list[tuple[float, str, ReviewLink | FarLink]] = [
+            *((-link.similarity, link.entity.id, link) for link in links),
+            *((-link.similarity, link.entity_id, link) for link in far),
+        ]
+        ranked.sort(key=lambda item: (item[0], item[1]))
+        kept = [link for _, _, link in ranked[:MAX_REVIEW_LINKS]]
+        views = self.views([link.entity_id for link in kept if isinstance(link, FarLink)])
+        return [
+            link
+            if isinstance(link, ReviewLink)
+            else ReviewLink(views[link.entity_id], link.similarity, link.distance, link.reason)
+            for link in kept
+        ], len(ranked)
+
+
 def decide(
     mention: Mention,
     candidates: Iterable[EntityView],
@@ -326,8 +423,10 @@ def decide(
     is_known_word: Callable[[str], bool],
     names: NameGuard | None = None,
     key: str | None = None,
+    far: FarLookAlikes | None = None,
 ) -> Decision:
-    """Resolve ``mention`` against the fetched ``candidates`` (design §5.3).
+    """Resolve ``mention`` against the fetched ``candidates`` (design §5.3), and ``far``: the
+    look-alikes its review read set aside unread, which can only add review links.
 
     ``is_known_word`` is the lexicon of the word guard (it receives lower-case words of a key);
     ``names`` adds given names and surnames for pairs with an entity of a kind that holds people
@@ -353,10 +452,16 @@ def decide(
         return typo
     nicknamed = nickname_pairs(mention, key, pool, names)
     links = _nickname_links(_review_links(pairs), nicknamed)
-    evidence.update(typo_candidates=typo_ids, blocked=_blocked(pairs), review_candidates=len(links))
+    if far is None:
+        links, candidates_met = links[:MAX_REVIEW_LINKS], len(links)
+    else:
+        links, candidates_met = far.joined(links, {entity.id for entity in pool}, mention.kind)
+    evidence.update(
+        typo_candidates=typo_ids, blocked=_blocked(pairs), review_candidates=candidates_met
+    )
     if nicknamed:
         evidence["nicknames"] = [
             {"entity": entity.id, "spelling": spelling, "given_names": list(given)}
             for entity, spelling, given in nicknamed
         ]
-    return Decision("new", "new", NEW_CONFIDENCE, None, tuple(links[:MAX_REVIEW_LINKS]), evidence)
+    return Decision("new", "new", NEW_CONFIDENCE, None, tuple(links), evidence)

@@ -7,14 +7,23 @@ and turns the rows into records (design §5.4).
 """
 
 from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 
 from castlegraph.graph.backends.entity_key_params import probe_params
 from castlegraph.graph.backends.queries import Dialect
 from castlegraph.graph.backends.store import Tx
-from castlegraph.graph.indexes.entity_index import EntityIndex
+from castlegraph.graph.indexes.entity_index import EntityIndex, SpelledHit
 from castlegraph.graph.records import Entity
+from castlegraph.resolver.entity_model import EntityView
 from castlegraph.resolver.entity_pairs import may_pair
-from castlegraph.resolver.entity_rules import NameGuard, compatible_kinds
+from castlegraph.resolver.entity_rules import (
+    NEAR,
+    FarLink,
+    FarLookAlikes,
+    NameGuard,
+    compatible_kinds,
+    far_link,
+)
 from castlegraph.resolver.entity_search_keys import (
     BatchIndex,
     has_edge_space_keys,
@@ -158,6 +167,13 @@ class Candidates:
     the keys of its nickname pairs (`NameGuard.nickname_probes`, design §5.3): equal keys, met by
     every stored spelling's own key. In memory each such probe is weighed as a mention key of its
     own, wanting the person kinds only; keys of other kinds send none.
+
+    With `far` (a write unit's decisions; not a dry run's, which explains every look-alike), the
+    review read sets aside, unread, each entity that none of the mention keys that met it has a
+    spelling within one edit of (`resolver.entity_rules.far_link`): it can only add a review
+    link, whose terms its keys alone give. A new mention keeps five links of the hundreds of
+    review candidates it may meet at a million entities, so only those are built
+    (`far_look_alikes`); the decisions are the same.
     """
 
     def __init__(
@@ -166,10 +182,17 @@ class Candidates:
         dialect: Dialect,
         memory: EntityIndex | None = None,
         names: NameGuard | None = None,
+        *,
+        far: bool = False,
     ) -> None:
         self.index = BatchIndex()
         self._memory = memory
         self._names = names
+        self._far = far
+        self._far_links: dict[str, dict[str, FarLink]] = {}
+        """Mention key → the entities its review read set aside, by id, with their links."""
+        self._far_rows: dict[str, int] = {}
+        """Each entity set aside → its latest row, to build it should a link to it be kept."""
         self.created_at: dict[str, str] = {}
         self._tx = tx
         self._dialect = dialect
@@ -185,6 +208,31 @@ class Candidates:
 
     def depth(self, key: str) -> int:
         return self._depth.get(key, -1)
+
+    def kinds(self) -> set[str]:
+        """The kinds of every entity met: read, created, or set aside."""
+        met = self.index.kinds()
+        met.update(link.kind for links in self._far_links.values() for link in links.values())
+        return met
+
+    def far_look_alikes(self, key: str) -> tuple[list[EntityView], FarLookAlikes | None]:
+        """What `key`'s review read set aside: the entities read whole since (they are weighed
+        as read, respelled or not), and the links of the others."""
+        links = self._far_links.get(key)
+        if not links:
+            return [], None
+        read = [self.index.get(entity_id) for entity_id in links if entity_id in self.index]
+        unread = {i: link for i, link in links.items() if i not in self.index}
+        return read, FarLookAlikes(unread, self._far_views) if unread else None
+
+    def _far_views(self, ids: Collection[str]) -> dict[str, EntityView]:
+        """The entities of these far look-alikes, built from their rows."""
+        memory = self._memory
+        assert memory is not None  # only a lookup in memory sets entities aside
+        rows = {entity_id: self._far_rows[entity_id] for entity_id in ids}
+        hits: dict[str, list[str]] = {entity_id: [] for entity_id in ids}
+        found = read_found(self._tx, self._dialect, memory, hits, rows)
+        return {entity.view.id: entity.view for entity, _ in found}
 
     def _people(self, key: str) -> set[str]:
         """The kinds holding people among those of the mentions decided under `key`."""
@@ -272,10 +320,64 @@ class Candidates:
             if _usable(found, wanting, spellings, kind, kinds)
         }
         rows = {entity_id: fresh[entity_id][3] for entity_id in unread}
+        if self._far and depth == TWO_EDITS:
+            aside = self._set_aside(memory, unread, fresh, wanting, kinds, nicknames.keys())
+            for entity_id in aside:
+                del unread[entity_id], rows[entity_id]
         for entity, found in read_found(self._tx, self._dialect, memory, unread, rows):
             self.index.add_found(entity.view, found)
             self.created_at[entity.view.id] = entity.created_at
         return bool(hits)
+
+    def _set_aside(
+        self,
+        memory: EntityIndex,
+        unread: dict[str, list[str]],
+        fresh: dict[str, SpelledHit],
+        wanting: dict[str, list[str]],
+        kinds: Mapping[str, Collection[str]],
+        nicknames: AbstractSet[str],
+    ) -> list[str]:
+        """The review read's entities to leave unread (`far`), their links noted per mention
+        key: those whose keys and kind are known, kept whole by their rows and unsettled, met
+        by no nickname probe (a person mention's pool holds what those find, whoever sent
+        them), and that no mention key which met them has a spelling within one edit of."""
+        known = {
+            entity_id: fresh[entity_id][3]
+            for entity_id, found in unread.items()
+            if fresh[entity_id][1] is not None
+            and fresh[entity_id][2] is not None
+            and nicknames.isdisjoint(found)
+        }
+        aside: list[str] = []
+        for entity_id in memory.kept_unsettled(known):
+            _, spellings, kind, row = fresh[entity_id]
+            assert spellings is not None  # known
+            assert kind is not None
+            keys = _keys_meeting(unread[entity_id], wanting, kind, kinds)
+            links = _far_links(entity_id, kind, spellings, keys)
+            if links is None:
+                continue
+            aside.append(entity_id)
+            self._far_rows[entity_id] = row
+            for key, link in links.items():
+                self._far_links.setdefault(key, {})[entity_id] = link
+        return aside
+
+
+def _far_links(
+    entity_id: str, kind: str, spellings: tuple[str, ...], keys: Iterable[str]
+) -> dict[str, FarLink] | None:
+    """Mention key → the entity's link, for the keys it gets one from; None where one of them
+    has a spelling within one edit (the entity must be read)."""
+    links: dict[str, FarLink] = {}
+    for key in keys:
+        link = far_link(key, entity_id, kind, spellings)
+        if link == NEAR:
+            return None
+        if link is not None:
+            links[key] = link
+    return links
 
 
 def _usable(
@@ -288,12 +390,24 @@ def _usable(
     """Whether the entity could matter to a mention key that probed it: a mention of that key
     may be compared with its kind, and one of its spellings could pair with the key (each
     unknown: assumed so)."""
-    keys = {key for probe in probes for key in wanting[probe]}
-    if kind is not None:
-        keys = {key for key in keys if _kind_may_matter(kinds.get(key), kind)}
+    keys = _keys_meeting(probes, wanting, kind, kinds)
     if spellings is None:
         return bool(keys)
     return any(may_pair(key, spelling) for key in keys for spelling in spellings)
+
+
+def _keys_meeting(
+    probes: list[str],
+    wanting: dict[str, list[str]],
+    kind: str | None,
+    kinds: Mapping[str, Collection[str]],
+) -> set[str]:
+    """The mention keys that sent one of `probes` and have a mention that may be compared with
+    an entity of `kind` (unknown: every key)."""
+    keys = {key for probe in probes for key in wanting[probe]}
+    if kind is not None:
+        keys = {key for key in keys if _kind_may_matter(kinds.get(key), kind)}
+    return keys
 
 
 def _kind_may_matter(mention_kinds: Collection[str] | None, kind: str) -> bool:

@@ -105,10 +105,12 @@ def resolve_mentions(
         _check_drawers(tx, inputs, viewer)
         remembered = memory if memory is not None and memory.catch_up(tx) else None
         mentions = [i.mention for i in inputs]
-        batch = _fetch_candidates(tx, store, mentions, fuzzy, known_word, names, remembered)
+        batch = _fetch_candidates(
+            tx, store, mentions, fuzzy, known_word, names, remembered, far=True
+        )
         now = utc_now()
         decisions = [_apply(batch, i.mention, now) for i in inputs]
-        held.check(batch.candidates.index.kinds())
+        held.check(batch.candidates.kinds())
         existing = _existing_mentions(tx, inputs, decisions, batch)
         results, mention_rows = _results(inputs, decisions, batch, existing, now)
         respelled = [v for v in batch.respelled.values() if v.id not in batch.new_entities]
@@ -205,10 +207,13 @@ def _fetch_candidates(
     known_word: KnownWord,
     names: NameGuard | None,
     memory: EntityIndex | None = None,
+    *,
+    far: bool = False,
 ) -> _Batch:
     """Candidates in up to three reads, each for the mentions the previous one left open and
     only as deep as the decisions need, because the probes are what costs (about 1, 15 and 100
-    probe keys per mention at depths 0, 1 and 2):
+    probe keys per mention at depths 0, 1 and 2); with `far`, the third leaves the look-alikes
+    that can only add review links unread (`Candidates`):
 
     1. Rules 1-3 fire on equal keys only, and every stored spelling's index keys include that
        spelling's own key, so probing with the mention keys themselves finds every entity a
@@ -220,7 +225,7 @@ def _fetch_candidates(
     Which mentions need reads 2 and 3 is decided against the stored entities alone; the batch's
     own entities can change a verdict, which `_current_decision` catches.
     """
-    candidates = Candidates(tx, store.dialect, memory, names if fuzzy else None)
+    candidates = Candidates(tx, store.dialect, memory, names if fuzzy else None, far=far)
     batch = _Batch(candidates, fuzzy, known_word, names)
     found = batch.candidates
     for mention in mentions:
@@ -252,14 +257,20 @@ def _look_alikes(batch: _Batch, mention: Mention, depth: int = TWO_EDITS) -> Dec
     One edit settles whether the typo rule fires (it counts one-edit candidates only); the
     two-edit candidates and a person's nickname pairs only add review links to a new entity.
     """
+    key = batch.key_of(mention)
     candidates = batch.candidates.index.candidates(_probes(batch, mention, depth), mention.kind)
+    far = None
+    if depth == TWO_EDITS:
+        read, far = batch.candidates.far_look_alikes(key)
+        candidates += read
     return decide(
         mention,
         candidates,
         fuzzy=True,
         is_known_word=batch.known_word,
         names=batch.names,
-        key=batch.key_of(mention),
+        key=key,
+        far=far,
     )
 
 

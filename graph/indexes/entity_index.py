@@ -32,9 +32,10 @@ from castlegraph.resolver import core as chosen_core
 from castlegraph.resolver.entity_rules import compatible_kinds
 from castlegraph.resolver.entity_search_keys import spellings_keys
 
-SpelledLookup = tuple[
-    dict[str, tuple[list[str], tuple[str, ...] | None, str | None, int]], dict[str, list[str]]
-]
+SpelledHit = tuple[list[str], tuple[str, ...] | None, str | None, int]
+"""An entity `EntityIndex.lookup_spelled` found: the probes that met it, its keys, its kind
+(each None where not known) and its latest row."""
+SpelledLookup = tuple[dict[str, SpelledHit], dict[str, list[str]]]
 """`EntityIndex.lookup_spelled`: the hits, and the mention keys behind each probe that hit."""
 
 ENTITY_CACHE_SIZE = 10_000
@@ -338,6 +339,13 @@ class EntityIndex(SequencedIndex):
             spellings = self._spellings
             found = {i: spellings.entity(row, i) for i, row in rows.items()}
             return {i: entity for i, entity in found.items() if entity is not None}
+
+    def kept_unsettled(self, rows: Mapping[str, int]) -> set[str]:
+        """The ids among `rows` (id → its latest row) whose rows keep them whole and name no
+        one they were settled as the same as (`RowSpellings.keeps_unsettled`)."""
+        with self._lock:
+            keeps = self._spellings.keeps_unsettled
+            return {entity_id for entity_id, row in rows.items() if keeps(row)}
 
     def cached(self, ids: Iterable[str]) -> tuple[dict[str, Entity], int]:
         """The entities of `ids` read before and unchanged since, and the generation to hand

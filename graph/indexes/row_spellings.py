@@ -182,6 +182,12 @@ class RowSpellings:
         created_at = self.created_at(row)
         return Entity(view, created_at, parts[2] if len(parts) > 2 else None)  # type: ignore[arg-type]
 
+    def keeps_unsettled(self, row: int) -> bool:
+        """Whether `row` keeps its entity whole (`entity` builds it) and names no one it was
+        settled as the same as: an entity a lookup may set aside, to build later if needed."""
+        start = self._ends[row - 1] if row else 0
+        return self._blob.count(_RECORD_BYTE, start, self._ends[row]) == 1
+
     def created_at(self, row: int) -> str | None:
         code = self._created[row]
         return self._odd_created[row] if code == _ODD else _created_text(code)
