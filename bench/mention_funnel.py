@@ -1,7 +1,7 @@
 """How a mention batch narrows, in counts (`bench.profile_mentions --funnel`): the probe keys its
-lookups send to the in-memory entity index, the entities they find, the mentions decided new,
-the review candidates those meet (`review_candidates` of their evidence, and how they spread) and
-the links they keep. Not times: what a batch's time is spent on, to read beside the profile.
+lookups send to the in-memory entity index, the entities they find and those the review read sets
+aside unread, the mentions decided new, the review candidates those meet (and how they spread)
+and the links they keep. Not times: what a batch's time is spent on, beside the profile.
 """
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from castlegraph.api.usecases.mentions import Mentions
+from castlegraph.graph.entities.entity_candidates import Candidates
 from castlegraph.graph.indexes.entity_index import EntityIndex
 from castlegraph.graph.records import MentionResult
 
@@ -21,6 +22,8 @@ class Funnel:
     batches: int = 0
     probes: int = 0
     found: int = 0
+    aside: int = 0
+    """Entities found that the review reads set aside unread (far look-alikes)."""
     mentions: int = 0
     links: int = 0
     met: list[int] = field(default_factory=list)
@@ -56,11 +59,17 @@ class Funnel:
         """The entity index's lookups and the use case's batches counted while the block runs,
         then put back as they were."""
         lookup, resolved = EntityIndex.lookup_spelled, Mentions._resolved
+        set_aside = Candidates._set_aside
 
         def counted_lookup(index: EntityIndex, needs: Any, *args: Any, **kwargs: Any) -> Any:
             hits, sent = lookup(index, needs, *args, **kwargs)
             self.looked_up(needs, len(hits))
             return hits, sent
+
+        def counted_aside(candidates: Candidates, *args: Any, **kwargs: Any) -> Any:
+            aside = set_aside(candidates, *args, **kwargs)
+            self.aside += len(aside)
+            return aside
 
         def counted_batch(mentions: Mentions, *args: Any, **kwargs: Any) -> Any:
             results = resolved(mentions, *args, **kwargs)
@@ -69,11 +78,13 @@ class Funnel:
 
         EntityIndex.lookup_spelled = counted_lookup  # type: ignore[method-assign]
         Mentions._resolved = counted_batch  # type: ignore[method-assign]
+        Candidates._set_aside = counted_aside  # type: ignore[method-assign]
         try:
             yield
         finally:
             EntityIndex.lookup_spelled = lookup  # type: ignore[method-assign]
             Mentions._resolved = resolved  # type: ignore[method-assign]
+            Candidates._set_aside = set_aside  # type: ignore[method-assign]
 
     def spread(self) -> dict[str, int]:
         """How the review candidates spread over the new mentions: the median, p90, p99 and
@@ -102,6 +113,7 @@ LABELS = {
     "mentions": "mentions",
     "probes": "probe keys looked up",
     "found": "entities the lookups found",
+    "aside": "of which set aside unread",
     "new": "mentions decided new",
     "candidates": "review candidates they met",
     "links": "review links they kept",

@@ -314,16 +314,15 @@ class Candidates:
         fresh = {i: hit for i, hit in hits.items() if i not in self.index}
         for entity_id in hits.keys() - fresh.keys():
             self.index.add_found(self.index.get(entity_id), hits[entity_id][0])
+        if self._far and depth == TWO_EDITS:
+            aside = self._set_aside(memory, fresh, wanting, kinds, nicknames.keys())
+            fresh = {entity_id: hit for entity_id, hit in fresh.items() if entity_id not in aside}
         unread = {
             entity_id: found
             for entity_id, (found, spellings, kind, _) in fresh.items()
             if _usable(found, wanting, spellings, kind, kinds)
         }
         rows = {entity_id: fresh[entity_id][3] for entity_id in unread}
-        if self._far and depth == TWO_EDITS:
-            aside = self._set_aside(memory, unread, fresh, wanting, kinds, nicknames.keys())
-            for entity_id in aside:
-                del unread[entity_id], rows[entity_id]
         for entity, found in read_found(self._tx, self._dialect, memory, unread, rows):
             self.index.add_found(entity.view, found)
             self.created_at[entity.view.id] = entity.created_at
@@ -332,34 +331,33 @@ class Candidates:
     def _set_aside(
         self,
         memory: EntityIndex,
-        unread: dict[str, list[str]],
         fresh: dict[str, SpelledHit],
         wanting: dict[str, list[str]],
         kinds: Mapping[str, Collection[str]],
         nicknames: AbstractSet[str],
-    ) -> list[str]:
-        """The review read's entities to leave unread (`far`), their links noted per mention
-        key: those whose keys and kind are known, kept whole by their rows and unsettled, met
-        by no nickname probe (a person mention's pool holds what those find, whoever sent
-        them), and that no mention key which met them has a spelling within one edit of."""
+    ) -> set[str]:
+        """The review read's entities to leave unread (`far`), the links of those that get one
+        noted per mention key: those whose keys and kind are known, kept whole by their rows
+        and unsettled, met by no nickname probe (a person mention's pool holds what those
+        find, whoever sent them), and that no mention key which met them (and is compared with
+        their kind) has a spelling within one edit of."""
         known = {
-            entity_id: fresh[entity_id][3]
-            for entity_id, found in unread.items()
-            if fresh[entity_id][1] is not None
-            and fresh[entity_id][2] is not None
-            and nicknames.isdisjoint(found)
+            entity_id: row
+            for entity_id, (found, spellings, kind, row) in fresh.items()
+            if spellings is not None and kind is not None and nicknames.isdisjoint(found)
         }
-        aside: list[str] = []
+        aside: set[str] = set()
         for entity_id in memory.kept_unsettled(known):
-            _, spellings, kind, row = fresh[entity_id]
+            found, spellings, kind, row = fresh[entity_id]
             assert spellings is not None  # known
             assert kind is not None
-            keys = _keys_meeting(unread[entity_id], wanting, kind, kinds)
+            keys = _keys_meeting(found, wanting, kind, kinds)
             links = _far_links(entity_id, kind, spellings, keys)
             if links is None:
                 continue
-            aside.append(entity_id)
-            self._far_rows[entity_id] = row
+            aside.add(entity_id)
+            if links:
+                self._far_rows[entity_id] = row
             for key, link in links.items():
                 self._far_links.setdefault(key, {})[entity_id] = link
         return aside

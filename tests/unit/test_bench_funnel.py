@@ -6,6 +6,7 @@ import pytest
 
 from bench.mention_funnel import Funnel
 from castlegraph.api.usecases.mentions import Mentions
+from castlegraph.graph.entities.entity_candidates import Candidates
 from castlegraph.graph.indexes.entity_index import EntityIndex
 from castlegraph.graph.records import Entity, MentionResult
 from castlegraph.resolver.entity_model import EntityView
@@ -52,24 +53,31 @@ def test_the_spread_of_review_candidates_reads_the_skew() -> None:
 
 def test_lookups_are_counted_through_the_index_and_everything_is_put_back() -> None:
     lookup, resolved = EntityIndex.__dict__["lookup_spelled"], Mentions.__dict__["_resolved"]
+    set_aside = Candidates.__dict__["_set_aside"]
     funnel = Funnel()
     index = EntityIndex()
     with funnel.counting():
         assert EntityIndex.__dict__["lookup_spelled"] is not lookup
+        assert Candidates.__dict__["_set_aside"] is not set_aside
         hits, sent = index.lookup_spelled({"ada": {"ada", "da", "aa"}, "bob": {"bob"}})
         assert (hits, sent) == ({}, {})  # an empty index finds nothing
-    assert (funnel.probes, funnel.found) == (4, 0)
+    assert (funnel.probes, funnel.found, funnel.aside) == (4, 0, 0)
     assert EntityIndex.__dict__["lookup_spelled"] is lookup
     assert Mentions.__dict__["_resolved"] is resolved
+    assert Candidates.__dict__["_set_aside"] is set_aside
 
 
 def test_the_counts_print_per_batch(capsys: pytest.CaptureFixture[str]) -> None:
-    funnel = Funnel(batches=2, mentions=2_000, probes=120_000, found=15_000, met=[1, 2, 1_200])
+    funnel = Funnel(
+        batches=2, mentions=2_000, probes=120_000, found=15_000, aside=9_000, met=[1, 2, 1_200]
+    )
     funnel.print()
     printed = capsys.readouterr().out
     assert "probe keys looked up" in printed
     assert "60,000 per batch" in printed
     assert "7,500 per batch" in printed
+    assert "of which set aside unread" in printed
+    assert "4,500 per batch" in printed
     assert (
         "review candidates a new mention met: median 2, p90 1,200, p99 1,200, most 1,200" in printed
     )
