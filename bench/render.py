@@ -230,10 +230,10 @@ side by side); a file from such a run renders a row per backend. A second run of
 on Neo4j or on the pure-Python core (`CASTLEGRAPH_CORE=python`), written with `--out
 bench/results/<workload>-<which>.json`, renders its own rows beside the first. `bench
 mentions` runs the skew case too, so its rows carry the skew targets. Where a target is
-missed, four profilers say
-where the time goes, step by step and in CPU time: `python -m bench.profile_mentions --size N
---data DIR` (a mention batch in process; `--funnel` also counts what it narrows down: probe
-keys, entities found, review candidates), `python -m bench.profile_drawers --size N --data DIR`
+missed, four profilers say where the time goes, step by step and in CPU time: `python -m
+bench.profile_mentions --size N --data DIR` (a mention batch in process; `--funnel` also counts
+what it narrows down: probe keys, entities found and set aside unread, review candidates, links
+kept), `python -m bench.profile_drawers --size N --data DIR`
 (a drawer write in process), `python -m bench.profile_checkpoints --size N --items N --data DIR`
 (a checkpoint job in process) and `python -m bench.profile_neo4j` (a mention batch and a drawer
 write on Neo4j, exchange by exchange).
