@@ -18,7 +18,7 @@ from castlegraph.graph.records import MentionResult
 from castlegraph.resolver.entity_model import make_mention
 from castlegraph.resolver.entity_rules import MAX_REVIEW_LINKS, NameGuard
 from tests.store.test_entities import KNOWN_WORD, new_drawer
-from tests.store.test_memory_index import LETTERS, entity_rows
+from tests.store.test_memory_index import edited, entity_rows
 
 PEOPLE = NameGuard(frozenset[str]().__contains__, nicknames=load_nicknames())
 KINDS = ["tool", "person", "other"]
@@ -100,16 +100,10 @@ def test_a_batch_decides_in_memory_what_it_decides_on_the_database(
     a batch, so keys share probes, typos converge, a new entity of the batch meets a later
     mention, and review links, far hits and nothing at all all occur."""
     spellings = [spelling for name, _, aliases in stored for spelling in (name, *aliases)]
-    mentions = []
-    for _ in range(data.draw(st.integers(1, 8))):
-        name = data.draw(st.sampled_from(spellings))
-        for _ in range(data.draw(st.integers(0, 3))):
-            at = data.draw(st.integers(0, len(name)))
-            letter = data.draw(st.sampled_from(LETTERS))
-            name = data.draw(
-                st.sampled_from([name[:at] + letter + name[at + 1 :], name[:at] + name[at + 1 :]])
-            )
-        mentions.append((name.strip(" -") or "x", data.draw(st.sampled_from(KINDS))))
+    mentions = [
+        (edited(data, data.draw(st.sampled_from(spellings))), data.draw(st.sampled_from(KINDS)))
+        for _ in range(data.draw(st.integers(1, 8)))
+    ]
     in_memory, on_database = resolved_both_ways(store, stored, mentions)
     assert in_memory == on_database
 

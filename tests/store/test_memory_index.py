@@ -110,14 +110,7 @@ def test_memory_decides_what_the_database_index_decides(
     load_entities(store, stored)
     index = built(store)
     for _ in range(4):
-        name = data.draw(st.sampled_from([row[0] for row in stored]))
-        for _ in range(data.draw(st.integers(0, 3))):
-            at = data.draw(st.integers(0, len(name)))
-            letter = data.draw(st.sampled_from(LETTERS))
-            name = data.draw(
-                st.sampled_from([name[:at] + letter + name[at + 1 :], name[:at] + name[at + 1 :]])
-            )
-        name = name.strip(" -") or "x"
+        name = edited(data, data.draw(st.sampled_from([row[0] for row in stored])))
         for kind in ("tool", "other"):
             mention = make_mention(name, kind)
             [remembered, fetched] = [
@@ -125,6 +118,17 @@ def test_memory_decides_what_the_database_index_decides(
                 for memory in (index, None)
             ]
             assert remembered == fetched
+
+
+def edited(data: st.DataObject, name: str) -> str:
+    """`name` with up to three edits (a letter replaced or removed), trimmed as the API trims."""
+    for _ in range(data.draw(st.integers(0, 3))):
+        at = data.draw(st.integers(0, len(name)))
+        letter = data.draw(st.sampled_from(LETTERS))
+        name = data.draw(
+            st.sampled_from([name[:at] + letter + name[at + 1 :], name[:at] + name[at + 1 :]])
+        )
+    return name.strip(" -") or "x"
 
 
 def resolve(store: Any, index: EntityIndex, drawer: str, *names: str) -> list[Any]:
