@@ -13,12 +13,11 @@ from hypothesis import strategies as st
 from castlegraph.api.service.nicknames import load_nicknames
 from castlegraph.graph.entities.bulk import load_entities
 from castlegraph.graph.entities.resolution import MentionInput, resolve_mentions
-from castlegraph.graph.indexes.entity_index import EntityIndex
 from castlegraph.graph.records import MentionResult
 from castlegraph.resolver.entity_model import make_mention
 from castlegraph.resolver.entity_rules import MAX_REVIEW_LINKS, NameGuard
 from tests.store.test_entities import KNOWN_WORD, new_drawer
-from tests.store.test_memory_index import edited, entity_rows
+from tests.store.test_memory_index import built, edited, entity_rows, resolve
 
 PEOPLE = NameGuard(frozenset[str]().__contains__, nicknames=load_nicknames())
 KINDS = ["tool", "person", "other"]
@@ -49,9 +48,7 @@ def _resolved(
 ) -> list[dict[str, Any]]:
     store.wipe()
     load_entities(store, stored)
-    index = EntityIndex() if in_memory else None
-    if index is not None:
-        assert index.build(store) is not None
+    index = built(store) if in_memory else None
     drawer = new_drawer(store, "note")
     inputs = [MentionInput(drawer, make_mention(name, kind)) for name, kind in mentions]
     results = resolve_mentions(
@@ -139,18 +136,10 @@ def test_the_entities_set_aside_are_built_only_when_linked(store: Any) -> None:
     decision reads or links are, the far look-alikes past the cap are not."""
     names = look_alikes(8)
     load_entities(store, [(name, "tool", []) for name in names])
-    index = EntityIndex()
-    assert index.build(store) is not None
-    drawer = new_drawer(store, "note")
-    [result] = resolve_mentions(
-        store,
-        [MentionInput(drawer, make_mention("Katarinasson", "tool"))],
-        fuzzy=True,
-        known_word=KNOWN_WORD,
-        memory=index,
-    )
+    index = built(store)
+    [result] = resolve(store, index, new_drawer(store, "note"), "Katarinasson")
     assert result.evidence["review_candidates"] == len(names)
     ids = {name: entity_id for entity_id, (_, name) in _labels(store).items()}
-    built, _ = index.cached(ids[name] for name in names)
-    assert set(built) == set(result.possibly_same_as)
-    assert len(built) == MAX_REVIEW_LINKS
+    kept, _ = index.cached(ids[name] for name in names)
+    assert set(kept) == set(result.possibly_same_as)
+    assert len(kept) == MAX_REVIEW_LINKS
