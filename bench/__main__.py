@@ -15,6 +15,7 @@ import typer
 from bench import compare, report
 from bench.service import Backend
 from castlegraph.api.service.settings import load_settings
+from castlegraph.graph.backends.opener import neo4j_driver
 
 app = typer.Typer(help="castlegraph benchmarks (design §10).", no_args_is_help=True)
 
@@ -47,7 +48,11 @@ def _backend_params(backend: Backends) -> dict[str, str | bool]:
     if backend is not Backends.EMBEDDED:
         from bench.neo4j_server import heap  # noqa: PLC0415 - only Neo4j runs need it
 
-        params: dict[str, str | bool] = {"backend": str(backend), "neo4j_heap": heap()}
+        params: dict[str, str | bool] = {
+            "backend": str(backend),
+            "neo4j_heap": heap(),
+            "neo4j_driver": neo4j_driver(),
+        }
         # As the service started from here will read it: the environment, or castlegraph.toml.
         if load_settings().graph.neo4j_memory_indexes_only:
             params["neo4j_memory_indexes_only"] = True

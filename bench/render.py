@@ -20,9 +20,10 @@ WORKLOADS = (
 )
 """The order of the page: the workloads of design §10, as `python -m bench` lists them."""
 
-NOT_OPTIONS = frozenset({"neo4j_heap", "neo4j_memory_indexes_only"})
+NOT_OPTIONS = frozenset({"neo4j_heap", "neo4j_memory_indexes_only", "neo4j_driver"})
 """Params recorded for the reader that are no option of the command (Neo4j's heap is set by
-`NEO4J_SERVER_HEAP`, the candidate indexes left to memory by `MEMORY_INDEXES_ONLY`)."""
+`NEO4J_SERVER_HEAP`, the candidate indexes left to memory by `MEMORY_INDEXES_ONLY`, the driver
+is the one installed)."""
 
 MEMORY_INDEXES_ONLY = "CASTLEGRAPH_NEO4J_MEMORY_INDEXES_ONLY"
 """The service's setting a Neo4j run may be given (`graph.neo4j_memory_indexes_only`)."""
@@ -199,13 +200,15 @@ def machine_row(run: Run) -> list[str]:
 
 def core_text(run: Run) -> str:
     """`native 0.1.0` or `python 0.1.0`; a run from before the choice ran the Python core;
-    `bench cores` ran each."""
+    `bench cores` ran each. A Neo4j run names the driver too, where it recorded it."""
     each = run.results.get("cores")
     if isinstance(each, Mapping):
         return " and ".join(f"{name} {r['core']['version']}" for name, r in each.items())
     if not run.core:
         return "python (before the compiled core)"
-    return f"{run.core.get('name', '?')} {run.core.get('version', '')}".strip()
+    text = f"{run.core.get('name', '?')} {run.core.get('version', '')}".strip()
+    driver = run.params.get("neo4j_driver")
+    return f"{text}; Neo4j {driver}" if driver else text
 
 
 def _table(columns: Sequence[str], body: Sequence[Sequence[str]]) -> list[str]:

@@ -15,6 +15,7 @@ from typing import Any, Literal
 import httpx2 as httpx
 
 from castlegraph.api.service.settings import Settings, safe_uri
+from castlegraph.graph.backends.opener import neo4j_driver
 from castlegraph.resolver import core
 from castlegraph.resolver.errors import CastlegraphError
 
@@ -60,7 +61,8 @@ def backend_check(settings: Settings) -> Check:
         return ok(
             "backend",
             f"Neo4j at {safe_uri(graph.neo4j_uri)} (database {graph.neo4j_database}, "
-            f"user {graph.neo4j_user}), because CASTLEGRAPH_NEO4J_URI / graph.neo4j_uri is set",
+            f"user {graph.neo4j_user}), because CASTLEGRAPH_NEO4J_URI / graph.neo4j_uri is set; "
+            f"{neo4j_driver()}",
         )
     return ok("backend", f"embedded FalkorDB with its data in {graph.data_dir} (no Neo4j URI set)")
 

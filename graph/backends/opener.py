@@ -4,6 +4,7 @@ The Neo4j driver is imported only to open Neo4j: an embedded service would hold 
 for nothing (design §10).
 """
 
+import importlib.metadata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,6 +15,19 @@ from castlegraph.graph.backends.store import GraphStore
 NEO4J_RETRY_SECONDS = 30.0
 """How long the Neo4j driver retries a transaction it could not run before giving up, unless
 `graph.neo4j_retry_seconds` says otherwise: the driver's own default."""
+
+
+def neo4j_driver() -> str:
+    """The Neo4j driver's version, and whether its Rust extensions are installed (the package
+    `neo4j-rust-ext`, a dependency where it has wheels: the driver then packs and unpacks Bolt
+    messages in Rust, ~30 ms less of the service's CPU a batch of 1,000 mentions), from the
+    installed packages' metadata: the driver is not imported."""
+    driver = importlib.metadata.version("neo4j")
+    try:
+        importlib.metadata.version("neo4j-rust-ext")
+    except importlib.metadata.PackageNotFoundError:
+        return f"driver {driver} in pure Python (pip install neo4j-rust-ext for its Rust codec)"
+    return f"driver {driver} with its Rust extensions"
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,9 @@ Neo4j's side: an unreachable URI through the command (the password never shows),
 session's real Neo4j, whose schema doctor compares by name and state.
 """
 
+import importlib.metadata
 import json
+import platform
 import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,6 +26,8 @@ from tests.support.processes import Service
 from tests.support.seeding import opened_graph
 
 NO_SERVICE = {"CASTLEGRAPH_PORT": "9"}  # discard: nothing answers there
+RUST_CODEC_MACHINES = {"x86_64", "AMD64", "aarch64", "arm64"}
+"""Where pyproject.toml installs the Neo4j driver's Rust extensions (`neo4j-rust-ext`)."""
 
 
 def checks(result: Result) -> dict[str, tuple[str, str]]:
@@ -102,6 +106,17 @@ def test_doctor_never_prints_the_neo4j_password(data_dir: Path) -> None:
     assert found["backend"][1].startswith("Neo4j at bolt://neo4j@127.0.0.1:9 ")
     assert found["database"][0] == "fail"
     assert "secret" not in result.output
+
+
+def test_doctor_names_the_neo4j_driver_and_whether_its_codec_is_rust(data_dir: Path) -> None:
+    env = {"CASTLEGRAPH_NEO4J_URI": "bolt://127.0.0.1:9", **NO_SERVICE}
+    result = cli(data_dir, "doctor", "--json", env=env)
+    backend = checks(result)["backend"][1].strip()
+    driver = importlib.metadata.version("neo4j")
+    if platform.machine() in RUST_CODEC_MACHINES:
+        assert backend.endswith(f"; driver {driver} with its Rust extensions")
+    else:
+        assert f"; driver {driver} in pure Python (pip install neo4j-rust-ext" in backend
 
 
 @pytest.mark.slow

@@ -172,6 +172,22 @@ def test_a_neo4j_run_with_its_candidate_indexes_left_to_memory_says_so(tmp_path:
     assert render.rows(run)[0][0] == "drawers (neo4j, memory indexes only)"
 
 
+def test_a_neo4j_run_names_its_driver_beside_the_core_and_not_in_its_command(
+    tmp_path: Path,
+) -> None:
+    driver = "driver 6.4.1 with its Rust extensions"
+    params = {"sizes": [10000], "backend": "neo4j", "neo4j_heap": "2g", "neo4j_driver": driver}
+    write_result(tmp_path, "drawers", params, {**drawers_results(p50=5.0), "backend": "neo4j"})
+    path = tmp_path / "drawers.json"
+    payload = json.loads(path.read_text(encoding="utf-8"))
+    payload["core"] = {"name": "native", "version": "0.1.0", "setting": "auto"}
+    path.write_text(json.dumps(payload), encoding="utf-8")
+    [run] = render.load_runs(tmp_path)
+
+    assert render.machine_row(run)[2] == f"native 0.1.0; Neo4j {driver}"
+    assert render.command(run) == "python -m bench drawers --sizes 10000 --backend neo4j"
+
+
 def test_nothing_is_written_without_results(tmp_path: Path) -> None:
     out = tmp_path / "performance.md"
     assert render.write(tmp_path, out) == 0
