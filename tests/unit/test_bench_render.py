@@ -9,8 +9,19 @@ from bench import render
 MACHINE = {"cores": 2, "cpu_model": "AMD EPYC", "python": "3.11.9", "date": "2026-12-04T00:10:00"}
 
 
-def write_result(folder: Path, name: str, params: dict[str, Any], results: dict[str, Any]) -> None:
+NATIVE = {"name": "native", "version": "0.1.0", "setting": "auto"}
+
+
+def write_result(
+    folder: Path,
+    name: str,
+    params: dict[str, Any],
+    results: dict[str, Any],
+    core: dict[str, str] | None = None,
+) -> None:
     payload = {"benchmark": name, "machine": MACHINE, "params": params, "results": results}
+    if core is not None:
+        payload["core"] = core
     (folder / f"{name}.json").write_text(json.dumps(payload), encoding="utf-8")
 
 
@@ -89,11 +100,8 @@ def test_the_page_holds_the_table_the_runs_and_their_machines(tmp_path: Path) ->
 
 
 def test_the_runs_say_which_core_ran_them(tmp_path: Path) -> None:
-    write_result(tmp_path, "bulk", {"sizes": [100000], "items": 10000, "backend": "embedded"}, {})
-    path = tmp_path / "bulk.json"
-    payload = json.loads(path.read_text(encoding="utf-8"))
-    payload["core"] = {"name": "native", "version": "0.1.0", "setting": "auto"}
-    path.write_text(json.dumps(payload), encoding="utf-8")
+    params = {"sizes": [100000], "items": 10000, "backend": "embedded"}
+    write_result(tmp_path, "bulk", params, {}, core=NATIVE)
     [run] = render.load_runs(tmp_path)
     assert render.machine_row(run)[2] == "native 0.1.0"
 
@@ -177,11 +185,8 @@ def test_a_neo4j_run_names_its_driver_beside_the_core_and_not_in_its_command(
 ) -> None:
     driver = "driver 6.4.1 with its Rust extensions"
     params = {"sizes": [10000], "backend": "neo4j", "neo4j_heap": "2g", "neo4j_driver": driver}
-    write_result(tmp_path, "drawers", params, {**drawers_results(p50=5.0), "backend": "neo4j"})
-    path = tmp_path / "drawers.json"
-    payload = json.loads(path.read_text(encoding="utf-8"))
-    payload["core"] = {"name": "native", "version": "0.1.0", "setting": "auto"}
-    path.write_text(json.dumps(payload), encoding="utf-8")
+    results = {**drawers_results(p50=5.0), "backend": "neo4j"}
+    write_result(tmp_path, "drawers", params, results, core=NATIVE)
     [run] = render.load_runs(tmp_path)
 
     assert render.machine_row(run)[2] == f"native 0.1.0; Neo4j {driver}"
