@@ -4,11 +4,12 @@ aside unread, the mentions decided new, the review candidates those meet (and ho
 and the links they keep. Not times: what a batch's time is spent on, beside the profile.
 """
 
-from collections.abc import Collection, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Collection, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench.steps import replaced
 from castlegraph.api.usecases.mentions import Mentions
 from castlegraph.graph.entities.entity_candidates import Candidates
 from castlegraph.graph.indexes.entity_index import EntityIndex
@@ -54,37 +55,41 @@ class Funnel:
                 self.met.append(int(result.evidence.get("review_candidates", 0)))
                 self.links += len(result.possibly_same_as)
 
-    @contextmanager
-    def counting(self) -> Iterator[None]:
-        """The entity index's lookups and the use case's batches counted while the block runs,
-        then put back as they were."""
-        lookup, resolved = EntityIndex.lookup_spelled, Mentions._resolved
-        set_aside = Candidates._set_aside
+    def counting(self) -> AbstractContextManager[None]:
+        """The entity index's lookups, the review reads' set-asides and the use case's batches
+        counted while the block runs, then put back as they were."""
 
-        def counted_lookup(index: EntityIndex, needs: Any, *args: Any, **kwargs: Any) -> Any:
-            hits, sent = lookup(index, needs, *args, **kwargs)
-            self.looked_up(needs, len(hits))
-            return hits, sent
+        def counted_lookup(lookup: Callable[..., Any]) -> Callable[..., Any]:
+            def counted(index: EntityIndex, needs: Any, *args: Any, **kwargs: Any) -> Any:
+                hits, sent = lookup(index, needs, *args, **kwargs)
+                self.looked_up(needs, len(hits))
+                return hits, sent
 
-        def counted_aside(candidates: Candidates, *args: Any, **kwargs: Any) -> Any:
-            aside = set_aside(candidates, *args, **kwargs)
-            self.aside += len(aside)
-            return aside
+            return counted
 
-        def counted_batch(mentions: Mentions, *args: Any, **kwargs: Any) -> Any:
-            results = resolved(mentions, *args, **kwargs)
-            self.saw(results)
-            return results
+        def counted_aside(set_aside: Callable[..., Any]) -> Callable[..., Any]:
+            def counted(candidates: Candidates, *args: Any, **kwargs: Any) -> Any:
+                aside = set_aside(candidates, *args, **kwargs)
+                self.aside += len(aside)
+                return aside
 
-        EntityIndex.lookup_spelled = counted_lookup  # type: ignore[method-assign]
-        Mentions._resolved = counted_batch  # type: ignore[method-assign]
-        Candidates._set_aside = counted_aside  # type: ignore[method-assign]
-        try:
-            yield
-        finally:
-            EntityIndex.lookup_spelled = lookup  # type: ignore[method-assign]
-            Mentions._resolved = resolved  # type: ignore[method-assign]
-            Candidates._set_aside = set_aside  # type: ignore[method-assign]
+            return counted
+
+        def counted_batch(resolved: Callable[..., Any]) -> Callable[..., Any]:
+            def counted(mentions: Mentions, *args: Any, **kwargs: Any) -> Any:
+                results = resolved(mentions, *args, **kwargs)
+                self.saw(results)
+                return results
+
+            return counted
+
+        return replaced(
+            [
+                (EntityIndex, "lookup_spelled", counted_lookup),
+                (Candidates, "_set_aside", counted_aside),
+                (Mentions, "_resolved", counted_batch),
+            ]
+        )
 
     def spread(self) -> dict[str, int]:
         """How the review candidates spread over the new mentions: the median, p90, p99 and

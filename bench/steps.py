@@ -9,8 +9,29 @@ tree, not summed. Unlike cProfile, only the steps named pay the wrapper (~1 µs 
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 from typing import Any
+
+Wrap = Callable[[Callable[..., Any]], Callable[..., Any]]
+"""A function given the one it replaces (a classmethod's function), answering its replacement."""
+
+
+@contextmanager
+def replaced(wrappers: Sequence[tuple[Any, str, Wrap]]) -> Iterator[None]:
+    """Each (owner, name, wrap): the function `name` of `owner` (a module's function, a class's
+    method or classmethod) replaced by what `wrap` makes of it while the block runs, then put
+    back as it was (`Steps.timed`, `bench.mention_funnel.Funnel.counting`)."""
+    saved = [(owner, name, owner.__dict__[name]) for owner, name, _ in wrappers]
+    for (owner, name, original), (_, _, wrap) in zip(saved, wrappers, strict=True):
+        is_classmethod = isinstance(original, classmethod)
+        wrapped = wrap(original.__func__ if is_classmethod else original)
+        setattr(owner, name, classmethod(wrapped) if is_classmethod else wrapped)
+    try:
+        yield
+    finally:
+        for owner, name, original in saved:
+            setattr(owner, name, original)
 
 
 class Steps:
@@ -31,21 +52,15 @@ class Steps:
 
         return timed
 
-    @contextmanager
-    def timed(self, steps: Sequence[tuple[Any, str]]) -> Iterator[None]:
+    def timed(self, steps: Sequence[tuple[Any, str]]) -> AbstractContextManager[None]:
         """Each (owner, name) of `steps` (a module's function, a class's method or classmethod)
         timed while the block runs, then put back as it was."""
-        saved = [(owner, name, owner.__dict__[name]) for owner, name in steps]
-        for owner, name, original in saved:
-            is_classmethod = isinstance(original, classmethod)
-            function = original.__func__ if is_classmethod else original
-            wrapped = self._wrapped(f"{getattr(owner, '__name__', owner)}.{name}", function)
-            setattr(owner, name, classmethod(wrapped) if is_classmethod else wrapped)
-        try:
-            yield
-        finally:
-            for owner, name, original in saved:
-                setattr(owner, name, original)
+        return replaced(
+            [
+                (owner, name, partial(self._wrapped, f"{getattr(owner, '__name__', owner)}.{name}"))
+                for owner, name in steps
+            ]
+        )
 
     def print(self, per: int, unit: str) -> None:
         """Each step's CPU time per `unit` (`per` of them ran), the costliest first."""
