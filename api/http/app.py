@@ -14,7 +14,7 @@ from fastapi import Depends, FastAPI
 from castlegraph.api import VERSION
 from castlegraph.api.http.auth import BearerAuth
 from castlegraph.api.http.body_limit import BodySizeLimit
-from castlegraph.api.http.deps import BEARER, check_path_ids
+from castlegraph.api.http.deps import check_path_ids
 from castlegraph.api.http.docs import install_docs
 from castlegraph.api.http.envelope import install_error_handlers
 from castlegraph.api.http.hosts import HostAllowList
@@ -85,17 +85,21 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.add_middleware(RequestLog)  # the outermost: 401s and 413s get an id and a log line too
     install_error_handlers(app)
     install_docs(app)
-    install_openapi(app)
+    tokened = [
+        routes.router
+        for routes in (
+            drawers_routes,
+            entities_routes,
+            jobs_routes,
+            duplicates_routes,
+            migrations_routes,
+        )
+    ]
+    install_openapi(app, tokened)
     app.include_router(health_routes.router)  # open: no token (design §8.1)
     app.include_router(review_page_router)  # its files hold no data; its API calls need tokens
-    for routes in (
-        drawers_routes,
-        entities_routes,
-        jobs_routes,
-        duplicates_routes,
-        migrations_routes,
-    ):
-        app.include_router(routes.router, dependencies=[Depends(check_path_ids), BEARER])
+    for router in tokened:
+        app.include_router(router, dependencies=[Depends(check_path_ids)])
     app.router.routes.append(mcp.route)
     app.add_route(METRICS_PATH, metrics.endpoint, include_in_schema=False)
     return app

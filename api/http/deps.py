@@ -2,16 +2,16 @@
 the caller's agent, the checks every route shares.
 
 They are `async` because they never block: FastAPI would run a plain `def` dependency on its
-thread pool, a thread hop per dependency per request.
+thread pool, a thread hop per dependency per request. What only the document needs to say (bearer
+tokens, `Idempotency-Key`) is no dependency: FastAPI solves each one on every request
+(`api.http.openapi` writes those into the document).
 """
 
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
-from fastapi.security import HTTPBearer
+from fastapi import Depends, Request
 
 from castlegraph.api.errors import InvalidInput
-from castlegraph.api.http.idempotency import MAX_KEY_LENGTH
 from castlegraph.api.service.agents import caller_agent
 from castlegraph.api.service.runtime import Runtime
 from castlegraph.api.usecases.assembly import UseCases
@@ -58,27 +58,3 @@ async def check_path_ids(request: Request) -> None:
         if name.endswith("_id") and not is_id_text(value):
             problem = f"{name} holds control characters or lone surrogates"
             raise InvalidInput(problem, {"field": name})
-
-
-async def declare_idempotency_key(
-    idempotency_key: Annotated[
-        str | None,
-        Header(
-            alias="Idempotency-Key",
-            max_length=MAX_KEY_LENGTH,
-            description="A retry with the same key and body replays the first answer "
-            "(`Idempotent-Replayed: true`); another body with the key is 409.",
-        ),
-    ] = None,
-) -> None:
-    """Declares the header in the OpenAPI document only: the `IdempotencyKeys` middleware has
-    honoured it (or refused it) before any route runs."""
-
-
-IDEMPOTENT = Depends(declare_idempotency_key)
-"""On every POST and PUT route: the middleware honours `Idempotency-Key` on all of them."""
-
-BEARER = Depends(
-    HTTPBearer(auto_error=False, description="One of `CASTLEGRAPH_API_TOKENS`, when set.")
-)
-"""Declares bearer auth in the OpenAPI document; `BearerAuth` (a middleware) enforces it."""

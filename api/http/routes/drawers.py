@@ -9,7 +9,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
-from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, StoredUseCases, UseCasesDep
+from castlegraph.api.http.deps import CallerAgent, StoredUseCases, UseCasesDep
+from castlegraph.api.http.openapi import IDEMPOTENT
 from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
 from castlegraph.api.models.common import Label
 from castlegraph.api.models.drawers import (
@@ -45,7 +46,7 @@ WRITTEN: dict[int | str, dict[str, Any]] = {
         200: {"model": DrawerWriteOut, "description": "an exact copy or the same named drawer"},
         201: {"model": DrawerWriteOut, "description": "stored"},
     },
-    dependencies=[IDEMPOTENT],
+    openapi_extra=IDEMPOTENT,
 )
 def write_drawer(
     wing: str, room: str, body: DrawerCreate, usecases: UseCasesDep, caller: CallerAgent
@@ -64,7 +65,7 @@ def write_drawer(
     "/api/diary",
     response_model=DrawerWriteOut,
     responses={**errors(TOKEN, WRITE), **WRITTEN},
-    dependencies=[IDEMPOTENT],
+    openapi_extra=IDEMPOTENT,
 )
 def write_diary(body: DiaryCreate, usecases: UseCasesDep, caller: CallerAgent) -> JSONResponse:
     """A diary entry is compared only with the same agent's entries of the wing's diary room.
@@ -78,7 +79,7 @@ def write_diary(body: DiaryCreate, usecases: UseCasesDep, caller: CallerAgent) -
     "/api/drawers/{drawer_id}",
     response_model=DrawerWriteOut,
     responses={**errors(TOKEN, WRITE, BY_ID), **WRITTEN},
-    dependencies=[IDEMPOTENT],
+    openapi_extra=IDEMPOTENT,
 )
 def supersede_drawer(
     drawer_id: str, body: DrawerUpdate, usecases: UseCasesDep, caller: CallerAgent

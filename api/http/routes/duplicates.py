@@ -8,7 +8,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
-from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, StoredUseCases, UseCasesDep
+from castlegraph.api.http.deps import CallerAgent, StoredUseCases, UseCasesDep
+from castlegraph.api.http.openapi import IDEMPOTENT
 from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
 from castlegraph.api.models.duplicates import (
     DEFAULT_THRESHOLD,
@@ -27,7 +28,7 @@ router = APIRouter(tags=["duplicates"])
     "/api/drawers/{drawer_id}/embedding",
     response_model=EmbeddingOut,
     responses=errors(TOKEN, WRITE, BY_ID),
-    dependencies=[IDEMPOTENT],
+    openapi_extra=IDEMPOTENT,
 )
 def put_embedding(
     drawer_id: str, body: EmbeddingUpdate, usecases: UseCasesDep, caller: CallerAgent
@@ -55,7 +56,7 @@ async def find_duplicates(
     "/api/duplicates/verdicts",
     response_model=VerdictOut,
     responses=errors(TOKEN, WRITE, 404),
-    dependencies=[IDEMPOTENT],
+    openapi_extra=IDEMPOTENT,
 )
 def post_verdict(body: VerdictCreate, usecases: StoredUseCases, caller: CallerAgent) -> VerdictOut:
     """Record how a pair was judged; the pair is then left out of `find_duplicates`. Two

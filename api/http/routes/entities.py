@@ -7,7 +7,8 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
-from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, StoredUseCases, UseCasesDep
+from castlegraph.api.http.deps import CallerAgent, StoredUseCases, UseCasesDep
+from castlegraph.api.http.openapi import IDEMPOTENT
 from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
 from castlegraph.api.models.common import Label
 from castlegraph.api.models.entities import (
@@ -39,7 +40,7 @@ router = APIRouter(tags=["entities"])
     "/api/mentions",
     response_model=MentionBatchOut,
     responses=errors(TOKEN, WRITE),
-    dependencies=[IDEMPOTENT],
+    openapi_extra=IDEMPOTENT,
 )
 def post_mentions(body: MentionBatchCreate, usecases: UseCasesDep, caller: CallerAgent) -> Response:
     """Resolve a batch of mentions, in order, to entities, each in the drawer it names (the id
@@ -58,7 +59,7 @@ def post_mentions(body: MentionBatchCreate, usecases: UseCasesDep, caller: Calle
         200: {"model": MentionOut, "description": "the drawer already mentioned the entity"},
         201: {"model": MentionOut, "description": "the mention was recorded"},
     },
-    dependencies=[IDEMPOTENT],
+    openapi_extra=IDEMPOTENT,
 )
 def post_drawer_mention(
     drawer_id: str, body: MentionCreate, usecases: UseCasesDep, caller: CallerAgent
@@ -142,7 +143,7 @@ def list_review_links(
     "/api/entities/{entity_id}/aliases",
     response_model=EntityOut,
     responses=errors(TOKEN, WRITE, BY_ID),
-    dependencies=[IDEMPOTENT],
+    openapi_extra=IDEMPOTENT,
 )
 def add_alias(entity_id: str, body: AliasCreate, usecases: UseCasesDep) -> EntityOut:
     """Record a spelling; later sightings converge by rule `alias`. Nothing is merged, and a
@@ -154,7 +155,7 @@ def add_alias(entity_id: str, body: AliasCreate, usecases: UseCasesDep) -> Entit
     "/api/entities/{entity_id}/candidates/{other_id}",
     response_model=SettledOut,
     responses=errors(TOKEN, WRITE, BY_ID),
-    dependencies=[IDEMPOTENT],
+    openapi_extra=IDEMPOTENT,
 )
 def settle_candidate(
     entity_id: str, other_id: str, body: ReviewVerdictCreate, usecases: StoredUseCases
@@ -168,7 +169,7 @@ def settle_candidate(
     "/api/resolve",
     response_model=ResolveOut,
     responses=errors(TOKEN, WRITE),
-    dependencies=[IDEMPOTENT],
+    openapi_extra=IDEMPOTENT,
 )
 def resolve(body: ResolveQuery, usecases: UseCasesDep) -> ResolveOut:
     """Dry run: what `(name, kind)` would resolve to, with the evidence. Writes nothing."""

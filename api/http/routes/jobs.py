@@ -5,7 +5,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from castlegraph.api.http.deps import IDEMPOTENT, CallerAgent, StoredUseCases, UseCasesDep
+from castlegraph.api.http.deps import CallerAgent, StoredUseCases, UseCasesDep
+from castlegraph.api.http.openapi import IDEMPOTENT
 from castlegraph.api.http.schemas.errors import BY_ID, TOKEN, WRITE, errors
 from castlegraph.api.models.jobs import (
     CheckpointCreate,
@@ -26,7 +27,7 @@ def _accepted(job: JobEnvelopeOut) -> JSONResponse:
     status_code=202,
     response_model=JobEnvelopeOut,
     responses=errors(TOKEN, WRITE, 429),
-    dependencies=[IDEMPOTENT],
+    openapi_extra=IDEMPOTENT,
 )
 def post_checkpoint(
     body: CheckpointCreate, usecases: UseCasesDep, caller: CallerAgent
@@ -46,7 +47,7 @@ def post_checkpoint(
     status_code=202,
     response_model=JobEnvelopeOut,
     responses=errors(TOKEN, WRITE, 429),
-    dependencies=[IDEMPOTENT],
+    openapi_extra=IDEMPOTENT,
 )
 def post_mine(body: MineCreate, usecases: UseCasesDep, caller: CallerAgent) -> JSONResponse:
     """Mine a file or directory on the server, inside `api.mine_roots` only:
@@ -67,7 +68,7 @@ def get_job(job_id: str, usecases: StoredUseCases, caller: CallerAgent) -> JobEn
         **errors(TOKEN, BY_ID, 409),  # 409: an `Idempotency-Key` reused
         202: {"model": JobEnvelopeOut, "description": "Cancelled; its runner stops."},
     },
-    dependencies=[IDEMPOTENT],
+    openapi_extra=IDEMPOTENT,
 )
 def cancel_job(job_id: str, usecases: StoredUseCases, caller: CallerAgent) -> JSONResponse:
     """Cancel a queued or running job: `202` with the job, now `cancelled`; its runner stops
