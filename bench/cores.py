@@ -24,14 +24,17 @@ from bench.corpus import Corpus, Kind, Text
 from bench.planted import planted
 from bench.preload import READY_TIMEOUT_SECONDS
 from bench.report import Cell, core_facts, print_table
-from bench.service import Service, child_pids, database_children, memory_facts, serving
+from bench.service import (
+    Service,
+    child_pids,
+    database_children,
+    memory_facts,
+    serving,
+    until_quiet,
+)
 
 CORES = ("python", "native")
 INDEX_READY_SECONDS = 600.0
-QUIET_SECONDS = 2.0
-QUIET_SHARE = 0.05
-"""The service is quiet once it spent under 5 % of a core for 2 s running."""
-QUIET_TIMEOUT_SECONDS = 600.0
 
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -70,15 +73,7 @@ def _wait_until_quiet(service: Service) -> float:
     ready, makes the room's newest drawers known (`DrawerIndex.warm`: ~10 s of CPU at 100 k
     drawers), and single writes timed meanwhile measured that too (the GIL and two cores
     shared: p50 ~8 ms and ~7 ms of service CPU per write, where a quiet service spends ~3)."""
-    started = time.perf_counter()
-    last = service_cpu_seconds(service)
-    while time.perf_counter() - started < QUIET_TIMEOUT_SECONDS:
-        time.sleep(QUIET_SECONDS)
-        now = service_cpu_seconds(service)
-        if now - last < QUIET_SHARE * QUIET_SECONDS:
-            return time.perf_counter() - started
-        last = now
-    raise RuntimeError(f"the service was still busy after {QUIET_TIMEOUT_SECONDS} s")
+    return until_quiet(lambda: service_cpu_seconds(service), "the service")
 
 
 def _fill(service: Service, room: str, texts: list[Text]) -> float:

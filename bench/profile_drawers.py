@@ -23,17 +23,10 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from bench import drawers
-from bench.cores import (
-    QUIET_SECONDS,
-    QUIET_SHARE,
-    QUIET_TIMEOUT_SECONDS,
-    _fill,
-    _wait_for_indexes,
-    generated,
-)
+from bench.cores import _fill, _wait_for_indexes, generated
 from bench.corpus import Text
 from bench.mentions import cpu_seconds
-from bench.service import child_pids, serving
+from bench.service import QUIET_TIMEOUT_SECONDS, child_pids, serving, until_quiet
 from bench.steps import Steps
 from castlegraph.api.http.app import create_app
 from castlegraph.api.models import drawers as models
@@ -135,14 +128,8 @@ def wait_until_settled(client: TestClient) -> None:
         if health.get("drawer_index") == "ready" and health.get("entity_index") in ("ready", "off"):
             break
         time.sleep(INDEX_POLL_SECONDS)
-    last = time.process_time()
-    while time.perf_counter() - started < QUIET_TIMEOUT_SECONDS:
-        time.sleep(QUIET_SECONDS)
-        now = time.process_time()
-        if now - last < QUIET_SHARE * QUIET_SECONDS:
-            print(f"settled in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-            return
-        last = now
+    until_quiet(time.process_time, "this process")
+    print(f"settled in {time.perf_counter() - started:.0f} s", file=sys.stderr)
 
 
 def _time(usecases: Any, bodies: list[DrawerCreate], args: argparse.Namespace) -> None:

@@ -18,7 +18,7 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -29,12 +29,14 @@ import neo4j
 from fastapi.testclient import TestClient
 
 from bench.corpus import Corpus, Kind, Text
+from bench.java_recording import recording, thread_shares
 from bench.mention_mix import MentionMix
 from bench.mention_results import BATCH
 from bench.mentions import DRAWERS, NEW_SHARE_MARGIN, WARMUP_BATCHES, cpu_seconds, make_drawers
 from bench.names import NameGenerator
 from bench.neo4j_server import PASSWORD, USER, neo4j_server
 from bench.preload import preload_neo4j
+from bench.service import until_quiet
 from castlegraph.api.http.app import create_app
 from castlegraph.api.models.drawers import DrawerCreate
 from castlegraph.api.models.mentions import MentionBatchCreate
@@ -47,6 +49,7 @@ ROOM = "profile"
 INDEX_POLL_SECONDS = 0.5
 FILL_NEAR, FILL_EXACT = 0.05, 0.02
 SAMPLE_NEAR, SAMPLE_EXACT = 0.10, 0.05
+JFR_GROUPS = 8
 
 
 @dataclass
@@ -217,6 +220,12 @@ def main() -> None:
     parser.add_argument("--writes", type=int, default=150)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--cprofile", type=Path, help="cProfile stats of the timed units")
+    parser.add_argument(
+        "--jfr",
+        type=Path,
+        help="a Java Flight Recording of Neo4j over the timed mention batches, written here;"
+        " its samples by thread are printed (`bench.java_recording`)",
+    )
     args = parser.parse_args()
     _install()
     global _profiler  # noqa: PLW0603
@@ -250,6 +259,10 @@ def main() -> None:
         client = stack.enter_context(TestClient(app, base_url="http://127.0.0.1"))
         while client.get("/api/health").json().get("entity_index") == "building":
             time.sleep(INDEX_POLL_SECONDS)
+        # Neo4j may still be at work on the load (Lucene merging its full-text index's
+        # segments): the timed batches start once it is quiet, so it works on theirs alone.
+        quiet = until_quiet(lambda: cpu_seconds(server.pid), "Neo4j")
+        print(f"Neo4j quiet after {quiet:.0f} s", file=sys.stderr)
         usecases = app.state.usecases
         _mentions(usecases, client, server.pid, stored, fresh, args)
         _drawers(usecases, client, server.pid, args)
@@ -263,14 +276,22 @@ def _mentions(
 ) -> None:
     mix = MentionMix(stored, fresh, make_drawers(client, DRAWERS))  # type: ignore[arg-type]
     rng = random.Random(f"mix:{args.seed}:{args.entities}")
-    samples = []
-    for number in range(WARMUP_BATCHES + args.batches):
+
+    def resolved() -> Sample:
         _, body = mix.batch(BATCH, rng)
         batch = MentionBatchCreate.model_validate(body)
-        sample = measured(pid, partial(usecases.mentions.resolve_batch, batch, None))
-        if number >= WARMUP_BATCHES:
-            samples.append(sample)
+        return measured(pid, partial(usecases.mentions.resolve_batch, batch, None))
+
+    for _ in range(WARMUP_BATCHES):
+        resolved()
+    with recording(pid, args.jfr) if args.jfr else nullcontext():
+        samples = [resolved() for _ in range(args.batches)]
     report(f"mention batch of {BATCH:,} at {args.entities:,} entities", samples)
+    if args.jfr:
+        count, groups = thread_shares(args.jfr)
+        print(f"\nNeo4j's Java samples over the timed batches: {count} ({args.jfr})")
+        for group, share in groups[:JFR_GROUPS]:
+            print(f"{share:6.1%} {group}")
 
 
 def _drawers(usecases: Any, client: TestClient, pid: int, args: Any) -> None:

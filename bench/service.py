@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
@@ -31,6 +31,10 @@ HOST = "127.0.0.1"
 READY_TIMEOUT_SECONDS = 60.0
 READY_POLL_SECONDS = 0.2
 STOP_TIMEOUT_SECONDS = 20.0
+QUIET_SECONDS = 2.0
+QUIET_SHARE = 0.05
+"""A process is quiet once it spent under 5 % of a core for 2 s running."""
+QUIET_TIMEOUT_SECONDS = 600.0
 NEO4J_ENVIRONMENT = (
     "CASTLEGRAPH_NEO4J_URI",
     "CASTLEGRAPH_NEO4J_USER",
@@ -321,3 +325,19 @@ def statement_counts(client: httpx.Client) -> Counter[str]:
             if name not in SCRAPE_STATEMENTS
         }
     )
+
+
+def until_quiet(cpu_seconds: Callable[[], float], what: str) -> float:
+    """Seconds until the CPU time `cpu_seconds` reads (of the processes watched) grows by under
+    `QUIET_SHARE` of a core over `QUIET_SECONDS`: what a process does right after a start or a
+    load (an index warming, a database merging what it was loaded with) is not what a timed
+    step should share its cores with. `RuntimeError` naming `what` past the timeout."""
+    started = time.perf_counter()
+    last = cpu_seconds()
+    while time.perf_counter() - started < QUIET_TIMEOUT_SECONDS:
+        time.sleep(QUIET_SECONDS)
+        now = cpu_seconds()
+        if now - last < QUIET_SHARE * QUIET_SECONDS:
+            return time.perf_counter() - started
+        last = now
+    raise RuntimeError(f"{what} was still busy after {QUIET_TIMEOUT_SECONDS} s")
