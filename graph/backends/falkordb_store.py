@@ -118,6 +118,11 @@ class _FalkorTx:
         """None: the process-wide write lock is every lock."""
         return None
 
+    def run_settled(self, name: str, /) -> list[Row]:
+        """`run`: FalkorDB applies each statement whole, and this unit holds the process-wide
+        write lock besides."""
+        return self.run(name)
+
 
 def _field(module: dict[Any, Any], name: str) -> Any:
     """A module-list field, whether the connection decodes answers to text or not."""

@@ -121,10 +121,17 @@ def _pipelined_begin(session: neo4j.Session) -> AbstractContextManager[object]:
 
 
 class _Neo4jTx:
-    def __init__(self, tx: neo4j.ManagedTransaction, refused: frozenset[str]) -> None:
+    def __init__(
+        self,
+        tx: neo4j.ManagedTransaction,
+        refused: frozenset[str],
+        settle: Callable[[str], list[Row]],
+    ) -> None:
         self._tx = tx
         self._refused = refused
         """The candidate searches whose index the database does not keep (`UnindexedSearch`)."""
+        self._settle = settle
+        """Runs a statement in a write transaction of its own (`Neo4jStore._settled`)."""
 
     def run(self, name: str, /, **params: Any) -> list[Row]:
         return self._run(name, text=statement(name, "neo4j"), params=params)
@@ -153,6 +160,10 @@ class _Neo4jTx:
 
     def lock_scopes(self, prefix: str) -> list[str] | None:
         return [row["name"] for row in self.run("lock_names", prefix=prefix)]
+
+    @timed_statement
+    def run_settled(self, name: str, /) -> list[Row]:
+        return self._settle(f"{name}_settled")
 
 
 class Neo4jStore:
@@ -209,11 +220,23 @@ class Neo4jStore:
     def _execute(self, mode: str, work: Callable[[Any], T], use_case: str) -> T:
         @neo4j.unit_of_work(timeout=TX_TIMEOUT_SECONDS, metadata={"use_case": use_case})
         def unit(tx: neo4j.ManagedTransaction) -> T:
-            return work(_Neo4jTx(tx, self.unindexed_searches))
+            return work(_Neo4jTx(tx, self.unindexed_searches, self._settled))
 
         with self._translated(), self._session() as session, _pipelined_begin(session):
             if mode == "read":
                 return session.execute_read(unit)
+            return session.execute_write(unit)
+
+    def _settled(self, name: str) -> list[Row]:
+        """The statement `name` in a write transaction of its own, beside the unit that asks
+        (`Tx.run_settled`): it waits for a lock that a concurrent writer holds until its commit
+        is applied, then reads, and commits at once, so the unit holds no more than it did."""
+
+        @neo4j.unit_of_work(timeout=TX_TIMEOUT_SECONDS, metadata={"use_case": name})
+        def unit(tx: neo4j.ManagedTransaction) -> list[Row]:
+            return [record.data() for record in tx.run(statement(name, "neo4j"))]
+
+        with self._session() as session:
             return session.execute_write(unit)
 
     def read(self, work: Callable[[Any], T], *, use_case: str) -> T:

@@ -131,9 +131,18 @@ class SequencedIndex:
             return Counter(self._epoch, self._seen, self._deletes)
 
     def counter(self, tx: Tx) -> Counter:
-        """Where the counter stands, as this transaction sees it."""
-        [row] = tx.run(self.counter_statement)
+        """Where the counter stands once no writer is committing it (`Tx.run_settled`): all
+        that was stamped up to it is there to read. A build starts from it."""
+        [row] = tx.run_settled(self.counter_statement)
         return Counter.of(row)
+
+    def _to_take_in(self, tx: Tx, read: Counter) -> Counter:
+        """`read`, the counter as the unit read it, where it stands where the index does;
+        else the counter read again once no writer is committing it (`counter`). A reader can
+        meet a Neo4j commit half applied, its new value without all it stamped, and a
+        catch-up to that value would miss the rest for good. When nothing came in, the common
+        case, there is no second read."""
+        return read if read == self.position() else self.counter(tx)
 
     def _built(self, counter: Counter) -> None:
         """A build finished, from the counter it read before its first page (lock held)."""
@@ -147,7 +156,8 @@ class SequencedIndex:
         between this read and the unit's decisions."""
         if not self._ready.is_set():
             return False
-        self._take_in(tx, self.counter(tx))
+        [row] = tx.run(self.counter_statement)
+        self._take_in(tx, self._to_take_in(tx, Counter.of(row)))
         return True
 
     def catch_up_to(self, tx: Tx, counter: Counter, looked_at: Counter) -> bool:
@@ -157,9 +167,11 @@ class SequencedIndex:
         the counter stands elsewhere, so the index took something in, here or since that
         lookup (another unit's own drawer, `_take_written`). A write folds the counter into
         its first read this way: one round trip less when nothing came in between, which is
-        what a single service sees (design §4.5)."""
-        self._take_in(tx, counter)
-        return counter != looked_at
+        what a single service sees (design §4.5); where it did, the counter is read again
+        once settled (`_to_take_in`)."""
+        settled = self._to_take_in(tx, counter)
+        self._take_in(tx, settled)
+        return settled != looked_at
 
     def _take_in(self, tx: Tx, counter: Counter) -> None:
         """Whatever the counter shows that the index has not seen: a wiped graph, stamped
