@@ -23,6 +23,7 @@ from typing import Any
 
 import httpx
 
+from bench import jit
 from bench.mention_mix import Category, Drawn, MentionMix
 from bench.mentions import REQUEST_TIMEOUT_SECONDS, cpu_seconds, make_drawers, wait_for_entity_index
 from bench.names import Named, NameGenerator
@@ -37,6 +38,10 @@ STREAMS: tuple[frozenset[str], frozenset[str]] = (
 )
 """The kinds of each extractor: four and more kinds, none shared, no `other`."""
 LOCK_STATEMENTS = ("take_locks", "write_resolutions")
+WARM_UP_BATCHES = 2
+"""Batches each extractor posts in a warm-up round, to both instances at once."""
+MAX_WARM_UP_ROUNDS = 40
+"""Warm-up rounds at most: more until Neo4j's JIT compiler is quiet (`bench.jit`)."""
 
 
 class KindMix(MentionMix):
@@ -170,7 +175,8 @@ def run(entities: int, batches: int, rounds: int, seed: int) -> dict[str, Any]:
     rng = random.Random(f"{seed}:instances")
     taken: set[tuple[str, str]] = set()
     stored = names.distinct(entities, rng, taken)
-    fresh = names.distinct((rounds * 2 + 1) * batches * BATCH, rng, taken)
+    warm_up_batches = MAX_WARM_UP_ROUNDS * WARM_UP_BATCHES
+    fresh = names.distinct((rounds * 2 * batches + warm_up_batches) * BATCH, rng, taken)
     with TemporaryDirectory(prefix="castlegraph-bench-") as tmp, ExitStack() as stack:
         root = Path(tmp)
         neo4j = start_database(stack, Backend.NEO4J, root / "neo4j.log")
@@ -193,7 +199,15 @@ def run(entities: int, batches: int, rounds: int, seed: int) -> dict[str, Any]:
         database_pid = neo4j.pid
         one, two = Setup("one instance"), Setup("two instances")
         print("warming up…", file=sys.stderr)
-        _round(Setup("warm-up"), clients, services, extractors, 2, database_pid)
+        warmed = jit.warm_up(
+            lambda: _round(
+                Setup("warm-up"), clients, services, extractors, WARM_UP_BATCHES, database_pid
+            ),
+            lambda: jit.compiler_cpu_seconds(database_pid),
+            least=1,
+            most=MAX_WARM_UP_ROUNDS,
+        )
+        print(f"  {warmed.steps} rounds, Neo4j's compiler quiet: {warmed.quiet}", file=sys.stderr)
         load_before = os.getloadavg()
         for number in range(rounds):
             _round(one, [clients[0]] * 2, services[:1], extractors, batches, database_pid)
@@ -216,6 +230,8 @@ def run(entities: int, batches: int, rounds: int, seed: int) -> dict[str, Any]:
         "one_instance": one.as_json(),
         "two_instances": two.as_json(),
         "ratio": round(ratio, 2),
+        "warm_up_rounds": warmed.steps,
+        "warm_up_compiler_cpu_ms": [round(s * 1000, 1) for s in warmed.compiler_seconds],
         "load_average_1m": [round(load_before[0], 2), round(load_after[0], 2)],
         "cpu_count": os.cpu_count(),
     }

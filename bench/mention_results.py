@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.jit import WarmUp
 from bench.mention_mix import SHARES
 from bench.peers import PeerRates
 from bench.preload import Loaded
@@ -37,6 +38,8 @@ class SizeResult:
     by_category: dict[str, Counter[str]] = field(default_factory=dict)
     outcomes: Counter[str] = field(default_factory=Counter)
     memory: dict[str, float | None] = field(default_factory=dict)
+    warm_up: WarmUp | None = None
+    """The untimed batches before the timed ones (`bench.mentions.warm_up`)."""
 
     def stat_ms(self, name: str) -> float:
         """`median`, `mean` or a percentile (`p90`) of the timed batches, in ms."""
@@ -82,7 +85,17 @@ class SizeResult:
             "aof_rewrite_seconds": _rounded(self.loaded.compact_seconds),
             "database_start_seconds": _rounded(self.database_start_seconds),
             "service_start_seconds": round(self.start_seconds, 2),
+            **self._warm_up_json(),
             **self.memory,
+        }
+
+    def _warm_up_json(self) -> dict[str, Any]:
+        if self.warm_up is None:
+            return {}
+        spent = self.warm_up.compiler_seconds
+        return {
+            "warm_up_batches": self.warm_up.steps,
+            "warm_up_compiler_cpu_ms": [round(s * 1000, 1) for s in spent],
         }
 
 

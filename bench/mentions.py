@@ -21,6 +21,8 @@ from typing import Any
 
 import httpx
 
+from bench import jit
+from bench.jit import WarmUp
 from bench.mention_mix import MentionMix
 from bench.mention_results import (
     BATCH,
@@ -45,6 +47,9 @@ from bench.service import (
 )
 
 WARMUP_BATCHES = 2
+"""Untimed batches before the timed ones; on Neo4j, more until its JIT compiler is quiet."""
+MAX_WARMUP_BATCHES = 80
+"""At most this many: Neo4j's compiler settled after ~40 at 100 k entities (`bench.jit`)."""
 DRAWERS = 300
 NEW_SHARE_MARGIN = 0.5
 """Fresh names prepared per mention posted: the mix draws new names for 20 % of mentions."""
@@ -143,7 +148,8 @@ def start_size(
     started = time.perf_counter()
     taken: set[tuple[str, str]] = set()
     stored = names.distinct(size, rng, taken)
-    fresh = names.distinct(int((WARMUP_BATCHES + batches) * BATCH * NEW_SHARE_MARGIN), rng, taken)
+    fresh_count = int((MAX_WARMUP_BATCHES + batches) * BATCH * NEW_SHARE_MARGIN)
+    fresh = names.distinct(fresh_count, rng, taken)
     generate_seconds = time.perf_counter() - started
     data_dir = root / f"data-{size}"
     neo4j = start_database(stack, backend, root / f"neo4j-{size}.log")
@@ -181,17 +187,19 @@ def run(
     with TemporaryDirectory(prefix="castlegraph-bench-") as tmp, ExitStack() as stack:
         root = Path(tmp)
         targets = [start_size(stack, root, size, batches, seed, backend) for size in sorted(sizes)]
+        warmed = warm_up(targets)
         print(f"posting {batches} batches of {BATCH:,} mentions to each size…", file=sys.stderr)
-        for number in range(WARMUP_BATCHES + batches):
+        for number in range(batches):
             for target in targets:
-                post_batch(target, timed=number >= WARMUP_BATCHES)
-            if number >= WARMUP_BATCHES and (number - WARMUP_BATCHES + 1) % 5 == 0:
+                post_batch(target, timed=True)
+            if (number + 1) % 5 == 0:
                 medians = ", ".join(
                     f"{t.result.size:,}: {t.result.stat_ms('median'):.0f} ms" for t in targets
                 )
-                print(f"  {number - WARMUP_BATCHES + 1} batches; median {medians}", file=sys.stderr)
+                print(f"  {number + 1} batches; median {medians}", file=sys.stderr)
         for target in targets:
             service = target.service
+            target.result.warm_up = warmed
             target.result.memory |= {
                 **memory_facts(service),
                 "service_peak_mb": peak_mb(service.pid),
@@ -208,6 +216,32 @@ def run(
             for rate, result in zip(rates, results, strict=True)
         ]
     return found
+
+
+def warm_up(targets: Sequence[_Target]) -> WarmUp:
+    """Untimed batches to each size in turn: `WARMUP_BATCHES`, then on Neo4j more until the
+    compiler threads of its JVMs are quiet (`bench.jit`): the timed batches measure a warm
+    server, as one that has run for a while is, not HotSpot compiling Neo4j's write paths."""
+    jvms = [t.service.neo4j.pid for t in targets if t.service.neo4j is not None]
+
+    def step() -> None:
+        for target in targets:
+            post_batch(target, timed=False)
+
+    warmed = jit.warm_up(
+        step,
+        lambda: sum(jit.compiler_cpu_seconds(pid) for pid in jvms),
+        least=WARMUP_BATCHES,
+        most=MAX_WARMUP_BATCHES,
+    )
+    if jvms:
+        spent = sum(warmed.compiler_seconds)
+        ending = "its compiler quiet" if warmed.quiet else "its compiler still at work"
+        print(
+            f"  warmed up: {warmed.steps} batches, {spent:.1f} s of JIT compiling, {ending}",
+            file=sys.stderr,
+        )
+    return warmed
 
 
 def _peers(target: _Target) -> PeerRates:

@@ -18,7 +18,7 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager, nullcontext
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -28,11 +28,18 @@ from typing import Any
 import neo4j
 from fastapi.testclient import TestClient
 
+from bench import jit
 from bench.corpus import Corpus, Kind, Text
-from bench.java_recording import recording, thread_shares
 from bench.mention_mix import MentionMix
 from bench.mention_results import BATCH
-from bench.mentions import DRAWERS, NEW_SHARE_MARGIN, WARMUP_BATCHES, cpu_seconds, make_drawers
+from bench.mentions import (
+    DRAWERS,
+    MAX_WARMUP_BATCHES,
+    NEW_SHARE_MARGIN,
+    WARMUP_BATCHES,
+    cpu_seconds,
+    make_drawers,
+)
 from bench.names import NameGenerator
 from bench.neo4j_server import PASSWORD, USER, neo4j_server
 from bench.preload import preload_neo4j
@@ -49,7 +56,6 @@ ROOM = "profile"
 INDEX_POLL_SECONDS = 0.5
 FILL_NEAR, FILL_EXACT = 0.05, 0.02
 SAMPLE_NEAR, SAMPLE_EXACT = 0.10, 0.05
-JFR_GROUPS = 8
 
 
 @dataclass
@@ -220,12 +226,6 @@ def main() -> None:
     parser.add_argument("--writes", type=int, default=150)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--cprofile", type=Path, help="cProfile stats of the timed units")
-    parser.add_argument(
-        "--jfr",
-        type=Path,
-        help="a Java Flight Recording of Neo4j over the timed mention batches, written here;"
-        " its samples by thread are printed (`bench.java_recording`)",
-    )
     args = parser.parse_args()
     _install()
     global _profiler  # noqa: PLW0603
@@ -238,7 +238,7 @@ def main() -> None:
         taken: set[tuple[str, str]] = set()
         stored = names.distinct(args.entities, rng, taken)
         fresh = names.distinct(
-            int((WARMUP_BATCHES + args.batches) * BATCH * NEW_SHARE_MARGIN), rng, taken
+            int((MAX_WARMUP_BATCHES + args.batches) * BATCH * NEW_SHARE_MARGIN), rng, taken
         )
         loaded = preload_neo4j(server.uri, USER, PASSWORD, stored)
         print(f"loaded {args.entities:,} entities in {loaded.load_seconds:.1f} s", file=sys.stderr)
@@ -282,16 +282,20 @@ def _mentions(
         batch = MentionBatchCreate.model_validate(body)
         return measured(pid, partial(usecases.mentions.resolve_batch, batch, None))
 
-    for _ in range(WARMUP_BATCHES):
-        resolved()
-    with recording(pid, args.jfr) if args.jfr else nullcontext():
-        samples = [resolved() for _ in range(args.batches)]
+    warmed = jit.warm_up(
+        resolved,
+        lambda: jit.compiler_cpu_seconds(pid),
+        least=WARMUP_BATCHES,
+        most=MAX_WARMUP_BATCHES,
+    )
+    ending = "quiet" if warmed.quiet else "still at work"
+    spent = sum(warmed.compiler_seconds)
+    print(
+        f"warmed up: {warmed.steps} batches, {spent:.1f} s of JIT compiling, the compiler {ending}",
+        file=sys.stderr,
+    )
+    samples = [resolved() for _ in range(args.batches)]
     report(f"mention batch of {BATCH:,} at {args.entities:,} entities", samples)
-    if args.jfr:
-        count, groups = thread_shares(args.jfr)
-        print(f"\nNeo4j's Java samples over the timed batches: {count} ({args.jfr})")
-        for group, share in groups[:JFR_GROUPS]:
-            print(f"{share:6.1%} {group}")
 
 
 def _drawers(usecases: Any, client: TestClient, pid: int, args: Any) -> None:
