@@ -229,7 +229,8 @@ The benchmarks run on a small shared machine (two cores), so read a number toget
 machine, core and date of its run (the second table: `native` is the compiled core, `python`
 the pure-Python one, `CASTLEGRAPH_CORE` chooses); ratios within one run are steadier than
 absolute times. `--backend neo4j` or `--backend both` runs a workload on Neo4j 5 (or on both,
-side by side); a file from such a run renders a row per backend. A second run of a workload,
+side by side), warm: untimed batches first, until Neo4j's JIT compiler is quiet (`bench/jit.py`);
+a file from such a run renders a row per backend. A second run of a workload,
 on Neo4j or on the pure-Python core (`CASTLEGRAPH_CORE=python`), written with `--out
 bench/results/<workload>-<which>.json`, renders its own rows beside the first. `bench
 mentions` runs the skew case too, so its rows carry the skew targets. Where a target is
