@@ -3,8 +3,8 @@ other, writers that meet a kind wait for each other, and no order of kinds deadl
 
 Each test holds the first unit open inside its transaction (`tests.support.holding`), after
 its locks and before its commit, while a second writer runs: what two instances meet. FalkorDB's
-store serialises every unit of its one process, so the test of writers that do not wait runs on
-Neo4j alone; the others run on both.
+store serialises every unit of its one process, so the tests of writers that do not wait and of
+a catch-up meeting a commit half way run on Neo4j alone; the others run on both.
 """
 
 import time
