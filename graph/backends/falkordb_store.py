@@ -118,7 +118,7 @@ class _FalkorTx:
         """None: the process-wide write lock is every lock."""
         return None
 
-    def run_settled(self, name: str, /) -> list[Row]:
+    def run_settled(self, name: str, /, *, in_unit: bool = False) -> list[Row]:
         """`run`: FalkorDB applies each statement whole, and this unit holds the process-wide
         write lock besides."""
         return self.run(name)

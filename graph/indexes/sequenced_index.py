@@ -60,6 +60,10 @@ class SequencedIndex:
     """
 
     counter_statement: str
+    settles_in_unit: bool = False
+    """Whether a catch-up reads a moved counter under its lock in the unit's own transaction
+    (`Tx.run_settled`'s `in_unit`), for units that write the counter anyway, rather than in a
+    short one beside it."""
     """The statement returning the counter's `value` (0 when there is no node yet) and `epoch`."""
 
     name: str
@@ -142,7 +146,10 @@ class SequencedIndex:
         meet a Neo4j commit half applied, its new value without all it stamped, and a
         catch-up to that value would miss the rest for good. When nothing came in, the common
         case, there is no second read."""
-        return read if read == self.position() else self.counter(tx)
+        if read == self.position():
+            return read
+        [row] = tx.run_settled(self.counter_statement, in_unit=self.settles_in_unit)
+        return Counter.of(row)
 
     def _built(self, counter: Counter) -> None:
         """A build finished, from the counter it read before its first page (lock held)."""
