@@ -1,4 +1,4 @@
-// `drawer_seq` once no writer holds the counter (`Tx.run_settled`, a transaction of its own).
+// `drawer_seq` once no other writer holds the counter (`Tx.run_settled`, in the drawer write).
 // Setting the counter to itself takes its write lock before reading it (a direct dependency),
 // and a writer holds that lock until its commit is applied: Neo4j shows a commit to others
 // part by part, and the drawers it stamped could still be missing beside its new value.
