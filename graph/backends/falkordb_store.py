@@ -118,10 +118,13 @@ class _FalkorTx:
         """None: the process-wide write lock is every lock."""
         return None
 
-    def run_settled(self, name: str, /, *, in_unit: bool = False) -> list[Row]:
-        """`run`: FalkorDB applies each statement whole, and this unit holds the process-wide
-        write lock besides."""
+    def run_settled(self, name: str, /) -> list[Row]:
+        """`run`: FalkorDB applies each statement whole (`shows_commits_whole`)."""
         return self.run(name)
+
+    @property
+    def shows_commits_whole(self) -> bool:
+        return True
 
 
 def _field(module: dict[Any, Any], name: str) -> Any:

@@ -162,10 +162,12 @@ class _Neo4jTx:
         return [row["name"] for row in self.run("lock_names", prefix=prefix)]
 
     @timed_statement
-    def run_settled(self, name: str, /, *, in_unit: bool = False) -> list[Row]:
-        if in_unit:
-            return [record.data() for record in self._tx.run(statement(f"{name}_settled", "neo4j"))]
+    def run_settled(self, name: str, /) -> list[Row]:
         return self._settle(f"{name}_settled")
+
+    @property
+    def shows_commits_whole(self) -> bool:
+        return False
 
 
 class Neo4jStore:

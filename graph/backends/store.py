@@ -41,14 +41,18 @@ class Tx(Protocol):
         serialises every write unit itself (FalkorDB), which holds every lock already."""
         ...
 
-    def run_settled(self, name: str, /, *, in_unit: bool = False) -> list[Row]:
+    def run_settled(self, name: str, /) -> list[Row]:
         """Run `name`, the read of a counter that its writers hold locked until their commit
         is applied, once no writer holds it: what was stamped up to the value read is then
         all there to read. Neo4j shows a commit to concurrent readers part by part (the
         counter before some of what it stamped), so there the read takes the counter's lock
-        (`<name>_settled`): in a short transaction of its own, or with `in_unit` in this one,
-        which then holds it to its end (for a unit that writes the counter anyway, and may
-        hold its lock already). FalkorDB applies every statement whole: there it is `run`."""
+        in a short transaction of its own (`<name>_settled`), beside this one."""
+        ...
+
+    @property
+    def shows_commits_whole(self) -> bool:
+        """Whether a read here never meets a commit half applied, so needs no `run_settled`:
+        FalkorDB applies each statement whole (and its store serialises every unit)."""
         ...
 
 

@@ -60,10 +60,9 @@ class SequencedIndex:
     """
 
     counter_statement: str
-    settles_in_unit: bool = False
-    """Whether a catch-up reads a moved counter under its lock in the unit's own transaction
-    (`Tx.run_settled`'s `in_unit`), for units that write the counter anyway, rather than in a
-    short one beside it."""
+    settles_moved_counter: bool = True
+    """Whether a catch-up that finds the counter moved reads it again under its lock
+    (`_to_take_in`) where the store can show a commit half applied (Neo4j)."""
     """The statement returning the counter's `value` (0 when there is no node yet) and `epoch`."""
 
     name: str
@@ -135,10 +134,14 @@ class SequencedIndex:
             return Counter(self._epoch, self._seen, self._deletes)
 
     def counter(self, tx: Tx) -> Counter:
-        """Where the counter stands once no writer is committing it (`Tx.run_settled`): all
-        that was stamped up to it is there to read. A build starts from it."""
-        [row] = tx.run_settled(self.counter_statement)
+        """Where the counter stands, once no writer is committing it where that matters
+        (`_settles`): all that was stamped up to it is there to read. A build starts from it."""
+        settled = self._settles(tx)
+        [row] = (tx.run_settled if settled else tx.run)(self.counter_statement)
         return Counter.of(row)
+
+    def _settles(self, tx: Tx) -> bool:
+        return self.settles_moved_counter and not tx.shows_commits_whole
 
     def _to_take_in(self, tx: Tx, read: Counter) -> Counter:
         """`read`, the counter as the unit read it, where it stands where the index does;
@@ -146,10 +149,9 @@ class SequencedIndex:
         meet a Neo4j commit half applied, its new value without all it stamped, and a
         catch-up to that value would miss the rest for good. When nothing came in, the common
         case, there is no second read."""
-        if read == self.position():
+        if read == self.position() or not self._settles(tx):
             return read
-        [row] = tx.run_settled(self.counter_statement, in_unit=self.settles_in_unit)
-        return Counter.of(row)
+        return self.counter(tx)
 
     def _built(self, counter: Counter) -> None:
         """A build finished, from the counter it read before its first page (lock held)."""

@@ -13,8 +13,7 @@ NEO4J_ONLY = {
     "lock_names",
     "await_indexes",  # and polls its indexes
     "server_components",  # its version is its module's, read from Redis (`FalkorStore.server`)
-    "entity_seq_settled",  # a counter read once its writers' commits are applied
-    "drawer_seq_settled",  # (`Tx.run_settled`): FalkorDB applies each statement whole
+    "entity_seq_settled",  # `Tx.run_settled`: FalkorDB applies each statement whole
 }
 FALKORDB_ONLY = {
     "drop_vector_index",  # its schema procedures
