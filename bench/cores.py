@@ -7,7 +7,6 @@ copies' recall) and one checkpoint (items/s, verdicts, which must not differ bet
 with the service's CPU time beside the wall times.
 """
 
-import os
 import random
 import shutil
 import sys
@@ -30,6 +29,7 @@ from bench.service import (
     database_children,
     memory_facts,
     serving,
+    stat_cpu_seconds,
     until_quiet,
 )
 
@@ -37,22 +37,13 @@ CORES = ("python", "native")
 INDEX_READY_SECONDS = 600.0
 
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
 def service_cpu_seconds(service: Service) -> float:
     """CPU time (user and system) of the service and its children that are not the database
     (the jobs' ahead worker): on a shared machine the wall times swing with the other programs,
     the CPU a core spends does not, so the two cores compare best on this."""
-    total = 0.0
     database = set(database_children(service.pid))
-    for pid in (service.pid, *(c for c in child_pids(service.pid) if c not in database)):
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
-    return total
+    others = (c for c in child_pids(service.pid) if c not in database)
+    return sum(stat_cpu_seconds(Path(f"/proc/{pid}/stat")) for pid in (service.pid, *others))
 
 
 def _wait_for_indexes(service: Service) -> float:

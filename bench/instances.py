@@ -207,7 +207,7 @@ def run(entities: int, batches: int, rounds: int, seed: int) -> dict[str, Any]:
             least=1,
             most=MAX_WARM_UP_ROUNDS,
         )
-        print(f"  {warmed.steps} rounds, Neo4j's compiler quiet: {warmed.quiet}", file=sys.stderr)
+        print(f"  warmed up: {warmed.summary('rounds')}", file=sys.stderr)
         load_before = os.getloadavg()
         for number in range(rounds):
             _round(one, [clients[0]] * 2, services[:1], extractors, batches, database_pid)
@@ -231,7 +231,7 @@ def run(entities: int, batches: int, rounds: int, seed: int) -> dict[str, Any]:
         "two_instances": two.as_json(),
         "ratio": round(ratio, 2),
         "warm_up_rounds": warmed.steps,
-        "warm_up_compiler_cpu_ms": [round(s * 1000, 1) for s in warmed.compiler_seconds],
+        "warm_up_compiler_cpu_ms": warmed.compiler_cpu_ms,
         "load_average_1m": [round(load_before[0], 2), round(load_after[0], 2)],
         "cpu_count": os.cpu_count(),
     }

@@ -6,11 +6,12 @@ its own: at 100 k entities Neo4j spent ~540 ms of CPU a mention batch over the f
 compiler threads are quiet, as a long-running server would be.
 """
 
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from bench.service import stat_cpu_seconds
 
 COMPILER_THREADS = ("C1 CompilerThre", "C2 CompilerThre")
 """HotSpot's compiler threads as /proc names them (a thread's name is cut at 15 bytes)."""
@@ -25,17 +26,15 @@ def compiler_cpu_seconds(pid: int, proc: Path = Path("/proc")) -> float:
     """CPU time (user and system) that the JVM `pid`'s compiler threads alive now have spent:
     0.0 once it is gone. HotSpot stops extra compiler threads once they idle, and their time
     leaves the sum with them; the first of each kind lives as long as the JVM."""
-    total = 0
+    total = 0.0
     for task in (proc / str(pid) / "task").glob("*"):
         try:
             name = (task / "comm").read_text().rstrip("\n")
-            if not name.startswith(COMPILER_THREADS):
-                continue
-            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / os.sysconf("SC_CLK_TCK")
+        if name.startswith(COMPILER_THREADS):
+            total += stat_cpu_seconds(task / "stat")
+    return total
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +53,17 @@ class WarmUp:
         """Whether it ended on quiet steps rather than on its limit."""
         tail = list(zip(self.compiler_seconds, self.wall_seconds, strict=True))[-QUIET_STEPS:]
         return len(tail) == QUIET_STEPS and all(c < QUIET_SHARE * w for c, w in tail)
+
+    @property
+    def compiler_cpu_ms(self) -> list[float]:
+        """The compiler's CPU during each step, in ms, as the results record it."""
+        return [round(s * 1000, 1) for s in self.compiler_seconds]
+
+    def summary(self, steps: str) -> str:
+        """`48 batches, 10.7 s of JIT compiling, the compiler quiet` (`steps` names them)."""
+        ending = "quiet" if self.quiet else "still at work"
+        spent = sum(self.compiler_seconds)
+        return f"{self.steps} {steps}, {spent:.1f} s of JIT compiling, the compiler {ending}"
 
 
 def warm_up(

@@ -92,10 +92,9 @@ class SizeResult:
     def _warm_up_json(self) -> dict[str, Any]:
         if self.warm_up is None:
             return {}
-        spent = self.warm_up.compiler_seconds
         return {
             "warm_up_batches": self.warm_up.steps,
-            "warm_up_compiler_cpu_ms": [round(s * 1000, 1) for s in spent],
+            "warm_up_compiler_cpu_ms": self.warm_up.compiler_cpu_ms,
         }
 
 

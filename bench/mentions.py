@@ -7,7 +7,6 @@ interleaved (`run`); with `peers`, `bench.peers` times the peers' approaches on 
 """
 
 import json
-import os
 import random
 import sys
 import time
@@ -44,6 +43,7 @@ from bench.service import (
     service_rss_mb,
     serving,
     start_database,
+    stat_cpu_seconds,
 )
 
 WARMUP_BATCHES = 2
@@ -81,11 +81,7 @@ def make_drawers(client: httpx.Client, count: int) -> list[str]:
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of one process so far (0.0 once it is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return stat_cpu_seconds(Path(f"/proc/{pid}/stat"))
 
 
 def post_batch(target: _Target, timed: bool) -> None:
@@ -235,12 +231,7 @@ def warm_up(targets: Sequence[_Target]) -> WarmUp:
         most=MAX_WARMUP_BATCHES,
     )
     if jvms:
-        spent = sum(warmed.compiler_seconds)
-        ending = "its compiler quiet" if warmed.quiet else "its compiler still at work"
-        print(
-            f"  warmed up: {warmed.steps} batches, {spent:.1f} s of JIT compiling, {ending}",
-            file=sys.stderr,
-        )
+        print(f"  warmed up: {warmed.summary('batches')}", file=sys.stderr)
     return warmed
 
 

@@ -288,12 +288,7 @@ def _mentions(
         least=WARMUP_BATCHES,
         most=MAX_WARMUP_BATCHES,
     )
-    ending = "quiet" if warmed.quiet else "still at work"
-    spent = sum(warmed.compiler_seconds)
-    print(
-        f"warmed up: {warmed.steps} batches, {spent:.1f} s of JIT compiling, the compiler {ending}",
-        file=sys.stderr,
-    )
+    print(f"warmed up: {warmed.summary('batches')}", file=sys.stderr)
     samples = [resolved() for _ in range(args.batches)]
     report(f"mention batch of {BATCH:,} at {args.entities:,} entities", samples)
 

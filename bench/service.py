@@ -31,6 +31,7 @@ HOST = "127.0.0.1"
 READY_TIMEOUT_SECONDS = 60.0
 READY_POLL_SECONDS = 0.2
 STOP_TIMEOUT_SECONDS = 20.0
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 QUIET_SECONDS = 2.0
 QUIET_SHARE = 0.05
 """A process is quiet once it spent under 5 % of a core for 2 s running."""
@@ -200,6 +201,16 @@ def serving(
 def _print_log_tail(log_path: Path, lines: int = 30) -> None:
     tail = log_path.read_text(errors="replace").splitlines()[-lines:]
     print(f"--- last lines of {log_path.name} ---", *tail, sep="\n", file=sys.stderr)
+
+
+def stat_cpu_seconds(stat: Path) -> float:
+    """User + system CPU time in a /proc `stat` file, a process's or a thread's (0.0 once it
+    is gone)."""
+    try:
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
 
 
 def rss_mb(pid: int) -> float | None:

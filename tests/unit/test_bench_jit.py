@@ -126,3 +126,11 @@ def test_compiler_cpu_of_a_gone_jvm_is_zero(tmp_path: Path) -> None:
 
 def test_compiler_cpu_reads_a_live_process_without_failing() -> None:
     assert jit.compiler_cpu_seconds(os.getpid()) == 0.0  # Python has no HotSpot compiler
+
+
+def test_a_warm_up_is_summed_up_in_one_line_and_recorded_in_ms() -> None:
+    warmed = jit.WarmUp((0.5, 0.0014, 0.002), (0.4, 0.4, 0.4))
+
+    assert warmed.summary("batches") == "3 batches, 0.5 s of JIT compiling, the compiler quiet"
+    assert jit.WarmUp((0.5,), (0.4,)).summary("rounds").endswith("the compiler still at work")
+    assert warmed.compiler_cpu_ms == [500.0, 1.4, 2.0]
