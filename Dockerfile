@@ -21,7 +21,7 @@ RUN groupadd --system --gid 10001 castlegraph \
        --create-home --shell /usr/sbin/nologin castlegraph
 
 WORKDIR /opt/castlegraph
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY api ./api
 COPY graph ./graph
 COPY resolver ./resolver
