@@ -105,10 +105,6 @@ class DrawerIndex(SequencedIndex):
     """
 
     counter_statement = "drawer_seq"
-    settles_moved_counter = False
-    """Not yet: a single write may hold the counter's lock already (its
-    `create_drawer_unless_moved` found the counter moved), where a transaction beside it waits
-    for the unit itself, and its reads fold the counter in to save a round trip (design §4.5)."""
     name = "drawer"
 
     def __init__(self) -> None:

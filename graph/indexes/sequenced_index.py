@@ -60,9 +60,6 @@ class SequencedIndex:
     """
 
     counter_statement: str
-    settles_moved_counter: bool = True
-    """Whether a catch-up that finds the counter moved reads it again under its lock
-    (`_to_take_in`) where the store can show a commit half applied (Neo4j)."""
     """The statement returning the counter's `value` (0 when there is no node yet) and `epoch`."""
 
     name: str
@@ -134,22 +131,23 @@ class SequencedIndex:
             return Counter(self._epoch, self._seen, self._deletes)
 
     def counter(self, tx: Tx) -> Counter:
-        """Where the counter stands, once no writer is committing it where that matters
-        (`_settles`): all that was stamped up to it is there to read. A build starts from it."""
-        settled = self._settles(tx)
-        [row] = (tx.run_settled if settled else tx.run)(self.counter_statement)
+        """Where the counter stands, once no writer is committing it where that matters (not
+        `Tx.shows_commits_whole`): all that was stamped up to it is there to read. A build
+        starts from it."""
+        run = tx.run if tx.shows_commits_whole else tx.run_settled
+        [row] = run(self.counter_statement)
         return Counter.of(row)
 
-    def _settles(self, tx: Tx) -> bool:
-        return self.settles_moved_counter and not tx.shows_commits_whole
-
     def _to_take_in(self, tx: Tx, read: Counter) -> Counter:
-        """`read`, the counter as the unit read it, where it stands where the index does;
-        else the counter read again once no writer is committing it (`counter`). A reader can
-        meet a Neo4j commit half applied, its new value without all it stamped, and a
-        catch-up to that value would miss the rest for good. When nothing came in, the common
-        case, there is no second read."""
-        if read == self.position() or not self._settles(tx):
+        """`read`, the counter as the unit read it, where it stands where the index does or
+        where there is none (a wiped graph: nothing stamped to miss); else the counter read
+        again once no writer is committing it (`counter`). A reader can meet a Neo4j commit
+        half applied, its new value without all it stamped, and a catch-up to that value would
+        miss the rest for good. When nothing came in, the common case, there is no second read.
+
+        A missing counter is never read again: a unit whose write statement looked for it has
+        Neo4j's lock on that absent key, and a transaction beside it would wait for the unit."""
+        if read == self.position() or read.epoch is None or tx.shows_commits_whole:
             return read
         return self.counter(tx)
 

@@ -14,6 +14,7 @@ NEO4J_ONLY = {
     "await_indexes",  # and polls its indexes
     "server_components",  # its version is its module's, read from Redis (`FalkorStore.server`)
     "entity_seq_settled",  # `Tx.run_settled`: FalkorDB applies each statement whole
+    "drawer_seq_settled",
 }
 FALKORDB_ONLY = {
     "drop_vector_index",  # its schema procedures
