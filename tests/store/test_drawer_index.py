@@ -472,6 +472,9 @@ def test_a_batch_through_the_index_decides_as_single_writes_do(store: Any) -> No
 
 
 def test_a_wiped_graph_starts_the_index_over(store: Any) -> None:
+    """On Neo4j the write's own statement (`create_drawer_unless_moved`) holds the lock on the
+    missing counter: its catch-up takes the absence in as it is, never reading it again in a
+    transaction beside the unit, which would wait for the unit itself."""
     memory = DrawerIndex()
     memory.build(store)
     text = "rotate the staging certificates before the audit on friday"
