@@ -51,8 +51,9 @@ class Tx(Protocol):
 
     @property
     def shows_commits_whole(self) -> bool:
-        """Whether a read here never meets a commit half applied, so needs no `run_settled`:
-        FalkorDB applies each statement whole (and its store serialises every unit)."""
+        """Whether a read here never meets a commit half applied, so a counter read once
+        needs no second, settled read (`run_settled`, then a plain `run`): FalkorDB applies
+        each statement whole (and its store serialises every unit)."""
         ...
 
 

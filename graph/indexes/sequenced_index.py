@@ -131,11 +131,10 @@ class SequencedIndex:
             return Counter(self._epoch, self._seen, self._deletes)
 
     def counter(self, tx: Tx) -> Counter:
-        """Where the counter stands, once no writer is committing it where that matters (not
-        `Tx.shows_commits_whole`): all that was stamped up to it is there to read. A build
-        starts from it."""
-        run = tx.run if tx.shows_commits_whole else tx.run_settled
-        [row] = run(self.counter_statement)
+        """Where the counter stands, once no writer is committing it (`Tx.run_settled`, a
+        plain read where commits show whole): all that was stamped up to it is there to read.
+        A build starts from it."""
+        [row] = tx.run_settled(self.counter_statement)
         return Counter.of(row)
 
     def _to_take_in(self, tx: Tx, read: Counter) -> Counter:
